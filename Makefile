@@ -1,0 +1,61 @@
+# Entry points for people; CMake does the building.  `make demo` and `make check` are the two
+# commands of the README, and both start with `deps`, which installs missing Debian packages.
+
+JOBS     ?= $(shell nproc 2>/dev/null || echo 2)
+BUILD    ?= build
+ASAN     ?= build-asan
+FUZZ     ?= build-fuzz
+PREFIX   ?= /usr/local
+SCENARIO ?= sim/scenarios/h100-8gpu.json
+FUZZ_SECONDS ?= 20
+
+.PHONY: all deps build demo check test test-asan fuzz lint format install uninstall clean
+
+all: build
+
+deps:
+	@sh scripts/deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DNVT_WERROR=ON
+	cmake --build $(BUILD) -j $(JOBS)
+
+# The most complete front end on the bundled 8-GPU machine, with stand-in processes that are
+# stopped again when it exits.
+demo: build
+	@sh scripts/demo.sh $(BUILD) $(SCENARIO)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN) -DNVT_WERROR=ON -DNVT_SANITIZE=ON
+	cmake --build $(ASAN) -j $(JOBS)
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+fuzz: deps
+	cmake -S . -B $(FUZZ) -DCMAKE_C_COMPILER=clang -DNVT_FUZZ=ON -DNVT_BUILD_TESTS=OFF
+	cmake --build $(FUZZ) -j $(JOBS)
+	sh scripts/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS)
+
+lint:
+	sh scripts/check-format.sh
+	sh scripts/check-layers.sh
+
+format:
+	sh scripts/check-format.sh --fix
+
+# Everything CI runs: style and layer rules, the normal build and its tests, the sanitizer build
+# and its tests, and a short run of every fuzzer.
+check: deps lint test test-asan fuzz
+	@echo "make check: all passed"
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+uninstall:
+	@test -f $(BUILD)/install_manifest.txt && xargs rm -fv < $(BUILD)/install_manifest.txt || true
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(FUZZ)

@@ -1,0 +1,50 @@
+# nvt_add_test(NAME SOURCES files... [LIBS libs...] [LABELS labels...] [ENV VAR=value...]
+#              [ARGS args...])
+#
+# Builds one cmocka test program and registers it with CTest.  Every test runs with the simulated
+# driver on LD_LIBRARY_PATH (so libnvitop reaches it through the real dlopen path) and with
+# NVT_SCENARIO_DIR pointing at the bundled scenarios.  Labels: unit, integration, tui, fuzz.
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(CMOCKA IMPORTED_TARGET cmocka)
+
+function(nvt_add_test name)
+    cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS;ENV;ARGS" ${ARGN})
+    if(NOT NVT_BUILD_TESTS)
+        return()
+    endif()
+    add_executable(${name} ${T_SOURCES})
+    target_link_libraries(${name} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
+    target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
+    add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
+    set(env
+        "LD_LIBRARY_PATH=${NVT_SIM_LIBRARY_DIR}"
+        "NVT_SCENARIO_DIR=${NVT_SCENARIO_DIR}"
+        "NVT_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+        "NVT_BINARY_DIR=${CMAKE_BINARY_DIR}"
+        ${T_ENV})
+    if(NOT T_LABELS)
+        set(T_LABELS unit)
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "${env}" TIMEOUT 300)
+endfunction()
+
+# nvt_add_script_test(NAME COMMAND cmd... [LABELS labels...] [ENV VAR=value...])
+#
+# Registers a shell-driven test (golden outputs, tmux) with the same environment as above.
+function(nvt_add_script_test name)
+    cmake_parse_arguments(T "" "" "COMMAND;LABELS;ENV" ${ARGN})
+    if(NOT NVT_BUILD_TESTS)
+        return()
+    endif()
+    add_test(NAME ${name} COMMAND ${T_COMMAND})
+    set(env
+        "LD_LIBRARY_PATH=${NVT_SIM_LIBRARY_DIR}"
+        "NVT_SCENARIO_DIR=${NVT_SCENARIO_DIR}"
+        "NVT_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+        "NVT_BINARY_DIR=${CMAKE_BINARY_DIR}"
+        ${T_ENV})
+    if(NOT T_LABELS)
+        set(T_LABELS integration)
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "${env}" TIMEOUT 600)
+endfunction()

@@ -1,0 +1,155 @@
+/*
+ * Devices: physical GPUs and their MIG devices.
+ *
+ * nvt_device handles are owned by the context and stay valid until nvt_close(); never free them.
+ * Static facts (struct nvt_device_info) are read once per context; live values
+ * (struct nvt_device_state) are read on every call.  Most programs never call these directly and
+ * use a snapshot (snapshot.h) instead, which holds both for every device.
+ */
+#ifndef NVITOP_DEVICE_H
+#define NVITOP_DEVICE_H
+
+#include <nvitop/common.h>
+#include <nvitop/status.h>
+
+enum nvt_compute_mode {
+    NVT_COMPUTE_MODE_NA = -1,
+    NVT_COMPUTE_MODE_DEFAULT = 0,
+    NVT_COMPUTE_MODE_EXCLUSIVE_THREAD = 1,
+    NVT_COMPUTE_MODE_PROHIBITED = 2,
+    NVT_COMPUTE_MODE_EXCLUSIVE_PROCESS = 3
+};
+
+/* Facts that do not change while a context is open.  Every field may be N/A. */
+struct nvt_device_info {
+    uint32_t index;     /* NVML index of the physical device; the parent's index for MIG */
+    uint32_t mig_index; /* index within the parent for a MIG device, NVT_NA_U32 otherwise */
+    bool is_mig;
+    /* NVT_OK, or NVT_ERR_GPU_IS_LOST / NVT_ERR_NVML_UNKNOWN when the driver gave no handle: the
+     * device is then shown as "ERROR: GPU is Lost" / "ERROR: Unknown" with every field N/A. */
+    nvt_status handle_status;
+    char name[NVT_NAME_LEN]; /* as NVML reports it, e.g. "NVIDIA H100 80GB HBM3" */
+    char uuid[NVT_UUID_LEN]; /* "GPU-…" or "MIG-…" */
+    char bus_id[NVT_BUS_ID_LEN];
+    char serial[NVT_SHORT_STRING_LEN];
+    char vbios_version[NVT_SHORT_STRING_LEN];
+    uint32_t pci_domain;
+    uint32_t pci_bus;
+    uint32_t pci_device;
+    uint32_t pci_device_id;    /* device id << 16 | vendor id, e.g. 0x233010DE */
+    uint32_t pci_subsystem_id; /* e.g. 0x16C110DE */
+    uint32_t pcie_link_gen_max;
+    uint32_t pcie_link_width_max;
+    uint32_t max_clock_graphics_mhz;
+    uint32_t max_clock_sm_mhz;
+    uint32_t max_clock_memory_mhz;
+    uint32_t max_clock_video_mhz;
+    uint32_t power_limit_min_mw;
+    uint32_t power_limit_max_mw;
+    int32_t cuda_cc_major; /* CUDA compute capability, NVT_NA_I32 when N/A */
+    int32_t cuda_cc_minor;
+    /* MIG: whether this physical GPU supports MIG at all (its MIG mode is not N/A), the number
+     * of MIG slots, and, for a MIG device, its GPU and compute instance ids. */
+    bool mig_supported;
+    uint32_t mig_max_count;
+    uint32_t gpu_instance_id;
+    uint32_t compute_instance_id;
+    uint32_t nvlink_count; /* 0 when NVLink is absent or N/A */
+};
+
+/* Live values.  Every field may be N/A; units are in the names. */
+struct nvt_device_state {
+    /* NVT_OK, or the error that made the whole device unreadable during this sample (e.g.
+     * NVT_ERR_GPU_IS_LOST when it fell off the bus). */
+    nvt_status status;
+    uint64_t memory_total_bytes;
+    uint64_t memory_used_bytes;
+    uint64_t memory_free_bytes;
+    uint64_t memory_reserved_bytes;
+    /* Unified-memory devices (DGX Spark, Thor): NVML reports no memory, so the memory fields
+     * hold the host's virtual memory (total, total - available, available) and this is true. */
+    bool memory_is_host;
+    uint64_t bar1_total_bytes;
+    uint64_t bar1_used_bytes;
+    uint64_t bar1_free_bytes;
+    uint32_t gpu_util_pct;
+    uint32_t memory_bandwidth_util_pct; /* nvmlUtilization_t.memory: memory-bus busy time */
+    uint32_t encoder_util_pct;
+    uint32_t decoder_util_pct;
+    uint32_t clock_graphics_mhz;
+    uint32_t clock_sm_mhz;
+    uint32_t clock_memory_mhz;
+    uint32_t clock_video_mhz;
+    uint32_t fan_speed_pct; /* may exceed 100 */
+    uint32_t temperature_c;
+    uint32_t power_usage_mw;
+    uint32_t power_limit_mw;
+    uint32_t performance_state; /* 0..15 for P0..P15 */
+    enum nvt_feature persistence_mode;
+    enum nvt_feature display_active;
+    enum nvt_feature display_mode;
+    enum nvt_feature power_management;
+    enum nvt_compute_mode compute_mode;
+    enum nvt_feature mig_mode; /* current mode of a physical GPU; N/A for MIG devices */
+    uint64_t ecc_uncorrected_volatile;
+    uint32_t pcie_link_gen;
+    uint32_t pcie_link_width;
+    uint32_t pcie_tx_kibps; /* KiB/s over NVML's 20 ms window */
+    uint32_t pcie_rx_kibps;
+    /* NVLink throughput per link in KiB/s, from counter deltas between two samples of the same
+     * context (N/A on the first); entries past info.nvlink_count are N/A. */
+    double nvlink_tx_kibps[NVT_NVLINK_MAX_LINKS];
+    double nvlink_rx_kibps[NVT_NVLINK_MAX_LINKS];
+};
+
+/* What nvt_device_state() and nvt_snapshot_take() read.  Fields not asked for stay N/A. */
+enum nvt_sample_flags {
+    NVT_SAMPLE_DEVICES = 1U << 0,   /* memory, utilisation, fan, temperature, power, modes, ECC */
+    NVT_SAMPLE_PROCESSES = 1U << 1, /* GPU process lists and per-process utilisation */
+    NVT_SAMPLE_HOST = 1U << 2,      /* host CPU, memory, swap, load, uptime */
+    NVT_SAMPLE_HOST_PROCESSES = 1U << 3, /* /proc data for each GPU process */
+    NVT_SAMPLE_CLOCKS = 1U << 4,         /* current clocks */
+    NVT_SAMPLE_CODEC = 1U << 5,          /* encoder and decoder utilisation */
+    NVT_SAMPLE_BAR1 = 1U << 6,      /* BAR1 memory of physical GPUs (always read for MIG rows) */
+    NVT_SAMPLE_PCIE_LINK = 1U << 7, /* current PCIe generation and width */
+    NVT_SAMPLE_PCIE_THROUGHPUT = 1U << 8, /* blocks ~20 ms per call on real hardware */
+    NVT_SAMPLE_NVLINK = 1U << 9,          /* NVLink throughput counters */
+    /* What nvitop's once mode and main screen show. */
+    NVT_SAMPLE_DEFAULT = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 3),
+    NVT_SAMPLE_ALL = 0x3FFU
+};
+
+/* Number of physical devices.  Never fails for an open context (0 without GPUs). */
+NVT_API uint32_t nvt_device_count(const nvt_context *ctx);
+
+/* The physical device with this NVML index.  NVT_ERR_OUT_OF_RANGE for a bad index.  A lost GPU
+ * still yields a device whose info.handle_status says so. */
+NVT_API nvt_status nvt_device_by_index(nvt_context *ctx, uint32_t index, nvt_device **out);
+
+/* A physical or MIG device by UUID: "GPU-<uuid>", "MIG-<uuid>", "MIG-GPU-<uuid>/<gi>/<ci>", or
+ * an unambiguous abbreviation of a "GPU-"/"MIG-" UUID (at least 8 hex digits after the prefix,
+ * as nvidia-smi and nvitop accept).  NVT_ERR_NOT_FOUND when nothing or more than one matches. */
+NVT_API nvt_status nvt_device_by_uuid(nvt_context *ctx, const char *uuid, nvt_device **out);
+
+/* A physical device by PCI bus id ("00000000:1A:00.0"; the short "1A:00.0" also accepted). */
+NVT_API nvt_status nvt_device_by_bus_id(nvt_context *ctx, const char *bus_id, nvt_device **out);
+
+/* Number of MIG devices of a physical GPU (0 when MIG is disabled or unsupported, and for MIG
+ * devices). */
+NVT_API uint32_t nvt_device_mig_count(const nvt_device *device);
+
+/* The k-th MIG device of a physical GPU.  NVT_ERR_OUT_OF_RANGE past nvt_device_mig_count(). */
+NVT_API nvt_status nvt_device_mig(nvt_device *device, uint32_t k, nvt_device **out);
+
+/* The parent of a MIG device; NULL for a physical device. */
+NVT_API nvt_device *nvt_device_parent(const nvt_device *device);
+
+/* Static facts, read once per context.  The pointer stays valid until nvt_close(). */
+NVT_API const struct nvt_device_info *nvt_device_info(nvt_device *device);
+
+/* Read live values now.  flags: NVT_SAMPLE_* device bits.  Never fails for a device that has a
+ * handle (unreadable fields are N/A; a GPU lost now is reported in out->status). */
+NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
+                                    struct nvt_device_state *out);
+
+#endif /* NVITOP_DEVICE_H */

@@ -1,0 +1,50 @@
+/*
+ * Formatting with nvitop's exact rules (SPEC.md §5.12), including Python's round-half-to-even.
+ * Every formatter writes at most size bytes including the terminating NUL and returns the length
+ * the full text needs, like snprintf; N/A inputs give "N/A".  All are pure and thread-safe.
+ */
+#ifndef NVITOP_FORMAT_H
+#define NVITOP_FORMAT_H
+
+#include <nvitop/common.h>
+#include <nvitop/status.h>
+
+#define NVT_KiB (UINT64_C(1) << 10)
+#define NVT_MiB (UINT64_C(1) << 20)
+#define NVT_GiB (UINT64_C(1) << 30)
+#define NVT_TiB (UINT64_C(1) << 40)
+#define NVT_PiB (UINT64_C(1) << 50)
+
+/* bytes2human: "0B", "2KiB", "20480MiB", "24.00GiB", "0.98TiB".  min_unit is 1, NVT_KiB, NVT_MiB
+ * or NVT_GiB. */
+NVT_API size_t nvt_format_bytes(char *buf, size_t size, uint64_t bytes, uint64_t min_unit);
+
+/*
+ * human2bytes: "500B", "10k", "10ki", "1MiB", "1.5GiB", " + 7 g " (case-insensitive; K/M/G/T/P
+ * are powers of 1000, Ki/Mi/... powers of 1024; a bare number is bytes).  NVT_ERR_PARSE for
+ * anything else ("1e3", "-1", "10XB"); NVT_ERR_OUT_OF_RANGE when the value exceeds 64 bits.
+ * (nvitop maps "PB" to 10^12 by mistake; this maps it to 10^15.)
+ */
+NVT_API nvt_status nvt_parse_bytes(const char *text, uint64_t *out);
+
+/* timedelta2human: "0:00", "1:01", "1:00:00", "46:13:33", "4.0 days" ("1.9 days" from one day on
+ * when round is true).  NaN or negative gives "N/A". */
+NVT_API size_t nvt_format_duration(char *buf, size_t size, double seconds, bool round);
+
+/* Python's round(): half to even on the exact binary value. */
+NVT_API double nvt_round_half_even(double value);
+
+/* Python's round(value, digits) for digits >= 0. */
+NVT_API double nvt_round_half_even_digits(double value, int digits);
+
+/*
+ * command_join (SPEC.md §5.7): quote each argument as a POSIX shell would need and join with
+ * spaces.  A single argument is returned as is unless it is an absolute path of an existing file.
+ */
+NVT_API size_t nvt_command_join(char *buf, size_t size, const char *const *argv, size_t argc);
+
+/* Terminal cell width of a UTF-8 string: East-Asian wide and fullwidth characters count 2,
+ * combining marks 0, invalid bytes 1 each. */
+NVT_API size_t nvt_text_width(const char *text);
+
+#endif /* NVITOP_FORMAT_H */

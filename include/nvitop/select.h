@@ -1,0 +1,40 @@
+/*
+ * Device selection for jobs (nvisel, SPEC.md §4.3) as a pure function over a snapshot.
+ */
+#ifndef NVITOP_SELECT_H
+#define NVITOP_SELECT_H
+
+#include <nvitop/common.h>
+#include <nvitop/snapshot.h>
+#include <nvitop/status.h>
+
+struct nvt_select_criteria {
+    size_t min_count;                /* fewer found: NVT_ERR_NOT_FOUND, result still written */
+    size_t max_count;                /* NVT_NA_SIZE: no limit */
+    uint64_t min_free_memory_bytes;  /* NVT_NA_U64: no constraint */
+    uint64_t min_total_memory_bytes; /* NVT_NA_U64: no constraint */
+    uint32_t max_gpu_util_pct;       /* NVT_NA_U32: no constraint */
+    uint32_t max_memory_util_pct;    /* NVT_NA_U32: no constraint */
+    uint32_t tolerance_pct;          /* loosen every constraint by this many percent */
+    /* GPU memory of processes owned by these users counts as free. */
+    const char *const *free_accounts;
+    size_t free_account_count;
+    bool no_sort; /* keep candidate order instead of best-first */
+};
+
+/* Criteria with no constraint at all (max_count unlimited, tolerance 0). */
+NVT_API void nvt_select_criteria_init(struct nvt_select_criteria *criteria);
+
+/*
+ * Choose devices among candidates (slots of leaf devices of snap, in the caller's order, e.g.
+ * CUDA order).  Writes up to candidate_count chosen slots to out_slots and their number to
+ * *out_count.  *prefer_uuid is set when the result is a MIG device, which only a UUID can name.
+ * Returns NVT_OK, NVT_ERR_NOT_FOUND when fewer than min_count qualify, or
+ * NVT_ERR_INVALID_ARGUMENT (e.g. max_count < min_count).  Pure: thread-safe.
+ */
+NVT_API nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const size_t *candidates,
+                                      size_t candidate_count,
+                                      const struct nvt_select_criteria *criteria, size_t *out_slots,
+                                      size_t *out_count, bool *prefer_uuid);
+
+#endif /* NVITOP_SELECT_H */
