@@ -1,0 +1,60 @@
+/*
+ * The internal host back-end: everything libnvitop reads from the proc file system, relative to a
+ * configurable root so tests can use fixture trees.  Implemented for Linux in linux_*.c; other
+ * systems get unsupported.c.  Only src/lib/ includes this header.
+ */
+#ifndef NVITOP_SRC_LIB_HOST_HOST_H
+#define NVITOP_SRC_LIB_HOST_HOST_H
+
+#include <nvitop/common.h>
+#include <nvitop/host.h>
+#include <nvitop/process.h>
+#include <nvitop/status.h>
+
+/* Opaque host state: proc root, previous CPU counters (system-wide, per CPU, per process with a
+ * two-generation pid cache), uid -> name cache, boot time, clock ticks, page size. */
+struct host_ctx;
+
+/* proc_root NULL means "/proc".  Fails with NVT_ERR_NO_MEMORY only (a missing /proc shows as N/A
+ * values later). */
+nvt_status host_open(const char *proc_root, struct host_ctx **out);
+void host_close(struct host_ctx *host);
+
+/* Number of CPUs the last host_sample() saw (0 before the first). */
+uint32_t host_cpu_count(const struct host_ctx *host);
+
+/*
+ * Sample host metrics into *out.  per_cpu receives up to per_cpu_cap per-CPU percentages (the
+ * caller points out->cpu_percent_per_cpu at it afterwards).  N/A fields stay N/A; never fails
+ * except for NVT_ERR_INVALID_ARGUMENT.
+ */
+nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
+                       uint32_t per_cpu_cap);
+
+/* Host data of one process, owning its strings (unlike the public struct, which borrows). */
+struct host_process {
+    struct nvt_host_process pub; /* string pointers below are mirrored into pub */
+    char *user;
+    char *name;
+    char *command;
+    char **cmdline; /* cmdline_count strings */
+};
+
+/*
+ * Read one process.  Always fills *out (status NVT_HOST_GONE / ZOMBIE / NO_PERMISSION /
+ * NOT_IN_NAMESPACE with N/A fields when data is missing) and returns NVT_OK, or NVT_ERR_NO_MEMORY.
+ * The CPU percentage is against the previous read of the same (pid, create time) in this host_ctx,
+ * or the process's lifetime average on the first read.  Call host_generation_end() once per
+ * sampling pass to drop counters of processes not read in the last two passes.
+ */
+nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_process *out);
+void host_process_fini(struct host_process *process);
+void host_generation_end(struct host_ctx *host);
+
+/* Physical memory total (bytes) from the last host_sample() or a fresh read; NVT_NA_U64. */
+uint64_t host_memory_total(struct host_ctx *host);
+
+/* Host virtual memory for unified-memory GPUs: total and available bytes (NVT_NA_U64 on error). */
+void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *available);
+
+#endif /* NVITOP_SRC_LIB_HOST_HOST_H */
