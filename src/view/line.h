@@ -57,4 +57,69 @@ struct view_line {
     size_t span_cap;
 };
 
+/* A growable list of lines: what a panel produces. */
+struct view_lines {
+    struct view_line *items;
+    size_t count;
+    size_t cap;
+};
+
+/* Styles used everywhere. */
+static inline struct view_style view_style_make(enum view_color color, unsigned attrs) {
+    struct view_style style = {(uint16_t)color, (uint16_t)attrs};
+    return style;
+}
+
+/*
+ * Operations on lines (line.c).  Lines own their memory; view_line_init() makes an empty line and
+ * view_line_fini() frees it.  Appending never fails: on allocation failure the program's
+ * abort-on-failure hook runs (util/xalloc.h).  Widths are terminal cells (nvt_text_width()).
+ * Not thread-safe for one line; different lines are independent.
+ */
+void view_line_init(struct view_line *line);
+void view_line_fini(struct view_line *line);
+void view_line_clear(struct view_line *line);
+
+/* Append len bytes of UTF-8 text (or a C string) drawn with style.  An empty text with a
+ * non-default style still records a zero-length span: termcolor prints escape codes around empty
+ * strings, and the ANSI renderer reproduces that byte for byte. */
+void view_line_add_n(struct view_line *line, const char *text, size_t len, struct view_style style);
+void view_line_add(struct view_line *line, const char *text, struct view_style style);
+void view_line_addf(struct view_line *line, struct view_style style, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Append another line's text and spans. */
+void view_line_add_line(struct view_line *line, const struct view_line *other);
+
+/* Text cut or padded with spaces to exactly width cells, appended with style.  align_right puts
+ * the padding first (Python's rjust); cutting always keeps the left part. */
+void view_line_add_fit(struct view_line *line, const char *text, size_t width, bool align_right,
+                       struct view_style style);
+
+/* Width of the whole line in cells. */
+size_t view_line_width(const struct view_line *line);
+
+/* Pad the line with unstyled spaces up to width cells (no-op when already as wide). */
+void view_line_pad(struct view_line *line, size_t width);
+
+/* Restyle the cells [col, col + width) (like curses' chgat): the new style replaces whatever the
+ * cells had.  Cells past the end of the line are ignored.  Used by the monitor for selection
+ * highlighting, tagging and dimming. */
+void view_line_paint(struct view_line *line, size_t col, size_t width, struct view_style style);
+
+/* Copy the cells [col, col + width) of src into dst (cleared first), keeping styles; a wide
+ * character cut in half becomes a space.  For horizontal scrolling. */
+void view_line_slice(const struct view_line *src, size_t col, size_t width, struct view_line *dst);
+
+/* Replace the box-drawing and block characters by nvitop's ASCII substitutes (SPEC.md §2.7), in
+ * place. */
+void view_line_to_ascii(struct view_line *line);
+
+/* Line lists.  view_lines_add() appends an empty line and returns it (valid until the next add).
+ * view_lines_fini() frees every line. */
+void view_lines_init(struct view_lines *lines);
+void view_lines_fini(struct view_lines *lines);
+void view_lines_clear(struct view_lines *lines);
+struct view_line *view_lines_add(struct view_lines *lines);
+
 #endif /* NVITOP_SRC_VIEW_LINE_H */
