@@ -1,0 +1,51 @@
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <math.h>
+
+#include <nvitop/format.h>
+
+static void test_round_half_even(void **state) {
+    (void)state;
+    assert_true(nvt_round_half_even(0.5) == 0.0);
+    assert_true(nvt_round_half_even(1.5) == 2.0);
+    assert_true(nvt_round_half_even(2.5) == 2.0);
+    assert_true(nvt_round_half_even(312.5) == 312.0);
+    assert_true(nvt_round_half_even(313.5) == 314.0);
+    assert_true(nvt_round_half_even(2.4999999999999996) == 2.0);
+    assert_true(nvt_round_half_even(-1.5) == -2.0);
+    assert_true(nvt_round_half_even(-2.5) == -2.0);
+    assert_true(signbit(nvt_round_half_even(-0.4)));
+    assert_true(nvt_round_half_even(4503599627370497.0) == 4503599627370497.0);
+    assert_true(isnan(nvt_round_half_even(NAN)));
+    assert_true(isinf(nvt_round_half_even(INFINITY)));
+}
+
+/* Python: round(2.675, 2) == 2.67 (the double is below the tie), round(0.125, 2) == 0.12. */
+static void test_round_digits(void **state) {
+    (void)state;
+    assert_true(nvt_round_half_even_digits(2.675, 2) == 2.67);
+    assert_true(nvt_round_half_even_digits(0.125, 2) == 0.12);
+    assert_true(nvt_round_half_even_digits(0.375, 2) == 0.38);
+    assert_true(nvt_round_half_even_digits(0.9765625, 2) == 0.98);
+    assert_true(nvt_round_half_even_digits(1.05, 1) == 1.1);
+    assert_true(nvt_round_half_even_digits(2.5, 0) == 2.0);
+    assert_true(nvt_round_half_even_digits(0.1, 400) == 0.1);
+    assert_true(nvt_round_half_even_digits(1e308, 2) == 1e308);
+    assert_true(signbit(nvt_round_half_even_digits(-0.001, 2)));
+    assert_true(isnan(nvt_round_half_even_digits(NAN, 2)));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_round_half_even),
+        cmocka_unit_test(test_round_digits),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,116 @@
+#include "util/file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static int open_read_only(int dirfd, const char *path, int *fd) {
+    do {
+        *fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    } while (*fd < 0 && errno == EINTR);
+    return *fd < 0 ? errno : 0;
+}
+
+/* read(2) until size bytes arrived or end of file; returns 0 or errno. */
+static int read_fully(int fd, char *buf, size_t size, size_t *got) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = read(fd, buf + done, size - done);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            return errno;
+        }
+        if (n == 0) {
+            break;
+        }
+        done += (size_t)n;
+    }
+    *got = done;
+    return 0;
+}
+
+int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len) {
+    int fd = -1;
+    int err = open_read_only(dirfd, path, &fd);
+    if (err != 0) {
+        return err;
+    }
+    size_t got = 0;
+    err = read_fully(fd, buf, size - 1, &got);
+    if (err == 0 && got == size - 1) {
+        /* The buffer is full: find out whether more follows. */
+        char probe = 0;
+        size_t extra = 0;
+        err = read_fully(fd, &probe, 1, &extra);
+        if (err == 0 && extra > 0) {
+            err = EFBIG;
+        }
+    }
+    close(fd);
+    if (err != 0 && err != EFBIG) {
+        buf[0] = '\0';
+        return err;
+    }
+    buf[got] = '\0';
+    if (len != NULL) {
+        *len = got;
+    }
+    return err;
+}
+
+int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *len) {
+    int fd = -1;
+    int err = open_read_only(dirfd, path, &fd);
+    if (err != 0) {
+        return err;
+    }
+    if (cap > SIZE_MAX / 4) {
+        cap = SIZE_MAX / 4;
+    }
+    /* Files in /proc report st_size 0, so grow as we go instead of trusting fstat(). */
+    size_t cap_alloc = cap < 4096 ? cap + 1 : 4096;
+    size_t used = 0;
+    char *data = malloc(cap_alloc);
+    while (data != NULL) {
+        size_t got = 0;
+        err = read_fully(fd, data + used, cap_alloc - 1 - used, &got);
+        used += got;
+        if (err != 0 || used < cap_alloc - 1) {
+            break;
+        }
+        if (cap_alloc - 1 >= cap) {
+            char probe = 0;
+            size_t extra = 0;
+            err = read_fully(fd, &probe, 1, &extra);
+            if (err == 0 && extra > 0) {
+                err = EFBIG;
+            }
+            break;
+        }
+        size_t grown = cap_alloc - 1 > cap / 2 ? cap + 1 : (cap_alloc - 1) * 2 + 1;
+        char *bigger = realloc(data, grown);
+        if (bigger == NULL) {
+            free(data);
+            data = NULL;
+            break;
+        }
+        data = bigger;
+        cap_alloc = grown;
+    }
+    close(fd);
+    if (data == NULL) {
+        return ENOMEM;
+    }
+    if (err != 0) {
+        free(data);
+        return err;
+    }
+    data[used] = '\0';
+    *out = data;
+    *len = used;
+    return 0;
+}

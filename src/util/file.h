@@ -1,0 +1,26 @@
+/*
+ * Reading whole small files (the proc file system, scenario files) safely: EINTR is retried, the
+ * size is capped so a runaway file cannot exhaust memory, and the result is NUL-terminated.
+ */
+#ifndef NVITOP_UTIL_FILE_H
+#define NVITOP_UTIL_FILE_H
+
+#include <stddef.h>
+
+/*
+ * Read the file at path (relative to dirfd, or AT_FDCWD) into a fresh allocation of *len + 1
+ * bytes that ends with a NUL (the data itself may contain NULs, as /proc/<pid>/cmdline does).
+ * The caller frees *out.  Returns 0, an errno value from open/read (ENOENT, EACCES, ESRCH, ...),
+ * ENOMEM, or EFBIG when the file holds more than cap bytes.  Nothing is written to *out or *len on
+ * failure.  Thread-safe.
+ */
+int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *len);
+
+/*
+ * Read at most size - 1 bytes of the file into buf and NUL-terminate it; *len (may be NULL)
+ * receives the number of bytes read.  Returns 0, an errno value, or EFBIG when the file is longer
+ * than the buffer (buf then holds the first size - 1 bytes).  size must be at least 1.
+ */
+int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len);
+
+#endif /* NVITOP_UTIL_FILE_H */

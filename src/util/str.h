@@ -1,0 +1,26 @@
+/*
+ * Bounded string copies that always terminate and report truncation, in the manner of BSD
+ * strlcpy/strlcat.  All functions are pure and thread-safe.
+ */
+#ifndef NVITOP_UTIL_STR_H
+#define NVITOP_UTIL_STR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Copy src into dst (size bytes including the NUL; size 0 writes nothing).  Returns strlen(src),
+ * so a result >= size means the copy was truncated. */
+size_t str_copy(char *dst, size_t size, const char *src);
+
+/* Append src to the string in dst.  Returns the length the full result needs (like strlcat). */
+size_t str_append(char *dst, size_t size, const char *src);
+
+/* True when text starts with prefix / ends with suffix. */
+bool str_starts_with(const char *text, const char *prefix);
+bool str_ends_with(const char *text, const char *suffix);
+
+/* Duplicate at most len bytes of text into a fresh NUL-terminated allocation (free() it), or
+ * NULL when out of memory. */
+char *str_dup_n(const char *text, size_t len);
+
+#endif /* NVITOP_UTIL_STR_H */
