@@ -104,9 +104,11 @@ struct nvt_device_state {
 
 /* What nvt_device_state() and nvt_snapshot_take() read.  Fields not asked for stay N/A. */
 enum nvt_sample_flags {
-    NVT_SAMPLE_DEVICES = 1U << 0,   /* memory, utilisation, fan, temperature, power, modes, ECC */
-    NVT_SAMPLE_PROCESSES = 1U << 1, /* GPU process lists and per-process utilisation */
-    NVT_SAMPLE_HOST = 1U << 2,      /* host CPU, memory, swap, load, uptime */
+    /* memory, utilisation, fan, temperature, power usage and limit, performance state,
+     * persistence, display-active and compute modes, ECC (what nvitop shows) */
+    NVT_SAMPLE_DEVICES = 1U << 0,
+    NVT_SAMPLE_PROCESSES = 1U << 1,      /* GPU process lists and per-process utilisation */
+    NVT_SAMPLE_HOST = 1U << 2,           /* host CPU, memory, swap, load, uptime */
     NVT_SAMPLE_HOST_PROCESSES = 1U << 3, /* /proc data for each GPU process */
     NVT_SAMPLE_CLOCKS = 1U << 4,         /* current clocks */
     NVT_SAMPLE_CODEC = 1U << 5,          /* encoder and decoder utilisation */
@@ -114,9 +116,15 @@ enum nvt_sample_flags {
     NVT_SAMPLE_PCIE_LINK = 1U << 7, /* current PCIe generation and width */
     NVT_SAMPLE_PCIE_THROUGHPUT = 1U << 8, /* blocks ~20 ms per call on real hardware */
     NVT_SAMPLE_NVLINK = 1U << 9,          /* NVLink throughput counters */
+    NVT_SAMPLE_MODES = 1U << 10,          /* display mode and power-management mode */
+    /* Snapshots only: every static fact of struct nvt_device_info (UUID, serial, VBIOS, max
+     * clocks, power constraints, max PCIe link, compute capability, NVLink count).  Without it a
+     * snapshot's info holds the name, PCI location and MIG facts, plus whatever the context has
+     * already read (facts are read once per context, when first needed). */
+    NVT_SAMPLE_INFO = 1U << 11,
     /* What nvitop's once mode and main screen show. */
     NVT_SAMPLE_DEFAULT = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 3),
-    NVT_SAMPLE_ALL = 0x3FFU
+    NVT_SAMPLE_ALL = 0xFFFU
 };
 
 /* Number of physical devices.  Never fails for an open context (0 without GPUs). */

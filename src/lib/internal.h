@@ -5,10 +5,56 @@
 #define NVITOP_SRC_LIB_INTERNAL_H
 
 #include <nvitop/context.h>
+#include <nvitop/device.h>
 
 struct host_ctx;
+struct nvml_backend;
+struct nvml_device;
+
+/* A physical or MIG device, owned by its context. */
+struct nvt_device {
+    nvt_context *ctx;
+    struct nvml_device *nvml;
+    struct nvt_device_info info;
+    unsigned facts_read; /* enum nvml_facts groups already in info */
+    bool mig_known;      /* info.mig_supported has been decided */
+    nvt_device *parent;  /* NULL for a physical device */
+    /* MIG devices of a physical GPU, enumerated once, when MIG is first seen enabled. */
+    nvt_device **children;
+    uint32_t child_count;
+    bool children_listed;
+};
+
+struct nvt_context {
+    struct nvml_backend *nvml; /* NULL when the context has no GPUs */
+    nvt_status gpu_status;
+    struct nvt_system_info system;
+    struct host_ctx *host;
+    nvt_device **devices;    /* system.device_count physical devices */
+    char *cuda_library_path; /* NULL: the default search; "": CUDA path disabled */
+};
 
 /* The host back-end of a context (never NULL for an open context). */
 struct host_ctx *context_host(nvt_context *ctx);
+
+/* Set up a device whose facts are all N/A (nvml is left NULL for the caller to fill). */
+void device_init(nvt_device *device, nvt_context *ctx, nvt_device *parent, uint32_t index,
+                 uint32_t mig_index);
+
+/*
+ * Make sure the fact groups (enum nvml_facts) are in device->info.  known_state, when not NULL, is
+ * a state read in the same pass, whose MIG mode decides MIG support without another query.
+ */
+void device_ensure_facts(nvt_device *device, unsigned groups,
+                         const struct nvt_device_state *known_state);
+
+/*
+ * Read a device's live values, with the unified-memory fallback (host virtual memory when the
+ * driver has no memory figures).
+ */
+void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_state *out);
+
+/* Enumerate the MIG devices of a physical GPU once.  NVT_OK or NVT_ERR_NO_MEMORY. */
+nvt_status device_list_children(nvt_device *device);
 
 #endif /* NVITOP_SRC_LIB_INTERNAL_H */

@@ -1,0 +1,161 @@
+/*
+ * Static device facts: read once per context, group by group, only when first asked for.
+ */
+#include <string.h>
+
+#include "nvml/nvml_backend.h"
+#include "nvml/nvml_private.h"
+#include "util/str.h"
+
+static uint32_t u32_or_na(nvmlReturn_t result, unsigned int value) {
+    return result == NVML_SUCCESS ? value : NVT_NA_U32;
+}
+
+static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
+                     struct nvt_device_info *info) {
+    nvmlReturn_t result;
+    if (backend->lib.pci_info != NULL) {
+        nvmlPciInfo_t pci;
+        memset(&pci, 0, sizeof(pci));
+        result = backend->lib.pci_info(handle, &pci);
+        nvml_note(backend, "nvmlDeviceGetPciInfo", result);
+        if (result == NVML_SUCCESS) {
+            str_copy(info->bus_id, sizeof(info->bus_id), pci.busId);
+            info->pci_domain = pci.domain;
+            info->pci_bus = pci.bus;
+            info->pci_device = pci.device;
+            info->pci_device_id = pci.pciDeviceId;
+            info->pci_subsystem_id = pci.pciSubSystemId;
+        }
+        return;
+    }
+    nvmlPciInfo_v1_t legacy;
+    memset(&legacy, 0, sizeof(legacy));
+    result = NVML_QUERY(backend, nvmlDeviceGetPciInfo, handle, &legacy);
+    if (result == NVML_SUCCESS) {
+        /* The old layout has a 16-byte bus id buffer ("0000:1A:00.0"); keep it as given. */
+        char bus_id[sizeof(legacy.busId) + 1];
+        memcpy(bus_id, legacy.busId, sizeof(legacy.busId));
+        bus_id[sizeof(legacy.busId)] = '\0';
+        str_copy(info->bus_id, sizeof(info->bus_id), bus_id);
+        info->pci_domain = legacy.domain;
+        info->pci_bus = legacy.bus;
+        info->pci_device = legacy.device;
+        info->pci_device_id = legacy.pciDeviceId;
+        info->pci_subsystem_id = legacy.pciSubSystemId;
+    }
+}
+
+static void read_core(struct nvml_backend *backend, nvmlDevice_t handle, bool is_mig,
+                      struct nvt_device_info *info) {
+    char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+    nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetName, handle, name, sizeof(name));
+    nvml_copy_string(info->name, sizeof(info->name), name, result);
+    /* A MIG device shares its parent's PCI location; the caller copies it from the parent. */
+    if (!is_mig) {
+        read_pci(backend, handle, info);
+    }
+}
+
+static void read_uuid(struct nvml_backend *backend, nvmlDevice_t handle,
+                      struct nvt_device_info *info) {
+    char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
+    nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetUUID, handle, uuid, sizeof(uuid));
+    nvml_copy_string(info->uuid, sizeof(info->uuid), uuid, result);
+}
+
+static void read_extra(struct nvml_backend *backend, nvmlDevice_t handle,
+                       struct nvt_device_info *info) {
+    char text[NVML_DEVICE_SERIAL_BUFFER_SIZE + NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE];
+    nvmlReturn_t result;
+    unsigned int value = 0;
+    unsigned int second = 0;
+
+    result = NVML_QUERY(backend, nvmlDeviceGetSerial, handle, text, sizeof(text));
+    nvml_copy_string(info->serial, sizeof(info->serial), text, result);
+    result = NVML_QUERY(backend, nvmlDeviceGetVbiosVersion, handle, text, sizeof(text));
+    nvml_copy_string(info->vbios_version, sizeof(info->vbios_version), text, result);
+
+    static const nvmlClockType_t clocks[] = {NVML_CLOCK_GRAPHICS, NVML_CLOCK_SM, NVML_CLOCK_MEM,
+                                             NVML_CLOCK_VIDEO};
+    uint32_t *targets[] = {&info->max_clock_graphics_mhz, &info->max_clock_sm_mhz,
+                           &info->max_clock_memory_mhz, &info->max_clock_video_mhz};
+    for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+        result = NVML_QUERY(backend, nvmlDeviceGetMaxClockInfo, handle, clocks[i], &value);
+        *targets[i] = u32_or_na(result, value);
+    }
+
+    result =
+        NVML_QUERY(backend, nvmlDeviceGetPowerManagementLimitConstraints, handle, &value, &second);
+    info->power_limit_min_mw = u32_or_na(result, value);
+    info->power_limit_max_mw = u32_or_na(result, second);
+    result = NVML_QUERY(backend, nvmlDeviceGetMaxPcieLinkGeneration, handle, &value);
+    info->pcie_link_gen_max = u32_or_na(result, value);
+    result = NVML_QUERY(backend, nvmlDeviceGetMaxPcieLinkWidth, handle, &value);
+    info->pcie_link_width_max = u32_or_na(result, value);
+
+    int major = 0;
+    int minor = 0;
+    result = NVML_QUERY(backend, nvmlDeviceGetCudaComputeCapability, handle, &major, &minor);
+    info->cuda_cc_major = result == NVML_SUCCESS ? major : NVT_NA_I32;
+    info->cuda_cc_minor = result == NVML_SUCCESS ? minor : NVT_NA_I32;
+}
+
+static void read_nvlink_count(struct nvml_backend *backend, nvmlDevice_t handle,
+                              struct nvt_device_info *info) {
+    nvmlFieldValue_t field;
+    memset(&field, 0, sizeof(field));
+    field.fieldId = NVML_FI_DEV_NVLINK_LINK_COUNT;
+    nvmlReturn_t result = NVML_QUERY_QUIET(backend, nvmlDeviceGetFieldValues, handle, 1, &field);
+    info->nvlink_count = 0;
+    if (result == NVML_SUCCESS && field.nvmlReturn == NVML_SUCCESS) {
+        unsigned long long count = field.valueType == NVML_VALUE_TYPE_UNSIGNED_LONG_LONG
+                                       ? field.value.ullVal
+                                       : field.value.uiVal;
+        info->nvlink_count = count > NVT_NVLINK_MAX_LINKS ? NVT_NVLINK_MAX_LINKS : (uint32_t)count;
+    }
+}
+
+static void read_mig(struct nvml_backend *backend, nvmlDevice_t handle, bool is_mig,
+                     struct nvt_device_info *info) {
+    unsigned int value = 0;
+    nvmlReturn_t result;
+    if (is_mig) {
+        /* 0xFFFFFFFF is NVML's own "no id", which is NVT_NA_U32 as well. */
+        result = NVML_QUERY_QUIET(backend, nvmlDeviceGetGpuInstanceId, handle, &value);
+        info->gpu_instance_id = u32_or_na(result, value);
+        result = NVML_QUERY_QUIET(backend, nvmlDeviceGetComputeInstanceId, handle, &value);
+        info->compute_instance_id = u32_or_na(result, value);
+        return;
+    }
+    /* The caller has set mig_supported from the MIG mode of a state read (which reads it
+     * anyway), so that the mode is not queried twice. */
+    info->mig_max_count = 0;
+    if (info->mig_supported) {
+        result = NVML_QUERY_QUIET(backend, nvmlDeviceGetMaxMigDeviceCount, handle, &value);
+        info->mig_max_count = result == NVML_SUCCESS ? value : 0;
+    }
+}
+
+void nvml_device_facts(struct nvml_backend *backend, struct nvml_device *device, unsigned groups,
+                       struct nvt_device_info *info) {
+    nvmlDevice_t handle = device->handle;
+    if (handle == NULL) {
+        return;
+    }
+    if ((groups & NVML_FACTS_CORE) != 0) {
+        read_core(backend, handle, device->is_mig, info);
+    }
+    if ((groups & NVML_FACTS_UUID) != 0) {
+        read_uuid(backend, handle, info);
+    }
+    if ((groups & NVML_FACTS_EXTRA) != 0) {
+        read_extra(backend, handle, info);
+    }
+    if ((groups & NVML_FACTS_NVLINK) != 0 && !device->is_mig) {
+        read_nvlink_count(backend, handle, info);
+    }
+    if ((groups & NVML_FACTS_MIG) != 0) {
+        read_mig(backend, handle, device->is_mig, info);
+    }
+}

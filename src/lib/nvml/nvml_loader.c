@@ -1,0 +1,79 @@
+/*
+ * dlopen + dlsym of the NVML entry points.  The library is never linked at build time, so the same
+ * binary runs against any driver generation (or the simulator) and reports a missing driver as a
+ * status instead of failing to start.
+ */
+#include "nvml/nvml_loader.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <nvitop/context.h>
+
+/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer.  The memcpy
+ * keeps the conversion free of the ISO C warning about object-to-function casts. */
+static void resolve(void *dl, const char *name, void *slot, size_t size) {
+    void *symbol = dlsym(dl, name);
+    memset(slot, 0, size);
+    if (symbol != NULL) {
+        memcpy(slot, &symbol, sizeof(symbol) < size ? sizeof(symbol) : size);
+    }
+}
+
+static void *open_first(const char *path) {
+    if (path != NULL) {
+        return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    }
+    const char *env = getenv(NVT_ENV_NVML_LIBRARY);
+    if (env != NULL && env[0] != '\0') {
+        return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+    }
+    void *dl = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (dl == NULL) {
+        dl = dlopen("libnvidia-ml.so", RTLD_NOW | RTLD_LOCAL);
+    }
+    return dl;
+}
+
+static void choose_variants(struct nvml_lib *lib) {
+    const struct nvml_api *api = &lib->api;
+
+    lib->init = api->nvmlInit_v2 != NULL ? api->nvmlInit_v2 : api->nvmlInit;
+    lib->device_count =
+        api->nvmlDeviceGetCount_v2 != NULL ? api->nvmlDeviceGetCount_v2 : api->nvmlDeviceGetCount;
+    lib->handle_by_index = api->nvmlDeviceGetHandleByIndex_v2 != NULL
+                               ? api->nvmlDeviceGetHandleByIndex_v2
+                               : api->nvmlDeviceGetHandleByIndex;
+    lib->handle_by_bus_id = api->nvmlDeviceGetHandleByPciBusId_v2 != NULL
+                                ? api->nvmlDeviceGetHandleByPciBusId_v2
+                                : api->nvmlDeviceGetHandleByPciBusId;
+    lib->cuda_driver_version = api->nvmlSystemGetCudaDriverVersion_v2 != NULL
+                                   ? api->nvmlSystemGetCudaDriverVersion_v2
+                                   : api->nvmlSystemGetCudaDriverVersion;
+    lib->pci_info = api->nvmlDeviceGetPciInfo_v3 != NULL ? api->nvmlDeviceGetPciInfo_v3
+                                                         : api->nvmlDeviceGetPciInfo_v2;
+    lib->pci_info_legacy = lib->pci_info == NULL ? api->nvmlDeviceGetPciInfo : NULL;
+}
+
+nvt_status nvml_loader_open(const char *path, struct nvml_lib *out) {
+    memset(out, 0, sizeof(*out));
+    void *dl = open_first(path);
+    if (dl == NULL) {
+        return NVT_ERR_LIBRARY_NOT_FOUND;
+    }
+    out->dl = dl;
+#define NVML_RESOLVE(name, params) resolve(dl, #name, &out->api.name, sizeof(out->api.name));
+    NVML_ABI_FUNCTIONS(NVML_RESOLVE)
+#undef NVML_RESOLVE
+    resolve(dl, "nvmlErrorString", &out->api.nvmlErrorString, sizeof(out->api.nvmlErrorString));
+    choose_variants(out);
+    return NVT_OK;
+}
+
+void nvml_loader_close(struct nvml_lib *lib) {
+    if (lib->dl != NULL) {
+        dlclose(lib->dl);
+    }
+    memset(lib, 0, sizeof(*lib));
+}

@@ -1,0 +1,93 @@
+/*
+ * Types shared by the files of the NVML back-end (src/lib/nvml/ only).
+ */
+#ifndef NVITOP_SRC_LIB_NVML_NVML_PRIVATE_H
+#define NVITOP_SRC_LIB_NVML_NVML_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "nvml/nvml_abi.h"
+#include "nvml/nvml_backend.h"
+#include "nvml/nvml_loader.h"
+
+/* How many distinct missing entry points we remember for the end-of-run report. */
+#define NVML_MISSING_MAX 32
+
+/* Element layout of the process lists, chosen once per back-end (PEERS.md §3.2). */
+enum nvml_process_layout {
+    NVML_LAYOUT_UNDECIDED, /* decided at the first list call (nvml_process.c) */
+    NVML_LAYOUT_V3_32,     /* _v3 entry points with the 32-byte R535 element */
+    NVML_LAYOUT_V3_24,     /* _v3 entry points with the 24-byte element */
+    NVML_LAYOUT_V2,        /* _v2 entry points, 24 bytes */
+    NVML_LAYOUT_V1,        /* unversioned entry points, 16 bytes, no GI/CI ids */
+    NVML_LAYOUT_NONE       /* the driver has no process lists at all */
+};
+
+struct nvml_backend {
+    struct nvml_lib lib;
+    bool initialised;
+    bool memory_v2_disabled;     /* _v2 failed with FUNCTION_NOT_FOUND or UNKNOWN once */
+    bool temperature_v_disabled; /* TemperatureV answered FUNCTION_NOT_FOUND once */
+    enum nvml_process_layout layout;
+    const char *missing[NVML_MISSING_MAX];
+    size_t missing_count;
+};
+
+/* One remembered per-process utilisation sample (see nvml_proc_util.c). */
+struct nvml_util_sample {
+    uint32_t pid;
+    unsigned long long timestamp_us;
+    uint32_t sm, mem, enc, dec;
+};
+
+struct nvml_device {
+    nvmlDevice_t handle; /* NULL when handle_status is not NVT_OK */
+    nvt_status handle_status;
+    bool is_mig;
+    /* Process-list buffer kept between samples so that one call usually suffices; its element
+     * size depends on the layout. */
+    unsigned char *proc_buffer;
+    unsigned proc_capacity; /* in elements */
+    /* Per-process utilisation: the newest sample timestamp seen (the cursor handed to NVML), the
+     * samples of the last second, and when new samples last arrived. */
+    nvmlProcessUtilizationSample_t *util_buffer;
+    unsigned util_capacity;
+    unsigned long long util_cursor_us;
+    struct nvml_util_sample *util_recent;
+    size_t util_recent_count;
+    double util_recent_time; /* monotonic seconds */
+    /* NVLink counters of the previous sample, in KiB, and their time in microseconds. */
+    bool nvlink_have_previous;
+    unsigned long long nvlink_tx_kib[NVML_NVLINK_MAX_LINKS];
+    unsigned long long nvlink_rx_kib[NVML_NVLINK_MAX_LINKS];
+    long long nvlink_time_us;
+};
+
+/*
+ * Note an entry point that was needed: records it for nvt_missing_functions() when the result is
+ * NVML_ERROR_FUNCTION_NOT_FOUND.  Returns result unchanged.
+ */
+nvmlReturn_t nvml_note(struct nvml_backend *backend, const char *name, nvmlReturn_t result);
+
+/*
+ * Call an entry point that the driver may lack.  NVML_QUERY records a missing one for the report;
+ * NVML_QUERY_QUIET does not (MIG and other optional entry points, as nvitop stays silent about
+ * them).  Both evaluate to the nvmlReturn_t.
+ */
+#define NVML_QUERY(backend, fn, ...)                                                               \
+    nvml_note((backend), #fn,                                                                      \
+              (backend)->lib.api.fn != NULL ? (backend)->lib.api.fn(__VA_ARGS__)                   \
+                                            : NVML_ERROR_FUNCTION_NOT_FOUND)
+#define NVML_QUERY_QUIET(backend, fn, ...)                                                         \
+    ((backend)->lib.api.fn != NULL ? (backend)->lib.api.fn(__VA_ARGS__)                            \
+                                   : NVML_ERROR_FUNCTION_NOT_FOUND)
+
+/* Copy an NVML string buffer into a public fixed-size field ("" on failure). */
+void nvml_copy_string(char *dst, size_t size, const char *src, nvmlReturn_t result);
+
+/* Process-utilisation samples for the listed processes (nvml_proc_util.c). */
+nvt_status nvml_apply_process_utilization(struct nvml_backend *backend, struct nvml_device *device,
+                                          struct nvml_process_list *list, bool memory_na_seen);
+
+#endif /* NVITOP_SRC_LIB_NVML_NVML_PRIVATE_H */

@@ -1,0 +1,156 @@
+/*
+ * Per-process utilisation (SM, memory bandwidth, encoder, decoder) from
+ * nvmlDeviceGetProcessUtilization.
+ *
+ * NVML returns the samples newer than the timestamp it is given.  We hand it the newest timestamp
+ * seen on the device (a cursor), so each call returns only new samples and nothing is counted
+ * twice.  The samples of the last second are remembered: when the cursor yields nothing (we
+ * sample faster than the driver does), the remembered ones stand in, which equals nvitop's
+ * one-second look-back without a second call.  Samples are applied oldest first, so the newest
+ * per process wins; values above 100 are clamped.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "nvml/nvml_backend.h"
+#include "nvml/nvml_private.h"
+
+#define LOOK_BACK_US    1000000ULL
+#define LOOK_BACK_S     1.0
+#define INITIAL_SAMPLES 64U
+#define MAX_SAMPLES     (1U << 16)
+
+static double monotonic_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint32_t clamp_pct(unsigned int value) {
+    return value > 100 ? 100 : value;
+}
+
+static bool ensure_buffer(struct nvml_device *device, unsigned capacity) {
+    if (device->util_buffer != NULL && capacity <= device->util_capacity) {
+        return true;
+    }
+    nvmlProcessUtilizationSample_t *buffer =
+        realloc(device->util_buffer, (size_t)capacity * sizeof(*buffer));
+    if (buffer == NULL) {
+        return false;
+    }
+    device->util_buffer = buffer;
+    device->util_capacity = capacity;
+    return true;
+}
+
+/* Fetch new samples into the device's buffer.  Returns how many (0 on any driver error, which
+ * includes NOT_FOUND for "no samples"), or -1 when out of memory. */
+static long fetch(struct nvml_backend *backend, struct nvml_device *device) {
+    if (!ensure_buffer(device, INITIAL_SAMPLES)) {
+        return -1;
+    }
+    for (int attempt = 0; attempt < 3; attempt++) {
+        unsigned int count = device->util_capacity;
+        nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetProcessUtilization, device->handle,
+                                         device->util_buffer, &count, device->util_cursor_us);
+        if (result == NVML_SUCCESS) {
+            return count <= device->util_capacity ? (long)count : (long)device->util_capacity;
+        }
+        if (result != NVML_ERROR_INSUFFICIENT_SIZE || count > MAX_SAMPLES) {
+            return 0;
+        }
+        if (!ensure_buffer(device, 2 * count + 5)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int compare_time(const void *a, const void *b) {
+    unsigned long long ta = ((const struct nvml_util_sample *)a)->timestamp_us;
+    unsigned long long tb = ((const struct nvml_util_sample *)b)->timestamp_us;
+    return (ta > tb) - (ta < tb);
+}
+
+/* Merge new samples into the remembered ones and drop those older than the look-back window,
+ * measured from the newest sample (the driver's clock, which need not be ours). */
+static bool remember(struct nvml_device *device, size_t fresh) {
+    size_t total = device->util_recent_count + fresh;
+    struct nvml_util_sample *recent = realloc(device->util_recent, total * sizeof(*recent));
+    if (recent == NULL) {
+        return false;
+    }
+    device->util_recent = recent;
+    for (size_t i = 0; i < fresh; i++) {
+        const nvmlProcessUtilizationSample_t *in = &device->util_buffer[i];
+        struct nvml_util_sample *sample = &recent[device->util_recent_count + i];
+        sample->pid = in->pid;
+        sample->timestamp_us = in->timeStamp;
+        sample->sm = clamp_pct(in->smUtil);
+        sample->mem = clamp_pct(in->memUtil);
+        sample->enc = clamp_pct(in->encUtil);
+        sample->dec = clamp_pct(in->decUtil);
+        if (in->timeStamp > device->util_cursor_us) {
+            device->util_cursor_us = in->timeStamp;
+        }
+    }
+    unsigned long long oldest =
+        device->util_cursor_us > LOOK_BACK_US ? device->util_cursor_us - LOOK_BACK_US : 0;
+    size_t kept = 0;
+    for (size_t i = 0; i < total; i++) {
+        if (recent[i].timestamp_us >= oldest) {
+            recent[kept++] = recent[i];
+        }
+    }
+    device->util_recent_count = kept;
+    qsort(recent, kept, sizeof(*recent), compare_time);
+    return true;
+}
+
+static struct nvml_process *find(struct nvml_process_list *list, uint32_t pid) {
+    for (size_t i = 0; i < list->count; i++) {
+        if (list->items[i].pid == pid) {
+            return &list->items[i];
+        }
+    }
+    return NULL;
+}
+
+nvt_status nvml_apply_process_utilization(struct nvml_backend *backend, struct nvml_device *device,
+                                          struct nvml_process_list *list, bool memory_na_seen) {
+    long fresh = fetch(backend, device);
+    if (fresh < 0) {
+        return NVT_ERR_NO_MEMORY;
+    }
+    double now = monotonic_s();
+    if (fresh > 0) {
+        if (!remember(device, (size_t)fresh)) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        device->util_recent_time = now;
+    } else if (now - device->util_recent_time > LOOK_BACK_S) {
+        device->util_recent_count = 0; /* nothing new for a second: the old samples expire */
+    }
+    /* Listed processes without a sample are idle (0 %), unless the driver hid some memory
+     * figures (MIG without privileges, WDDM), where nvitop leaves them N/A. */
+    uint32_t idle = memory_na_seen ? NVT_NA_U32 : 0;
+    for (size_t i = 0; i < list->count; i++) {
+        list->items[i].sm_util_pct = idle;
+        list->items[i].memory_util_pct = idle;
+        list->items[i].encoder_util_pct = idle;
+        list->items[i].decoder_util_pct = idle;
+    }
+    for (size_t i = 0; i < device->util_recent_count; i++) {
+        const struct nvml_util_sample *sample = &device->util_recent[i];
+        struct nvml_process *process = find(list, sample->pid);
+        if (process != NULL) {
+            process->sm_util_pct = sample->sm;
+            process->memory_util_pct = sample->mem;
+            process->encoder_util_pct = sample->enc;
+            process->decoder_util_pct = sample->dec;
+        }
+    }
+    return NVT_OK;
+}

@@ -1,0 +1,346 @@
+/*
+ * Live device values: one NVML query per field and sample, errors to N/A, and a GPU that falls
+ * off the bus while being read reported once in state.status (the remaining queries are skipped,
+ * since every one of them would fail the same way).
+ */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "nvml/nvml_backend.h"
+#include "nvml/nvml_private.h"
+
+struct reader {
+    struct nvml_backend *backend;
+    nvmlDevice_t handle;
+    struct nvt_device_state *out;
+};
+
+/* True on success.  A lost GPU is remembered in the state and stops further reading. */
+static bool ok(struct reader *r, nvmlReturn_t result) {
+    if (result == NVML_ERROR_GPU_IS_LOST) {
+        r->out->status = NVT_ERR_GPU_IS_LOST;
+    }
+    return result == NVML_SUCCESS;
+}
+
+static bool lost(const struct reader *r) {
+    return r->out->status != NVT_OK;
+}
+
+static enum nvt_feature feature(bool success, nvmlEnableState_t state) {
+    if (!success) {
+        return NVT_FEATURE_NA;
+    }
+    return state == NVML_FEATURE_ENABLED ? NVT_FEATURE_ENABLED : NVT_FEATURE_DISABLED;
+}
+
+static void set_na(struct nvt_device_state *out) {
+    memset(out, 0xFF, sizeof(*out));
+    out->status = NVT_OK;
+    out->memory_is_host = false;
+    out->persistence_mode = NVT_FEATURE_NA;
+    out->display_active = NVT_FEATURE_NA;
+    out->display_mode = NVT_FEATURE_NA;
+    out->power_management = NVT_FEATURE_NA;
+    out->compute_mode = NVT_COMPUTE_MODE_NA;
+    out->mig_mode = NVT_FEATURE_NA;
+    for (size_t i = 0; i < NVT_NVLINK_MAX_LINKS; i++) {
+        out->nvlink_tx_kibps[i] = NAN;
+        out->nvlink_rx_kibps[i] = NAN;
+    }
+}
+
+static void read_memory(struct reader *r, bool *unsupported) {
+    struct nvml_backend *backend = r->backend;
+    nvmlReturn_t result = NVML_ERROR_FUNCTION_NOT_FOUND;
+    if (!backend->memory_v2_disabled && backend->lib.api.nvmlDeviceGetMemoryInfo_v2 != NULL) {
+        nvmlMemory_v2_t memory;
+        memset(&memory, 0, sizeof(memory));
+        memory.version = nvmlMemory_v2;
+        result = backend->lib.api.nvmlDeviceGetMemoryInfo_v2(r->handle, &memory);
+        if (result == NVML_ERROR_FUNCTION_NOT_FOUND || result == NVML_ERROR_UNKNOWN) {
+            /* Drivers that export _v2 without implementing it: use v1 from now on. */
+            backend->memory_v2_disabled = true;
+        } else {
+            if (ok(r, result)) {
+                r->out->memory_total_bytes = memory.total;
+                r->out->memory_used_bytes = memory.used;
+                r->out->memory_free_bytes = memory.free;
+                r->out->memory_reserved_bytes = memory.reserved;
+            }
+            *unsupported =
+                result == NVML_ERROR_NOT_SUPPORTED || (result == NVML_SUCCESS && memory.total == 0);
+            return;
+        }
+    }
+    nvmlMemory_t memory;
+    memset(&memory, 0, sizeof(memory));
+    result = NVML_QUERY(backend, nvmlDeviceGetMemoryInfo, r->handle, &memory);
+    if (ok(r, result)) {
+        r->out->memory_total_bytes = memory.total;
+        r->out->memory_used_bytes = memory.used;
+        r->out->memory_free_bytes = memory.free;
+    }
+    *unsupported =
+        result == NVML_ERROR_NOT_SUPPORTED || (result == NVML_SUCCESS && memory.total == 0);
+}
+
+static void read_bar1(struct reader *r) {
+    nvmlBAR1Memory_t bar1;
+    memset(&bar1, 0, sizeof(bar1));
+    if (ok(r, NVML_QUERY(r->backend, nvmlDeviceGetBAR1MemoryInfo, r->handle, &bar1))) {
+        r->out->bar1_total_bytes = bar1.bar1Total;
+        r->out->bar1_used_bytes = bar1.bar1Used;
+        r->out->bar1_free_bytes = bar1.bar1Free;
+    }
+}
+
+static uint32_t read_temperature(struct reader *r) {
+    struct nvml_backend *backend = r->backend;
+    unsigned int value = 0;
+    if (!backend->temperature_v_disabled && backend->lib.api.nvmlDeviceGetTemperatureV != NULL) {
+        nvmlTemperature_v1_t temperature;
+        memset(&temperature, 0, sizeof(temperature));
+        temperature.version = nvmlTemperature_v1;
+        temperature.sensorType = NVML_TEMPERATURE_GPU;
+        nvmlReturn_t result = backend->lib.api.nvmlDeviceGetTemperatureV(r->handle, &temperature);
+        if (result != NVML_ERROR_FUNCTION_NOT_FOUND) {
+            return ok(r, result) && temperature.temperature >= 0 ? (uint32_t)temperature.temperature
+                                                                 : NVT_NA_U32;
+        }
+        backend->temperature_v_disabled = true;
+    }
+    nvmlReturn_t result =
+        NVML_QUERY(backend, nvmlDeviceGetTemperature, r->handle, NVML_TEMPERATURE_GPU, &value);
+    return ok(r, result) ? value : NVT_NA_U32;
+}
+
+static void read_main(struct reader *r) {
+    struct nvml_backend *b = r->backend;
+    struct nvt_device_state *out = r->out;
+    nvmlDevice_t h = r->handle;
+    unsigned int value = 0;
+    nvmlEnableState_t state = NVML_FEATURE_DISABLED;
+
+    nvmlUtilization_t util;
+    memset(&util, 0, sizeof(util));
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetUtilizationRates, h, &util))) {
+        out->gpu_util_pct = util.gpu;
+        out->memory_bandwidth_util_pct = util.memory;
+    }
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetFanSpeed, h, &value))) {
+        out->fan_speed_pct = value;
+    }
+    if (!lost(r)) {
+        out->temperature_c = read_temperature(r);
+    }
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPowerUsage, h, &value))) {
+        out->power_usage_mw = value;
+    }
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPowerManagementLimit, h, &value))) {
+        out->power_limit_mw = value;
+    }
+    nvmlPstates_t pstate = NVML_PSTATE_UNKNOWN;
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPerformanceState, h, &pstate)) &&
+        pstate <= NVML_PSTATE_15) {
+        out->performance_state = (uint32_t)pstate;
+    }
+    if (!lost(r)) {
+        bool success = ok(r, NVML_QUERY(b, nvmlDeviceGetPersistenceMode, h, &state));
+        out->persistence_mode = feature(success, state);
+    }
+    if (!lost(r)) {
+        bool success = ok(r, NVML_QUERY(b, nvmlDeviceGetDisplayActive, h, &state));
+        out->display_active = feature(success, state);
+    }
+    unsigned long long ecc = 0;
+    if (!lost(r) &&
+        ok(r, NVML_QUERY(b, nvmlDeviceGetTotalEccErrors, h, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+                         NVML_VOLATILE_ECC, &ecc))) {
+        out->ecc_uncorrected_volatile = ecc;
+    }
+    nvmlComputeMode_t mode = NVML_COMPUTEMODE_DEFAULT;
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetComputeMode, h, &mode)) &&
+        mode < NVML_COMPUTEMODE_COUNT) {
+        out->compute_mode = (enum nvt_compute_mode)mode;
+    }
+}
+
+static void read_modes(struct reader *r) {
+    nvmlEnableState_t state = NVML_FEATURE_DISABLED;
+    if (!lost(r)) {
+        bool success = ok(r, NVML_QUERY(r->backend, nvmlDeviceGetDisplayMode, r->handle, &state));
+        r->out->display_mode = feature(success, state);
+    }
+    if (!lost(r)) {
+        bool success =
+            ok(r, NVML_QUERY(r->backend, nvmlDeviceGetPowerManagementMode, r->handle, &state));
+        r->out->power_management = feature(success, state);
+    }
+}
+
+static void read_clocks(struct reader *r) {
+    static const nvmlClockType_t types[] = {NVML_CLOCK_GRAPHICS, NVML_CLOCK_SM, NVML_CLOCK_MEM,
+                                            NVML_CLOCK_VIDEO};
+    uint32_t *targets[] = {&r->out->clock_graphics_mhz, &r->out->clock_sm_mhz,
+                           &r->out->clock_memory_mhz, &r->out->clock_video_mhz};
+    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) && !lost(r); i++) {
+        unsigned int value = 0;
+        if (ok(r, NVML_QUERY(r->backend, nvmlDeviceGetClockInfo, r->handle, types[i], &value))) {
+            *targets[i] = value;
+        }
+    }
+}
+
+static void read_codec(struct reader *r) {
+    unsigned int value = 0;
+    unsigned int period = 0;
+    if (!lost(r) && ok(r, NVML_QUERY(r->backend, nvmlDeviceGetEncoderUtilization, r->handle, &value,
+                                     &period))) {
+        r->out->encoder_util_pct = value;
+    }
+    if (!lost(r) && ok(r, NVML_QUERY(r->backend, nvmlDeviceGetDecoderUtilization, r->handle, &value,
+                                     &period))) {
+        r->out->decoder_util_pct = value;
+    }
+}
+
+static void read_pcie(struct reader *r, unsigned flags) {
+    unsigned int value = 0;
+    if ((flags & NVT_SAMPLE_PCIE_LINK) != 0) {
+        if (!lost(r) &&
+            ok(r, NVML_QUERY(r->backend, nvmlDeviceGetCurrPcieLinkGeneration, r->handle, &value))) {
+            r->out->pcie_link_gen = value;
+        }
+        if (!lost(r) &&
+            ok(r, NVML_QUERY(r->backend, nvmlDeviceGetCurrPcieLinkWidth, r->handle, &value))) {
+            r->out->pcie_link_width = value;
+        }
+    }
+    if ((flags & NVT_SAMPLE_PCIE_THROUGHPUT) != 0) {
+        if (!lost(r) && ok(r, NVML_QUERY(r->backend, nvmlDeviceGetPcieThroughput, r->handle,
+                                         NVML_PCIE_UTIL_TX_BYTES, &value))) {
+            r->out->pcie_tx_kibps = value;
+        }
+        if (!lost(r) && ok(r, NVML_QUERY(r->backend, nvmlDeviceGetPcieThroughput, r->handle,
+                                         NVML_PCIE_UTIL_RX_BYTES, &value))) {
+            r->out->pcie_rx_kibps = value;
+        }
+    }
+}
+
+static void read_mig_mode(struct reader *r) {
+    unsigned int current = 0;
+    unsigned int pending = 0;
+    nvmlReturn_t result =
+        NVML_QUERY_QUIET(r->backend, nvmlDeviceGetMigMode, r->handle, &current, &pending);
+    if (ok(r, result)) {
+        r->out->mig_mode =
+            current == NVML_DEVICE_MIG_ENABLE ? NVT_FEATURE_ENABLED : NVT_FEATURE_DISABLED;
+    }
+}
+
+static unsigned long long field_u64(const nvmlFieldValue_t *field) {
+    switch (field->valueType) {
+    case NVML_VALUE_TYPE_UNSIGNED_INT:
+        return field->value.uiVal;
+    case NVML_VALUE_TYPE_UNSIGNED_LONG:
+        return field->value.ulVal;
+    case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
+        return field->value.sllVal < 0 ? 0 : (unsigned long long)field->value.sllVal;
+    default:
+        return field->value.ullVal;
+    }
+}
+
+static long long now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
+}
+
+/* Throughput from the counters' deltas since the previous sample of this context: one
+ * nvmlDeviceGetFieldValues call for every link's TX and RX, never a blocking wait. */
+static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t links) {
+    if (links == 0 || links == NVT_NA_U32 || lost(r)) {
+        return;
+    }
+    nvmlFieldValue_t fields[2 * NVML_NVLINK_MAX_LINKS];
+    memset(fields, 0, sizeof(fields));
+    for (uint32_t i = 0; i < links; i++) {
+        fields[2 * i].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
+        fields[2 * i].scopeId = i;
+        fields[2 * i + 1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
+        fields[2 * i + 1].scopeId = i;
+    }
+    if (!ok(r, NVML_QUERY(r->backend, nvmlDeviceGetFieldValues, r->handle, (int)(2 * links),
+                          fields))) {
+        device->nvlink_have_previous = false;
+        return;
+    }
+    long long now = now_us();
+    double elapsed_s = (double)(now - device->nvlink_time_us) / 1e6;
+    for (uint32_t i = 0; i < links; i++) {
+        const nvmlFieldValue_t *tx = &fields[2 * i];
+        const nvmlFieldValue_t *rx = &fields[2 * i + 1];
+        unsigned long long tx_kib = field_u64(tx);
+        unsigned long long rx_kib = field_u64(rx);
+        if (device->nvlink_have_previous && elapsed_s > 0 && tx->nvmlReturn == NVML_SUCCESS &&
+            tx_kib >= device->nvlink_tx_kib[i]) {
+            r->out->nvlink_tx_kibps[i] = (double)(tx_kib - device->nvlink_tx_kib[i]) / elapsed_s;
+        }
+        if (device->nvlink_have_previous && elapsed_s > 0 && rx->nvmlReturn == NVML_SUCCESS &&
+            rx_kib >= device->nvlink_rx_kib[i]) {
+            r->out->nvlink_rx_kibps[i] = (double)(rx_kib - device->nvlink_rx_kib[i]) / elapsed_s;
+        }
+        device->nvlink_tx_kib[i] = tx_kib;
+        device->nvlink_rx_kib[i] = rx_kib;
+    }
+    device->nvlink_time_us = now;
+    device->nvlink_have_previous = true;
+}
+
+void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device, unsigned flags,
+                       const struct nvt_device_info *info, struct nvt_device_state *out,
+                       bool *memory_unsupported) {
+    set_na(out);
+    *memory_unsupported = false;
+    if (device->handle == NULL) {
+        out->status = device->handle_status;
+        return;
+    }
+    struct reader r = {backend, device->handle, out};
+    if (!device->is_mig) {
+        read_mig_mode(&r);
+    }
+    if ((flags & NVT_SAMPLE_DEVICES) != 0 && !lost(&r)) {
+        read_memory(&r, memory_unsupported);
+        if (device->is_mig && !lost(&r)) {
+            read_bar1(&r);
+        }
+        if (!device->is_mig) {
+            read_main(&r);
+        }
+    }
+    if (device->is_mig) {
+        /* MIG devices have memory and BAR1 only; the other queries would all be N/A. */
+        return;
+    }
+    if ((flags & NVT_SAMPLE_BAR1) != 0 && !lost(&r)) {
+        read_bar1(&r);
+    }
+    if ((flags & NVT_SAMPLE_MODES) != 0) {
+        read_modes(&r);
+    }
+    if ((flags & NVT_SAMPLE_CLOCKS) != 0) {
+        read_clocks(&r);
+    }
+    if ((flags & NVT_SAMPLE_CODEC) != 0) {
+        read_codec(&r);
+    }
+    read_pcie(&r, flags);
+    if ((flags & NVT_SAMPLE_NVLINK) != 0) {
+        read_nvlink(&r, device, info->nvlink_count);
+    }
+}

@@ -1,0 +1,312 @@
+/*
+ * nvt_snapshot_take: one sampling pass over devices (physical, then each one's MIG devices), the
+ * GPU processes of the leaf devices, the host, and the host data of each distinct GPU process,
+ * read once even when it runs on several devices.  No NVML query is repeated within a pass.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvitop/snapshot.h>
+
+#include "host/host.h"
+#include "internal.h"
+#include "nvml/nvml_backend.h"
+#include "snapshot_internal.h"
+
+/* Everything a pass collects before packing, in ordinary growable arrays. */
+struct pass {
+    nvt_context *ctx;
+    unsigned flags;
+    struct nvt_device_snapshot *devices;
+    nvt_device **handles; /* the device behind each slot */
+    size_t device_count;
+    size_t device_capacity;
+    struct nvt_gpu_process *processes;
+    size_t process_count;
+    size_t process_capacity;
+    struct nvml_process_list list;
+    struct host_process *hosts;
+    size_t host_count;
+    double *per_cpu;
+    struct nvt_host_state host;
+};
+
+static double wall_clock(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pass_fini(struct pass *pass) {
+    free(pass->devices);
+    free(pass->handles);
+    free(pass->processes);
+    free(pass->list.items);
+    for (size_t i = 0; i < pass->host_count; i++) {
+        host_process_fini(&pass->hosts[i]);
+    }
+    free(pass->hosts);
+    free(pass->per_cpu);
+}
+
+static unsigned fact_groups(unsigned flags) {
+    unsigned groups = NVML_FACTS_CORE;
+    if ((flags & NVT_SAMPLE_INFO) != 0) {
+        groups |= NVML_FACTS_UUID | NVML_FACTS_EXTRA | NVML_FACTS_NVLINK | NVML_FACTS_MIG;
+    }
+    return groups;
+}
+
+static nvt_status add_slot(struct pass *pass, nvt_device *device, size_t parent) {
+    if (pass->device_count == pass->device_capacity) {
+        size_t capacity = pass->device_capacity == 0 ? 8 : 2 * pass->device_capacity;
+        struct nvt_device_snapshot *devices = realloc(pass->devices, capacity * sizeof(*devices));
+        if (devices == NULL) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        pass->devices = devices;
+        nvt_device **handles = realloc(pass->handles, capacity * sizeof(*handles));
+        if (handles == NULL) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        pass->handles = handles;
+        pass->device_capacity = capacity;
+    }
+    struct nvt_device_snapshot *slot = &pass->devices[pass->device_count];
+    pass->handles[pass->device_count] = device;
+    pass->device_count++;
+    device_read_state(device, pass->flags, &slot->state);
+    if (!device->info.is_mig && !device->mig_known && device->info.handle_status == NVT_OK &&
+        slot->state.status == NVT_OK) {
+        /* The MIG mode just read tells whether MIG is supported: no extra query. */
+        device->info.mig_supported = slot->state.mig_mode != NVT_FEATURE_NA;
+        device->mig_known = true;
+    }
+    unsigned groups = fact_groups(pass->flags);
+    if (device->info.is_mig || slot->state.mig_mode == NVT_FEATURE_ENABLED) {
+        groups |= NVML_FACTS_MIG;
+    }
+    device_ensure_facts(device, groups, &slot->state);
+    slot->info = device->info;
+    slot->parent = parent;
+    slot->first_child = NVT_NA_SIZE;
+    slot->child_count = 0;
+    return NVT_OK;
+}
+
+static nvt_status sample_devices(struct pass *pass) {
+    nvt_context *ctx = pass->ctx;
+    for (uint32_t i = 0; i < ctx->system.device_count; i++) {
+        nvt_device *device = ctx->devices[i];
+        size_t slot = pass->device_count;
+        nvt_status status = add_slot(pass, device, NVT_NA_SIZE);
+        if (status != NVT_OK) {
+            return status;
+        }
+        if (pass->devices[slot].state.mig_mode != NVT_FEATURE_ENABLED) {
+            continue;
+        }
+        status = device_list_children(device);
+        if (status != NVT_OK) {
+            return status;
+        }
+        for (uint32_t k = 0; k < device->child_count; k++) {
+            status = add_slot(pass, device->children[k], slot);
+            if (status != NVT_OK) {
+                return status;
+            }
+        }
+        pass->devices[slot].first_child = device->child_count > 0 ? slot + 1 : NVT_NA_SIZE;
+        pass->devices[slot].child_count = device->child_count;
+    }
+    return NVT_OK;
+}
+
+static nvt_status add_process(struct pass *pass, size_t slot, const struct nvml_process *in) {
+    if (pass->process_count == pass->process_capacity) {
+        size_t capacity = pass->process_capacity == 0 ? 32 : 2 * pass->process_capacity;
+        struct nvt_gpu_process *processes = realloc(pass->processes, capacity * sizeof(*processes));
+        if (processes == NULL) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        pass->processes = processes;
+        pass->process_capacity = capacity;
+    }
+    const struct nvt_device_info *info = &pass->devices[slot].info;
+    struct nvt_gpu_process *out = &pass->processes[pass->process_count++];
+    memset(out, 0, sizeof(*out));
+    out->pid = in->pid;
+    out->device = slot;
+    out->type = in->type;
+    out->gpu_memory_bytes = in->gpu_memory_bytes;
+    /* On a MIG device a process without its own ids runs in the device's instances. */
+    out->gpu_instance_id = in->gpu_instance_id != NVT_NA_U32 || !info->is_mig
+                               ? in->gpu_instance_id
+                               : info->gpu_instance_id;
+    out->compute_instance_id = in->compute_instance_id != NVT_NA_U32 || !info->is_mig
+                                   ? in->compute_instance_id
+                                   : info->compute_instance_id;
+    out->sm_util_pct = in->sm_util_pct;
+    out->memory_util_pct = in->memory_util_pct;
+    out->encoder_util_pct = in->encoder_util_pct;
+    out->decoder_util_pct = in->decoder_util_pct;
+    out->host.pid = in->pid;
+    return NVT_OK;
+}
+
+static nvt_status sample_processes(struct pass *pass) {
+    for (size_t slot = 0; slot < pass->device_count; slot++) {
+        const struct nvt_device_snapshot *device = &pass->devices[slot];
+        bool leaf = device->info.is_mig || device->state.mig_mode != NVT_FEATURE_ENABLED;
+        if (!leaf || device->info.handle_status != NVT_OK || device->state.status != NVT_OK) {
+            continue;
+        }
+        nvt_status status =
+            nvml_device_processes(pass->ctx->nvml, pass->handles[slot]->nvml, &pass->list);
+        if (status != NVT_OK) {
+            return status;
+        }
+        for (size_t i = 0; i < pass->list.count; i++) {
+            status = add_process(pass, slot, &pass->list.items[i]);
+            if (status != NVT_OK) {
+                return status;
+            }
+        }
+    }
+    return NVT_OK;
+}
+
+static void host_na(struct nvt_host_state *host) {
+    memset(host, 0, sizeof(*host));
+    host->cpu_percent = NAN;
+    host->load_1m = NAN;
+    host->load_5m = NAN;
+    host->load_15m = NAN;
+    host->memory_total_bytes = NVT_NA_U64;
+    host->memory_available_bytes = NVT_NA_U64;
+    host->memory_used_bytes = NVT_NA_U64;
+    host->memory_free_bytes = NVT_NA_U64;
+    host->memory_percent = NAN;
+    host->swap_total_bytes = NVT_NA_U64;
+    host->swap_used_bytes = NVT_NA_U64;
+    host->swap_free_bytes = NVT_NA_U64;
+    host->swap_percent = NAN;
+    host->uptime_s = NAN;
+    host->boot_time = NAN;
+}
+
+static nvt_status sample_host(struct pass *pass) {
+    struct host_ctx *host = pass->ctx->host;
+    long configured = sysconf(_SC_NPROCESSORS_CONF);
+    uint32_t capacity = host_cpu_count(host);
+    if (configured > 0 && (uint32_t)configured > capacity) {
+        capacity = (uint32_t)configured;
+    }
+    capacity += 8; /* CPUs brought online since */
+    pass->per_cpu = calloc(capacity, sizeof(double));
+    if (pass->per_cpu == NULL) {
+        return NVT_ERR_NO_MEMORY;
+    }
+    nvt_status status = host_sample(host, &pass->host, pass->per_cpu, capacity);
+    if (status != NVT_OK) {
+        host_na(&pass->host);
+        return NVT_OK;
+    }
+    if (pass->host.cpu_count > capacity) {
+        pass->host.cpu_count = capacity;
+    }
+    return NVT_OK;
+}
+
+static int compare_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a;
+    uint32_t y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Host data of each distinct pid, read once, sorted by pid for the packer's lookup. */
+static nvt_status sample_host_processes(struct pass *pass) {
+    if (pass->process_count == 0) {
+        return NVT_OK;
+    }
+    uint32_t *pids = malloc(pass->process_count * sizeof(*pids));
+    if (pids == NULL) {
+        return NVT_ERR_NO_MEMORY;
+    }
+    for (size_t i = 0; i < pass->process_count; i++) {
+        pids[i] = pass->processes[i].pid;
+    }
+    qsort(pids, pass->process_count, sizeof(*pids), compare_u32);
+    size_t distinct = 0;
+    for (size_t i = 0; i < pass->process_count; i++) {
+        if (distinct == 0 || pids[distinct - 1] != pids[i]) {
+            pids[distinct++] = pids[i];
+        }
+    }
+    pass->hosts = calloc(distinct, sizeof(*pass->hosts));
+    if (pass->hosts == NULL) {
+        free(pids);
+        return NVT_ERR_NO_MEMORY;
+    }
+    nvt_status status = NVT_OK;
+    for (size_t i = 0; i < distinct && status == NVT_OK; i++) {
+        status = host_process_read(pass->ctx->host, pids[i], &pass->hosts[i]);
+        if (status == NVT_OK) {
+            pass->hosts[i].pub.pid = pids[i];
+            pass->host_count++;
+        }
+    }
+    free(pids);
+    host_generation_end(pass->ctx->host);
+    return status;
+}
+
+static nvt_status run_pass(struct pass *pass) {
+    nvt_status status = NVT_OK;
+    if (pass->ctx->nvml != NULL) {
+        status = sample_devices(pass);
+    }
+    if (status == NVT_OK && (pass->flags & NVT_SAMPLE_PROCESSES) != 0) {
+        status = sample_processes(pass);
+    }
+    if (status == NVT_OK && (pass->flags & NVT_SAMPLE_HOST) != 0) {
+        status = sample_host(pass);
+    }
+    if (status == NVT_OK && (pass->flags & NVT_SAMPLE_HOST_PROCESSES) != 0) {
+        status = sample_host_processes(pass);
+    }
+    return status;
+}
+
+nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapshot **out) {
+    if (ctx == NULL || out == NULL || (flags & ~(unsigned)NVT_SAMPLE_ALL) != 0) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    struct pass pass;
+    memset(&pass, 0, sizeof(pass));
+    pass.ctx = ctx;
+    pass.flags = flags;
+    host_na(&pass.host);
+    double timestamp = wall_clock();
+    nvt_status status = run_pass(&pass);
+    if (status == NVT_OK) {
+        struct snapshot_parts parts = {
+            .flags = flags,
+            .timestamp = timestamp,
+            .system = ctx->system,
+            .host = pass.host,
+            .per_cpu = pass.per_cpu,
+            .devices = pass.devices,
+            .device_count = pass.device_count,
+            .processes = pass.processes,
+            .process_count = pass.process_count,
+            .hosts = pass.hosts,
+            .host_count = pass.host_count,
+        };
+        status = snapshot_pack(&parts, out);
+    }
+    pass_fini(&pass);
+    return status;
+}

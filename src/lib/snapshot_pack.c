@@ -1,0 +1,150 @@
+/*
+ * Packing a snapshot into one block: the header, the device and process arrays, the per-CPU
+ * percentages, the command-line pointer arrays and every string, so that one free() releases it
+ * all and the result can be handed to another thread as is.  The same walk runs twice: once to
+ * measure, once to write.
+ */
+#include <stdalign.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "snapshot_internal.h"
+
+struct packer {
+    char *base; /* NULL while measuring */
+    size_t used;
+};
+
+static void *take(struct packer *p, size_t size, size_t align) {
+    p->used = (p->used + align - 1) / align * align;
+    void *at = p->base != NULL ? p->base + p->used : NULL;
+    p->used += size;
+    return at;
+}
+
+static const char *put_string(struct packer *p, const char *text) {
+    if (text == NULL) {
+        text = "";
+    }
+    size_t size = strlen(text) + 1;
+    char *at = take(p, size, 1);
+    if (at != NULL) {
+        memcpy(at, text, size);
+    }
+    return at;
+}
+
+static int compare_pid(const void *key, const void *element) {
+    uint32_t pid = *(const uint32_t *)key;
+    uint32_t other = ((const struct host_process *)element)->pub.pid;
+    return (pid > other) - (pid < other);
+}
+
+/* A host process blank except for its pid: what a snapshot holds without host sampling. */
+static void blank_host(struct nvt_host_process *host, uint32_t pid) {
+    memset(host, 0, sizeof(*host));
+    host->pid = pid;
+    host->status = NVT_HOST_OK;
+    host->ppid = NVT_NA_U32;
+    host->uid = NVT_NA_U32;
+    host->num_threads = NVT_NA_U32;
+    host->user = "";
+    host->name = "";
+    host->command = "";
+    host->cpu_percent = NAN;
+    host->memory_percent = NAN;
+    host->rss_bytes = NVT_NA_U64;
+    host->create_time = NAN;
+    host->running_time_s = NAN;
+}
+
+/* Copy one host process's strings; returns its public part pointing into the block. */
+static struct nvt_host_process pack_host(struct packer *p, const struct host_process *in) {
+    struct nvt_host_process out = in->pub;
+    const char **argv = take(p, in->pub.cmdline_count * sizeof(char *), alignof(char *));
+    for (size_t i = 0; i < in->pub.cmdline_count; i++) {
+        const char *arg = put_string(p, in->cmdline[i]);
+        if (argv != NULL) {
+            argv[i] = arg;
+        }
+    }
+    out.cmdline = argv;
+    out.user = put_string(p, in->user);
+    out.name = put_string(p, in->name);
+    out.command = put_string(p, in->command);
+    return out;
+}
+
+static void walk(struct packer *p, const struct snapshot_parts *parts) {
+    struct nvt_snapshot *snap = take(p, sizeof(*snap), alignof(struct nvt_snapshot));
+    struct nvt_device_snapshot *devices =
+        take(p, parts->device_count * sizeof(*devices), alignof(struct nvt_device_snapshot));
+    struct nvt_gpu_process *processes =
+        take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
+    double *per_cpu = take(p, parts->host.cpu_count * sizeof(double), alignof(double));
+    struct nvt_host_process *hosts =
+        take(p, parts->host_count * sizeof(*hosts), alignof(struct nvt_host_process));
+
+    for (size_t i = 0; i < parts->host_count; i++) {
+        struct nvt_host_process packed = pack_host(p, &parts->hosts[i]);
+        if (hosts != NULL) {
+            hosts[i] = packed;
+        }
+    }
+    if (snap == NULL) {
+        return; /* measuring */
+    }
+    if (parts->device_count > 0) {
+        memcpy(devices, parts->devices, parts->device_count * sizeof(*devices));
+    }
+    if (parts->host.cpu_count > 0) {
+        memcpy(per_cpu, parts->per_cpu, parts->host.cpu_count * sizeof(double));
+    }
+    for (size_t i = 0; i < parts->process_count; i++) {
+        processes[i] = parts->processes[i];
+        uint32_t pid = processes[i].pid;
+        const struct host_process *found = parts->host_count == 0
+                                               ? NULL
+                                               : bsearch(&pid, parts->hosts, parts->host_count,
+                                                         sizeof(*parts->hosts), compare_pid);
+        if (found != NULL) {
+            processes[i].host = hosts[found - parts->hosts];
+        } else {
+            blank_host(&processes[i].host, pid);
+        }
+    }
+    memset(snap, 0, sizeof(*snap));
+    snap->timestamp = parts->timestamp;
+    snap->flags = parts->flags;
+    snap->system = parts->system;
+    snap->host = parts->host;
+    snap->host.cpu_percent_per_cpu = parts->host.cpu_count > 0 ? per_cpu : NULL;
+    snap->device_count = parts->device_count;
+    snap->devices = parts->device_count > 0 ? devices : NULL;
+    snap->process_count = parts->process_count;
+    snap->processes = parts->process_count > 0 ? processes : NULL;
+}
+
+nvt_status snapshot_pack(const struct snapshot_parts *parts, struct nvt_snapshot **out) {
+    struct packer measure = {NULL, 0};
+    walk(&measure, parts);
+    struct packer write = {malloc(measure.used), 0};
+    if (write.base == NULL) {
+        return NVT_ERR_NO_MEMORY;
+    }
+    walk(&write, parts);
+    *out = (struct nvt_snapshot *)(void *)write.base;
+    return NVT_OK;
+}
+
+void nvt_snapshot_free(struct nvt_snapshot *snapshot) {
+    free(snapshot);
+}
+
+bool nvt_snapshot_is_leaf(const struct nvt_snapshot *snapshot, size_t slot) {
+    if (snapshot == NULL || slot >= snapshot->device_count) {
+        return false;
+    }
+    const struct nvt_device_snapshot *device = &snapshot->devices[slot];
+    return device->info.is_mig || device->state.mig_mode != NVT_FEATURE_ENABLED;
+}
