@@ -32,6 +32,7 @@ struct nvt_context {
     struct host_ctx *host;
     nvt_device **devices;    /* system.device_count physical devices */
     char *cuda_library_path; /* NULL: the default search; "": CUDA path disabled */
+    bool cuda_absent;        /* a child found no CUDA driver library: do not fork again */
 };
 
 /* The host back-end of a context (never NULL for an open context). */
