@@ -1,0 +1,157 @@
+/*
+ * The monitor's state and its dispatch between screens (see app.h).
+ */
+#include "tui/app.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/panels.h"
+#include "tui/screens.h"
+
+#define NOTE_SECONDS 3.0
+
+static void fini_histories(struct app_histories *h) {
+    history_fini(&h->cpu);
+    history_fini(&h->memory);
+    history_fini(&h->swap);
+    history_fini(&h->gpu_memory);
+    history_fini(&h->gpu_util);
+    for (size_t i = 0; i < h->device_count; i++) {
+        history_fini(&h->device_memory[i]);
+        history_fini(&h->device_util[i]);
+    }
+    free(h->device_memory);
+    free(h->device_util);
+    memset(h, 0, sizeof(*h));
+}
+
+bool app_init(struct tui_app *app, const struct tui_config *config) {
+    memset(app, 0, sizeof(*app));
+    app->config = config;
+    app->view = config->view;
+    app->mode = config->mode;
+    app->order = VIEW_SORT_NATURAL;
+    app->host_offset = -1;
+    selection_init(&app->selection);
+    struct app_histories *h = &app->histories;
+    bool ok = history_init(&h->cpu) & history_init(&h->memory) & history_init(&h->swap) &
+              history_init(&h->gpu_memory) & history_init(&h->gpu_util);
+    if (!ok) {
+        fini_histories(h);
+        return false;
+    }
+    return true;
+}
+
+void app_fini(struct tui_app *app) {
+    message_box_close(&app->box);
+    if (app->table_built) {
+        view_process_table_fini(&app->table);
+    }
+    nvt_snapshot_free(app->snap);
+    fini_histories(&app->histories);
+    selection_fini(&app->selection);
+    free(app->row_y);
+    memset(app, 0, sizeof(*app));
+}
+
+void app_rebuild_table(struct tui_app *app) {
+    if (app->table_built) {
+        view_process_table_fini(&app->table);
+        app->table_built = false;
+    }
+    if (app->snap == NULL) {
+        memset(&app->table, 0, sizeof(app->table));
+        return;
+    }
+    view_process_table_build(app->snap, &app->view, app->order, app->reverse, &app->table);
+    app->table_built = true;
+    selection_sync(&app->selection, &app->table);
+}
+
+void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now_s) {
+    /* The table points into the old snapshot: drop it before the snapshot goes. */
+    if (app->table_built) {
+        view_process_table_fini(&app->table);
+        app->table_built = false;
+    }
+    nvt_snapshot_free(app->snap);
+    app->snap = snap;
+    app_rebuild_table(app);
+    host_panel_record(app, now_s);
+}
+
+void app_note(struct tui_app *app, const char *text) {
+    snprintf(app->note, sizeof(app->note), "%s", text);
+    app->note_until = -1.0; /* set when drawn: the draw knows the time */
+}
+
+static void draw_note(struct tui_app *app, struct canvas *canvas, double now_s) {
+    if (app->note[0] == '\0') {
+        return;
+    }
+    if (app->note_until < 0.0) {
+        app->note_until = now_s + NOTE_SECONDS;
+    } else if (now_s >= app->note_until) {
+        app->note[0] = '\0';
+        return;
+    }
+    const struct view_style style = {VIEW_COLOR_YELLOW, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE};
+    char text[sizeof(app->note) + 2];
+    snprintf(text, sizeof(text), " %s ", app->note);
+    int width = canvas_text_width(text, strlen(text));
+    canvas_text(canvas, canvas_rows(canvas) - 1, (app->cols - width) / 2, text, style);
+}
+
+void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double wall_s) {
+    canvas_clear(canvas);
+    canvas_set_ascii(canvas, app->view.ascii);
+    if (app->cols < 79) {
+        notice_draw(canvas, app->cols);
+        return;
+    }
+    if (app->screen == APP_SCREEN_HELP) {
+        help_screen_draw(app, canvas);
+    } else {
+        main_screen_draw(app, canvas, wall_s);
+    }
+    message_box_draw(&app->box, canvas);
+    draw_note(app, canvas, now_s);
+}
+
+bool app_handle_event(struct tui_app *app, const struct tui_event *event) {
+    if (event->type == TUI_EVENT_RESIZE) {
+        return true;
+    }
+    if (app->box.open) {
+        if (event->type == TUI_EVENT_KEY) {
+            message_box_key(&app->box, event->key);
+        } else if (event->type == TUI_EVENT_MOUSE) {
+            message_box_mouse(&app->box, event, app->rows, app->cols, app->now_s);
+        }
+        return true;
+    }
+    if (app->cols < 79) {
+        /* Only quitting works while the notice hides every screen. */
+        if (event->type == TUI_EVENT_KEY && (event->key == 'q' || event->key == 'Q')) {
+            app->quit = true;
+        }
+        return false;
+    }
+    if (app->screen == APP_SCREEN_HELP) {
+        if (event->type == TUI_EVENT_KEY) {
+            app->screen = APP_SCREEN_MAIN;
+            return true;
+        }
+        return false;
+    }
+    if (event->type == TUI_EVENT_MOUSE) {
+        return main_screen_mouse(app, event);
+    }
+    if (event->type == TUI_EVENT_KEY) {
+        return main_screen_key(app, event->key);
+    }
+    return false;
+}

@@ -1,0 +1,109 @@
+/*
+ * The monitor's state, shared by the screens and panels of src/tui/.  The UI thread owns all of
+ * it; the sampler thread only hands over snapshots (sampler.h).
+ */
+#ifndef NVITOP_SRC_TUI_APP_H
+#define NVITOP_SRC_TUI_APP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <nvitop/snapshot.h>
+
+#include "tui/canvas.h"
+#include "tui/event.h"
+#include "tui/history.h"
+#include "tui/message_box.h"
+#include "tui/selection.h"
+#include "tui/tui.h"
+#include "view/process_table.h"
+
+/* Histories shown by the host panel's graphs; per-device ones are indexed by snapshot slot. */
+struct app_histories {
+    struct history cpu;
+    struct history memory;
+    struct history swap;
+    struct history gpu_memory; /* average over devices */
+    struct history gpu_util;
+    struct history *device_memory;
+    struct history *device_util;
+    size_t device_count;
+};
+
+enum app_screen {
+    APP_SCREEN_MAIN = 0,
+    APP_SCREEN_HELP
+};
+
+/* Panel layout of the main screen, recomputed before every draw. */
+struct app_layout {
+    bool device_compact;
+    bool host_compact;
+    bool process_compact;
+    int device_y;
+    int device_height;
+    int host_y;
+    int host_height;
+    int process_y;
+    int process_height;
+    int total_height;
+};
+
+struct tui_app {
+    const struct tui_config *config;
+    struct view_config view; /* the caller's settings; ascii may be forced */
+    bool gradients;          /* --colorful on a 256-colour terminal */
+    int rows;
+    int cols;
+
+    struct nvt_snapshot *snap; /* newest snapshot, NULL before the first */
+    struct view_process_table table;
+    bool table_built;
+    struct app_histories histories;
+
+    enum app_screen screen;
+    enum view_display_mode mode;
+    struct app_layout layout;
+    enum view_sort_order order;
+    bool reverse;
+    struct selection selection;
+    int host_offset; /* -1: cut with ".."; else scrolled by this many cells */
+    int scroll;      /* lines of the main screen scrolled off the top */
+    bool pending_o;  /* `o` typed, waiting for the sort letter */
+    /* Screen rows of the process rows as last drawn (stack coordinates), for the mouse. */
+    int *row_y;
+    size_t row_y_count;
+
+    struct message_box box;
+    char note[96]; /* a short status note (read-only mode, signal errors) */
+    double note_until;
+
+    double now_s; /* monotonic time of the event being handled */
+    bool quit;
+    bool refresh_requested;
+};
+
+/* Replace the snapshot (takes ownership), rebuild the process table, update the histories and
+ * the selection.  now_s: monotonic seconds. */
+void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now_s);
+
+/* Rebuild the process table after a change of sort order or direction. */
+void app_rebuild_table(struct tui_app *app);
+
+/* Show a status note for a few seconds. */
+void app_note(struct tui_app *app, const char *text);
+
+/* Initialise and free the parts of the state that own memory (not the canvas or sampler).
+ * app_init returns false when out of memory. */
+bool app_init(struct tui_app *app, const struct tui_config *config);
+void app_fini(struct tui_app *app);
+
+/* Draw the current screen onto the canvas (which has the terminal's size).  now_s: monotonic
+ * seconds (status notes expire); wall_s: the clock shown on the main screen. */
+void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double wall_s);
+
+/* Handle one input event.  Returns true when the screen must be redrawn. */
+bool app_handle_event(struct tui_app *app, const struct tui_event *event);
+
+#endif /* NVITOP_SRC_TUI_APP_H */

@@ -1,0 +1,370 @@
+/*
+ * The in-memory cell grid every screen draws into (see canvas.h).
+ */
+#include "tui/canvas.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+struct canvas {
+    int rows;
+    int cols;
+    int origin;
+    bool ascii;
+    struct canvas_cell *cells;
+};
+
+static const struct canvas_cell blank_cell = {.text = " ", .len = 1, .width = 1};
+
+struct canvas *canvas_create(int rows, int cols) {
+    struct canvas *canvas = calloc(1, sizeof(*canvas));
+    if (canvas == NULL) {
+        return NULL;
+    }
+    if (!canvas_resize(canvas, rows, cols)) {
+        free(canvas);
+        return NULL;
+    }
+    return canvas;
+}
+
+void canvas_destroy(struct canvas *canvas) {
+    if (canvas == NULL) {
+        return;
+    }
+    free(canvas->cells);
+    free(canvas);
+}
+
+bool canvas_resize(struct canvas *canvas, int rows, int cols) {
+    rows = rows < 1 ? 1 : rows;
+    cols = cols < 1 ? 1 : cols;
+    struct canvas_cell *cells = calloc((size_t)rows * (size_t)cols, sizeof(*cells));
+    if (cells == NULL) {
+        return false;
+    }
+    free(canvas->cells);
+    canvas->cells = cells;
+    canvas->rows = rows;
+    canvas->cols = cols;
+    canvas_clear(canvas);
+    return true;
+}
+
+int canvas_rows(const struct canvas *canvas) {
+    return canvas->rows;
+}
+
+int canvas_cols(const struct canvas *canvas) {
+    return canvas->cols;
+}
+
+void canvas_clear(struct canvas *canvas) {
+    size_t count = (size_t)canvas->rows * (size_t)canvas->cols;
+    for (size_t i = 0; i < count; i++) {
+        canvas->cells[i] = blank_cell;
+    }
+    canvas->origin = 0;
+}
+
+void canvas_set_origin(struct canvas *canvas, int origin) {
+    canvas->origin = origin;
+}
+
+bool canvas_set_ascii(struct canvas *canvas, bool ascii) {
+    bool previous = canvas->ascii;
+    canvas->ascii = ascii;
+    return previous;
+}
+
+/* Decode one UTF-8 character.  Returns its length in bytes (at least 1) and the code point, or
+ * U+FFFD for an invalid or truncated sequence (consuming one byte). */
+static size_t decode_utf8(const unsigned char *s, size_t len, uint32_t *cp) {
+    unsigned char c = s[0];
+    size_t need;
+    uint32_t value;
+    if (c < 0x80) {
+        *cp = c;
+        return 1;
+    }
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+        value = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        value = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        value = c & 0x07;
+    } else {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    if (need >= len) {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    for (size_t i = 1; i <= need; i++) {
+        if ((s[i] & 0xC0) != 0x80) {
+            *cp = 0xFFFD;
+            return 1;
+        }
+        value = (value << 6) | (s[i] & 0x3F);
+    }
+    if ((need == 2 && value < 0x800) || (need == 3 && (value < 0x10000 || value > 0x10FFFF)) ||
+        (value >= 0xD800 && value <= 0xDFFF)) {
+        *cp = 0xFFFD;
+        return 1;
+    }
+    *cp = value;
+    return need + 1;
+}
+
+/* Display width of a code point: the C library knows it under a UTF-8 locale; without one every
+ * printable character counts 1, which is what the terminal then shows too. */
+static int code_point_width(uint32_t cp) {
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
+        return 1; /* drawn as '?' */
+    }
+    int width = wcwidth((wchar_t)cp);
+    if (width < 0) {
+        return 1;
+    }
+    return width > 2 ? 2 : width;
+}
+
+/* nvitop's ASCII map (SPEC.md §2.7) for one code point; 0 when the character stays. */
+static char ascii_for(uint32_t cp) {
+    if (cp >= 0x2800 && cp <= 0x28FF) {
+        return '=';
+    }
+    switch (cp) {
+    case 0x2550:
+        return '=';
+    case 0x2500:
+    case 0x2574:
+        return '-';
+    case 0x2552: /* ╒ */
+    case 0x2564: /* ╤ */
+    case 0x2555: /* ╕ */
+    case 0x256A: /* ╪ */
+    case 0x2558: /* ╘ */
+    case 0x2567: /* ╧ */
+    case 0x255B: /* ╛ */
+    case 0x250C: /* ┌ */
+    case 0x252C: /* ┬ */
+    case 0x2510: /* ┐ */
+    case 0x253C: /* ┼ */
+    case 0x2514: /* └ */
+    case 0x2534: /* ┴ */
+    case 0x2518: /* ┘ */
+        return '+';
+    case 0x2502: /* │ */
+    case 0x255E: /* ╞ */
+    case 0x2561: /* ╡ */
+    case 0x251C: /* ├ */
+    case 0x2524: /* ┤ */
+    case 0x258F: /* ▏ */
+    case 0x258E:
+    case 0x258D:
+    case 0x258C:
+    case 0x258B:
+    case 0x258A:
+    case 0x2589:
+    case 0x2588: /* █ */
+    case 0x2591: /* ░ */
+        return '|';
+    case 0x25B2:
+        return '^';
+    case 0x25BC:
+        return 'v';
+    case 0x2424:
+        return '?';
+    default:
+        return 0;
+    }
+}
+
+static struct canvas_cell *cell_at(struct canvas *canvas, int row, int col) {
+    return &canvas->cells[(size_t)row * (size_t)canvas->cols + (size_t)col];
+}
+
+/* Blank the other half of a wide character that is about to be partly overwritten. */
+static void break_wide(struct canvas *canvas, int row, int col) {
+    struct canvas_cell *cell = cell_at(canvas, row, col);
+    if (cell->width == 0 && col > 0) {
+        struct canvas_cell *left = cell_at(canvas, row, col - 1);
+        struct view_style style = left->style;
+        *left = blank_cell;
+        left->style = style;
+    } else if (cell->width == 2 && col + 1 < canvas->cols) {
+        struct canvas_cell *right = cell_at(canvas, row, col + 1);
+        struct view_style style = right->style;
+        *right = blank_cell;
+        right->style = style;
+    }
+}
+
+/* Put one character of the given width at (row, col), clipped. */
+static void put_char(struct canvas *canvas, int row, int col, const char *bytes, size_t len,
+                     int width, struct view_style style) {
+    if (row < 0 || row >= canvas->rows || col < 0 || col >= canvas->cols) {
+        return;
+    }
+    break_wide(canvas, row, col);
+    struct canvas_cell *cell = cell_at(canvas, row, col);
+    if (width == 2 && col + 1 >= canvas->cols) {
+        /* A wide character cut by the right edge becomes a blank, as terminals do. */
+        *cell = blank_cell;
+        cell->style = style;
+        return;
+    }
+    memcpy(cell->text, bytes, len);
+    cell->len = (uint8_t)len;
+    cell->width = (uint8_t)width;
+    cell->style = style;
+    if (width == 2) {
+        break_wide(canvas, row, col + 1);
+        struct canvas_cell *right = cell_at(canvas, row, col + 1);
+        right->len = 0;
+        right->width = 0;
+        right->style = style;
+    }
+}
+
+/* Append a combining mark to the character left of col when it fits in the cell. */
+static void add_combining(struct canvas *canvas, int row, int col, const char *bytes, size_t len) {
+    if (row < 0 || row >= canvas->rows || col <= 0 || col > canvas->cols) {
+        return;
+    }
+    struct canvas_cell *cell = cell_at(canvas, row, col - 1);
+    if (cell->width == 0 && col >= 2) {
+        cell = cell_at(canvas, row, col - 2);
+    }
+    if (cell->len + len < sizeof(cell->text)) {
+        memcpy(cell->text + cell->len, bytes, len);
+        cell->len = (uint8_t)(cell->len + len);
+    }
+}
+
+int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t len,
+                 struct view_style style) {
+    const unsigned char *s = (const unsigned char *)text;
+    int row = y - canvas->origin;
+    int col = x;
+    size_t i = 0;
+    while (i < len && s[i] != '\0') {
+        uint32_t cp;
+        size_t n = decode_utf8(s + i, len - i, &cp);
+        int width = code_point_width(cp);
+        char ascii = canvas->ascii ? ascii_for(cp) : 0;
+        if (ascii != 0) {
+            put_char(canvas, row, col, &ascii, 1, 1, style);
+            col += 1;
+        } else if (cp == 0xFFFD || cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
+            put_char(canvas, row, col, "?", 1, 1, style);
+            col += 1;
+        } else if (width == 0) {
+            add_combining(canvas, row, col, text + i, n);
+        } else {
+            put_char(canvas, row, col, text + i, n, width, style);
+            col += width;
+        }
+        i += n;
+    }
+    return col;
+}
+
+int canvas_text(struct canvas *canvas, int y, int x, const char *text, struct view_style style) {
+    return canvas_textn(canvas, y, x, text, strlen(text), style);
+}
+
+int canvas_line(struct canvas *canvas, int y, int x, const struct view_line *line) {
+    static const struct view_style plain = {0};
+    size_t pos = 0;
+    int col = x;
+    for (size_t k = 0; k < line->span_count; k++) {
+        const struct view_span *span = &line->spans[k];
+        if (span->start > pos) {
+            col = canvas_textn(canvas, y, col, line->text + pos, span->start - pos, plain);
+        }
+        col = canvas_textn(canvas, y, col, line->text + span->start, span->len, span->style);
+        pos = span->start + span->len;
+    }
+    if (pos < line->len) {
+        col = canvas_textn(canvas, y, col, line->text + pos, line->len - pos, plain);
+    }
+    return col;
+}
+
+void canvas_fill(struct canvas *canvas, int y, int x, int n, const char *ch,
+                 struct view_style style) {
+    size_t len = strlen(ch);
+    for (int i = 0; i < n; i++) {
+        x = canvas_textn(canvas, y, x, ch, len, style);
+    }
+}
+
+void canvas_attrs(struct canvas *canvas, int y, int x, int n, uint16_t add, uint16_t remove) {
+    int row = y - canvas->origin;
+    if (row < 0 || row >= canvas->rows) {
+        return;
+    }
+    for (int col = x < 0 ? 0 : x; col < x + n && col < canvas->cols; col++) {
+        struct canvas_cell *cell = cell_at(canvas, row, col);
+        cell->style.attrs = (uint16_t)((cell->style.attrs & ~remove) | add);
+    }
+}
+
+void canvas_color(struct canvas *canvas, int y, int x, int n, uint16_t color) {
+    int row = y - canvas->origin;
+    if (row < 0 || row >= canvas->rows) {
+        return;
+    }
+    for (int col = x < 0 ? 0 : x; col < x + n && col < canvas->cols; col++) {
+        cell_at(canvas, row, col)->style.color = color;
+    }
+}
+
+const struct canvas_cell *canvas_cell(const struct canvas *canvas, int row, int col) {
+    if (row < 0 || row >= canvas->rows || col < 0 || col >= canvas->cols) {
+        return NULL;
+    }
+    return &canvas->cells[(size_t)row * (size_t)canvas->cols + (size_t)col];
+}
+
+size_t canvas_row_text(const struct canvas *canvas, int row, char *buf, size_t size) {
+    size_t need = 0;
+    if (size > 0) {
+        buf[0] = '\0';
+    }
+    if (row < 0 || row >= canvas->rows) {
+        return 0;
+    }
+    bool truncated = false;
+    for (int col = 0; col < canvas->cols; col++) {
+        const struct canvas_cell *cell = canvas_cell(canvas, row, col);
+        if (!truncated && need + cell->len < size) {
+            memcpy(buf + need, cell->text, cell->len);
+            buf[need + cell->len] = '\0';
+        } else {
+            truncated = true;
+        }
+        need += cell->len;
+    }
+    return need;
+}
+
+int canvas_text_width(const char *text, size_t len) {
+    const unsigned char *s = (const unsigned char *)text;
+    int width = 0;
+    size_t i = 0;
+    while (i < len && s[i] != '\0') {
+        uint32_t cp;
+        size_t n = decode_utf8(s + i, len - i, &cp);
+        width += code_point_width(cp);
+        i += n;
+    }
+    return width;
+}

@@ -1,0 +1,194 @@
+/*
+ * The help screen and the narrow-terminal notice.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <nvitop/version.h>
+
+#include "tui/screens.h"
+
+/* nvitop 1.7's help text (SPEC.md §3.11 plus the %GMBW sort keys).  The first two lines name
+ * this program and its licence instead of the Python original's. */
+static const char *const help_lines[] = {
+    NULL, /* the title, HELP_TITLE */
+    "Released under the Apache License 2.0.",
+    "",
+    "GPU Process Type: C: Compute, G: Graphics, X: Mixed.",
+    "",
+    "Device coloring rules by loading intensity:",
+    NULL, /* HELP_THRESHOLDS for the GPU utilisation */
+    NULL, /* HELP_THRESHOLDS for the memory */
+    "",
+    "      a f c: change display mode                h ?: show this help screen",
+    "       F5 r: force refresh window                 q: quit",
+    "",
+    "     Arrows: scroll process list              Space: tag/untag current process",
+    "       Home: select the first process           Esc: clear process selection",
+    "        End: select the last process       Ctrl-C I: interrupt selected process",
+    "                                                  K: kill selected process",
+    "   Ctrl-A ^: scroll to left most                  T: terminate selected process",
+    "   Ctrl-E $: scroll to right most                 e: show process environment",
+    "   PageUp [: scroll entire screen up              t: toggle tree-view screen",
+    " PageDown ]: scroll entire screen down        Enter: show process metrics",
+    "",
+    "      Wheel: scroll process list        Shift-Wheel: scroll horizontally",
+    "        Tab: scroll process list         Ctrl-Wheel: fast scroll (5x)",
+    "",
+    "      on oN: sort by GPU-INDEX",
+    "      op oP: sort by PID                      ob oB: sort by %GMBW",
+    "      ou oU: sort by USER                     oc oC: sort by %CPU",
+    "      og oG: sort by GPU-MEM                  om oM: sort by %MEM",
+    "      os oS: sort by %SM                      ot oT: sort by TIME",
+    "        , .: select sort column                   /: invert sort order",
+    "",
+    "Press any key to return.",
+};
+
+#define HELP_TITLE      "nvitop %s - C rebuild of nvitop by Xuehai Pan, 2021-2026."
+#define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
+#define HELP_LINE_COUNT ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
+
+/* Key-column colours per row: left (12 cells) and right (13 cells from column 39). */
+struct row_colors {
+    int row;
+    uint16_t left;
+    uint16_t right;
+};
+
+static const struct row_colors row_colors[] = {
+    {9, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},  {10, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},
+    {12, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW}, {13, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW},
+    {14, VIEW_COLOR_CYAN, VIEW_COLOR_RED},    {15, 0, VIEW_COLOR_RED},
+    {16, VIEW_COLOR_CYAN, VIEW_COLOR_RED},    {17, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
+    {18, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},  {19, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
+    {21, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {22, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
+};
+
+int help_screen_line_count(void) {
+    return HELP_LINE_COUNT;
+}
+
+static void paint(struct canvas *canvas, int y, int x, int width, uint16_t color, uint16_t attrs) {
+    canvas_color(canvas, y, x, width, color);
+    canvas_attrs(canvas, y, x, width, attrs, 0xFFFF);
+}
+
+static void draw_text(const struct tui_app *app, struct canvas *canvas) {
+    const struct view_style plain = {0};
+    const struct view_thresholds *th = &app->view.thresholds;
+    char line[128];
+    for (int i = 0; i < HELP_LINE_COUNT; i++) {
+        if (i == 0) {
+            snprintf(line, sizeof(line), HELP_TITLE, NVT_VERSION_STRING);
+        } else if (i == 6) {
+            snprintf(line, sizeof(line), HELP_THRESHOLDS, "GPU utilization", th->gpu_low,
+                     th->gpu_high);
+        } else if (i == 7) {
+            snprintf(line, sizeof(line), HELP_THRESHOLDS, "GPU-MEM percent", th->mem_low,
+                     th->mem_high);
+        } else {
+            snprintf(line, sizeof(line), "%s", help_lines[i]);
+        }
+        canvas_text(canvas, i, 0, line, plain);
+    }
+}
+
+void help_screen_draw(const struct tui_app *app, struct canvas *canvas) {
+    /* The help screen is not translated to ASCII (SPEC.md §3.13). */
+    bool ascii = canvas_set_ascii(canvas, false);
+    draw_text(app, canvas);
+    canvas_set_ascii(canvas, ascii);
+
+    int width = 0;
+    for (int i = 0; i < HELP_LINE_COUNT; i++) {
+        int w = help_lines[i] != NULL ? (int)strlen(help_lines[i]) : 0;
+        width = w > width ? w : width;
+    }
+    paint(canvas, 0, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
+    paint(canvas, 1, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
+    paint(canvas, HELP_LINE_COUNT - 1, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
+    canvas_attrs(canvas, 3, 0, 17, VIEW_ATTR_BOLD, 0xFFFF);
+    static const int type_letters[] = {18, 30, 43};
+    static const int first_letters[] = {21, 33, 48};
+    for (int i = 0; i < 3; i++) {
+        paint(canvas, 3, type_letters[i], 1, VIEW_COLOR_MAGENTA, VIEW_ATTR_BOLD);
+        canvas_attrs(canvas, 3, first_letters[i], 1, VIEW_ATTR_UNDERLINE, 0xFFFF);
+    }
+    canvas_attrs(canvas, 5, 0, 21, VIEW_ATTR_BOLD, 0xFFFF);
+    for (int row = 6; row <= 7; row++) {
+        const uint16_t attrs = VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC;
+        paint(canvas, row, 21, 5, VIEW_COLOR_GREEN, attrs);
+        paint(canvas, row, 36, 8, VIEW_COLOR_YELLOW, attrs);
+        paint(canvas, row, 54, 5, VIEW_COLOR_RED, attrs);
+    }
+    bool readonly = app->config->readonly;
+    for (size_t i = 0; i < sizeof(row_colors) / sizeof(row_colors[0]); i++) {
+        const struct row_colors *rc = &row_colors[i];
+        if (rc->left != 0) {
+            paint(canvas, rc->row, 0, 12, rc->left, VIEW_ATTR_BOLD);
+        }
+        /* The red rows are the process-mutating keys that --readonly disables. */
+        if (readonly && rc->right == VIEW_COLOR_RED) {
+            canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFFFF);
+        } else {
+            paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
+        }
+    }
+}
+
+void notice_draw(struct canvas *canvas, int cols) {
+    const struct view_style plain = {0};
+    char message[128];
+    snprintf(message, sizeof(message),
+             "nvitop needs at least a width of 79 to render, the current width is %d.", cols);
+    int wrap = (cols < 40 ? 40 : cols);
+    wrap = (wrap < cols ? wrap : cols);
+    wrap = (wrap < 60 ? wrap : 60) - 10;
+    /* Word-wrap into at most 16 lines of at most 80 bytes. */
+    char lines[16][81];
+    int count = 0;
+    int widest = 0;
+    char *save = NULL;
+    for (char *word = strtok_r(message, " ", &save); word != NULL;
+         word = strtok_r(NULL, " ", &save)) {
+        if (count > 0) {
+            size_t len = strlen(lines[count - 1]);
+            if ((int)(len + 1 + strlen(word)) <= wrap) {
+                snprintf(lines[count - 1] + len, sizeof(lines[0]) - len, " %s", word);
+                continue;
+            }
+        }
+        if (count == 16) {
+            break;
+        }
+        snprintf(lines[count++], sizeof(lines[0]), "%s", word);
+    }
+    for (int i = 0; i < count; i++) {
+        int len = (int)strlen(lines[i]);
+        widest = len > widest ? len : widest;
+    }
+    int width = widest + 4;
+    int height = count + 4;
+    int rows = canvas_rows(canvas);
+    int y = (rows - height) / 2;
+    int x = (cols - width) / 2;
+    canvas_text(canvas, y, x, "╒", plain);
+    canvas_fill(canvas, y, x + 1, width - 2, "═", plain);
+    canvas_text(canvas, y, x + width - 1, "╕", plain);
+    for (int i = 0; i < count + 2; i++) {
+        int row = y + 1 + i;
+        canvas_text(canvas, row, x, "│", plain);
+        canvas_fill(canvas, row, x + 1, width - 2, " ", plain);
+        canvas_text(canvas, row, x + width - 1, "│", plain);
+        if (i >= 1 && i <= count) {
+            canvas_text(canvas, row, x + 2, lines[i - 1], plain);
+        }
+    }
+    canvas_text(canvas, y + height - 1, x, "╘", plain);
+    canvas_fill(canvas, y + height - 1, x + 1, width - 2, "═", plain);
+    canvas_text(canvas, y + height - 1, x + width - 1, "╛", plain);
+}

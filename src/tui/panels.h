@@ -1,0 +1,35 @@
+/*
+ * The three panels of the main screen (SPEC.md §3.3): device, host and process panel.  Each
+ * reports its height for a layout and draws itself at a row of the main screen's stack (the
+ * canvas origin scrolls the stack).  UI thread only.
+ */
+#ifndef NVITOP_SRC_TUI_PANELS_H
+#define NVITOP_SRC_TUI_PANELS_H
+
+#include <stdbool.h>
+
+#include "tui/app.h"
+#include "tui/canvas.h"
+
+/* Device panel: the clock line, then the device table (full or compact). */
+int device_panel_height(const struct tui_app *app, bool compact);
+void device_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bool compact,
+                       double wall_s);
+
+/* Host panel: compact = the once report's two host lines; full = history graphs (12 lines, the
+ * row above is the device panel's bottom border, which it redraws). */
+int host_panel_height(const struct tui_app *app, bool compact);
+void host_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bool compact);
+
+/* Update the host panel's histories from a new snapshot (now_s: monotonic seconds). */
+void host_panel_record(struct tui_app *app, double now_s);
+
+/* Process panel: caution and signal-hint line, header, rows, footer.  Drawing records the rows'
+ * positions for the mouse and whether the selection is on screen. */
+int process_panel_height(const struct tui_app *app, bool compact);
+void process_panel_draw(struct tui_app *app, struct canvas *canvas, int y, bool compact);
+
+/* The process row drawn at stack row y, or -1. */
+int process_panel_row_at(const struct tui_app *app, int y);
+
+#endif /* NVITOP_SRC_TUI_PANELS_H */

@@ -1,0 +1,264 @@
+/*
+ * The sampling thread (see sampler.h).  The UI and the thread share one mutex-guarded mailbox:
+ * the newest snapshot, a refresh request, a signal request and its result.  The thread sleeps on a
+ * condition variable with a monotonic deadline, so stopping it never waits for a full period.
+ */
+#include "tui/sampler.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvitop/process.h>
+
+#include "util/clock.h"
+
+/* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */
+#define SIGNAL_SETTLE_NS 250000000ULL
+
+struct sampler {
+    nvt_context *ctx;
+    unsigned flags;
+    uint64_t period_ns;
+    pthread_t thread;
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    int pipe_fds[2];
+    /* Guarded by lock. */
+    bool stop;
+    bool refresh;
+    struct nvt_snapshot *pending;
+    struct sampler_target *signal_targets;
+    size_t signal_count;
+    int signal_number;
+    bool have_result;
+    struct sampler_signal_result result;
+};
+
+static void notify_ui(struct sampler *sampler) {
+    ssize_t written = write(sampler->pipe_fds[1], "s", 1);
+    (void)written; /* A full pipe already tells the UI to look. */
+}
+
+static void deliver_signals(struct sampler *sampler, struct sampler_target *targets, size_t count,
+                            int signal_number) {
+    struct sampler_signal_result result = {0};
+    for (size_t i = 0; i < count; i++) {
+        nvt_status status =
+            nvt_process_signal(sampler->ctx, targets[i].pid, targets[i].create_time, signal_number);
+        if (status == NVT_OK) {
+            result.delivered++;
+            continue;
+        }
+        if (status == NVT_ERR_NO_PERMISSION) {
+            result.denied++;
+        } else {
+            result.gone++;
+        }
+        if (result.first_pid == 0) {
+            result.first_pid = targets[i].pid;
+        }
+    }
+    if (result.delivered > 0) {
+        struct timespec settle = {0, (long)SIGNAL_SETTLE_NS};
+        nanosleep(&settle, NULL);
+    }
+    pthread_mutex_lock(&sampler->lock);
+    sampler->result = result;
+    sampler->have_result = true;
+    sampler->refresh = true;
+    pthread_mutex_unlock(&sampler->lock);
+    free(targets);
+    notify_ui(sampler);
+}
+
+static void take_snapshot(struct sampler *sampler) {
+    struct nvt_snapshot *snap = NULL;
+    if (nvt_snapshot_take(sampler->ctx, sampler->flags, &snap) != NVT_OK) {
+        return; /* out of memory: try again at the next tick */
+    }
+    pthread_mutex_lock(&sampler->lock);
+    struct nvt_snapshot *old = sampler->pending;
+    sampler->pending = snap;
+    pthread_mutex_unlock(&sampler->lock);
+    nvt_snapshot_free(old);
+    notify_ui(sampler);
+}
+
+static struct timespec deadline_of(uint64_t ns) {
+    struct timespec ts = {(time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL)};
+    return ts;
+}
+
+static void *sampler_main(void *arg) {
+    struct sampler *sampler = arg;
+    uint64_t next_due = clock_monotonic_ns();
+    pthread_mutex_lock(&sampler->lock);
+    while (!sampler->stop) {
+        if (sampler->signal_targets != NULL) {
+            struct sampler_target *targets = sampler->signal_targets;
+            size_t count = sampler->signal_count;
+            int signal_number = sampler->signal_number;
+            sampler->signal_targets = NULL;
+            pthread_mutex_unlock(&sampler->lock);
+            deliver_signals(sampler, targets, count, signal_number);
+            pthread_mutex_lock(&sampler->lock);
+            continue;
+        }
+        uint64_t now = clock_monotonic_ns();
+        if (sampler->refresh || now >= next_due) {
+            sampler->refresh = false;
+            pthread_mutex_unlock(&sampler->lock);
+            take_snapshot(sampler);
+            /* A fixed cadence: the time spent sampling is not added to the period, but a stall
+             * longer than a period does not cause a burst of catch-up samples. */
+            next_due += sampler->period_ns;
+            now = clock_monotonic_ns();
+            if (next_due <= now) {
+                next_due = now + sampler->period_ns;
+            }
+            pthread_mutex_lock(&sampler->lock);
+            continue;
+        }
+        struct timespec deadline = deadline_of(next_due);
+        pthread_cond_timedwait(&sampler->wake, &sampler->lock, &deadline);
+    }
+    pthread_mutex_unlock(&sampler->lock);
+    return NULL;
+}
+
+static bool init_sync(struct sampler *sampler) {
+    pthread_condattr_t attr;
+    if (pthread_condattr_init(&attr) != 0) {
+        return false;
+    }
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    int rc = pthread_cond_init(&sampler->wake, &attr);
+    pthread_condattr_destroy(&attr);
+    if (rc != 0) {
+        return false;
+    }
+    if (pthread_mutex_init(&sampler->lock, NULL) != 0) {
+        pthread_cond_destroy(&sampler->wake);
+        return false;
+    }
+    return true;
+}
+
+struct sampler *sampler_start(const struct nvt_options *options, double period_s, unsigned flags,
+                              char *error, size_t error_size) {
+    struct sampler *sampler = calloc(1, sizeof(*sampler));
+    if (sampler == NULL) {
+        snprintf(error, error_size, "%s", nvt_strerror(NVT_ERR_NO_MEMORY));
+        return NULL;
+    }
+    sampler->flags = flags;
+    sampler->period_ns = (uint64_t)(period_s * 1e9);
+    nvt_status status = nvt_open(options, &sampler->ctx);
+    if (status != NVT_OK) {
+        snprintf(error, error_size, "%s", nvt_strerror(status));
+        free(sampler);
+        return NULL;
+    }
+    if (pipe2(sampler->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+        snprintf(error, error_size, "pipe: %s", strerror(errno));
+        nvt_close(sampler->ctx);
+        free(sampler);
+        return NULL;
+    }
+    if (!init_sync(sampler)) {
+        snprintf(error, error_size, "cannot create the sampler's lock");
+        goto fail_sync;
+    }
+    int rc = pthread_create(&sampler->thread, NULL, sampler_main, sampler);
+    if (rc != 0) {
+        snprintf(error, error_size, "cannot start the sampling thread: %s", strerror(rc));
+        pthread_mutex_destroy(&sampler->lock);
+        pthread_cond_destroy(&sampler->wake);
+        goto fail_sync;
+    }
+    return sampler;
+
+fail_sync:
+    close(sampler->pipe_fds[0]);
+    close(sampler->pipe_fds[1]);
+    nvt_close(sampler->ctx);
+    free(sampler);
+    return NULL;
+}
+
+void sampler_stop(struct sampler *sampler) {
+    if (sampler == NULL) {
+        return;
+    }
+    pthread_mutex_lock(&sampler->lock);
+    sampler->stop = true;
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
+    pthread_join(sampler->thread, NULL);
+    pthread_mutex_destroy(&sampler->lock);
+    pthread_cond_destroy(&sampler->wake);
+    nvt_snapshot_free(sampler->pending);
+    free(sampler->signal_targets);
+    close(sampler->pipe_fds[0]);
+    close(sampler->pipe_fds[1]);
+    nvt_close(sampler->ctx);
+    free(sampler);
+}
+
+int sampler_fd(const struct sampler *sampler) {
+    return sampler->pipe_fds[0];
+}
+
+struct nvt_snapshot *sampler_take(struct sampler *sampler) {
+    char buf[64];
+    while (read(sampler->pipe_fds[0], buf, sizeof(buf)) > 0) {
+    }
+    pthread_mutex_lock(&sampler->lock);
+    struct nvt_snapshot *snap = sampler->pending;
+    sampler->pending = NULL;
+    pthread_mutex_unlock(&sampler->lock);
+    return snap;
+}
+
+void sampler_refresh(struct sampler *sampler) {
+    pthread_mutex_lock(&sampler->lock);
+    sampler->refresh = true;
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
+}
+
+bool sampler_send_signal(struct sampler *sampler, const struct sampler_target *targets,
+                         size_t count, int signal_number) {
+    struct sampler_target *copy = calloc(count > 0 ? count : 1, sizeof(*copy));
+    if (copy == NULL) {
+        return false;
+    }
+    if (count > 0) {
+        memcpy(copy, targets, count * sizeof(*copy));
+    }
+    pthread_mutex_lock(&sampler->lock);
+    free(sampler->signal_targets);
+    sampler->signal_targets = copy;
+    sampler->signal_count = count;
+    sampler->signal_number = signal_number;
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
+    return true;
+}
+
+bool sampler_signal_result(struct sampler *sampler, struct sampler_signal_result *out) {
+    pthread_mutex_lock(&sampler->lock);
+    bool have = sampler->have_result;
+    if (have) {
+        *out = sampler->result;
+        sampler->have_result = false;
+    }
+    pthread_mutex_unlock(&sampler->lock);
+    return have;
+}

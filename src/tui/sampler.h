@@ -1,0 +1,67 @@
+/*
+ * The sampler: a thread with its own library context that takes snapshots on the monitor's
+ * cadence and hands them to the UI thread, so that a slow driver never delays a key press
+ * (SPEC.md §3.16; on real hardware a PCIe query blocks 20 ms per GPU and driver calls can stall
+ * for seconds).  It also delivers signals to processes, because the context that checks process
+ * identity belongs to this thread.
+ *
+ * All functions are called from the UI thread; the sampler synchronises internally.
+ */
+#ifndef NVITOP_SRC_TUI_SAMPLER_H
+#define NVITOP_SRC_TUI_SAMPLER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <nvitop/context.h>
+#include <nvitop/snapshot.h>
+
+struct sampler;
+
+/* A process to signal: its identity as seen in a snapshot. */
+struct sampler_target {
+    uint32_t pid;
+    double create_time;
+};
+
+/* Outcome of the last signal request. */
+struct sampler_signal_result {
+    size_t delivered;   /* processes that received the signal */
+    size_t gone;        /* skipped: exited or pid recycled (identity check failed) */
+    size_t denied;      /* the kernel refused (another user's process) */
+    uint32_t first_pid; /* first process that was not signalled, for the message; 0 when none */
+};
+
+/*
+ * Open a context from options (NULL: defaults) and start sampling every period_s seconds (the
+ * first snapshot is taken at once).  Returns NULL with a message in error when the context cannot
+ * be opened or the thread cannot start.  Stop with sampler_stop().
+ */
+struct sampler *sampler_start(const struct nvt_options *options, double period_s, unsigned flags,
+                              char *error, size_t error_size);
+
+/* Stop the thread, close the context and free everything.  Returns within one driver call.
+ * Accepts NULL. */
+void sampler_stop(struct sampler *sampler);
+
+/* A descriptor that becomes readable when a new snapshot or a signal result is ready. */
+int sampler_fd(const struct sampler *sampler);
+
+/* The newest snapshot not yet taken, or NULL.  The caller owns it (nvt_snapshot_free()).  Older
+ * snapshots the UI never took are freed by the sampler. */
+struct nvt_snapshot *sampler_take(struct sampler *sampler);
+
+/* Take a snapshot now instead of at the next tick (the refresh keys). */
+void sampler_refresh(struct sampler *sampler);
+
+/* Queue signal_number for the targets (copied); any earlier unfinished request is replaced.  Each
+ * target is checked (pid + create time) just before its signal; afterwards a fresh snapshot is
+ * taken.  Returns false when out of memory. */
+bool sampler_send_signal(struct sampler *sampler, const struct sampler_target *targets,
+                         size_t count, int signal_number);
+
+/* The result of the last finished signal request, once: returns false when there is none new. */
+bool sampler_signal_result(struct sampler *sampler, struct sampler_signal_result *out);
+
+#endif /* NVITOP_SRC_TUI_SAMPLER_H */

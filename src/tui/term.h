@@ -1,0 +1,55 @@
+/*
+ * The curses session (the only user of curses, SPEC.md §3.1): start-up, colours, copying a
+ * canvas to the screen, reading keys and mouse events, and a teardown that always runs.
+ *
+ * There is one session per process; these functions are called from the UI thread only, except
+ * term_emergency_stop(), which is safe to call from a fatal-error hook.
+ */
+#ifndef NVITOP_SRC_TUI_TERM_H
+#define NVITOP_SRC_TUI_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "tui/canvas.h"
+#include "tui/event.h"
+
+struct term_options {
+    bool light;    /* --light: black on white when the terminal has no default colours */
+    bool colorful; /* --colorful: gradient colours when the terminal has 256 colours */
+};
+
+/*
+ * Start curses.  Returns 0, or -1 with the reason in error (for nvitop's "Failed to initialize
+ * `curses`" message) and the terminal untouched.  Installs handlers so that SIGINT becomes a
+ * Ctrl-C key press, and fatal signals restore the terminal before the process dies.
+ */
+int term_start(const struct term_options *options, char *error, size_t error_size);
+
+/* Restore the terminal.  Idempotent; does nothing without a session. */
+void term_stop(void);
+
+/* Restore the terminal from a fatal path (allocation failure hook, fatal signal). */
+void term_emergency_stop(void);
+
+/* Current terminal size. */
+void term_size(int *rows, int *cols);
+
+/* Whether gradient colours are available (--colorful on a 256-colour terminal). */
+bool term_has_gradients(void);
+
+/* Copy the canvas to the screen and refresh.  The canvas must have the terminal's size. */
+void term_draw(const struct canvas *canvas);
+
+/* The file descriptors to poll for input: the terminal and the signal wake-up pipe.  Returns how
+ * many were written (at most 2). */
+size_t term_poll_fds(int *fds, size_t max);
+
+/* Read the next input event without blocking.  Returns false when there is none.  Several resize
+ * notifications in a row are reported once. */
+bool term_read_event(struct tui_event *event);
+
+/* Ring the bell. */
+void term_beep(void);
+
+#endif /* NVITOP_SRC_TUI_TERM_H */

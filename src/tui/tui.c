@@ -1,0 +1,199 @@
+/*
+ * tui_run(): the monitor's event loop.  The UI thread waits in poll() for a key, a new snapshot
+ * from the sampler, a signal or the next clock tick, handles everything that arrived, and redraws
+ * when something changed; it never calls the driver.
+ */
+#include "tui/tui.h"
+
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/sampler.h"
+#include "tui/term.h"
+#include "util/clock.h"
+#include "util/xalloc.h"
+
+#define MIN_INTERVAL_S         0.25
+#define DEFAULT_INTERVAL_S     1.0
+#define FIRST_SNAPSHOT_WAIT_MS 1000
+
+/* The sampling period (SPEC.md §3.16): one snapshot per period serves the device, host and
+ * process panels; --interval sets it (not below 0.25 s). */
+static double sampling_period(const struct tui_config *config) {
+    if (config->interval_s <= 0.0) {
+        return DEFAULT_INTERVAL_S;
+    }
+    return config->interval_s < MIN_INTERVAL_S ? MIN_INTERVAL_S : config->interval_s;
+}
+
+static void wait_first_snapshot(struct sampler *sampler) {
+    struct pollfd pfd = {.fd = sampler_fd(sampler), .events = POLLIN};
+    double deadline = clock_monotonic_s() + FIRST_SNAPSHOT_WAIT_MS / 1000.0;
+    for (;;) {
+        int left_ms = (int)((deadline - clock_monotonic_s()) * 1000.0);
+        if (left_ms <= 0) {
+            return;
+        }
+        int rc = poll(&pfd, 1, left_ms);
+        if (rc > 0 || (rc < 0 && errno != EINTR)) {
+            return;
+        }
+    }
+}
+
+static void describe_signal_result(struct tui_app *app, const struct sampler_signal_result *r) {
+    char text[96];
+    if (r->denied > 0) {
+        snprintf(text, sizeof(text), "Permission denied: process %u was not signalled.",
+                 r->first_pid);
+        app_note(app, text);
+    } else if (r->gone > 0 && r->delivered == 0) {
+        snprintf(text, sizeof(text), "Process %u is gone (or its pid was reused): no signal sent.",
+                 r->first_pid);
+        app_note(app, text);
+    }
+}
+
+static void send_chosen_signal(struct tui_app *app, struct sampler *sampler) {
+    int signal_number;
+    if (!message_box_take_choice(&app->box, &signal_number)) {
+        return;
+    }
+    if (signal_number != 0) {
+        struct sampler_target targets[64];
+        size_t count = 0;
+        for (size_t i = 0; i < app->box.target_count; i++) {
+            targets[count].pid = app->box.targets[i].pid;
+            targets[count].create_time = app->box.targets[i].create_time;
+            count++;
+            if (count == sizeof(targets) / sizeof(targets[0]) || i + 1 == app->box.target_count) {
+                sampler_send_signal(sampler, targets, count, signal_number);
+                count = 0;
+            }
+        }
+        selection_clear(&app->selection);
+    }
+    message_box_close(&app->box);
+}
+
+/* Milliseconds until the next wall-clock second (the clock line), or sooner for timers. */
+static int next_timeout_ms(const struct tui_app *app, double now_s) {
+    double wall = clock_wall_s();
+    double timeout = ceil(wall + 1e-3) - wall;
+    if (app->box.open && app->box.confirm_at > 0.0) {
+        double until = app->box.confirm_at - now_s;
+        timeout = until < timeout ? until : timeout;
+    }
+    if (app->note[0] != '\0' && app->note_until > 0.0) {
+        double until = app->note_until - now_s;
+        timeout = until < timeout ? until : timeout;
+    }
+    int ms = (int)ceil(timeout * 1000.0);
+    return ms < 1 ? 1 : ms;
+}
+
+static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
+    term_size(&app->rows, &app->cols);
+    if (app->rows < 1 || app->cols < 1) {
+        app->rows = app->rows < 1 ? 1 : app->rows;
+        app->cols = app->cols < 1 ? 1 : app->cols;
+    }
+    if (canvas_rows(canvas) == app->rows && canvas_cols(canvas) == app->cols) {
+        return true;
+    }
+    return canvas_resize(canvas, app->rows, app->cols);
+}
+
+static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler) {
+    bool dirty = true;
+    while (!app->quit) {
+        double now = clock_monotonic_s();
+        app->now_s = now;
+        struct nvt_snapshot *snap = sampler_take(sampler);
+        if (snap != NULL) {
+            app_set_snapshot(app, snap, now);
+            dirty = true;
+        }
+        struct sampler_signal_result result;
+        if (sampler_signal_result(sampler, &result)) {
+            describe_signal_result(app, &result);
+            dirty = true;
+        }
+        if (message_box_tick(&app->box, now)) {
+            dirty = true;
+        }
+        send_chosen_signal(app, sampler);
+        if (app->refresh_requested) {
+            app->refresh_requested = false;
+            sampler_refresh(sampler);
+        }
+        if (dirty && fit_canvas(app, canvas)) {
+            app_draw(app, canvas, now, clock_wall_s());
+            term_draw(canvas);
+            dirty = false;
+        }
+        int fds[3];
+        size_t nfds = term_poll_fds(fds, 2);
+        fds[nfds++] = sampler_fd(sampler);
+        struct pollfd pfds[3];
+        for (size_t i = 0; i < nfds; i++) {
+            pfds[i].fd = fds[i];
+            pfds[i].events = POLLIN;
+            pfds[i].revents = 0;
+        }
+        int rc = poll(pfds, (nfds_t)nfds, next_timeout_ms(app, now));
+        if (rc == 0) {
+            dirty = true; /* a clock tick or a timer */
+        }
+        app->now_s = clock_monotonic_s();
+        struct tui_event event;
+        while (!app->quit && term_read_event(&event)) {
+            if (app_handle_event(app, &event)) {
+                dirty = true;
+            }
+            if (app->box.decided) {
+                break; /* send before reading further keys */
+            }
+        }
+    }
+}
+
+int tui_run(const struct tui_config *config, char *error, size_t error_size) {
+    struct tui_app app;
+    if (!app_init(&app, config)) {
+        snprintf(error, error_size, "out of memory");
+        return -1;
+    }
+    struct sampler *sampler = sampler_start(config->lib_options, sampling_period(config),
+                                            NVT_SAMPLE_DEFAULT, error, error_size);
+    if (sampler == NULL) {
+        app_fini(&app);
+        return -1;
+    }
+    struct canvas *canvas = canvas_create(24, 80);
+    struct term_options options = {.light = config->view.light, .colorful = config->view.colorful};
+    if (canvas == NULL || term_start(&options, error, error_size) != 0) {
+        if (canvas == NULL) {
+            snprintf(error, error_size, "out of memory");
+        }
+        canvas_destroy(canvas);
+        sampler_stop(sampler);
+        app_fini(&app);
+        return -1;
+    }
+    xalloc_set_fatal_hook(term_emergency_stop);
+    app.gradients = term_has_gradients();
+    wait_first_snapshot(sampler);
+    run_loop(&app, canvas, sampler);
+    term_stop();
+    xalloc_set_fatal_hook(NULL);
+    canvas_destroy(canvas);
+    sampler_stop(sampler);
+    app_fini(&app);
+    return 0;
+}
