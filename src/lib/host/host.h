@@ -31,13 +31,16 @@ uint32_t host_cpu_count(const struct host_ctx *host);
 nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
                        uint32_t per_cpu_cap);
 
-/* Host data of one process, owning its strings (unlike the public struct, which borrows). */
+/* Host data of one process, owning its strings (unlike the public struct, which borrows).  The
+ * pub string pointers point at the members below, or at "" when those are NULL (N/A). */
 struct host_process {
     struct nvt_host_process pub; /* string pointers below are mirrored into pub */
     char *user;
     char *name;
     char *command;
-    char **cmdline; /* cmdline_count strings */
+    char **cmdline; /* one allocation: cmdline_count + 1 pointers (NULL-terminated), then the
+                       strings they point to; NULL when there are no arguments */
+    bool cpu_percent_is_lifetime; /* pub.cpu_percent is the lifetime average (first read) */
 };
 
 /*

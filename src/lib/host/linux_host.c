@@ -1,0 +1,448 @@
+/* System-wide host metrics from the proc file system, with psutil's definitions (SPEC §5.6.4). */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <nvitop/format.h>
+
+#include "host.h"
+#include "linux_internal.h"
+#include "util/clock.h"
+#include "util/file.h"
+#include "util/str.h"
+
+/* Caps on what we read: generous for the real files (/proc/stat carries one "intr" number per
+ * interrupt line, tens of KiB on big machines), small enough to bound a corrupt fixture. */
+#define STAT_FILE_CAP     (16u << 20)
+#define SMALL_FILE_CAP    (64u << 10)
+#define ZONEINFO_CAP      (4u << 20)
+#define INITIAL_CPU_SLOTS 64
+
+/* The inode number of the initial PID namespace (PROC_PID_INIT_INO in the kernel, stable ABI). */
+#define INITIAL_PID_NAMESPACE_INODE 4026531836ULL
+
+nvt_status host_open(const char *proc_root, struct host_ctx **out) {
+    if (out == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    struct host_ctx *host = calloc(1, sizeof(*host));
+    if (host == NULL) {
+        return NVT_ERR_NO_MEMORY;
+    }
+    host->proc_root = strdup(proc_root != NULL ? proc_root : "/proc");
+    if (host->proc_root == NULL) {
+        free(host);
+        return NVT_ERR_NO_MEMORY;
+    }
+    /* A missing proc root is not an error here: every value reads as N/A later. */
+    host->root_fd = open(host->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    host->clock_ticks = sysconf(_SC_CLK_TCK);
+    if (host->clock_ticks <= 0) {
+        host->clock_ticks = 100;
+    }
+    host->page_size = sysconf(_SC_PAGESIZE);
+    if (host->page_size <= 0) {
+        host->page_size = 4096;
+    }
+    host->boot_time = NAN;
+    host->memory_total = NVT_NA_U64;
+    host->uptime_at_mark = NAN;
+    host->nested_namespace = -1;
+    *out = host;
+    return NVT_OK;
+}
+
+void host_close(struct host_ctx *host) {
+    if (host == NULL) {
+        return;
+    }
+    if (host->root_fd >= 0) {
+        close(host->root_fd);
+    }
+    free(host->proc_root);
+    free(host->previous_per_cpu);
+    free(host->scratch_per_cpu);
+    pid_cache_fini(&host->pids);
+    users_fini(&host->users);
+    free(host);
+}
+
+uint32_t host_cpu_count(const struct host_ctx *host) {
+    return host != NULL ? host->cpu_count : 0;
+}
+
+int host_read_file(const struct host_ctx *host, const char *path, size_t cap, char **out,
+                   size_t *len) {
+    if (host->root_fd < 0) {
+        return ENOENT;
+    }
+    return file_read_at(host->root_fd, path, cap, out, len);
+}
+
+/* psutil's percentage between two CPU readings: field-wise deltas (never negative, a CPU that
+ * went offline and back restarts its counters), busy over total, rounded to one decimal. */
+static double busy_percent(const struct proc_cpu_times *before, const struct proc_cpu_times *now) {
+    const uint64_t *b = &before->user;
+    const uint64_t *n = &now->user;
+    struct proc_cpu_times delta;
+    uint64_t *d = &delta.user;
+    for (size_t i = 0; i < sizeof(delta) / sizeof(uint64_t); i++) {
+        d[i] = n[i] > b[i] ? n[i] - b[i] : 0;
+    }
+    double total = proc_cpu_total(&delta);
+    if (total <= 0.0) {
+        return 0.0;
+    }
+    double percent = proc_cpu_busy(&delta) / total * 100.0;
+    percent = percent < 0.0 ? 0.0 : (percent > 100.0 ? 100.0 : percent);
+    return nvt_round_half_even_digits(percent, 1);
+}
+
+static bool ensure_cpu_slots(struct host_ctx *host, uint32_t count) {
+    if (count <= host->per_cpu_capacity) {
+        return true;
+    }
+    uint32_t capacity = count < INITIAL_CPU_SLOTS ? INITIAL_CPU_SLOTS : count;
+    struct proc_cpu_times *scratch = calloc(capacity, sizeof(*scratch));
+    struct proc_cpu_times *previous = calloc(capacity, sizeof(*previous));
+    if (scratch == NULL || previous == NULL) {
+        free(scratch);
+        free(previous);
+        return false;
+    }
+    if (host->previous_per_cpu != NULL) {
+        memcpy(previous, host->previous_per_cpu,
+               host->previous_cpu_count * sizeof(struct proc_cpu_times));
+    }
+    free(host->scratch_per_cpu);
+    free(host->previous_per_cpu);
+    host->scratch_per_cpu = scratch;
+    host->previous_per_cpu = previous;
+    host->per_cpu_capacity = capacity;
+    return true;
+}
+
+static void sample_cpu(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
+                       uint32_t per_cpu_cap) {
+    char *text = NULL;
+    size_t len = 0;
+    if (host_read_file(host, "stat", STAT_FILE_CAP, &text, &len) != 0) {
+        return;
+    }
+    struct proc_stat stat;
+    proc_parse_stat(text, &stat, host->scratch_per_cpu, host->per_cpu_capacity);
+    if (stat.cpu_count > host->per_cpu_capacity) {
+        if (!ensure_cpu_slots(host, stat.cpu_count)) {
+            /* Without memory for per-CPU history, report the total only. */
+            stat.cpu_count = host->per_cpu_capacity;
+        }
+        proc_parse_stat(text, &stat, host->scratch_per_cpu, host->per_cpu_capacity);
+        stat.cpu_count =
+            stat.cpu_count < host->per_cpu_capacity ? stat.cpu_count : host->per_cpu_capacity;
+    }
+    free(text);
+    if (stat.has_boot_time) {
+        host->boot_time = (double)stat.boot_time;
+    }
+    if (!stat.has_total) {
+        return;
+    }
+    /* The first sample measures since boot: the previous reading counts as all zeros. */
+    static const struct proc_cpu_times zero;
+    bool have_previous = host->have_previous_cpu;
+    out->cpu_percent = busy_percent(have_previous ? &host->previous_total : &zero, &stat.total);
+    bool same_cpus = have_previous && host->previous_cpu_count == stat.cpu_count;
+    for (uint32_t i = 0; i < stat.cpu_count && i < per_cpu_cap; i++) {
+        per_cpu[i] =
+            busy_percent(same_cpus ? &host->previous_per_cpu[i] : &zero, &host->scratch_per_cpu[i]);
+    }
+    out->cpu_count = stat.cpu_count < per_cpu_cap ? stat.cpu_count : per_cpu_cap;
+    host->cpu_count = stat.cpu_count;
+    host->previous_total = stat.total;
+    host->have_previous_cpu = true;
+    /* Swap the buffers: this reading becomes the previous one. */
+    struct proc_cpu_times *swap = host->previous_per_cpu;
+    host->previous_per_cpu = host->scratch_per_cpu;
+    host->scratch_per_cpu = swap;
+    host->previous_cpu_count = stat.cpu_count;
+}
+
+/* psutil's fallback for kernels without MemAvailable (before 3.14), from the low watermarks. */
+static uint64_t estimate_available(const struct host_ctx *host, const struct proc_meminfo *m,
+                                   uint64_t cached_only) {
+    uint64_t fallback = m->mem_free + cached_only;
+    if (m->active_file == NVT_NA_U64 || m->inactive_file == NVT_NA_U64 ||
+        m->sreclaimable == NVT_NA_U64) {
+        return fallback;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    if (host_read_file(host, "zoneinfo", ZONEINFO_CAP, &text, &len) != 0) {
+        return fallback;
+    }
+    uint64_t low_pages = 0;
+    proc_parse_zoneinfo_low(text, &low_pages);
+    free(text);
+    double low = (double)low_pages * (double)host->page_size;
+    double pagecache = (double)m->active_file + (double)m->inactive_file;
+    double slab = (double)m->sreclaimable;
+    double available = (double)m->mem_free - low;
+    available += pagecache - fmin(pagecache / 2.0, low);
+    available += slab - fmin(slab / 2.0, low);
+    return available <= 0.0 ? 0 : (uint64_t)available;
+}
+
+static double usage_percent(uint64_t used, uint64_t total) {
+    if (total == 0) {
+        return 0.0;
+    }
+    return nvt_round_half_even_digits((double)used / (double)total * 100.0, 1);
+}
+
+/* Total and available memory with psutil's rules; false when MemTotal or MemFree is missing. */
+static bool memory_figures(const struct host_ctx *host, const struct proc_meminfo *m,
+                           uint64_t *cached_out, uint64_t *available_out) {
+    if (m->mem_total == NVT_NA_U64 || m->mem_free == NVT_NA_U64) {
+        return false;
+    }
+    uint64_t cached = m->cached != NVT_NA_U64 ? m->cached : 0;
+    uint64_t available = m->mem_available;
+    if (available == NVT_NA_U64) {
+        available = estimate_available(host, m, cached);
+    }
+    if (m->sreclaimable != NVT_NA_U64) {
+        cached += m->sreclaimable;
+    }
+    if (available > m->mem_total) {
+        available = m->mem_free;
+    }
+    *cached_out = cached;
+    *available_out = available;
+    return true;
+}
+
+static bool read_meminfo(const struct host_ctx *host, struct proc_meminfo *m) {
+    char *text = NULL;
+    size_t len = 0;
+    if (host_read_file(host, "meminfo", SMALL_FILE_CAP, &text, &len) != 0) {
+        return false;
+    }
+    proc_parse_meminfo(text, m);
+    free(text);
+    return true;
+}
+
+static void sample_memory(struct host_ctx *host, struct nvt_host_state *out) {
+    struct proc_meminfo m;
+    if (!read_meminfo(host, &m)) {
+        return;
+    }
+    uint64_t cached = 0;
+    uint64_t available = 0;
+    if (memory_figures(host, &m, &cached, &available)) {
+        uint64_t total = m.mem_total;
+        uint64_t buffers = m.buffers != NVT_NA_U64 ? m.buffers : 0;
+        uint64_t taken = m.mem_free;
+        /* used = total - free - cached - buffers, or total - free when that would go negative. */
+        bool fits = taken <= total && cached <= total - taken && buffers <= total - taken - cached;
+        out->memory_total_bytes = total;
+        out->memory_free_bytes = m.mem_free;
+        out->memory_available_bytes = available;
+        out->memory_used_bytes =
+            fits ? total - taken - cached - buffers : (taken <= total ? total - taken : 0);
+        out->memory_percent = usage_percent(total - available, total);
+        host->memory_total = total;
+    }
+    if (m.swap_total != NVT_NA_U64 && m.swap_free != NVT_NA_U64) {
+        uint64_t used = m.swap_free <= m.swap_total ? m.swap_total - m.swap_free : 0;
+        out->swap_total_bytes = m.swap_total;
+        out->swap_free_bytes = m.swap_free;
+        out->swap_used_bytes = used;
+        out->swap_percent = usage_percent(used, m.swap_total);
+    }
+}
+
+static void sample_loadavg(const struct host_ctx *host, struct nvt_host_state *out) {
+    char buf[256];
+    double load[3];
+    if (host->root_fd >= 0 &&
+        file_read_into(host->root_fd, "loadavg", buf, sizeof(buf), NULL) == 0 &&
+        proc_parse_loadavg(buf, load)) {
+        out->load_1m = load[0];
+        out->load_5m = load[1];
+        out->load_15m = load[2];
+    }
+}
+
+/* Read /proc/uptime and remember when, so that process reads can extrapolate. */
+static double read_uptime(struct host_ctx *host) {
+    char buf[128];
+    double uptime = NAN;
+    if (host->root_fd >= 0 &&
+        file_read_into(host->root_fd, "uptime", buf, sizeof(buf), NULL) == 0 &&
+        proc_parse_uptime(buf, &uptime)) {
+        host->uptime_at_mark = uptime;
+        host->monotonic_mark = clock_monotonic_s();
+    }
+    return uptime;
+}
+
+double host_uptime_now(struct host_ctx *host) {
+    if (isnan(host->uptime_at_mark)) {
+        return read_uptime(host);
+    }
+    return host->uptime_at_mark + (clock_monotonic_s() - host->monotonic_mark);
+}
+
+double host_boot_time(struct host_ctx *host) {
+    if (isnan(host->boot_time)) {
+        char *text = NULL;
+        size_t len = 0;
+        if (host_read_file(host, "stat", STAT_FILE_CAP, &text, &len) == 0) {
+            struct proc_stat stat;
+            proc_parse_stat(text, &stat, NULL, 0);
+            if (stat.has_boot_time) {
+                host->boot_time = (double)stat.boot_time;
+            }
+            free(text);
+        }
+    }
+    return host->boot_time;
+}
+
+/*
+ * The host name: <proc root>/sys/kernel/hostname, which is the UTS node name on a real system and
+ * lets fixture trees fix it; uname() when that file is missing.
+ */
+static void sample_hostname(const struct host_ctx *host, struct nvt_host_state *out) {
+    char buf[NVT_NAME_LEN];
+    if (host->root_fd >= 0 &&
+        file_read_into(host->root_fd, "sys/kernel/hostname", buf, sizeof(buf), NULL) == 0) {
+        buf[strcspn(buf, "\n")] = '\0';
+        if (buf[0] != '\0') {
+            str_copy(out->hostname, sizeof(out->hostname), buf);
+            return;
+        }
+    }
+    struct utsname uts;
+    if (uname(&uts) == 0) {
+        str_copy(out->hostname, sizeof(out->hostname), uts.nodename);
+    }
+}
+
+static void clear_state(struct nvt_host_state *out) {
+    memset(out, 0, sizeof(*out));
+    out->cpu_percent = NAN;
+    out->load_1m = NAN;
+    out->load_5m = NAN;
+    out->load_15m = NAN;
+    out->memory_total_bytes = NVT_NA_U64;
+    out->memory_available_bytes = NVT_NA_U64;
+    out->memory_used_bytes = NVT_NA_U64;
+    out->memory_free_bytes = NVT_NA_U64;
+    out->memory_percent = NAN;
+    out->swap_total_bytes = NVT_NA_U64;
+    out->swap_used_bytes = NVT_NA_U64;
+    out->swap_free_bytes = NVT_NA_U64;
+    out->swap_percent = NAN;
+    out->uptime_s = NAN;
+    out->boot_time = NAN;
+}
+
+nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
+                       uint32_t per_cpu_cap) {
+    if (host == NULL || out == NULL || (per_cpu == NULL && per_cpu_cap > 0)) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    clear_state(out);
+    if (host->per_cpu_capacity == 0) {
+        /* Failing here only costs the per-CPU figures; sample_cpu copes with no slots. */
+        ensure_cpu_slots(host, INITIAL_CPU_SLOTS);
+    }
+    sample_cpu(host, out, per_cpu, per_cpu_cap);
+    sample_memory(host, out);
+    sample_loadavg(host, out);
+    out->uptime_s = read_uptime(host);
+    out->boot_time = host->boot_time;
+    sample_hostname(host, out);
+    return NVT_OK;
+}
+
+uint64_t host_memory_total(struct host_ctx *host) {
+    if (host == NULL) {
+        return NVT_NA_U64;
+    }
+    if (host->memory_total == NVT_NA_U64) {
+        struct proc_meminfo m;
+        if (read_meminfo(host, &m) && m.mem_total != NVT_NA_U64) {
+            host->memory_total = m.mem_total;
+        }
+    }
+    return host->memory_total;
+}
+
+void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *available) {
+    *total = NVT_NA_U64;
+    *available = NVT_NA_U64;
+    struct proc_meminfo m;
+    uint64_t cached = 0;
+    uint64_t avail = 0;
+    if (host != NULL && read_meminfo(host, &m) && memory_figures(host, &m, &cached, &avail)) {
+        *total = m.mem_total;
+        *available = avail;
+    }
+}
+
+/* The inode of a PID namespace link such as "pid:[4026531836]"; 0 when unreadable. */
+static unsigned long long namespace_inode(const struct host_ctx *host, const char *path) {
+    char link[64];
+    ssize_t n = readlinkat(host->root_fd, path, link, sizeof(link) - 1);
+    if (n <= 0) {
+        return 0;
+    }
+    link[n] = '\0';
+    unsigned long long inode = 0;
+    if (sscanf(link, "pid:[%llu]", &inode) != 1) {
+        return 0;
+    }
+    return inode;
+}
+
+static int detect_nested_namespace(const struct host_ctx *host) {
+    if (host->root_fd < 0) {
+        return 0;
+    }
+    /* Seen from a proc mounted in an outer namespace, NSpid lists one pid per level. */
+    char *text = NULL;
+    size_t len = 0;
+    if (host_read_file(host, "self/status", SMALL_FILE_CAP, &text, &len) == 0) {
+        struct proc_pid_status status;
+        proc_parse_pid_status(text, &status);
+        free(text);
+        if (status.nspid_count > 1) {
+            return 1;
+        }
+    }
+    /* A container with its own proc shows one NSpid entry, but its namespace inode differs from
+     * the initial namespace's fixed one. */
+    unsigned long long self = namespace_inode(host, "self/ns/pid");
+    unsigned long long init = namespace_inode(host, "1/ns/pid");
+    if (self != 0 && (self != INITIAL_PID_NAMESPACE_INODE || (init != 0 && init != self))) {
+        return 1;
+    }
+    return 0;
+}
+
+bool host_in_nested_pid_namespace(struct host_ctx *host) {
+    if (host->nested_namespace < 0) {
+        host->nested_namespace = detect_nested_namespace(host);
+    }
+    return host->nested_namespace == 1;
+}

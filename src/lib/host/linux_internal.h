@@ -1,0 +1,107 @@
+/*
+ * State of the Linux host back-end, shared by its source files (linux_host.c, linux_process.c,
+ * pid_cache.c, users.c).  Nothing outside src/lib/host/ includes this.
+ */
+#ifndef NVITOP_SRC_LIB_HOST_LINUX_INTERNAL_H
+#define NVITOP_SRC_LIB_HOST_LINUX_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "host.h"
+#include "proc_parse.h"
+
+/* CPU time of one process at one moment, to measure its CPU percentage at the next read. */
+struct pid_cache_entry {
+    uint32_t pid;
+    bool used;
+    uint64_t start_ticks; /* with pid, the identity of the process */
+    uint64_t cpu_ticks;   /* utime + stime */
+    double monotonic_s;
+};
+
+/* An open-addressing hash table keyed by pid. */
+struct pid_table {
+    struct pid_cache_entry *slots;
+    size_t capacity; /* 0 or a power of two */
+    size_t count;
+};
+
+/* Two generations: entries read in this sampling pass and in the previous one. */
+struct pid_cache {
+    struct pid_table current;
+    struct pid_table previous;
+};
+
+struct user_entry {
+    uint32_t uid;
+    char *name;
+};
+
+struct user_cache {
+    struct user_entry *entries;
+    size_t count;
+    size_t capacity;
+};
+
+struct host_ctx {
+    char *proc_root;
+    int root_fd; /* directory of proc_root, or -1 when it could not be opened */
+    long clock_ticks;
+    long page_size;
+
+    /* System CPU counters of the previous host_sample(). */
+    bool have_previous_cpu;
+    struct proc_cpu_times previous_total;
+    struct proc_cpu_times *previous_per_cpu;
+    struct proc_cpu_times *scratch_per_cpu; /* buffer for the current read */
+    uint32_t per_cpu_capacity;
+    uint32_t previous_cpu_count;
+    uint32_t cpu_count;
+
+    double boot_time;      /* NaN until known */
+    uint64_t memory_total; /* NVT_NA_U64 until known */
+    double uptime_at_mark; /* /proc/uptime at monotonic_mark; NaN until read */
+    double monotonic_mark;
+    int nested_namespace; /* -1 unknown, 0 the initial PID namespace, 1 a nested one */
+
+    struct pid_cache pids;
+    struct user_cache users;
+};
+
+/* Look up the previous CPU reading of (pid, start_ticks) in either generation; NULL if none. */
+const struct pid_cache_entry *pid_cache_find(const struct pid_cache *cache, uint32_t pid,
+                                             uint64_t start_ticks);
+
+/* Record a reading in the current generation.  Returns false when out of memory. */
+bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry);
+
+/* Make the current generation the previous one and start an empty current one. */
+void pid_cache_rotate(struct pid_cache *cache);
+
+void pid_cache_fini(struct pid_cache *cache);
+
+/* The user name of uid (a numeric string when it has no passwd entry), owned by the cache; NULL
+ * only when out of memory. */
+const char *users_name(struct user_cache *cache, uint32_t uid);
+
+void users_fini(struct user_cache *cache);
+
+/* Read a file under the proc root into a fresh NUL-terminated allocation; errno-style result. */
+int host_read_file(const struct host_ctx *host, const char *path, size_t cap, char **out,
+                   size_t *len);
+
+/* Seconds since boot now, extrapolated from the last /proc/uptime read with the monotonic clock
+ * (read on demand); NaN when unknown. */
+double host_uptime_now(struct host_ctx *host);
+
+/* Boot time from /proc/stat btime (read on demand); NaN when unknown. */
+double host_boot_time(struct host_ctx *host);
+
+/* True when we run in a PID namespace other than the initial one (a container without
+ * --pid=host), so that host PIDs from the driver may be invisible to us. */
+bool host_in_nested_pid_namespace(struct host_ctx *host);
+
+#endif /* NVITOP_SRC_LIB_HOST_LINUX_INTERNAL_H */

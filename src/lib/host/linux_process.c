@@ -1,0 +1,306 @@
+/* One process from /proc/<pid>/{stat,status,cmdline}, read through one directory descriptor so
+ * that every file belongs to the same process even if its pid is recycled meanwhile. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nvitop/format.h>
+
+#include "host.h"
+#include "linux_internal.h"
+#include "util/clock.h"
+#include "util/file.h"
+
+#define STAT_BUF_SIZE 4096
+#define STATUS_CAP    (64u << 10)
+/* ARG_MAX-sized command lines exist (a few MiB); anything larger is not a real command line. */
+#define CMDLINE_CAP (16u << 20)
+/* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
+#define PF_KTHREAD 0x00200000u
+/* Kernel comm names are cut at 15 bytes (TASK_COMM_LEN - 1). */
+#define COMM_CUT_LEN 15
+
+static void set_strings(struct host_process *p) {
+    p->pub.user = p->user != NULL ? p->user : "";
+    p->pub.name = p->name != NULL ? p->name : "";
+    p->pub.command = p->command != NULL ? p->command : "";
+    p->pub.cmdline = (const char *const *)p->cmdline;
+}
+
+static void init_process(struct host_process *p, uint32_t pid, enum nvt_host_status status) {
+    memset(p, 0, sizeof(*p));
+    p->pub.pid = pid;
+    p->pub.status = status;
+    p->pub.ppid = NVT_NA_U32;
+    p->pub.uid = NVT_NA_U32;
+    p->pub.num_threads = NVT_NA_U32;
+    p->pub.cpu_percent = NAN;
+    p->pub.memory_percent = NAN;
+    p->pub.rss_bytes = NVT_NA_U64;
+    p->pub.create_time = NAN;
+    p->pub.running_time_s = NAN;
+    set_strings(p);
+}
+
+void host_process_fini(struct host_process *p) {
+    if (p == NULL) {
+        return;
+    }
+    free(p->user);
+    free(p->name);
+    free(p->command);
+    free(p->cmdline);
+    init_process(p, p->pub.pid, p->pub.status);
+}
+
+void host_generation_end(struct host_ctx *host) {
+    if (host != NULL) {
+        pid_cache_rotate(&host->pids);
+    }
+}
+
+/* How a failed read of a process file shows in the status. */
+static enum nvt_host_status status_of_error(int err) {
+    return err == EACCES || err == EPERM ? NVT_HOST_NO_PERMISSION : NVT_HOST_GONE;
+}
+
+/* The command line as one allocation of pointers followed by the strings; false when out of
+ * memory.  data holds len bytes plus a NUL and is left untouched. */
+static bool take_cmdline(struct host_process *p, const char *data, size_t len) {
+    size_t count = proc_count_cmdline(data, len);
+    if (count == 0) {
+        return true;
+    }
+    size_t pointers = (count + 1) * sizeof(char *);
+    char **argv = malloc(pointers + len + 1);
+    if (argv == NULL) {
+        return false;
+    }
+    char *copy = (char *)argv + pointers;
+    memcpy(copy, data, len + 1);
+    proc_split_cmdline(copy, len, argv, count);
+    argv[count] = NULL;
+    p->cmdline = argv;
+    p->pub.cmdline_count = count;
+    return true;
+}
+
+/* psutil's name: comm, or argv[0]'s basename when comm was cut and that basename extends it. */
+static char *process_name(const char *comm, char *const *argv, size_t argc) {
+    if (strlen(comm) >= COMM_CUT_LEN && argc > 0) {
+        const char *slash = strrchr(argv[0], '/');
+        const char *base = slash != NULL ? slash + 1 : argv[0];
+        if (strncmp(base, comm, strlen(comm)) == 0) {
+            return strdup(base);
+        }
+    }
+    return strdup(comm);
+}
+
+static char *join_command(char *const *argv, size_t argc) {
+    size_t need = nvt_command_join(NULL, 0, (const char *const *)argv, argc);
+    char *command = malloc(need + 1);
+    if (command != NULL) {
+        nvt_command_join(command, need + 1, (const char *const *)argv, argc);
+    }
+    return command;
+}
+
+/* CPU percentage against the previous reading of the same process, or its lifetime average. */
+static bool measure_cpu(struct host_ctx *host, struct host_process *p,
+                        const struct proc_pid_stat *st) {
+    double ticks = (double)host->clock_ticks;
+    uint64_t cpu_ticks = st->utime_ticks + st->stime_ticks;
+    double now = clock_monotonic_s();
+    const struct pid_cache_entry *previous =
+        pid_cache_find(&host->pids, p->pub.pid, st->start_ticks);
+    double percent = NAN;
+    if (previous != NULL) {
+        double elapsed = now - previous->monotonic_s;
+        double used = cpu_ticks >= previous->cpu_ticks
+                          ? (double)(cpu_ticks - previous->cpu_ticks) / ticks
+                          : 0.0;
+        percent = elapsed > 0.0 ? used / elapsed * 100.0 : 0.0;
+    } else {
+        double elapsed = host_uptime_now(host) - (double)st->start_ticks / ticks;
+        if (!isnan(elapsed)) {
+            percent = elapsed > 0.0 ? (double)cpu_ticks / ticks / elapsed * 100.0 : 0.0;
+        }
+        p->cpu_percent_is_lifetime = true;
+    }
+    p->pub.cpu_percent = isnan(percent) ? NAN : nvt_round_half_even_digits(percent, 1);
+    struct pid_cache_entry entry = {.pid = p->pub.pid,
+                                    .start_ticks = st->start_ticks,
+                                    .cpu_ticks = cpu_ticks,
+                                    .monotonic_s = now};
+    return pid_cache_store(&host->pids, &entry);
+}
+
+static void fill_from_stat(struct host_ctx *host, struct host_process *p,
+                           const struct proc_pid_stat *st) {
+    p->pub.state = st->state;
+    p->pub.ppid = st->ppid;
+    p->pub.num_threads = st->num_threads <= UINT32_MAX ? (uint32_t)st->num_threads : NVT_NA_U32;
+    if (st->rss_pages <= UINT64_MAX / (uint64_t)host->page_size) {
+        p->pub.rss_bytes = st->rss_pages * (uint64_t)host->page_size;
+        uint64_t total = host_memory_total(host);
+        if (total != NVT_NA_U64 && total > 0) {
+            p->pub.memory_percent = (double)p->pub.rss_bytes / (double)total * 100.0;
+        }
+    }
+    double boot = host_boot_time(host);
+    if (!isnan(boot)) {
+        p->pub.create_time = boot + (double)st->start_ticks / (double)host->clock_ticks;
+        double running = clock_wall_s() - p->pub.create_time;
+        p->pub.running_time_s = running > 0.0 ? running : 0.0;
+    }
+}
+
+/* Everything after the three files were read; false when out of memory. */
+static bool fill_process(struct host_ctx *host, struct host_process *p,
+                         const struct proc_pid_stat *st, bool stat_ok,
+                         const struct proc_pid_status *status, const char *cmdline,
+                         size_t cmdline_len) {
+    if (status->has_uid) {
+        p->pub.uid = status->uid;
+        const char *user = users_name(&host->users, status->uid);
+        p->user = user != NULL ? strdup(user) : NULL;
+        if (p->user == NULL) {
+            return false;
+        }
+    }
+    if (!take_cmdline(p, cmdline, cmdline_len)) {
+        return false;
+    }
+    if (stat_ok) {
+        fill_from_stat(host, p, st);
+        if (status->has_threads) {
+            p->pub.num_threads = status->threads;
+        }
+        p->name = process_name(st->comm, p->cmdline, p->pub.cmdline_count);
+        if (p->name == NULL || !measure_cpu(host, p, st)) {
+            return false;
+        }
+    }
+    bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
+    if (p->pub.cmdline_count > 0) {
+        p->command = join_command(p->cmdline, p->pub.cmdline_count);
+    } else if (kernel_thread && p->name != NULL) {
+        /* Kernel threads have no command line; show their name as the command. */
+        p->command = strdup(p->name);
+    } else {
+        p->command = strdup("");
+    }
+    if (p->command == NULL) {
+        return false;
+    }
+    if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
+        p->pub.status = NVT_HOST_ZOMBIE;
+    }
+    return true;
+}
+
+/* The owner of the process directory, for the user name of a process we may not read. */
+static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd,
+                       const char *name) {
+    struct stat sb;
+    int err = dir_fd >= 0 ? fstat(dir_fd, &sb) : fstatat(host->root_fd, name, &sb, 0);
+    if (err != 0) {
+        return;
+    }
+    p->pub.uid = (uint32_t)sb.st_uid;
+    const char *user = users_name(&host->users, (uint32_t)sb.st_uid);
+    p->user = user != NULL ? strdup(user) : NULL;
+    set_strings(p);
+}
+
+/* Read the three files; 0, or the errno of the first that failed. */
+static int read_files(int dir_fd, char *stat_buf, char **status_text, char **cmdline,
+                      size_t *cmdline_len) {
+    size_t len = 0;
+    int err = file_read_into(dir_fd, "stat", stat_buf, STAT_BUF_SIZE, NULL);
+    if (err != 0 && err != EFBIG) {
+        return err;
+    }
+    err = file_read_at(dir_fd, "status", STATUS_CAP, status_text, &len);
+    if (err != 0) {
+        return err;
+    }
+    err = file_read_at(dir_fd, "cmdline", CMDLINE_CAP, cmdline, cmdline_len);
+    if (err == EFBIG) {
+        /* An absurd command line: treat it as unreadable rather than failing the process. */
+        *cmdline = strdup("");
+        *cmdline_len = 0;
+        err = *cmdline == NULL ? ENOMEM : 0;
+    }
+    return err;
+}
+
+static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir_fd,
+                                    struct host_process *out) {
+    char stat_buf[STAT_BUF_SIZE];
+    char *status_text = NULL;
+    char *cmdline = NULL;
+    size_t cmdline_len = 0;
+    int err = read_files(dir_fd, stat_buf, &status_text, &cmdline, &cmdline_len);
+    if (err == ENOMEM) {
+        free(status_text);
+        return NVT_ERR_NO_MEMORY;
+    }
+    if (err != 0) {
+        free(status_text);
+        free(cmdline);
+        init_process(out, pid, status_of_error(err));
+        if (out->pub.status == NVT_HOST_NO_PERMISSION) {
+            fill_owner(host, out, dir_fd, NULL);
+        }
+        return NVT_OK;
+    }
+    struct proc_pid_stat st;
+    bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
+    struct proc_pid_status status;
+    proc_parse_pid_status(status_text, &status);
+    free(status_text);
+    bool ok = fill_process(host, out, &st, stat_ok, &status, cmdline, cmdline_len);
+    free(cmdline);
+    set_strings(out);
+    if (!ok) {
+        host_process_fini(out);
+        return NVT_ERR_NO_MEMORY;
+    }
+    return NVT_OK;
+}
+
+nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_process *out) {
+    if (host == NULL || out == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    init_process(out, pid, NVT_HOST_OK);
+    char name[16];
+    snprintf(name, sizeof(name), "%" PRIu32, pid);
+    int dir_fd = -1;
+    if (host->root_fd >= 0 && pid != 0) {
+        dir_fd = openat(host->root_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
+    if (dir_fd < 0) {
+        int err = host->root_fd >= 0 && pid != 0 ? errno : ENOENT;
+        enum nvt_host_status status = status_of_error(err);
+        if (status == NVT_HOST_GONE && host_in_nested_pid_namespace(host)) {
+            status = NVT_HOST_NOT_IN_NAMESPACE;
+        }
+        out->pub.status = status;
+        if (status == NVT_HOST_NO_PERMISSION) {
+            fill_owner(host, out, -1, name);
+        }
+        return NVT_OK;
+    }
+    nvt_status st = read_open_process(host, pid, dir_fd, out);
+    close(dir_fd);
+    return st;
+}

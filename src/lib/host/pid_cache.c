@@ -1,0 +1,93 @@
+/* Two generations of per-process CPU counters, so that CPU percentages are measured between two
+ * reads of the same process and counters of exited processes are dropped after one pass. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "linux_internal.h"
+
+static size_t slot_of(uint32_t pid, size_t capacity) {
+    /* Knuth's multiplicative hash spreads consecutive pids over the table. */
+    return (size_t)((pid * UINT32_C(2654435761)) & (capacity - 1));
+}
+
+static struct pid_cache_entry *table_find(const struct pid_table *table, uint32_t pid) {
+    if (table->capacity == 0) {
+        return NULL;
+    }
+    for (size_t i = slot_of(pid, table->capacity);; i = (i + 1) & (table->capacity - 1)) {
+        struct pid_cache_entry *slot = &table->slots[i];
+        if (!slot->used) {
+            return NULL;
+        }
+        if (slot->pid == pid) {
+            return slot;
+        }
+    }
+}
+
+static void table_put(struct pid_table *table, const struct pid_cache_entry *entry) {
+    size_t i = slot_of(entry->pid, table->capacity);
+    while (table->slots[i].used && table->slots[i].pid != entry->pid) {
+        i = (i + 1) & (table->capacity - 1);
+    }
+    if (!table->slots[i].used) {
+        table->count++;
+    }
+    table->slots[i] = *entry;
+    table->slots[i].used = true;
+}
+
+/* Keep the load factor at or below one half so that probes stay short. */
+static bool table_grow(struct pid_table *table) {
+    size_t capacity = table->capacity == 0 ? 64 : table->capacity * 2;
+    if (capacity > SIZE_MAX / sizeof(struct pid_cache_entry)) {
+        return false;
+    }
+    struct pid_table bigger = {calloc(capacity, sizeof(struct pid_cache_entry)), capacity, 0};
+    if (bigger.slots == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < table->capacity; i++) {
+        if (table->slots[i].used) {
+            table_put(&bigger, &table->slots[i]);
+        }
+    }
+    free(table->slots);
+    *table = bigger;
+    return true;
+}
+
+const struct pid_cache_entry *pid_cache_find(const struct pid_cache *cache, uint32_t pid,
+                                             uint64_t start_ticks) {
+    const struct pid_cache_entry *hit = table_find(&cache->current, pid);
+    if (hit == NULL || hit->start_ticks != start_ticks) {
+        hit = table_find(&cache->previous, pid);
+    }
+    return hit != NULL && hit->start_ticks == start_ticks ? hit : NULL;
+}
+
+bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry) {
+    struct pid_table *table = &cache->current;
+    if ((table->count + 1) * 2 > table->capacity && !table_grow(table)) {
+        return false;
+    }
+    table_put(table, entry);
+    return true;
+}
+
+void pid_cache_rotate(struct pid_cache *cache) {
+    struct pid_table old = cache->previous;
+    cache->previous = cache->current;
+    /* Reuse the old storage for the new generation. */
+    if (old.slots != NULL) {
+        memset(old.slots, 0, old.capacity * sizeof(struct pid_cache_entry));
+    }
+    old.count = 0;
+    cache->current = old;
+}
+
+void pid_cache_fini(struct pid_cache *cache) {
+    free(cache->current.slots);
+    free(cache->previous.slots);
+    memset(cache, 0, sizeof(*cache));
+}

@@ -1,0 +1,316 @@
+/* The host side of the public process API (include/nvitop/process.h) on Linux. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <nvitop/process.h>
+
+#include "host.h"
+#include "internal.h"
+#include "linux_internal.h"
+#include "util/file.h"
+#include "util/parse.h"
+
+/* A few MiB of environment is already extreme. */
+#define ENVIRON_CAP (16u << 20)
+/* Two create times denote the same process when they differ by less than this (SPEC §3.7). */
+#define IDENTITY_TOLERANCE_S 0.01
+
+static size_t string_size(const char *text) {
+    return strlen(text) + 1;
+}
+
+static char *copy_string(char **cursor, const char *text) {
+    char *start = *cursor;
+    size_t size = string_size(text);
+    memcpy(start, text, size);
+    *cursor += size;
+    return start;
+}
+
+/* Copy a host_process into one allocation holding the struct, the argv array and the strings. */
+static struct nvt_host_process *pack_process(const struct host_process *hp) {
+    size_t argc = hp->pub.cmdline_count;
+    size_t size = sizeof(struct nvt_host_process) + (argc + 1) * sizeof(char *);
+    size += string_size(hp->pub.user) + string_size(hp->pub.name) + string_size(hp->pub.command);
+    for (size_t i = 0; i < argc; i++) {
+        size += string_size(hp->pub.cmdline[i]);
+    }
+    struct nvt_host_process *p = malloc(size);
+    if (p == NULL) {
+        return NULL;
+    }
+    *p = hp->pub;
+    const char **argv = (const char **)(p + 1);
+    char *cursor = (char *)(argv + argc + 1);
+    p->user = copy_string(&cursor, hp->pub.user);
+    p->name = copy_string(&cursor, hp->pub.name);
+    p->command = copy_string(&cursor, hp->pub.command);
+    for (size_t i = 0; i < argc; i++) {
+        argv[i] = copy_string(&cursor, hp->pub.cmdline[i]);
+    }
+    argv[argc] = NULL;
+    p->cmdline = argv;
+    return p;
+}
+
+nvt_status nvt_host_process_read(nvt_context *ctx, uint32_t pid, struct nvt_host_process **out) {
+    if (ctx == NULL || out == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    struct host_process hp;
+    nvt_status st = host_process_read(context_host(ctx), pid, &hp);
+    if (st != NVT_OK) {
+        return st;
+    }
+    if (hp.pub.status == NVT_HOST_GONE || hp.pub.status == NVT_HOST_NOT_IN_NAMESPACE) {
+        host_process_fini(&hp);
+        return NVT_ERR_NO_SUCH_PROCESS;
+    }
+    /* The public call promises a measured percentage or N/A, never a lifetime average. */
+    if (hp.cpu_percent_is_lifetime) {
+        hp.pub.cpu_percent = NAN;
+    }
+    *out = pack_process(&hp);
+    host_process_fini(&hp);
+    return *out != NULL ? NVT_OK : NVT_ERR_NO_MEMORY;
+}
+
+void nvt_host_process_free(struct nvt_host_process *process) {
+    free(process);
+}
+
+static nvt_status status_of_errno(int err) {
+    switch (err) {
+    case 0:
+        return NVT_OK;
+    case ENOENT:
+    case ESRCH:
+        return NVT_ERR_NO_SUCH_PROCESS;
+    case EACCES:
+    case EPERM:
+        return NVT_ERR_NO_PERMISSION;
+    case ENOMEM:
+        return NVT_ERR_NO_MEMORY;
+    default:
+        return NVT_ERR_IO;
+    }
+}
+
+/* psutil's parse_environ_block: NUL-terminated "NAME=value" entries up to the first empty one;
+ * entries without a name before '=' are skipped, an unterminated tail is ignored. */
+static size_t environ_entries(char *data, size_t len, char **entries) {
+    size_t count = 0;
+    size_t pos = 0;
+    while (pos < len) {
+        const char *nul = memchr(data + pos, '\0', len - pos);
+        if (nul == NULL || nul == data + pos) {
+            break;
+        }
+        const char *eq = strchr(data + pos, '=');
+        if (eq != NULL && eq > data + pos) {
+            if (entries != NULL) {
+                entries[count] = data + pos;
+            }
+            count++;
+        }
+        pos = (size_t)(nul - data) + 1;
+    }
+    return count;
+}
+
+nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out, size_t *count) {
+    if (ctx == NULL || out == NULL || count == NULL || pid == 0) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    *count = 0;
+    char path[32];
+    snprintf(path, sizeof(path), "%" PRIu32 "/environ", pid);
+    char *data = NULL;
+    size_t len = 0;
+    int err = host_read_file(context_host(ctx), path, ENVIRON_CAP, &data, &len);
+    if (err != 0) {
+        return status_of_errno(err);
+    }
+    size_t n = environ_entries(data, len, NULL);
+    size_t pointers = (n + 1) * sizeof(char *);
+    char **block = malloc(pointers + len + 1);
+    if (block == NULL) {
+        free(data);
+        return NVT_ERR_NO_MEMORY;
+    }
+    char *strings = (char *)block + pointers;
+    memcpy(strings, data, len + 1);
+    free(data);
+    environ_entries(strings, len, block);
+    block[n] = NULL;
+    *out = block;
+    *count = n;
+    return NVT_OK;
+}
+
+/* Create time of pid from <proc root>/<pid>/stat; NVT_ERR_NO_SUCH_PROCESS when it is gone. */
+static nvt_status read_create_time(struct host_ctx *host, uint32_t pid, double *create_time) {
+    char path[32];
+    snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
+    char *text = NULL;
+    size_t len = 0;
+    int err = host_read_file(host, path, 4096, &text, &len);
+    if (err != 0) {
+        return err == EACCES || err == EPERM ? NVT_ERR_NO_PERMISSION : NVT_ERR_NO_SUCH_PROCESS;
+    }
+    struct proc_pid_stat st;
+    bool ok = proc_parse_pid_stat(text, &st);
+    free(text);
+    double boot = host_boot_time(host);
+    if (!ok || isnan(boot)) {
+        return NVT_ERR_NO_SUCH_PROCESS;
+    }
+    *create_time = boot + (double)st.start_ticks / (double)host->clock_ticks;
+    return NVT_OK;
+}
+
+/* What a failed kill(2) or pidfd_send_signal(2) means. */
+static nvt_status signal_error(int err) {
+    return err == EINVAL ? NVT_ERR_INVALID_ARGUMENT : status_of_errno(err);
+}
+
+nvt_status nvt_process_signal(nvt_context *ctx, uint32_t pid, double create_time,
+                              int signal_number) {
+    /* pid 0 and "negative" pids would signal process groups or everyone. */
+    if (ctx == NULL || pid == 0 || pid > INT32_MAX || isnan(create_time)) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    struct host_ctx *host = context_host(ctx);
+#ifdef SYS_pidfd_open
+    /* A pidfd pins the process: checked through it, the identity cannot change under us. */
+    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+    if (pidfd < 0 && errno == ESRCH) {
+        return NVT_ERR_NO_SUCH_PROCESS;
+    }
+    if (pidfd >= 0) {
+        double seen = NAN;
+        nvt_status st = read_create_time(host, pid, &seen);
+        if (st == NVT_OK && fabs(seen - create_time) >= IDENTITY_TOLERANCE_S) {
+            st = NVT_ERR_NO_SUCH_PROCESS;
+        }
+        if (st == NVT_OK) {
+            if (syscall(SYS_pidfd_send_signal, pidfd, signal_number, NULL, 0) != 0) {
+                st = signal_error(errno);
+            }
+        }
+        close(pidfd);
+        return st;
+    }
+#endif
+    /* Without pidfds (old kernels), re-read the identity right before kill(2). */
+    double seen = NAN;
+    nvt_status st = read_create_time(host, pid, &seen);
+    if (st != NVT_OK) {
+        return st;
+    }
+    if (fabs(seen - create_time) >= IDENTITY_TOLERANCE_S) {
+        return NVT_ERR_NO_SUCH_PROCESS;
+    }
+    if (kill((pid_t)pid, signal_number) != 0) {
+        return signal_error(errno);
+    }
+    return NVT_OK;
+}
+
+struct pid_pair {
+    uint32_t pid;
+    uint32_t ppid;
+};
+
+/* Append one pair, doubling the array as needed; false when out of memory. */
+static bool push_pair(struct pid_pair **pairs, size_t *count, size_t *capacity,
+                      struct pid_pair pair) {
+    if (*count == *capacity) {
+        size_t grown = *capacity == 0 ? 256 : *capacity * 2;
+        struct pid_pair *bigger = realloc(*pairs, grown * sizeof(*bigger));
+        if (bigger == NULL) {
+            return false;
+        }
+        *pairs = bigger;
+        *capacity = grown;
+    }
+    (*pairs)[(*count)++] = pair;
+    return true;
+}
+
+static nvt_status collect_pairs(struct host_ctx *host, struct pid_pair **pairs, size_t *count) {
+    int fd =
+        host->root_fd >= 0 ? openat(host->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+    if (dir == NULL) {
+        if (fd >= 0) {
+            close(fd);
+        }
+        return NVT_ERR_IO;
+    }
+    size_t capacity = 0;
+    nvt_status st = NVT_OK;
+    for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+        uint32_t pid = 0;
+        if (parse_u32(e->d_name, 10, &pid) != 0 || pid == 0) {
+            continue;
+        }
+        char path[32];
+        char buf[4096];
+        snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
+        struct proc_pid_stat stat;
+        /* Processes exit while we walk the directory: skip whatever cannot be read. */
+        if (file_read_into(host->root_fd, path, buf, sizeof(buf), NULL) != 0 ||
+            !proc_parse_pid_stat(buf, &stat)) {
+            continue;
+        }
+        if (!push_pair(pairs, count, &capacity, (struct pid_pair){pid, stat.ppid})) {
+            st = NVT_ERR_NO_MEMORY;
+            break;
+        }
+    }
+    closedir(dir);
+    return st;
+}
+
+nvt_status nvt_host_ppid_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids, size_t *count) {
+    if (ctx == NULL || pids == NULL || ppids == NULL || count == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    *pids = NULL;
+    *ppids = NULL;
+    *count = 0;
+    struct pid_pair *pairs = NULL;
+    size_t n = 0;
+    nvt_status st = collect_pairs(context_host(ctx), &pairs, &n);
+    if (st != NVT_OK) {
+        free(pairs);
+        return st;
+    }
+    /* One allocation: pids then ppids, so that free(*pids) releases both. */
+    uint32_t *block = malloc((n > 0 ? n : 1) * 2 * sizeof(uint32_t));
+    if (block == NULL) {
+        free(pairs);
+        return NVT_ERR_NO_MEMORY;
+    }
+    for (size_t i = 0; i < n; i++) {
+        block[i] = pairs[i].pid;
+        block[n + i] = pairs[i].ppid;
+    }
+    free(pairs);
+    *pids = block;
+    *ppids = block + n;
+    *count = n;
+    return NVT_OK;
+}

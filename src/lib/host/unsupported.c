@@ -1,0 +1,136 @@
+/*
+ * The host back-end for systems without a Linux-style proc file system: the context opens, every
+ * host value is N/A, and the public process functions report NVT_ERR_NOT_SUPPORTED, so that GPU
+ * data still works there.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host.h"
+
+struct host_ctx {
+    int unused;
+};
+
+nvt_status host_open(const char *proc_root, struct host_ctx **out) {
+    (void)proc_root;
+    if (out == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    *out = calloc(1, sizeof(**out));
+    return *out != NULL ? NVT_OK : NVT_ERR_NO_MEMORY;
+}
+
+void host_close(struct host_ctx *host) {
+    free(host);
+}
+
+uint32_t host_cpu_count(const struct host_ctx *host) {
+    (void)host;
+    return 0;
+}
+
+nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
+                       uint32_t per_cpu_cap) {
+    (void)per_cpu;
+    (void)per_cpu_cap;
+    if (host == NULL || out == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof(*out));
+    out->cpu_percent = NAN;
+    out->load_1m = NAN;
+    out->load_5m = NAN;
+    out->load_15m = NAN;
+    out->memory_total_bytes = NVT_NA_U64;
+    out->memory_available_bytes = NVT_NA_U64;
+    out->memory_used_bytes = NVT_NA_U64;
+    out->memory_free_bytes = NVT_NA_U64;
+    out->memory_percent = NAN;
+    out->swap_total_bytes = NVT_NA_U64;
+    out->swap_used_bytes = NVT_NA_U64;
+    out->swap_free_bytes = NVT_NA_U64;
+    out->swap_percent = NAN;
+    out->uptime_s = NAN;
+    out->boot_time = NAN;
+    return NVT_OK;
+}
+
+nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_process *out) {
+    if (host == NULL || out == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    memset(out, 0, sizeof(*out));
+    out->pub.pid = pid;
+    out->pub.status = NVT_HOST_GONE;
+    out->pub.ppid = NVT_NA_U32;
+    out->pub.uid = NVT_NA_U32;
+    out->pub.num_threads = NVT_NA_U32;
+    out->pub.user = "";
+    out->pub.name = "";
+    out->pub.command = "";
+    out->pub.cpu_percent = NAN;
+    out->pub.memory_percent = NAN;
+    out->pub.rss_bytes = NVT_NA_U64;
+    out->pub.create_time = NAN;
+    out->pub.running_time_s = NAN;
+    return NVT_OK;
+}
+
+void host_process_fini(struct host_process *process) {
+    (void)process;
+}
+
+void host_generation_end(struct host_ctx *host) {
+    (void)host;
+}
+
+uint64_t host_memory_total(struct host_ctx *host) {
+    (void)host;
+    return NVT_NA_U64;
+}
+
+void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *available) {
+    (void)host;
+    *total = NVT_NA_U64;
+    *available = NVT_NA_U64;
+}
+
+nvt_status nvt_host_process_read(nvt_context *ctx, uint32_t pid, struct nvt_host_process **out) {
+    (void)ctx;
+    (void)pid;
+    if (out != NULL) {
+        *out = NULL;
+    }
+    return NVT_ERR_NOT_SUPPORTED;
+}
+
+void nvt_host_process_free(struct nvt_host_process *process) {
+    free(process);
+}
+
+nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out, size_t *count) {
+    (void)ctx;
+    (void)pid;
+    (void)out;
+    (void)count;
+    return NVT_ERR_NOT_SUPPORTED;
+}
+
+nvt_status nvt_process_signal(nvt_context *ctx, uint32_t pid, double create_time,
+                              int signal_number) {
+    (void)ctx;
+    (void)pid;
+    (void)create_time;
+    (void)signal_number;
+    return NVT_ERR_NOT_SUPPORTED;
+}
+
+nvt_status nvt_host_ppid_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids, size_t *count) {
+    (void)ctx;
+    (void)pids;
+    (void)ppids;
+    (void)count;
+    return NVT_ERR_NOT_SUPPORTED;
+}
