@@ -36,7 +36,7 @@ int graph_dots(double value, int row, int height, double baseline, double bound)
     if (level < 0.2) {
         level = 0.2; /* any known value shows at least a dot */
     }
-    return clamp_dots((int)lround(5.0 * (level - (double)row)));
+    return clamp_dots((int)rint(5.0 * (level - (double)row))); /* half to even, as Python */
 }
 
 void graph_draw(struct canvas *canvas, int y, int x, int width, int height,
