@@ -1,0 +1,111 @@
+#!/bin/sh
+# Stand-in GPU jobs: long-running, harmless processes with job-like command lines, whose pids a
+# scenario file can name ("pid": "${NVT_STANDIN_3:-424242}") so that everything the host side
+# reads about them (user, command line, CPU, memory, start time) is real.
+#
+#   eval "$(scripts/standins.sh start [N])"   start N stand-ins (default 20), print
+#                                              `export NVT_STANDIN_<i>=<pid>` lines
+#   scripts/standins.sh stop                   stop exactly those processes (idempotent)
+#   scripts/standins.sh list                   print "<i> <pid> <start-time>" of the live ones
+#
+# State lives in ${NVT_STANDIN_STATE:-/tmp/nvitop-standins} (a directory).  `stop` checks each
+# pid's start time (field 22 of /proc/<pid>/stat) against the recorded one, so a recycled pid is
+# never killed.
+set -eu
+
+state=${NVT_STANDIN_STATE:-/tmp/nvitop-standins}
+record="$state/standins"
+
+usage() {
+    echo "usage: $0 start [N] | stop | list" >&2
+    exit 2
+}
+
+# Prints the start time of a process (clock ticks since boot), or nothing if it is gone.  The
+# command name in /proc/<pid>/stat may contain spaces and parentheses, so fields are counted
+# after the last ')'.
+start_time() {
+    [ -r "/proc/$1/stat" ] || return 0
+    sed -e 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d ' ' -f 20
+}
+
+# The system interpreter, not a version manager's shim, so that the recorded pid is the job's.
+python=python3
+[ -x /usr/bin/python3 ] && python=/usr/bin/python3
+
+# Starts one stand-in for slot $1 in the background, detached from our output.
+spawn() {
+    i=$1
+    lr="$((i % 9 + 1))e-4"
+    case $((i % 6)) in
+    0) set -- "$python" -c 'import signal; signal.pause()' train.py --epochs 100 --lr "$lr" \
+        --batch-size $((i * 16)) ;;
+    1) set -- perl -e 'sleep' finetune.pl --model llama-7b --run-name "lora r=$i baseline" ;;
+    2) set -- "$python" -c 'import signal; signal.pause()' eval.py --ckpt "runs/exp $i/best.pt" \
+        --split val ;;
+    3) set -- perl -e 'sleep' serve.pl --port $((8000 + i)) --workers 4 ;;
+    4) set -- "$python" -c 'import signal; signal.pause()' -m torch.distributed.run \
+        --nproc_per_node 8 pretrain.py --config "configs/gpt 1.3b.yaml" ;;
+    *) set -- "$python" -c 'import signal; signal.pause()' infer.py --prompt "it's a test" \
+        --max-tokens 512 ;;
+    esac
+    if ! command -v "$1" >/dev/null 2>&1; then
+        set -- sleep 2147483647
+    fi
+    "$@" </dev/null >/dev/null 2>&1 &
+    echo $!
+}
+
+stop() {
+    [ -f "$record" ] || return 0
+    while read -r i pid started; do
+        [ -n "$pid" ] || continue
+        if [ "$(start_time "$pid")" = "$started" ]; then
+            kill "$pid" 2>/dev/null || true
+        fi
+    done <"$record"
+    rm -f "$record"
+}
+
+start() {
+    count=${1:-20}
+    case $count in
+    '' | *[!0-9]*) usage ;;
+    esac
+    mkdir -p "$state"
+    stop
+    : >"$record"
+    i=1
+    while [ "$i" -le "$count" ]; do
+        pid=$(spawn "$i")
+        started=""
+        tries=0
+        # The child's /proc entry appears at once, but be patient on a loaded machine.
+        while [ -z "$started" ] && [ "$tries" -lt 50 ]; do
+            started=$(start_time "$pid")
+            tries=$((tries + 1))
+        done
+        echo "$i $pid $started" >>"$record"
+        echo "export NVT_STANDIN_$i=$pid"
+        i=$((i + 1))
+    done
+}
+
+list() {
+    [ -f "$record" ] || return 0
+    while read -r i pid started; do
+        if [ -n "$pid" ] && [ "$(start_time "$pid")" = "$started" ]; then
+            echo "$i $pid $started"
+        fi
+    done <"$record"
+}
+
+case ${1:-} in
+start)
+    shift
+    start "$@"
+    ;;
+stop) stop ;;
+list) list ;;
+*) usage ;;
+esac

@@ -1,0 +1,25 @@
+/*
+ * Counting calls per entry point, so that benchmarks can report how many NVML calls a refresh
+ * costs.  The counts are dumped as "name count" lines to the file named by NVML_SIM_CALLS_FILE
+ * at the last nvmlShutdown and at process exit.
+ */
+#ifndef NVITOP_SIM_SIM_CALLS_H
+#define NVITOP_SIM_SIM_CALLS_H
+
+#include "nvml/nvml_abi.h"
+
+#define SIM_CALL_ID(name, params) SIM_CALL_##name,
+enum sim_call_id {
+    NVML_ABI_FUNCTIONS(SIM_CALL_ID) SIM_CALL_nvmlErrorString,
+    SIM_CALL_COUNT
+};
+#undef SIM_CALL_ID
+
+/* Adds one to the entry point's counter.  Lock-free, thread-safe. */
+void sim_calls_count(enum sim_call_id id);
+
+/* Writes the counters to $NVML_SIM_CALLS_FILE (if set), replacing the file atomically.
+ * Thread-safe; errors are ignored (counting must never break a client). */
+void sim_calls_dump(void);
+
+#endif /* NVITOP_SIM_SIM_CALLS_H */
