@@ -150,20 +150,24 @@ static bool init_sync(struct sampler *sampler) {
     return true;
 }
 
-struct sampler *sampler_start(const struct nvt_options *options, double period_s, unsigned flags,
-                              char *error, size_t error_size) {
+struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *options, double period_s,
+                              unsigned flags, char *error, size_t error_size) {
     struct sampler *sampler = calloc(1, sizeof(*sampler));
     if (sampler == NULL) {
         snprintf(error, error_size, "%s", nvt_strerror(NVT_ERR_NO_MEMORY));
+        nvt_close(ctx);
         return NULL;
     }
     sampler->flags = flags;
     sampler->period_ns = (uint64_t)(period_s * 1e9);
-    nvt_status status = nvt_open(options, &sampler->ctx);
-    if (status != NVT_OK) {
-        snprintf(error, error_size, "%s", nvt_strerror(status));
-        free(sampler);
-        return NULL;
+    sampler->ctx = ctx;
+    if (ctx == NULL) {
+        nvt_status status = nvt_open(options, &sampler->ctx);
+        if (status != NVT_OK) {
+            snprintf(error, error_size, "%s", nvt_strerror(status));
+            free(sampler);
+            return NULL;
+        }
     }
     if (pipe2(sampler->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
         snprintf(error, error_size, "pipe: %s", strerror(errno));

@@ -34,12 +34,13 @@ struct sampler_signal_result {
 };
 
 /*
- * Open a context from options (NULL: defaults) and start sampling every period_s seconds (the
- * first snapshot is taken at once).  Returns NULL with a message in error when the context cannot
+ * Start sampling every period_s seconds (the first snapshot is taken at once) with ctx, or, when
+ * ctx is NULL, with a context opened from options (NULL: defaults).  The sampler owns ctx from
+ * the call on, even when it fails.  Returns NULL with a message in error when the context cannot
  * be opened or the thread cannot start.  Stop with sampler_stop().
  */
-struct sampler *sampler_start(const struct nvt_options *options, double period_s, unsigned flags,
-                              char *error, size_t error_size);
+struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *options, double period_s,
+                              unsigned flags, char *error, size_t error_size);
 
 /* Stop the thread, close the context and free everything.  Returns within one driver call.
  * Accepts NULL. */

@@ -167,10 +167,12 @@ int tui_run(const struct tui_config *config, char *error, size_t error_size) {
     struct tui_app app;
     if (!app_init(&app, config)) {
         snprintf(error, error_size, "out of memory");
+        nvt_close(config->context);
         return -1;
     }
-    struct sampler *sampler = sampler_start(config->lib_options, sampling_period(config),
-                                            NVT_SAMPLE_DEFAULT, error, error_size);
+    struct sampler *sampler =
+        sampler_start(config->context, config->lib_options, sampling_period(config),
+                      NVT_SAMPLE_DEFAULT, error, error_size);
     if (sampler == NULL) {
         app_fini(&app);
         return -1;
