@@ -100,6 +100,10 @@ double host_uptime_now(struct host_ctx *host);
 /* Boot time from /proc/stat btime (read on demand); NaN when unknown. */
 double host_boot_time(struct host_ctx *host);
 
+/* How a failed open or read of a process's files shows: EACCES and EPERM mean
+ * NVT_HOST_NO_PERMISSION, anything else (ENOENT, ESRCH, ...) NVT_HOST_GONE. */
+enum nvt_host_status host_status_of_errno(int err);
+
 /* True when we run in a PID namespace other than the initial one (a container without
  * --pid=host), so that host PIDs from the driver may be invisible to us. */
 bool host_in_nested_pid_namespace(struct host_ctx *host);

@@ -66,7 +66,7 @@ void host_generation_end(struct host_ctx *host) {
 }
 
 /* How a failed read of a process file shows in the status. */
-static enum nvt_host_status status_of_error(int err) {
+enum nvt_host_status host_status_of_errno(int err) {
     return err == EACCES || err == EPERM ? NVT_HOST_NO_PERMISSION : NVT_HOST_GONE;
 }
 
@@ -116,7 +116,10 @@ static char *join_command(char *const *argv, size_t argc) {
 static bool measure_cpu(struct host_ctx *host, struct host_process *p,
                         const struct proc_pid_stat *st) {
     double ticks = (double)host->clock_ticks;
-    uint64_t cpu_ticks = st->utime_ticks + st->stime_ticks;
+    /* Saturate rather than wrap on absurd counters. */
+    uint64_t cpu_ticks = st->utime_ticks <= UINT64_MAX - st->stime_ticks
+                             ? st->utime_ticks + st->stime_ticks
+                             : UINT64_MAX;
     double now = clock_monotonic_s();
     const struct pid_cache_entry *previous =
         pid_cache_find(&host->pids, p->pub.pid, st->start_ticks);
@@ -256,7 +259,7 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     if (err != 0) {
         free(status_text);
         free(cmdline);
-        init_process(out, pid, status_of_error(err));
+        init_process(out, pid, host_status_of_errno(err));
         if (out->pub.status == NVT_HOST_NO_PERMISSION) {
             fill_owner(host, out, dir_fd, NULL);
         }
@@ -290,7 +293,7 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
     }
     if (dir_fd < 0) {
         int err = host->root_fd >= 0 && pid != 0 ? errno : ENOENT;
-        enum nvt_host_status status = status_of_error(err);
+        enum nvt_host_status status = host_status_of_errno(err);
         if (status == NVT_HOST_GONE && host_in_nested_pid_namespace(host)) {
             status = NVT_HOST_NOT_IN_NAMESPACE;
         }

@@ -105,7 +105,7 @@ void proc_parse_meminfo(const char *text, struct proc_meminfo *out) {
             }
             uint64_t kib = 0;
             /* The values are in KiB whatever the unit column says; too large means garbage. */
-            if (parse_u64_field(&rest, &kib) == 0 && kib < NA_U64 / 1024) {
+            if (parse_u64_field(&rest, &kib) == 0 && kib <= NA_U64 / 1024) {
                 *(uint64_t *)((char *)out + keys[i].offset) = kib * 1024;
             }
             break;
@@ -182,6 +182,24 @@ enum {
     STAT_RSS = 24
 };
 
+/* One numeric field: unsigned fields may use all 64 bits, signed ones may be negative (those we
+ * keep are never meaningfully negative, so a negative value reads as 0). */
+static bool take_stat_number(const char **p, uint64_t *out) {
+    const char *q = *p;
+    while (*q == ' ') {
+        q++;
+    }
+    if (*q != '-') {
+        return parse_u64_field(p, out) == 0;
+    }
+    int64_t value = 0;
+    if (parse_i64_field(p, &value) != 0) {
+        return false;
+    }
+    *out = value < 0 ? 0 : (uint64_t)value;
+    return true;
+}
+
 static bool parse_stat_fields(const char *p, struct proc_pid_stat *out) {
     while (*p == ' ') {
         p++;
@@ -191,12 +209,10 @@ static bool parse_stat_fields(const char *p, struct proc_pid_stat *out) {
     }
     out->state = *p++;
     for (int field = STAT_PPID; field <= STAT_RSS; field++) {
-        int64_t value = 0;
-        if (parse_i64_field(&p, &value) != 0) {
+        uint64_t u = 0;
+        if (!take_stat_number(&p, &u)) {
             return false;
         }
-        /* Only rss may legitimately be negative-looking garbage; clamp it to zero. */
-        uint64_t u = value < 0 ? 0 : (uint64_t)value;
         switch (field) {
         case STAT_PPID:
             if (u > UINT32_MAX) {

@@ -1,0 +1,316 @@
+/* host_process_read() and the public process functions against the fixture tree "basic". */
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "host_fixture.h"
+#include "linux_internal.h"
+
+static int setup(void **state) {
+    char root[1024];
+    fixture_path(root, sizeof(root), "basic");
+    struct host_ctx *host = NULL;
+    if (host_open(root, &host) != NVT_OK) {
+        return -1;
+    }
+    *state = host;
+    return 0;
+}
+
+static int teardown(void **state) {
+    host_close(*state);
+    return 0;
+}
+
+static void read_pid(void **state, uint32_t pid, struct host_process *p) {
+    assert_int_equal(host_process_read(*state, pid, p), NVT_OK);
+    assert_int_equal(p->pub.pid, pid);
+}
+
+static void test_ordinary_process(void **state) {
+    struct host_process p;
+    read_pid(state, 100, &p);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_int_equal(p.pub.state, 'S');
+    assert_int_equal(p.pub.ppid, 1);
+    assert_int_equal(p.pub.uid, 0);
+    assert_string_equal(p.pub.user, "root");
+    assert_string_equal(p.pub.name, "python3");
+    assert_string_equal(p.pub.command, "python3 train.py --name \"a b\"");
+    assert_int_equal(p.pub.cmdline_count, 4);
+    assert_string_equal(p.pub.cmdline[3], "a b");
+    assert_null(p.pub.cmdline[4]);
+    assert_int_equal(p.pub.num_threads, 4);
+    assert_int_equal(p.pub.rss_bytes, 2500 * (uint64_t)sysconf(_SC_PAGESIZE));
+    if (sysconf(_SC_PAGESIZE) == 4096) {
+        assert_true(p.pub.memory_percent == 0.0625);
+    }
+    /* boot time + 1000000 ticks. */
+    double ticks = (double)sysconf(_SC_CLK_TCK);
+    assert_true(p.pub.create_time == 1700000000.0 + 1000000.0 / ticks);
+    assert_true(p.pub.running_time_s > 0.0);
+    /* First read: lifetime average, 23.46 s of CPU over 2345.67 s since start (at 100 Hz). */
+    assert_true(p.cpu_percent_is_lifetime);
+    if (ticks == 100.0) {
+        assert_true(p.pub.cpu_percent == 1.0);
+    }
+    host_process_fini(&p);
+    assert_string_equal(p.pub.command, "");
+    assert_null(p.cmdline);
+}
+
+static void test_second_read_is_a_delta(void **state) {
+    struct host_process p;
+    read_pid(state, 100, &p);
+    host_process_fini(&p);
+    host_generation_end(*state);
+    /* Still known one generation later; the counters did not move. */
+    read_pid(state, 100, &p);
+    assert_false(p.cpu_percent_is_lifetime);
+    assert_true(p.pub.cpu_percent == 0.0);
+    host_process_fini(&p);
+    /* Two passes without a read forget the process. */
+    host_generation_end(*state);
+    host_generation_end(*state);
+    read_pid(state, 100, &p);
+    assert_true(p.cpu_percent_is_lifetime);
+    host_process_fini(&p);
+}
+
+static void test_name_with_spaces_and_parentheses(void **state) {
+    struct host_process p;
+    read_pid(state, 101, &p);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_string_equal(p.pub.name, "my (weird) name");
+    assert_int_equal(p.pub.state, 'R');
+    assert_int_equal(p.pub.ppid, 100);
+    assert_string_equal(p.pub.command, "./weird --flag");
+    host_process_fini(&p);
+}
+
+static void test_zombie(void **state) {
+    struct host_process p;
+    read_pid(state, 102, &p);
+    assert_int_equal(p.pub.status, NVT_HOST_ZOMBIE);
+    assert_int_equal(p.pub.state, 'Z');
+    assert_string_equal(p.pub.name, "defunct");
+    assert_string_equal(p.pub.command, "");
+    assert_int_equal(p.pub.cmdline_count, 0);
+    host_process_fini(&p);
+}
+
+static void test_kernel_thread(void **state) {
+    struct host_process p;
+    read_pid(state, 103, &p);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_string_equal(p.pub.name, "kworker/0:1");
+    assert_string_equal(p.pub.command, "kworker/0:1");
+    assert_int_equal(p.pub.cmdline_count, 0);
+    assert_int_equal(p.pub.ppid, 2);
+    host_process_fini(&p);
+}
+
+static void test_non_utf8_command_line(void **state) {
+    struct host_process p;
+    read_pid(state, 104, &p);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_string_equal(p.pub.cmdline[0], "caf\xe9");
+    assert_string_equal(p.pub.command, "caf\xe9 --\xff\xfe");
+    host_process_fini(&p);
+}
+
+static void test_name_extended_from_argv0(void **state) {
+    struct host_process p;
+    read_pid(state, 105, &p);
+    assert_string_equal(p.pub.name, "gnome-keyring-daemon");
+    assert_string_equal(p.pub.command, "/usr/bin/gnome-keyring-daemon --start");
+    host_process_fini(&p);
+}
+
+static void assert_gone(const struct host_process *p, enum nvt_host_status status) {
+    assert_int_equal(p->pub.status, status);
+    assert_int_equal(p->pub.state, 0);
+    assert_int_equal(p->pub.ppid, NVT_NA_U32);
+    assert_int_equal(p->pub.uid, NVT_NA_U32);
+    assert_string_equal(p->pub.user, "");
+    assert_string_equal(p->pub.name, "");
+    assert_string_equal(p->pub.command, "");
+    assert_int_equal(p->pub.cmdline_count, 0);
+    assert_true(isnan(p->pub.cpu_percent));
+    assert_int_equal(p->pub.rss_bytes, NVT_NA_U64);
+    assert_true(isnan(p->pub.create_time));
+}
+
+static void test_vanished_mid_read(void **state) {
+    struct host_process p;
+    read_pid(state, 106, &p);
+    assert_gone(&p, NVT_HOST_GONE);
+    host_process_fini(&p);
+    read_pid(state, 4242, &p);
+    assert_gone(&p, NVT_HOST_GONE);
+    host_process_fini(&p);
+    read_pid(state, 0, &p);
+    assert_gone(&p, NVT_HOST_GONE);
+    host_process_fini(&p);
+}
+
+static void test_garbage_and_truncated_stat(void **state) {
+    struct host_process p;
+    read_pid(state, 107, &p);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_int_equal(p.pub.state, 0);
+    assert_int_equal(p.pub.ppid, NVT_NA_U32);
+    assert_true(isnan(p.pub.cpu_percent));
+    assert_true(isnan(p.pub.create_time));
+    assert_string_equal(p.pub.name, "");
+    assert_string_equal(p.pub.command, "x");
+    assert_string_equal(p.pub.user, "root");
+    host_process_fini(&p);
+    read_pid(state, 112, &p);
+    assert_int_equal(p.pub.state, 0);
+    assert_int_equal(p.pub.uid, NVT_NA_U32);
+    assert_string_equal(p.pub.user, "");
+    assert_string_equal(p.pub.command, "trunc");
+    host_process_fini(&p);
+}
+
+static void test_huge_counters(void **state) {
+    struct host_process p;
+    read_pid(state, 108, &p);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_int_equal(p.pub.rss_bytes, NVT_NA_U64);
+    assert_true(isnan(p.pub.memory_percent));
+    /* Threads come from status (3), not the stat field that does not fit in 32 bits. */
+    assert_int_equal(p.pub.num_threads, 3);
+    assert_true(p.pub.running_time_s == 0.0);
+    assert_false(isnan(p.pub.cpu_percent));
+    host_process_fini(&p);
+}
+
+static void test_setproctitle_forms(void **state) {
+    struct host_process p;
+    read_pid(state, 109, &p);
+    assert_int_equal(p.pub.cmdline_count, 1);
+    assert_string_equal(p.pub.command, "ray::IDLE");
+    host_process_fini(&p);
+    read_pid(state, 110, &p);
+    assert_int_equal(p.pub.cmdline_count, 3);
+    assert_string_equal(p.pub.cmdline[2], "--x");
+    assert_string_equal(p.pub.command, "python train.py --x");
+    host_process_fini(&p);
+    read_pid(state, 111, &p);
+    assert_int_equal(p.pub.cmdline_count, 3);
+    assert_string_equal(p.pub.cmdline[0], "nginx:");
+    assert_string_equal(p.pub.command, "nginx: worker process");
+    host_process_fini(&p);
+}
+
+static void test_unknown_uid_is_numeric(void **state) {
+    struct host_process p;
+    read_pid(state, 113, &p);
+    assert_int_equal(p.pub.uid, 3999999999u);
+    assert_string_equal(p.pub.user, "3999999999");
+    host_process_fini(&p);
+}
+
+static void test_nested_namespace(void **state) {
+    (void)state;
+    char root[1024];
+    fixture_path(root, sizeof(root), "nested");
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(root, &host), NVT_OK);
+    struct host_process p;
+    assert_int_equal(host_process_read(host, 4242, &p), NVT_OK);
+    assert_gone(&p, NVT_HOST_NOT_IN_NAMESPACE);
+    host_process_fini(&p);
+    host_close(host);
+}
+
+/* Root reads everything, so the errno mapping is checked directly as well. */
+static void test_permission_mapping(void **state) {
+    (void)state;
+    assert_int_equal(host_status_of_errno(EACCES), NVT_HOST_NO_PERMISSION);
+    assert_int_equal(host_status_of_errno(EPERM), NVT_HOST_NO_PERMISSION);
+    assert_int_equal(host_status_of_errno(ENOENT), NVT_HOST_GONE);
+    assert_int_equal(host_status_of_errno(ESRCH), NVT_HOST_GONE);
+    assert_int_equal(host_status_of_errno(EISDIR), NVT_HOST_GONE);
+}
+
+static void test_permission_denied(void **state) {
+    (void)state;
+    if (geteuid() == 0) {
+        skip(); /* chmod does not stop root */
+    }
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/100/cmdline", dir);
+    assert_int_equal(chmod(path, 0), 0);
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    struct host_process p;
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_int_equal(p.pub.status, NVT_HOST_NO_PERMISSION);
+    /* The user still shows, from the owner of the process directory. */
+    assert_int_equal(p.pub.uid, (uint32_t)getuid());
+    assert_true(p.pub.user[0] != '\0');
+    assert_string_equal(p.pub.command, "");
+    host_process_fini(&p);
+    host_close(host);
+    fixture_remove(dir);
+}
+
+/* A directory where a file should be reads as a failure, never as data. */
+static void test_directory_instead_of_file(void **state) {
+    (void)state;
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    char path[1200];
+    snprintf(path, sizeof(path), "%s/100/status", dir);
+    assert_int_equal(unlink(path), 0);
+    assert_int_equal(mkdir(path, 0755), 0);
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    struct host_process p;
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_gone(&p, NVT_HOST_GONE);
+    host_process_fini(&p);
+    host_close(host);
+    fixture_remove(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_ordinary_process, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_second_read_is_a_delta, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_name_with_spaces_and_parentheses, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zombie, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kernel_thread, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_non_utf8_command_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_name_extended_from_argv0, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_vanished_mid_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_garbage_and_truncated_stat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_huge_counters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_setproctitle_forms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_uid_is_numeric, setup, teardown),
+        cmocka_unit_test(test_nested_namespace),
+        cmocka_unit_test(test_permission_mapping),
+        cmocka_unit_test(test_permission_denied),
+        cmocka_unit_test(test_directory_instead_of_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
