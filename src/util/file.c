@@ -34,6 +34,7 @@ static int read_fully(int fd, char *buf, size_t size, size_t *got) {
 }
 
 int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len) {
+    buf[0] = '\0';
     int fd = -1;
     int err = open_read_only(dirfd, path, &fd);
     if (err != 0) {

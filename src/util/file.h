@@ -19,7 +19,8 @@ int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *le
 /*
  * Read at most size - 1 bytes of the file into buf and NUL-terminate it; *len (may be NULL)
  * receives the number of bytes read.  Returns 0, an errno value, or EFBIG when the file is longer
- * than the buffer (buf then holds the first size - 1 bytes).  size must be at least 1.
+ * than the buffer (buf then holds the first size - 1 bytes).  On other errors buf is "".  size
+ * must be at least 1.
  */
 int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len);
 

@@ -1,0 +1,248 @@
+/* The host back-end and the public process functions against the real /proc: this process, and
+ * children it forks with known command lines and environments. */
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <errno.h>
+#include <math.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvitop/process.h>
+
+#include "host.h"
+
+/* Poll for up to ten seconds: children start and exit at the machine's pace, not ours. */
+#define POLL_LIMIT_S 10.0
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void pause_briefly(void) {
+    struct timespec ts = {0, 5 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static int setup(void **state) {
+    struct host_ctx *host = NULL;
+    if (host_open(NULL, &host) != NVT_OK) {
+        return -1;
+    }
+    *state = host;
+    return 0;
+}
+
+static int teardown(void **state) {
+    host_close(*state);
+    return 0;
+}
+
+/* Start "sleep 30" with a known environment; the child execs, so its /proc entry changes: wait
+ * until the command line is the new one. */
+static pid_t spawn_sleeper(struct host_ctx *host) {
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        /* -Wwrite-strings: execve() wants writable strings. */
+        char arg0[] = "sleep";
+        char arg1[] = "30";
+        char env0[] = "NVT_TEST_MARK=a b";
+        char env1[] = "EMPTY=";
+        char env2[] = "PATH=/usr/bin:/bin";
+        char *const argv[] = {arg0, arg1, NULL};
+        char *const envp[] = {env0, env1, env2, NULL};
+        execve("/bin/sleep", argv, envp);
+        _exit(127);
+    }
+    double deadline = now_s() + POLL_LIMIT_S;
+    for (;;) {
+        struct host_process p;
+        assert_int_equal(host_process_read(host, (uint32_t)pid, &p), NVT_OK);
+        bool ready = p.pub.status == NVT_HOST_OK && strcmp(p.pub.name, "sleep") == 0;
+        host_process_fini(&p);
+        if (ready) {
+            return pid;
+        }
+        assert_true(now_s() < deadline);
+        pause_briefly();
+    }
+}
+
+static void reap(pid_t pid) {
+    kill(pid, SIGKILL);
+    int status = 0;
+    waitpid(pid, &status, 0);
+}
+
+static void test_self(void **state) {
+    struct host_process p;
+    assert_int_equal(host_process_read(*state, (uint32_t)getpid(), &p), NVT_OK);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_int_equal(p.pub.ppid, (uint32_t)getppid());
+    assert_int_equal(p.pub.uid, (uint32_t)getuid());
+    struct passwd *pw = getpwuid(getuid());
+    if (pw != NULL) {
+        assert_string_equal(p.pub.user, pw->pw_name);
+    }
+    assert_string_equal(p.pub.name, "host_real_test");
+    assert_true(p.pub.cmdline_count >= 1);
+    assert_non_null(strstr(p.pub.cmdline[0], "host_real_test"));
+    assert_true(p.pub.rss_bytes > 0 && p.pub.rss_bytes != NVT_NA_U64);
+    assert_true(p.pub.memory_percent > 0.0 && p.pub.memory_percent < 100.0);
+    assert_true(p.pub.num_threads >= 1);
+    assert_true(p.pub.cpu_percent >= 0.0);
+    assert_true(p.pub.running_time_s >= 0.0 && p.pub.running_time_s < 3600.0);
+    host_process_fini(&p);
+}
+
+static void test_child(void **state) {
+    pid_t pid = spawn_sleeper(*state);
+    struct host_process p;
+    assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
+    assert_int_equal(p.pub.status, NVT_HOST_OK);
+    assert_int_equal(p.pub.ppid, (uint32_t)getpid());
+    assert_string_equal(p.pub.command, "sleep 30");
+    assert_int_equal(p.pub.cmdline_count, 2);
+    assert_int_equal(p.pub.num_threads, 1);
+    assert_true(p.pub.state == 'S' || p.pub.state == 'R');
+    host_process_fini(&p);
+    reap(pid);
+}
+
+static void test_zombie_then_gone(void **state) {
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        _exit(0);
+    }
+    double deadline = now_s() + POLL_LIMIT_S;
+    struct host_process p;
+    for (;;) {
+        assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
+        if (p.pub.state == 'Z') {
+            break;
+        }
+        host_process_fini(&p);
+        assert_true(now_s() < deadline);
+        pause_briefly();
+    }
+    assert_int_equal(p.pub.status, NVT_HOST_ZOMBIE);
+    host_process_fini(&p);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
+    assert_true(p.pub.status == NVT_HOST_GONE || p.pub.status == NVT_HOST_NOT_IN_NAMESPACE);
+    assert_int_equal(p.pub.ppid, NVT_NA_U32);
+    host_process_fini(&p);
+}
+
+static void test_public_read_and_environ(void **state) {
+    nvt_context *ctx = (nvt_context *)*state;
+    pid_t pid = spawn_sleeper(*state);
+    host_generation_end(*state);
+    host_generation_end(*state);
+    struct nvt_host_process *p = NULL;
+    assert_int_equal(nvt_host_process_read(ctx, (uint32_t)pid, &p), NVT_OK);
+    /* First reading of this (pid, start time) in the context: N/A, not a lifetime figure. */
+    assert_true(isnan(p->cpu_percent));
+    assert_string_equal(p->command, "sleep 30");
+    assert_string_equal(p->cmdline[1], "30");
+    nvt_host_process_free(p);
+    assert_int_equal(nvt_host_process_read(ctx, (uint32_t)pid, &p), NVT_OK);
+    assert_true(p->cpu_percent >= 0.0);
+    nvt_host_process_free(p);
+
+    char **env = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_process_environ(ctx, (uint32_t)pid, &env, &count), NVT_OK);
+    assert_int_equal(count, 3);
+    assert_string_equal(env[0], "NVT_TEST_MARK=a b");
+    assert_string_equal(env[1], "EMPTY=");
+    assert_string_equal(env[2], "PATH=/usr/bin:/bin");
+    assert_null(env[3]);
+    free(env);
+    reap(pid);
+
+    assert_int_equal(nvt_host_process_read(ctx, (uint32_t)pid, &p), NVT_ERR_NO_SUCH_PROCESS);
+    assert_null(p);
+    assert_int_equal(nvt_host_process_environ(ctx, (uint32_t)pid, &env, &count),
+                     NVT_ERR_NO_SUCH_PROCESS);
+    nvt_host_process_free(NULL);
+}
+
+static void test_signal_checks_identity(void **state) {
+    nvt_context *ctx = (nvt_context *)*state;
+    pid_t pid = spawn_sleeper(*state);
+    struct nvt_host_process *p = NULL;
+    assert_int_equal(nvt_host_process_read(ctx, (uint32_t)pid, &p), NVT_OK);
+    double create_time = p->create_time;
+    nvt_host_process_free(p);
+
+    /* A different start time means a recycled pid: no signal. */
+    assert_int_equal(nvt_process_signal(ctx, (uint32_t)pid, create_time - 1.0, SIGTERM),
+                     NVT_ERR_NO_SUCH_PROCESS);
+    assert_int_equal(kill(pid, 0), 0);
+    assert_int_equal(nvt_process_signal(ctx, 0, create_time, SIGTERM), NVT_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nvt_process_signal(ctx, UINT32_MAX, create_time, SIGTERM),
+                     NVT_ERR_INVALID_ARGUMENT);
+    assert_int_equal(nvt_process_signal(ctx, (uint32_t)pid, create_time, 12345),
+                     NVT_ERR_INVALID_ARGUMENT);
+
+    assert_int_equal(nvt_process_signal(ctx, (uint32_t)pid, create_time + 0.005, SIGTERM), NVT_OK);
+    int status = 0;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGTERM);
+    assert_int_equal(nvt_process_signal(ctx, (uint32_t)pid, create_time, SIGTERM),
+                     NVT_ERR_NO_SUCH_PROCESS);
+}
+
+static void test_ppid_map(void **state) {
+    nvt_context *ctx = (nvt_context *)*state;
+    pid_t child = spawn_sleeper(*state);
+    uint32_t *pids = NULL;
+    uint32_t *ppids = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_ppid_map(ctx, &pids, &ppids, &count), NVT_OK);
+    bool found_self = false;
+    bool found_child = false;
+    for (size_t i = 0; i < count; i++) {
+        if (pids[i] == (uint32_t)getpid()) {
+            found_self = ppids[i] == (uint32_t)getppid();
+        }
+        if (pids[i] == (uint32_t)child) {
+            found_child = ppids[i] == (uint32_t)getpid();
+        }
+    }
+    assert_true(found_self);
+    assert_true(found_child);
+    free(pids);
+    reap(child);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_self, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_child, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_zombie_then_gone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_public_read_and_environ, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_signal_checks_identity, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ppid_map, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
