@@ -1,0 +1,246 @@
+/*
+ * nvitop: the once report and the monitor, with nvitop 1.7's start-up order, messages and exit
+ * codes (SPEC.md §1.4–§1.7).
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include <nvitop/nvitop.h>
+
+#include "messages.h"
+#include "options.h"
+#include "output.h"
+#include "report.h"
+#include "util/xalloc.h"
+#include "view/config.h"
+
+#ifdef NVT_HAVE_TUI
+#include "tui/tui.h"
+#endif
+
+/* setlocale_utf8(): the first locale that can be set decides; it must be a UTF-8 one. */
+static bool set_utf8_locale(void) {
+    static const char *const codes[] = {"C.UTF-8", "en_US.UTF-8", "", "C"};
+    for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+        const char *name = setlocale(LC_ALL, codes[i]);
+        if (name == NULL) {
+            continue;
+        }
+        return strcasestr(name, "utf8") != NULL || strcasestr(name, "utf-8") != NULL;
+    }
+    return false;
+}
+
+/* nvitop's colour decision: stdout is a TTY (or --force-color), then termcolor's environment
+ * rules. */
+static bool decide_color(bool force) {
+    if (force) {
+        setenv("FORCE_COLOR", "1", 1);
+        unsetenv("NO_COLOR");
+    }
+    bool tty = isatty(STDOUT_FILENO) != 0;
+    if (!tty && !force) {
+        return false;
+    }
+    if (getenv("ANSI_COLORS_DISABLED") != NULL || getenv("NO_COLOR") != NULL) {
+        return false;
+    }
+    if (getenv("FORCE_COLOR") != NULL) {
+        return true;
+    }
+    const char *term = getenv("TERM");
+    if (term != NULL && strcmp(term, "dumb") == 0) {
+        return false;
+    }
+    return tty;
+}
+
+/* The physical devices to show, as sorted unique indices (SPEC.md §1.5 step 7). */
+static void select_devices(nvt_context *ctx, const struct nvitop_options *options,
+                           struct messages *messages, uint32_t **indices, size_t *count) {
+    uint32_t device_count = nvt_device_count(ctx);
+    bool *wanted = xcalloc(device_count + 1, sizeof(*wanted));
+    if (options->only_given) {
+        long long *invalid = xcalloc(options->only_count + 1, sizeof(*invalid));
+        size_t invalid_count = 0;
+        for (size_t i = 0; i < options->only_count; i++) {
+            long long index = options->only[i];
+            if (index >= 0 && index < (long long)device_count) {
+                wanted[index] = true;
+            } else {
+                invalid[invalid_count++] = index;
+            }
+        }
+        messages_invalid_indices(messages, invalid, invalid_count);
+        free(invalid);
+    } else if (options->only_visible) {
+        struct nvt_cuda_device *visible = NULL;
+        size_t visible_count = 0;
+        if (nvt_cuda_visible_devices(ctx, getenv("CUDA_VISIBLE_DEVICES"), &visible,
+                                     &visible_count) == NVT_OK) {
+            for (size_t i = 0; i < visible_count; i++) {
+                if (visible[i].index < device_count) {
+                    wanted[visible[i].index] = true;
+                }
+            }
+        }
+        free(visible);
+    } else {
+        for (uint32_t i = 0; i < device_count; i++) {
+            wanted[i] = true;
+        }
+    }
+    *indices = xcalloc(device_count + 1, sizeof(**indices));
+    *count = 0;
+    for (uint32_t i = 0; i < device_count; i++) {
+        if (wanted[i]) {
+            (*indices)[(*count)++] = i;
+        }
+    }
+    free(wanted);
+}
+
+static void sorted_pair(const uint32_t in[2], uint32_t *low, uint32_t *high) {
+    *low = in[0] < in[1] ? in[0] : in[1];
+    *high = in[0] < in[1] ? in[1] : in[0];
+}
+
+static void build_config(const struct nvitop_options *options, bool color, bool superuser,
+                         const uint32_t *indices, size_t count, struct view_config *config) {
+    memset(config, 0, sizeof(*config));
+    config->thresholds = (struct view_thresholds){10, 75, 10, 80};
+    if (options->gpu_thresh_given) {
+        sorted_pair(options->gpu_thresh, &config->thresholds.gpu_low, &config->thresholds.gpu_high);
+    }
+    if (options->mem_thresh_given) {
+        sorted_pair(options->mem_thresh, &config->thresholds.mem_low, &config->thresholds.mem_high);
+    }
+    config->ascii = options->ascii;
+    config->colorful = options->colorful;
+    config->light = options->light;
+    config->color = color;
+    config->device_filter = (struct view_device_filter){true, indices, count};
+    struct view_process_filter *filter = &config->process_filter;
+    filter->compute = options->compute;
+    filter->only_compute = options->only_compute;
+    filter->graphics = options->graphics;
+    filter->only_graphics = options->only_graphics;
+    filter->by_user = options->user_given;
+    filter->users = (const char *const *)options->users;
+    filter->user_count = options->user_count;
+    filter->by_pid = options->pid_given;
+    filter->pids = options->pids;
+    filter->pid_count = options->pid_count;
+    config->user_name = options->user_name;
+    config->superuser = superuser;
+}
+
+/* nvitop's hint when run as `watch nvitop`: our parent is sh and its parent is watch. */
+static bool under_watch(nvt_context *ctx) {
+    struct nvt_host_process *parent = NULL;
+    struct nvt_host_process *grandparent = NULL;
+    bool result = false;
+    if (nvt_host_process_read(ctx, (uint32_t)getppid(), &parent) == NVT_OK &&
+        parent->name != NULL && strcmp(parent->name, "sh") == 0 &&
+        nvt_host_process_read(ctx, parent->ppid, &grandparent) == NVT_OK &&
+        grandparent->name != NULL && strcmp(grandparent->name, "watch") == 0) {
+        result = true;
+    }
+    nvt_host_process_free(parent);
+    nvt_host_process_free(grandparent);
+    return result;
+}
+
+/* Run the monitor.  The once report is printed afterwards in every case: after a session nvitop
+ * prints the final screen once more, and when curses cannot start it falls back to the report. */
+static void run_monitor(const struct nvitop_options *options, const struct view_config *config,
+                        struct messages *messages) {
+#ifdef NVT_HAVE_TUI
+    /* The monitor opens its own context (its sampling thread owns it); ours stays open for the
+     * report printed after the session. */
+    struct tui_config tui = {.view = *config,
+                             .mode = options->mode,
+                             .interval_s = options->interval_s,
+                             .readonly = options->readonly,
+                             .lib_options = NULL,
+                             .context = NULL};
+    char reason[256] = "";
+    if (tui_run(&tui, reason, sizeof(reason)) != 0) {
+        messages_addf(messages, "ERROR: Failed to initialize `curses` (%s)", reason);
+    }
+#else
+    (void)options;
+    (void)config;
+    messages_addf(messages, "ERROR: Failed to initialize `curses` (%s)",
+                  "this build has no curses monitor");
+#endif
+}
+
+static int run(struct nvitop_options *options) {
+    bool color = decide_color(options->force_color);
+    struct messages messages;
+    messages_init(&messages, color);
+    bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    bool monitor = options->monitor;
+    if (!options->once && !monitor && tty && options->output == NVITOP_OUTPUT_REPORT) {
+        monitor = true;
+        options->mode = VIEW_MODE_AUTO;
+    }
+    if (monitor && !tty) {
+        messages_addf(&messages, "%s", "ERROR: You must run monitor mode from a TTY terminal.");
+        monitor = false;
+    }
+    if (!set_utf8_locale()) {
+        options->ascii = true;
+    }
+
+    nvt_context *ctx = NULL;
+    nvt_status status = nvt_open(NULL, &ctx);
+    if (status == NVT_ERR_LIBRARY_NOT_FOUND) {
+        messages_print_nvml_not_found(color);
+        messages_fini(&messages);
+        return 1;
+    }
+    if (status != NVT_OK) {
+        messages_print_nvml_error(color, nvt_strerror(status));
+        messages_fini(&messages);
+        return 1;
+    }
+    uint32_t *indices = NULL;
+    size_t count = 0;
+    select_devices(ctx, options, &messages, &indices, &count);
+    struct view_config config;
+    build_config(options, color, geteuid() == 0, indices, count, &config);
+
+    if (monitor && count > 0) {
+        run_monitor(options, &config, &messages);
+    } else if (!isatty(STDOUT_FILENO) && options->output == NVITOP_OUTPUT_REPORT &&
+               under_watch(ctx)) {
+        messages_addf(&messages, "%s",
+                      "HINT: You are running `nvitop` under `watch` command. Please try "
+                      "`nvitop -m` directly.");
+    }
+    int code = output_print(ctx, &config, options->output) ? 0 : 1;
+    messages_add_missing_functions(&messages, ctx);
+    if (messages_print(&messages)) {
+        code = 1;
+    }
+    messages_fini(&messages);
+    free(indices);
+    nvt_close(ctx);
+    return code;
+}
+
+int main(int argc, char **argv) {
+    struct nvitop_options options;
+    int code = nvitop_options_parse(&options, argc, argv);
+    if (code < 0) {
+        code = run(&options);
+    }
+    nvitop_options_fini(&options);
+    return code;
+}

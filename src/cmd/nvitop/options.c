@@ -1,0 +1,521 @@
+/*
+ * nvitop's options, parsed with argparse's rules and messages (argparse.h).
+ */
+#include "options.h"
+
+#include <math.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <nvitop/version.h>
+
+#include "argparse.h"
+#include "util/str.h"
+#include "util/xalloc.h"
+
+enum option_id {
+    OPT_HELP,
+    OPT_VERSION,
+    OPT_ONCE,
+    OPT_MONITOR,
+    OPT_INTERVAL,
+    OPT_ASCII,
+    OPT_READONLY,
+    OPT_JSON,
+    OPT_QUERY,
+    OPT_COLORFUL,
+    OPT_FORCE_COLOR,
+    OPT_LIGHT,
+    OPT_GPU_THRESH,
+    OPT_MEM_THRESH,
+    OPT_ONLY,
+    OPT_ONLY_VISIBLE,
+    OPT_COMPUTE,
+    OPT_ONLY_COMPUTE,
+    OPT_GRAPHICS,
+    OPT_ONLY_GRAPHICS,
+    OPT_USER,
+    OPT_PID
+};
+
+/* Declaration order matters: argparse lists prefix matches in this order. */
+static const struct argparse_option option_table[] = {
+    {OPT_HELP, {"--help", "-h"}, ARGPARSE_FLAG, 0},
+    {OPT_VERSION, {"--version", "-V"}, ARGPARSE_FLAG, 0},
+    {OPT_ONCE, {"--once", "-1"}, ARGPARSE_FLAG, 1},
+    {OPT_MONITOR, {"--monitor", "-m"}, ARGPARSE_OPTIONAL, 1},
+    {OPT_INTERVAL, {"--interval"}, ARGPARSE_ONE, 0},
+    {OPT_ASCII, {"--no-unicode", "--ascii", "-U"}, ARGPARSE_FLAG, 0},
+    {OPT_READONLY, {"--readonly"}, ARGPARSE_FLAG, 0},
+    {OPT_JSON, {"--json"}, ARGPARSE_FLAG, 2},
+    {OPT_QUERY, {"--query", "-q"}, ARGPARSE_FLAG, 2},
+    {OPT_COLORFUL, {"--colorful"}, ARGPARSE_FLAG, 0},
+    {OPT_FORCE_COLOR, {"--force-color"}, ARGPARSE_FLAG, 0},
+    {OPT_LIGHT, {"--light"}, ARGPARSE_FLAG, 0},
+    {OPT_GPU_THRESH, {"--gpu-util-thresh"}, ARGPARSE_TWO, 0},
+    {OPT_MEM_THRESH, {"--mem-util-thresh"}, ARGPARSE_TWO, 0},
+    {OPT_ONLY, {"--only", "-o"}, ARGPARSE_ONE_OR_MORE, 0},
+    {OPT_ONLY_VISIBLE, {"--only-visible", "-ov"}, ARGPARSE_FLAG, 0},
+    {OPT_COMPUTE, {"--compute", "-c"}, ARGPARSE_FLAG, 0},
+    {OPT_ONLY_COMPUTE, {"--only-compute", "-C"}, ARGPARSE_FLAG, 0},
+    {OPT_GRAPHICS, {"--graphics", "-g"}, ARGPARSE_FLAG, 0},
+    {OPT_ONLY_GRAPHICS, {"--only-graphics", "-G"}, ARGPARSE_FLAG, 0},
+    {OPT_USER, {"--user", "-u"}, ARGPARSE_ZERO_OR_MORE, 0},
+    {OPT_PID, {"--pid", "-p"}, ARGPARSE_ONE_OR_MORE, 0},
+    {0, {NULL}, ARGPARSE_FLAG, 0},
+};
+
+static const char *const usage_parts[] = {
+    "[--help]",
+    "[--version]",
+    "[--once | --monitor [{auto,full,compact}]]",
+    "[--interval SEC]",
+    "[--no-unicode]",
+    "[--readonly]",
+    "[--json | --query]",
+    "[--colorful]",
+    "[--force-color]",
+    "[--light]",
+    "[--gpu-util-thresh th1 th2]",
+    "[--mem-util-thresh th1 th2]",
+    "[--only INDEX [INDEX ...]]",
+    "[--only-visible]",
+    "[--compute]",
+    "[--only-compute]",
+    "[--graphics]",
+    "[--only-graphics]",
+    "[--user [USERNAME ...]]",
+    "[--pid PID [PID ...]]",
+    NULL,
+};
+
+/* Help body after the usage; %s are the coloured "light", "moderate", "heavy" words, twice. */
+static const char help_format[] =
+    "\n"
+    "An interactive NVIDIA-GPU process viewer.\n"
+    "\n"
+    "options:\n"
+    "  --help, -h            Show this help message and exit.\n"
+    "  --version, -V         Show nvitop's version number and exit.\n"
+    "  --once, -1            Report query data only once.\n"
+    "  --monitor [{auto,full,compact}], -m [{auto,full,compact}]\n"
+    "                        Run as a resource monitor. Continuously report query data and handle "
+    "user inputs.\n"
+    "                        If the argument is omitted, the value from `NVITOP_MONITOR_MODE` will "
+    "be used.\n"
+    "                        (default fallback mode: auto)\n"
+    "  --interval SEC        Process status update interval in seconds. (default: 2)\n"
+    "  --no-unicode, --ascii, -U\n"
+    "                        Use ASCII characters only, which is useful for terminals without "
+    "Unicode support.\n"
+    "  --readonly            Disable all system and process changing features (e.g., terminating "
+    "processes).\n"
+    "                        Set variable `NVITOP_MONITOR_MODE=\"readonly\"` for convenience.\n"
+    "  --json                Report query data once as JSON (schema: nvitop-c, see "
+    "docs/json.md).\n"
+    "  --query, -q           Report everything known about each device once, in detail.\n"
+    "\n"
+    "coloring:\n"
+    "  --colorful            Use gradient colors to get spectrum-like bar charts.\n"
+    "                        Set variable `NVITOP_MONITOR_MODE=\"colorful\"` for convenience.\n"
+    "                        This option is only available when the terminal supports 256 "
+    "colors.\n"
+    "                        You may need to set environment variable `TERM=\"xterm-256color\"`. "
+    "Note that the\n"
+    "                        terminal multiplexer, such as `tmux`, may override the `TERM` "
+    "variable.\n"
+    "  --force-color         Force colorize even when `stdout` is not a TTY terminal.\n"
+    "  --light               Tweak visual results for light theme terminals in monitor mode.\n"
+    "                        Set variable `NVITOP_MONITOR_MODE=\"light\"` on light terminals for "
+    "convenience.\n"
+    "  --gpu-util-thresh th1 th2\n"
+    "                        Thresholds of GPU utilization to determine the load intensity.\n"
+    "                        Coloring rules: %s < th1 %% <= %s < th2 %% <= %s.\n"
+    "                        ( 1 <= th1 < th2 <= 99, defaults: 10 75 )\n"
+    "  --mem-util-thresh th1 th2\n"
+    "                        Thresholds of GPU memory percent to determine the load intensity.\n"
+    "                        Coloring rules: %s < th1 %% <= %s < th2 %% <= %s.\n"
+    "                        ( 1 <= th1 < th2 <= 99, defaults: 10 80 )\n"
+    "\n"
+    "device filtering:\n"
+    "  --only INDEX [INDEX ...], -o INDEX [INDEX ...]\n"
+    "                        Only show the specified devices, suppress option `--only-visible`.\n"
+    "  --only-visible, -ov   Only show devices in the `CUDA_VISIBLE_DEVICES` environment "
+    "variable.\n"
+    "\n"
+    "process filtering:\n"
+    "  --compute, -c         Only show GPU processes with the compute context. (type: 'C' or "
+    "'C+G')\n"
+    "  --only-compute, -C    Only show GPU processes exactly with the compute context. (type: "
+    "'C' only)\n"
+    "  --graphics, -g        Only show GPU processes with the graphics context. (type: 'G' or "
+    "'C+G')\n"
+    "  --only-graphics, -G   Only show GPU processes exactly with the graphics context. (type: "
+    "'G' only)\n"
+    "  --user [USERNAME ...], -u [USERNAME ...]\n"
+    "                        Only show processes of the given users (or `$USER` for no "
+    "argument).\n"
+    "  --pid PID [PID ...], -p PID [PID ...]\n"
+    "                        Only show processes of the given PIDs.\n";
+
+/* termcolor's decision for stdout without --force-color (the help is built before it applies). */
+static bool help_color(void) {
+    const char *term = getenv("TERM");
+    if (!isatty(STDOUT_FILENO) || getenv("ANSI_COLORS_DISABLED") != NULL ||
+        getenv("NO_COLOR") != NULL) {
+        return false;
+    }
+    return getenv("FORCE_COLOR") != NULL || term == NULL || strcmp(term, "dumb") != 0;
+}
+
+static void print_help(void) {
+    char usage[2048];
+    argparse_usage(usage, sizeof(usage), "nvitop", usage_parts);
+    bool color = help_color();
+    const char *light = color ? "\033[32mlight\033[0m" : "light";
+    const char *moderate = color ? "\033[33mmoderate\033[0m" : "moderate";
+    const char *heavy = color ? "\033[31mheavy\033[0m" : "heavy";
+    fputs(usage, stdout);
+    printf(help_format, light, moderate, heavy, light, moderate, heavy);
+}
+
+static void usage_error(const char *message) {
+    char usage[2048];
+    argparse_usage(usage, sizeof(usage), "nvitop", usage_parts);
+    fputs(usage, stderr);
+    fprintf(stderr, "nvitop: error: %s\n", message);
+}
+
+struct parse_state {
+    struct nvitop_options *options;
+    int exit_code; /* -1: go on */
+};
+
+static bool invalid_value(char *error, size_t size, const char *display, const char *type,
+                          const char *value) {
+    snprintf(error, size, "argument %s: invalid %s value: '%s'", display, type, value);
+    return false;
+}
+
+static bool parse_threshold(const char *display, char *const *values, uint32_t out[2], char *error,
+                            size_t size) {
+    long long parsed[2];
+    for (size_t i = 0; i < 2; i++) {
+        if (!argparse_int(values[i], &parsed[i])) {
+            return invalid_value(error, size, display, "int", values[i]);
+        }
+    }
+    for (size_t i = 0; i < 2; i++) {
+        if (parsed[i] < 1 || parsed[i] > 99) {
+            int n = snprintf(error, size, "argument %s: invalid choice: %lld (choose from ",
+                             display, parsed[i]);
+            for (int c = 1; c <= 99 && n > 0 && (size_t)n < size; c++) {
+                n += snprintf(error + n, size - (size_t)n, c < 99 ? "%d, " : "%d)", c);
+            }
+            return false;
+        }
+        out[i] = (uint32_t)parsed[i];
+    }
+    return true;
+}
+
+static bool parse_interval(const char *display, const char *value, double *out, char *error,
+                           size_t size) {
+    char *end = NULL;
+    double parsed = strtod(value, &end);
+    while (end != NULL && (*end == ' ' || *end == '\t' || *end == '\n')) {
+        end++;
+    }
+    if (end == value || end == NULL || *end != '\0' || !(parsed > 0.0) || parsed == HUGE_VAL) {
+        return invalid_value(error, size, display, "positive float", value);
+    }
+    *out = parsed;
+    return true;
+}
+
+static bool parse_ints(const char *display, char *const *values, size_t count, long long **out,
+                       size_t *out_count, char *error, size_t size) {
+    long long *parsed = xcalloc(count + 1, sizeof(*parsed));
+    for (size_t i = 0; i < count; i++) {
+        if (!argparse_int(values[i], &parsed[i])) {
+            free(parsed);
+            return invalid_value(error, size, display, "int", values[i]);
+        }
+    }
+    free(*out);
+    *out = parsed;
+    *out_count = count;
+    return true;
+}
+
+static bool parse_monitor(struct nvitop_options *o, const char *display, char *const *values,
+                          size_t count, char *error, size_t size) {
+    static const char *const modes[] = {"auto", "full", "compact"};
+    o->monitor = true;
+    o->mode_given = count > 0;
+    if (count == 0) {
+        o->mode = VIEW_MODE_AUTO;
+        return true;
+    }
+    for (size_t i = 0; i < 3; i++) {
+        if (strcmp(values[0], modes[i]) == 0) {
+            o->mode = (enum view_display_mode)i;
+            return true;
+        }
+    }
+    snprintf(error, size,
+             "argument %s: invalid choice: '%s' (choose from 'auto', 'full', 'compact')", display,
+             values[0]);
+    return false;
+}
+
+static bool parse_pids(struct nvitop_options *o, const char *display, char *const *values,
+                       size_t count, char *error, size_t size) {
+    long long *parsed = NULL;
+    size_t parsed_count = 0;
+    if (!parse_ints(display, values, count, &parsed, &parsed_count, error, size)) {
+        return false;
+    }
+    free(o->pids);
+    o->pids = xcalloc(parsed_count + 1, sizeof(*o->pids));
+    o->pid_count = 0;
+    for (size_t i = 0; i < parsed_count; i++) {
+        /* A negative or huge PID can match no process; keep it out rather than wrap it. */
+        if (parsed[i] >= 0 && parsed[i] <= UINT32_MAX) {
+            o->pids[o->pid_count++] = (uint32_t)parsed[i];
+        }
+    }
+    o->pid_given = true;
+    free(parsed);
+    return true;
+}
+
+static bool handle_option(void *context, const struct argparse_option *option, const char *display,
+                          char *const *values, size_t count, char *error, size_t size) {
+    struct parse_state *state = context;
+    struct nvitop_options *o = state->options;
+    switch ((enum option_id)option->id) {
+    case OPT_HELP:
+        print_help();
+        state->exit_code = 0;
+        snprintf(error, size, "%s", "");
+        return false;
+    case OPT_VERSION:
+        printf("nvitop %s\n", NVT_VERSION_STRING);
+        state->exit_code = 0;
+        snprintf(error, size, "%s", "");
+        return false;
+    case OPT_ONCE:
+        o->once = true;
+        return true;
+    case OPT_MONITOR:
+        return parse_monitor(o, display, values, count, error, size);
+    case OPT_INTERVAL:
+        return parse_interval(display, values[0], &o->interval_s, error, size);
+    case OPT_ASCII:
+        o->ascii = true;
+        return true;
+    case OPT_READONLY:
+        o->readonly = true;
+        return true;
+    case OPT_JSON:
+        o->output = NVITOP_OUTPUT_JSON;
+        return true;
+    case OPT_QUERY:
+        o->output = NVITOP_OUTPUT_QUERY;
+        return true;
+    case OPT_COLORFUL:
+        o->colorful = true;
+        return true;
+    case OPT_FORCE_COLOR:
+        o->force_color = true;
+        return true;
+    case OPT_LIGHT:
+        o->light = true;
+        return true;
+    case OPT_GPU_THRESH:
+        o->gpu_thresh_given = true;
+        return parse_threshold(display, values, o->gpu_thresh, error, size);
+    case OPT_MEM_THRESH:
+        o->mem_thresh_given = true;
+        return parse_threshold(display, values, o->mem_thresh, error, size);
+    case OPT_ONLY:
+        o->only_given = true;
+        return parse_ints(display, values, count, &o->only, &o->only_count, error, size);
+    case OPT_ONLY_VISIBLE:
+        o->only_visible = true;
+        return true;
+    case OPT_COMPUTE:
+        o->compute = true;
+        return true;
+    case OPT_ONLY_COMPUTE:
+        o->only_compute = true;
+        return true;
+    case OPT_GRAPHICS:
+        o->graphics = true;
+        return true;
+    case OPT_ONLY_GRAPHICS:
+        o->only_graphics = true;
+        return true;
+    case OPT_USER:
+        o->user_given = true;
+        free(o->users);
+        o->users = xcalloc(count + 1, sizeof(*o->users));
+        for (size_t i = 0; i < count; i++) {
+            o->users[i] = values[i];
+        }
+        o->user_count = count;
+        return true;
+    case OPT_PID:
+        return parse_pids(o, display, values, count, error, size);
+    }
+    return true;
+}
+
+char *nvitop_current_user(void) {
+    static const char *const names[] = {"LOGNAME", "USER", "LNAME", "USERNAME"};
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        const char *value = getenv(names[i]);
+        if (value != NULL && value[0] != '\0') {
+            return xstrdup(value);
+        }
+    }
+    struct passwd *pw = getpwuid(getuid());
+    return xstrdup(pw != NULL && pw->pw_name != NULL ? pw->pw_name : "");
+}
+
+/* NVITOP_MONITOR_MODE: lower-cased, split on ",", tokens trimmed. */
+static bool mode_has(const char *token) {
+    const char *env = getenv("NVITOP_MONITOR_MODE");
+    if (env == NULL) {
+        return false;
+    }
+    char *copy = xstrdup(env);
+    bool found = false;
+    char *save = NULL;
+    for (char *p = copy; *p != '\0'; p++) {
+        *p = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
+    }
+    for (char *tok = strtok_r(copy, ",", &save); tok != NULL && !found;
+         tok = strtok_r(NULL, ",", &save)) {
+        while (*tok == ' ' || *tok == '\t' || *tok == '\n') {
+            tok++;
+        }
+        size_t len = strlen(tok);
+        while (len > 0 && (tok[len - 1] == ' ' || tok[len - 1] == '\t' || tok[len - 1] == '\n')) {
+            tok[--len] = '\0';
+        }
+        found = strcmp(tok, token) == 0;
+    }
+    free(copy);
+    return found;
+}
+
+/* "a,b" from the environment: exactly two ints (after cutting to the first two), 1..99. */
+static void env_thresholds(const char *name, bool *given, uint32_t out[2]) {
+    const char *env = getenv(name);
+    if (*given || env == NULL) {
+        return;
+    }
+    char *copy = xstrdup(env);
+    long long values[2];
+    size_t count = 0;
+    bool ok = true;
+    char *cursor = copy;
+    for (;;) {
+        char *comma = strchr(cursor, ',');
+        if (comma != NULL) {
+            *comma = '\0';
+        }
+        long long value;
+        if (!argparse_int(cursor, &value)) {
+            ok = false;
+            break;
+        }
+        if (count < 2) {
+            values[count] = value;
+        }
+        count++;
+        if (comma == NULL) {
+            break;
+        }
+        cursor = comma + 1;
+    }
+    free(copy);
+    if (ok && count >= 2 && values[0] > 0 && values[1] > 0 && values[0] < 100 && values[1] < 100) {
+        out[0] = (uint32_t)values[0];
+        out[1] = (uint32_t)values[1];
+        *given = true;
+    }
+}
+
+static void apply_environment(struct nvitop_options *o) {
+    if (!o->colorful) {
+        o->colorful = mode_has("colorful") && !mode_has("plain");
+    }
+    if (!o->light) {
+        o->light = mode_has("light") && !mode_has("dark");
+    }
+    if (!o->readonly) {
+        o->readonly = mode_has("readonly");
+    }
+    if (o->user_given && o->user_count == 0) {
+        o->users = xrealloc(o->users, 2 * sizeof(*o->users));
+        o->users[0] = o->user_name;
+        o->user_count = 1;
+    }
+    env_thresholds("NVITOP_GPU_UTILIZATION_THRESHOLDS", &o->gpu_thresh_given, o->gpu_thresh);
+    env_thresholds("NVITOP_MEMORY_UTILIZATION_THRESHOLDS", &o->mem_thresh_given, o->mem_thresh);
+}
+
+/* The display mode from NVITOP_MONITOR_MODE when -m had no value: the one mode token present. */
+static enum view_display_mode env_mode(void) {
+    static const char *const modes[] = {"auto", "full", "compact"};
+    int found = -1;
+    int count = 0;
+    for (int i = 0; i < 3; i++) {
+        if (mode_has(modes[i])) {
+            found = i;
+            count++;
+        }
+    }
+    return count == 1 ? (enum view_display_mode)found : VIEW_MODE_AUTO;
+}
+
+int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) {
+    memset(options, 0, sizeof(*options));
+    options->user_name = nvitop_current_user();
+    struct parse_state state = {options, -1};
+    char error[1024];
+    if (!argparse_parse(option_table, argc, argv, handle_option, &state, error, sizeof(error))) {
+        if (state.exit_code >= 0) {
+            return state.exit_code;
+        }
+        usage_error(error);
+        return 2;
+    }
+    if (options->interval_s > 0.0 && options->interval_s < 0.25) {
+        snprintf(error, sizeof(error),
+                 "the interval %0.2gs is too short, which may cause performance issues. "
+                 "Expected 1/4 or higher.",
+                 options->interval_s);
+        usage_error(error);
+        return 2;
+    }
+    if (options->monitor && !options->mode_given) {
+        options->mode = env_mode();
+    }
+    apply_environment(options);
+    return -1;
+}
+
+void nvitop_options_fini(struct nvitop_options *options) {
+    free(options->only);
+    free(options->users);
+    free(options->pids);
+    free(options->user_name);
+    memset(options, 0, sizeof(*options));
+}

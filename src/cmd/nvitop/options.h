@@ -1,0 +1,67 @@
+/*
+ * nvitop's command line and environment (SPEC.md §1.2–§1.3, nvitop 1.7's option set plus our
+ * --json and --query report formats).
+ */
+#ifndef NVITOP_SRC_CMD_NVITOP_OPTIONS_H
+#define NVITOP_SRC_CMD_NVITOP_OPTIONS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "view/config.h"
+
+enum nvitop_output {
+    NVITOP_OUTPUT_REPORT = 0, /* nvitop's once report */
+    NVITOP_OUTPUT_JSON,       /* --json */
+    NVITOP_OUTPUT_QUERY       /* --query: detailed per-device report */
+};
+
+struct nvitop_options {
+    bool once;
+    bool monitor;    /* --monitor given (with or without a mode) */
+    bool mode_given; /* a mode followed --monitor */
+    enum view_display_mode mode;
+    double interval_s; /* 0 when not given */
+    bool ascii;
+    bool readonly;
+    bool colorful;
+    bool force_color;
+    bool light;
+    bool gpu_thresh_given;
+    uint32_t gpu_thresh[2];
+    bool mem_thresh_given;
+    uint32_t mem_thresh[2];
+    bool only_given;
+    long long *only; /* as given (may hold invalid indices) */
+    size_t only_count;
+    bool only_visible;
+    bool compute;
+    bool only_compute;
+    bool graphics;
+    bool only_graphics;
+    bool user_given;
+    char **users; /* pointers into argv, or the current user name */
+    size_t user_count;
+    bool pid_given;
+    uint32_t *pids;
+    size_t pid_count;
+    enum nvitop_output output;
+    char *user_name; /* the current login name (owned) */
+};
+
+/*
+ * Parse argv and apply the environment fallbacks (NVITOP_MONITOR_MODE, threshold variables, bare
+ * -u).  Returns -1 when parsing succeeded, else the exit status to use after --help / --version
+ * (0) or a syntax error (2, with the usage block and message already on stderr).
+ */
+int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv);
+
+/* Free what nvitop_options_parse() allocated. */
+void nvitop_options_fini(struct nvitop_options *options);
+
+/* The current user name as nvitop finds it: $LOGNAME, $USER, $LNAME, $USERNAME, then the password
+ * database.  Returns a malloc'd string ("" when unknown). */
+char *nvitop_current_user(void);
+
+#endif /* NVITOP_SRC_CMD_NVITOP_OPTIONS_H */

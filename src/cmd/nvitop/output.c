@@ -1,0 +1,42 @@
+/*
+ * Choosing what to sample for each output and printing it.
+ */
+#include "output.h"
+
+#include <stdio.h>
+
+#include <nvitop/snapshot.h>
+
+#include "json.h"
+#include "query.h"
+#include "report.h"
+
+/* The report's bars show clocks ("@ 1980MHz") and MIG rows show BAR1 memory. */
+#define REPORT_FLAGS (NVT_SAMPLE_DEFAULT | NVT_SAMPLE_CLOCKS | NVT_SAMPLE_BAR1)
+
+bool output_print(nvt_context *ctx, const struct view_config *config, enum nvitop_output kind) {
+    unsigned flags = REPORT_FLAGS;
+    if (kind != NVITOP_OUTPUT_REPORT) {
+        flags = NVT_SAMPLE_ALL & ~(unsigned)NVT_SAMPLE_PCIE_THROUGHPUT;
+    }
+    struct nvt_snapshot *snap = NULL;
+    nvt_status status = nvt_snapshot_take(ctx, flags, &snap);
+    if (status != NVT_OK) {
+        fprintf(stderr, "nvitop: cannot take a snapshot: %s\n", nvt_strerror(status));
+        return false;
+    }
+    bool ok = false;
+    switch (kind) {
+    case NVITOP_OUTPUT_REPORT:
+        ok = report_print(stdout, snap, config, report_terminal_columns());
+        break;
+    case NVITOP_OUTPUT_JSON:
+        ok = json_print(stdout, snap, config);
+        break;
+    case NVITOP_OUTPUT_QUERY:
+        ok = query_print(stdout, snap, config);
+        break;
+    }
+    nvt_snapshot_free(snap);
+    return ok;
+}
