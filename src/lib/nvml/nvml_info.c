@@ -1,6 +1,7 @@
 /*
  * Static device facts: read once per context, group by group, only when first asked for.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "nvml/nvml_backend.h"
@@ -33,11 +34,21 @@ static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
     memset(&legacy, 0, sizeof(legacy));
     result = NVML_QUERY(backend, nvmlDeviceGetPciInfo, handle, &legacy);
     if (result == NVML_SUCCESS) {
-        /* The old layout has a 16-byte bus id buffer ("0000:1A:00.0"); keep it as given. */
+        /* The old layout has a 16-byte bus id with a 4-digit domain ("0000:1A:00.0"); give it
+         * the 8-digit form of current drivers, so that ids look and compare the same. */
         char bus_id[sizeof(legacy.busId) + 1];
         memcpy(bus_id, legacy.busId, sizeof(legacy.busId));
         bus_id[sizeof(legacy.busId)] = '\0';
-        str_copy(info->bus_id, sizeof(info->bus_id), bus_id);
+        unsigned int domain = 0;
+        unsigned int bus = 0;
+        unsigned int dev = 0;
+        unsigned int function = 0;
+        if (sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &dev, &function) == 4) {
+            snprintf(info->bus_id, sizeof(info->bus_id), "%08X:%02X:%02X.%X", domain, bus, dev,
+                     function);
+        } else {
+            str_copy(info->bus_id, sizeof(info->bus_id), bus_id);
+        }
         info->pci_domain = legacy.domain;
         info->pci_bus = legacy.bus;
         info->pci_device = legacy.device;
