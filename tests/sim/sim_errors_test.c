@@ -19,23 +19,20 @@
 
 static struct sim_api api;
 
-static int setup(void **state)
-{
+static int setup(void **state) {
     (void)state;
     sim_api_load(&api, NULL);
     setenv("NVML_SIM_TIME", "0", 1);
     return 0;
 }
 
-static int teardown(void **state)
-{
+static int teardown(void **state) {
     (void)state;
     sim_api_unload(&api);
     return 0;
 }
 
-static nvmlDevice_t init_device(const char *scenario, unsigned int index)
-{
+static nvmlDevice_t init_device(const char *scenario, unsigned int index) {
     setenv("NVML_SIM_SCENARIO", sim_scenario_path(scenario), 1);
     assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
     nvmlDevice_t dev = NULL;
@@ -43,8 +40,7 @@ static nvmlDevice_t init_device(const char *scenario, unsigned int index)
     return dev;
 }
 
-static void test_uninitialized_and_refcount(void **state)
-{
+static void test_uninitialized_and_refcount(void **state) {
     (void)state;
     unsigned int count = 0;
     assert_int_equal(api.nvmlDeviceGetCount_v2(&count), NVML_ERROR_UNINITIALIZED);
@@ -62,8 +58,7 @@ static void test_uninitialized_and_refcount(void **state)
     assert_int_equal(api.nvmlDeviceGetCount_v2(&count), NVML_ERROR_UNINITIALIZED);
 }
 
-static void test_init_errors(void **state)
-{
+static void test_init_errors(void **state) {
     (void)state;
     char err[512];
     unsetenv("NVML_SIM_SCENARIO");
@@ -85,8 +80,7 @@ static void test_init_errors(void **state)
     assert_string_equal(err, expected);
 }
 
-static void test_invalid_handles_and_arguments(void **state)
-{
+static void test_invalid_handles_and_arguments(void **state) {
     (void)state;
     nvmlDevice_t dev = init_device("workstation-2gpu.json", 0);
     unsigned int v = 0;
@@ -114,8 +108,7 @@ static void test_invalid_handles_and_arguments(void **state)
     assert_int_equal(api.nvmlDeviceGetFanSpeed(dev, &v), NVML_ERROR_UNINITIALIZED);
 }
 
-static void test_insufficient_size(void **state)
-{
+static void test_insufficient_size(void **state) {
     (void)state;
     nvmlDevice_t dev = init_device("workstation-2gpu.json", 0);
     char small[8];
@@ -130,8 +123,7 @@ static void test_insufficient_size(void **state)
     assert_int_equal(count, 1);
     nvmlProcessInfo_v2_t procs[2];
     count = 2;
-    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v2(dev, &count, procs),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v2(dev, &count, procs), NVML_SUCCESS);
     assert_int_equal(count, 1);
     assert_int_equal(api.nvmlDeviceGetMPSComputeRunningProcesses_v2(dev, &count, NULL),
                      NVML_SUCCESS); /* an empty list */
@@ -148,8 +140,7 @@ static void test_insufficient_size(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_injected_errors_and_lost_gpu(void **state)
-{
+static void test_injected_errors_and_lost_gpu(void **state) {
     (void)state;
     setenv("NVML_SIM_SCENARIO", sim_scenario_path("faulty.json"), 1);
     assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
@@ -174,8 +165,7 @@ static void test_injected_errors_and_lost_gpu(void **state)
     assert_int_equal(api.nvmlDeviceGetBAR1MemoryInfo(dev, &bar1), NVML_ERROR_NO_PERMISSION);
     nvmlProcessInfo_v2_t procs[4];
     unsigned int count = 4;
-    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(dev, &count, procs),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(dev, &count, procs), NVML_SUCCESS);
     assert_int_equal(procs[0].usedGpuMemory, NVML_VALUE_NOT_AVAILABLE_ULL);
     assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(2, &dev), NVML_SUCCESS);
     assert_int_equal(api.nvmlDeviceGetFanSpeed(dev, &v), NVML_SUCCESS);
@@ -192,8 +182,7 @@ static void test_injected_errors_and_lost_gpu(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_unified_memory(void **state)
-{
+static void test_unified_memory(void **state) {
     (void)state;
     nvmlDevice_t dev = init_device("unified-memory.json", 0);
     nvmlMemory_t mem;
@@ -203,8 +192,7 @@ static void test_unified_memory(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_mig_handles(void **state)
-{
+static void test_mig_handles(void **state) {
     (void)state;
     nvmlDevice_t gpu = init_device("a100-mig.json", 0);
     unsigned int current = 0;
@@ -222,8 +210,7 @@ static void test_mig_handles(void **state)
     assert_int_equal(api.nvmlDeviceIsMigDeviceHandle(gpu, &v), NVML_SUCCESS);
     assert_int_equal(v, 0);
     nvmlDevice_t parent = NULL;
-    assert_int_equal(api.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(mig, &parent),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(mig, &parent), NVML_SUCCESS);
     assert_ptr_equal(parent, gpu);
     assert_int_equal(api.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(gpu, &parent),
                      NVML_ERROR_INVALID_ARGUMENT);
@@ -244,14 +231,12 @@ static void test_mig_handles(void **state)
     /* A GPU lists the processes of its MIG devices, with their instance ids. */
     nvmlProcessInfo_v2_t procs[8];
     unsigned int count = 8;
-    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(gpu, &count, procs),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(gpu, &count, procs), NVML_SUCCESS);
     assert_int_equal(count, 3);
     assert_int_equal(procs[1].gpuInstanceId, 5);
     assert_int_equal(api.nvmlDeviceGetMigDeviceHandleByIndex(gpu, 1, &mig), NVML_SUCCESS);
     count = 8;
-    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(mig, &count, procs),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(mig, &count, procs), NVML_SUCCESS);
     assert_int_equal(count, 2);
     nvmlDevice_t plain = NULL;
     assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(1, &plain), NVML_SUCCESS);
@@ -260,8 +245,7 @@ static void test_mig_handles(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_version_words(void **state)
-{
+static void test_version_words(void **state) {
     (void)state;
     nvmlDevice_t dev = init_device("h100-8gpu.json", 0);
     nvmlMemory_v2_t mem = {.version = 0};
@@ -289,8 +273,7 @@ static void test_version_words(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_nvlink_field_values(void **state)
-{
+static void test_nvlink_field_values(void **state) {
     (void)state;
     nvmlDevice_t dev = init_device("h100-8gpu.json", 0);
     nvmlFieldValue_t values[3] = {
@@ -306,8 +289,7 @@ static void test_nvlink_field_values(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_error_strings(void **state)
-{
+static void test_error_strings(void **state) {
     (void)state;
     assert_string_equal(api.nvmlErrorString(NVML_SUCCESS), "Success");
     assert_string_equal(api.nvmlErrorString(NVML_ERROR_NO_PERMISSION), "Insufficient Permissions");
@@ -320,8 +302,7 @@ static void test_error_strings(void **state)
     assert_string_equal(api.nvmlErrorString((nvmlReturn_t)12345), "Unknown Error");
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_uninitialized_and_refcount),
         cmocka_unit_test(test_init_errors),

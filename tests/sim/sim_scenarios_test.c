@@ -19,8 +19,7 @@
 
 static struct sim_api api;
 
-static int setup(void **state)
-{
+static int setup(void **state) {
     (void)state;
     sim_api_load(&api, NULL);
     setenv("NVML_SIM_TIME", "0", 1);
@@ -28,15 +27,13 @@ static int setup(void **state)
     return 0;
 }
 
-static int teardown(void **state)
-{
+static int teardown(void **state) {
     (void)state;
     sim_api_unload(&api);
     return 0;
 }
 
-static unsigned int init_with(const char *scenario)
-{
+static unsigned int init_with(const char *scenario) {
     setenv("NVML_SIM_SCENARIO", sim_scenario_path(scenario), 1);
     assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
     unsigned int count = 99;
@@ -44,13 +41,12 @@ static unsigned int init_with(const char *scenario)
     return count;
 }
 
-static void test_every_bundled_scenario_loads(void **state)
-{
+static void test_every_bundled_scenario_loads(void **state) {
     static const struct {
         const char *file;
         unsigned int devices;
     } bundled[] = {
-        {"workstation-2gpu.json", 2}, {"h100-8gpu.json", 8},       {"a100-mig.json", 2},
+        {"workstation-2gpu.json", 2}, {"h100-8gpu.json", 8},      {"a100-mig.json", 2},
         {"faulty.json", 4},           {"unified-memory.json", 1}, {"empty.json", 0},
         {"legacy-driver.json", 2},
     };
@@ -61,8 +57,7 @@ static void test_every_bundled_scenario_loads(void **state)
     }
 }
 
-static void test_workstation_values(void **state)
-{
+static void test_workstation_values(void **state) {
     (void)state;
     assert_int_equal(init_with("workstation-2gpu.json"), 2);
     char text[96];
@@ -114,8 +109,7 @@ static void test_workstation_values(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_processes_merge_compute_and_graphics(void **state)
-{
+static void test_processes_merge_compute_and_graphics(void **state) {
     (void)state;
     setenv("NVT_STANDIN_3", "4242", 1);
     init_with("workstation-2gpu.json");
@@ -123,8 +117,7 @@ static void test_processes_merge_compute_and_graphics(void **state)
     assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(1, &dev), NVML_SUCCESS);
     nvmlProcessInfo_v2_t procs[4];
     unsigned int count = 4;
-    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(dev, &count, procs),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v3(dev, &count, procs), NVML_SUCCESS);
     assert_int_equal(count, 1);
     assert_int_equal(procs[0].pid, 4242); /* the placeholder took the environment's pid */
     assert_int_equal(procs[0].usedGpuMemory, 3400ULL << 20);
@@ -138,8 +131,7 @@ static void test_processes_merge_compute_and_graphics(void **state)
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-static void test_time_functions_and_frozen_clock(void **state)
-{
+static void test_time_functions_and_frozen_clock(void **state) {
     (void)state;
     char path[512];
     snprintf(path, sizeof(path), "%s/lively.json", sim_temp_dir());
@@ -169,8 +161,7 @@ static void test_time_functions_and_frozen_clock(void **state)
     setenv("NVML_SIM_TIME", "0", 1);
 }
 
-int main(void)
-{
+int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_bundled_scenario_loads),
         cmocka_unit_test(test_workstation_values),

@@ -15,8 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char *env_or_fail(const char *name)
-{
+static const char *env_or_fail(const char *name) {
     const char *value = getenv(name);
     if (value == NULL || value[0] == '\0') {
         fail_msg("%s is not set (run the tests through ctest)", name);
@@ -24,8 +23,7 @@ static const char *env_or_fail(const char *name)
     return value;
 }
 
-void sim_api_load(struct sim_api *api, const char *variant)
-{
+void sim_api_load(struct sim_api *api, const char *variant) {
     char path[4096];
     memset(api, 0, sizeof(*api));
     if (variant == NULL) {
@@ -44,23 +42,20 @@ void sim_api_load(struct sim_api *api, const char *variant)
     *(void **)&api->nvmlErrorString = dlsym(api->handle, "nvmlErrorString");
 }
 
-void sim_api_unload(struct sim_api *api)
-{
+void sim_api_unload(struct sim_api *api) {
     if (api->handle != NULL) {
         dlclose(api->handle);
     }
     memset(api, 0, sizeof(*api));
 }
 
-const char *sim_scenario_path(const char *name)
-{
+const char *sim_scenario_path(const char *name) {
     static char path[4096];
     snprintf(path, sizeof(path), "%s/%s", env_or_fail("NVT_SCENARIO_DIR"), name);
     return path;
 }
 
-void sim_write_file(const char *path, const char *text)
-{
+void sim_write_file(const char *path, const char *text) {
     char tmp[4200];
     snprintf(tmp, sizeof(tmp), "%s.tmp", path);
     FILE *f = fopen(tmp, "w");
@@ -70,8 +65,7 @@ void sim_write_file(const char *path, const char *text)
     assert_int_equal(rename(tmp, path), 0);
 }
 
-const char *sim_temp_dir(void)
-{
+const char *sim_temp_dir(void) {
     static char dir[256];
     if (dir[0] == '\0') {
         snprintf(dir, sizeof(dir), "%s/nvt-sim-test.XXXXXX",
@@ -81,8 +75,7 @@ const char *sim_temp_dir(void)
     return dir;
 }
 
-nvmlReturn_t sim_init_capturing(const struct sim_api *api, char *err, size_t size)
-{
+nvmlReturn_t sim_init_capturing(const struct sim_api *api, char *err, size_t size) {
     fflush(stderr);
     FILE *capture = tmpfile();
     assert_non_null(capture);
