@@ -1,0 +1,205 @@
+/*
+ * Live changes and driver generations: a scenario copy rewritten while a context is open (a
+ * process appears, a GPU falls off the bus and comes back), seen by polling snapshots with a
+ * deadline; and the process lists of every driver generation's element layout (PEERS.md §3.2).
+ */
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lib_testutil.h"
+
+#define MiB         (UINT64_C(1) << 20)
+#define DEADLINE_S  10.0
+#define RTX_SLOT    3
+#define NEW_PID     4194300
+#define NEW_PROCESS "{ \"pid\": 4194300, \"type\": \"compute\", \"used_mib\": 77 },\n        "
+#define PID_B_ENTRY "{ \"pid\": \"${NVT_LIB_PID_B"
+
+struct fixture {
+    nvt_context *ctx; /* closed by the teardown, also when a test fails half-way */
+    char *dir;
+    char path[4096];
+    char *original;
+};
+
+static int setup(void **state) {
+    static struct fixture f;
+    f.dir = tu_temp_dir();
+    snprintf(f.path, sizeof(f.path), "%s/live.json", f.dir);
+    f.original = tu_read_file(tu_test_scenario("lib-basic.json"));
+    tu_write_file(f.path, f.original);
+    *state = &f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    struct fixture *f = *state;
+    nvt_close(f->ctx);
+    f->ctx = NULL;
+    tu_remove_tree(f->dir);
+    free(f->dir);
+    free(f->original);
+    return 0;
+}
+
+static const struct nvt_gpu_process *find(const struct nvt_snapshot *snap, size_t slot,
+                                          uint32_t pid) {
+    for (size_t i = 0; i < snap->process_count; i++) {
+        if (snap->processes[i].device == slot && snap->processes[i].pid == pid) {
+            return &snap->processes[i];
+        }
+    }
+    return NULL;
+}
+
+/* Like find(), but the process must exist. */
+static const struct nvt_gpu_process *require(const struct nvt_snapshot *snap, size_t slot,
+                                             uint32_t pid) {
+    const struct nvt_gpu_process *p = find(snap, slot, pid);
+    if (p == NULL) {
+        fail_msg("no process %u on slot %zu", pid, slot);
+        static const struct nvt_gpu_process none; /* not reached: fail_msg ends the test */
+        return &none;
+    }
+    return p;
+}
+
+/* Take snapshots until check() holds or the deadline passes. */
+static bool poll_until(nvt_context *ctx, bool (*check)(const struct nvt_snapshot *)) {
+    double deadline = tu_now() + DEADLINE_S;
+    while (tu_now() < deadline) {
+        struct nvt_snapshot *snap = NULL;
+        assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEVICES | NVT_SAMPLE_PROCESSES, &snap),
+                         NVT_OK);
+        bool done = check(snap);
+        nvt_snapshot_free(snap);
+        if (done) {
+            return true;
+        }
+        usleep(20000);
+    }
+    return false;
+}
+
+static bool has_new_process(const struct nvt_snapshot *snap) {
+    const struct nvt_gpu_process *p = find(snap, RTX_SLOT, NEW_PID);
+    return p != NULL && p->gpu_memory_bytes == 77 * MiB;
+}
+
+static bool lacks_new_process(const struct nvt_snapshot *snap) {
+    return find(snap, RTX_SLOT, NEW_PID) == NULL;
+}
+
+static bool rtx_lost(const struct nvt_snapshot *snap) {
+    return snap->devices[RTX_SLOT].state.status == NVT_ERR_GPU_IS_LOST;
+}
+
+static bool rtx_back(const struct nvt_snapshot *snap) {
+    return snap->devices[RTX_SLOT].state.status == NVT_OK &&
+           snap->devices[RTX_SLOT].state.memory_used_bytes == 20110 * MiB;
+}
+
+static void test_process_appears_and_exits(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    assert_true(poll_until(ctx, lacks_new_process));
+    /* Only the RTX lists NVT_LIB_PID_B: the new process goes in front of it. */
+    char *changed = tu_replace(f->original, PID_B_ENTRY, NEW_PROCESS PID_B_ENTRY);
+    tu_write_file(f->path, changed);
+    free(changed);
+    assert_true(poll_until(ctx, has_new_process));
+    tu_write_file(f->path, f->original);
+    assert_true(poll_until(ctx, lacks_new_process));
+}
+
+static void test_gpu_lost_and_back(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    assert_true(poll_until(ctx, rtx_back));
+    char *lost =
+        tu_replace(f->original, "\"uuid\": \"GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40\",",
+                   "\"uuid\": \"GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40\", \"lost\": true,");
+    tu_write_file(f->path, lost);
+    free(lost);
+    assert_true(poll_until(ctx, rtx_lost));
+    /* A lost GPU lists no processes and leaves the others alone. */
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap), NVT_OK);
+    assert_null(find(snap, RTX_SLOT, NEW_PID));
+    for (size_t i = 0; i < snap->process_count; i++) {
+        assert_int_not_equal(snap->processes[i].device, RTX_SLOT);
+    }
+    assert_int_equal(snap->devices[0].state.status, NVT_OK);
+    assert_true(nvt_is_na_u32(snap->devices[RTX_SLOT].state.temperature_c));
+    nvt_snapshot_free(snap);
+    tu_write_file(f->path, f->original);
+    assert_true(poll_until(ctx, rtx_back));
+}
+
+/* Open the scenario with another driver generation and check the RTX's processes. */
+static void check_generation(struct fixture *f, const char *generation) {
+    char replacement[64];
+    snprintf(replacement, sizeof(replacement), "\"generation\": \"%s\"", generation);
+    char *changed = tu_replace(f->original, "\"generation\": \"r550\"", replacement);
+    tu_write_file(f->path, changed);
+    free(changed);
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_PROCESSES, &snap), NVT_OK);
+    size_t on_rtx = 0;
+    for (size_t i = 0; i < snap->process_count; i++) {
+        const struct nvt_gpu_process *p = &snap->processes[i];
+        if (p->device == RTX_SLOT) {
+            on_rtx++;
+            assert_true(nvt_is_na_u32(p->gpu_instance_id)); /* a non-MIG GPU has no ids */
+        }
+        if (p->device == 1) {
+            /* MIG processes carry their instance ids in the v2/v3 layouts. */
+            assert_int_equal(p->gpu_instance_id, 1);
+            assert_int_equal(p->gpu_memory_bytes, 9000 * MiB);
+        }
+    }
+    assert_int_equal(on_rtx, 4);
+    const struct nvt_gpu_process *p = require(snap, RTX_SLOT, 4194302);
+    assert_int_equal(p->gpu_memory_bytes, 300 * MiB);
+    assert_int_equal(p->type, NVT_PROCESS_COMPUTE | NVT_PROCESS_GRAPHICS);
+    p = require(snap, RTX_SLOT, 4194303);
+    assert_int_equal(p->gpu_memory_bytes, 200 * MiB);
+    const char *names[4];
+    assert_int_equal(nvt_missing_functions(ctx, names, 4), 0);
+    nvt_snapshot_free(snap);
+    nvt_close(ctx);
+    f->ctx = NULL;
+}
+
+static void test_generations(void **state) {
+    struct fixture *f = *state;
+    check_generation(f, "pre-r535");
+    check_generation(f, "r510");
+    check_generation(f, "r535"); /* _v3 with the 32-byte elements */
+    check_generation(f, "r550");
+    tu_write_file(f->path, f->original);
+}
+
+int main(void) {
+    char pid[32];
+    snprintf(pid, sizeof(pid), "%d", (int)getpid());
+    setenv("NVT_LIB_PID_A", pid, 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_process_appears_and_exits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gpu_lost_and_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
