@@ -1,0 +1,19 @@
+#!/bin/sh
+# The monitor's first screen at 80x24, 120x40 and 200x60 against expected text (host figures
+# masked by normalize.py), on the simulated 2-GPU workstation with stand-in processes.
+. "$(dirname "$0")/tmux_lib.sh"
+
+start_standins 3
+use_scenario workstation-2gpu.json
+
+for size in 80x24 120x40 200x60; do
+    width=${size%x*}
+    height=${size#*x}
+    start_monitor "$width" "$height"
+    wait_for " $NVT_STANDIN_3 X "
+    expect_screen "first-$size"
+    keys q
+    [ "$(wait_exit)" = 0 ] || fail "exit status after q at $size"
+    tmux_cmd kill-server
+done
+finish

@@ -1,0 +1,163 @@
+# Shared helpers of the monitor tests: a private tmux server, the simulated driver on a scenario
+# copy the test may rewrite, stand-in processes, and polling with deadlines (never fixed sleeps).
+#
+# A test script sources this file, then calls the functions below.  Everything it starts (tmux
+# server, stand-ins, temporary files) is stopped by the EXIT trap.
+set -eu
+
+NVITOP=${NVITOP_BIN:-${NVT_BINARY_DIR:-build}/bin/nvitop}
+if [ ! -x "$NVITOP" ]; then
+    echo "SKIP: $NVITOP is not built"
+    exit 77
+fi
+command -v tmux >/dev/null 2>&1 || {
+    echo "SKIP: tmux is not installed"
+    exit 77
+}
+
+SOURCE_DIR=${NVT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
+SCENARIO_DIR=${NVT_SCENARIO_DIR:-$SOURCE_DIR/sim/scenarios}
+EXPECTED_DIR=$SOURCE_DIR/tests/tui/expected
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/nvt-tui.XXXXXX")
+SOCKET="nvt-tui-$$"
+STANDINS_STARTED=0
+FAILURES=0
+
+tmux_cmd() {
+    tmux -L "$SOCKET" "$@"
+}
+
+cleanup() {
+    tmux_cmd kill-server >/dev/null 2>&1 || true
+    if [ "$STANDINS_STARTED" = 1 ]; then
+        NVT_STANDIN_STATE="$WORK/standins" sh "$SOURCE_DIR/scripts/standins.sh" stop \
+            >/dev/null 2>&1 || true
+    fi
+    rm -rf "$WORK"
+}
+trap cleanup EXIT INT TERM
+
+fail() {
+    echo "FAIL: $*" >&2
+    FAILURES=$((FAILURES + 1))
+}
+
+# start_standins N: N stand-in processes whose pids the scenarios name (NVT_STANDIN_<i>).
+start_standins() {
+    eval "$(NVT_STANDIN_STATE="$WORK/standins" sh "$SOURCE_DIR/scripts/standins.sh" start "$1")"
+    STANDINS_STARTED=1
+}
+
+# use_scenario NAME: copy a bundled scenario to $SCENARIO, which the test may rewrite.
+use_scenario() {
+    SCENARIO="$WORK/scenario.json"
+    cp "$SCENARIO_DIR/$1" "$SCENARIO"
+}
+
+# rewrite_scenario SED-EXPRESSION...: change the scenario the running monitor reads (atomically).
+rewrite_scenario() {
+    for expression in "$@"; do
+        printf '%s\n' "$expression" >>"$WORK/scenario.sed"
+    done
+    sed -f "$WORK/scenario.sed" "$SCENARIO" >"$WORK/scenario.new"
+    rm -f "$WORK/scenario.sed"
+    mv "$WORK/scenario.new" "$SCENARIO"
+}
+
+# start_monitor WIDTH HEIGHT [nvitop arguments...]: run the monitor in a detached pane.  Its exit
+# status lands in $WORK/exit when it ends.
+start_monitor() {
+    width=$1
+    height=$2
+    shift 2
+    cat >"$WORK/run.sh" <<RUN
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
+export NVML_SIM_SCENARIO='$SCENARIO' NVML_SIM_TIME="\${NVML_SIM_TIME:-1700000000}"
+export LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}'
+# Ctrl-C reaches the whole foreground process group: this shell must outlive it to record the
+# monitor's exit status (a trap, not an ignore, so that the monitor inherits the default).
+trap true INT
+"\$@"
+echo "\$?" >'$WORK/exit'
+exec sleep 3600
+RUN
+    rm -f "$WORK/exit"
+    echo "set -g status off" >"$WORK/tmux.conf"
+    tmux_cmd -f "$WORK/tmux.conf" new-session -d -s main -x "$width" -y "$height" \
+        sh "$WORK/run.sh" "$NVITOP" "$@"
+}
+
+capture() {
+    tmux_cmd capture-pane -p -t main
+}
+
+keys() {
+    tmux_cmd send-keys -t main "$@"
+}
+
+resize() {
+    tmux_cmd resize-window -t main -x "$1" -y "$2"
+}
+
+# wait_for TEXT [SECONDS]: poll the screen until it shows TEXT (fixed string).
+wait_for() {
+    deadline=$(($(date +%s) + ${2:-10}))
+    while :; do
+        if capture | grep -qF -- "$1"; then
+            return 0
+        fi
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "timed out waiting for '$1'"
+            capture >&2
+            return 1
+        fi
+        sleep 0.05
+    done
+}
+
+# wait_gone TEXT [SECONDS]: poll until the screen no longer shows TEXT.
+wait_gone() {
+    deadline=$(($(date +%s) + ${2:-10}))
+    while capture | grep -qF -- "$1"; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "timed out waiting for '$1' to disappear"
+            capture >&2
+            return 1
+        fi
+        sleep 0.05
+    done
+}
+
+# wait_exit [SECONDS]: wait for the monitor to end; prints its exit status.
+wait_exit() {
+    deadline=$(($(date +%s) + ${1:-10}))
+    while [ ! -s "$WORK/exit" ]; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "the monitor did not exit"
+            return 1
+        fi
+        sleep 0.05
+    done
+    cat "$WORK/exit"
+}
+
+# expect_screen NAME: compare the normalised screen with tests/tui/expected/NAME.txt
+# (NVT_UPDATE_EXPECTED=1 rewrites the file instead).
+expect_screen() {
+    capture | python3 "$SOURCE_DIR/tests/tui/normalize.py" >"$WORK/$1.txt"
+    if [ "${NVT_UPDATE_EXPECTED:-0}" = 1 ]; then
+        cp "$WORK/$1.txt" "$EXPECTED_DIR/$1.txt"
+        return 0
+    fi
+    if ! diff -u "$EXPECTED_DIR/$1.txt" "$WORK/$1.txt" >&2; then
+        fail "screen $1 differs from the expected text"
+    fi
+}
+
+finish() {
+    if [ "$FAILURES" -gt 0 ]; then
+        echo "$FAILURES failure(s)" >&2
+        exit 1
+    fi
+    echo "ok"
+}
