@@ -2,6 +2,9 @@
  * The internal host back-end: everything libnvitop reads from the proc file system, relative to a
  * configurable root so tests can use fixture trees.  Implemented for Linux in linux_*.c; other
  * systems get unsupported.c.  Only src/lib/ includes this header.
+ *
+ * Thread-safety: a host_ctx belongs to one context and, like it, is used by one thread at a time;
+ * distinct host_ctx objects are independent.  Nothing here prints, exits or aborts.
  */
 #ifndef NVITOP_SRC_LIB_HOST_HOST_H
 #define NVITOP_SRC_LIB_HOST_HOST_H
@@ -25,8 +28,11 @@ uint32_t host_cpu_count(const struct host_ctx *host);
 
 /*
  * Sample host metrics into *out.  per_cpu receives up to per_cpu_cap per-CPU percentages (the
- * caller points out->cpu_percent_per_cpu at it afterwards).  N/A fields stay N/A; never fails
- * except for NVT_ERR_INVALID_ARGUMENT.
+ * caller points out->cpu_percent_per_cpu at it afterwards; out->cpu_count says how many were
+ * written).  N/A fields stay N/A; never fails except for NVT_ERR_INVALID_ARGUMENT.  Percentages
+ * are rounded to one decimal as psutil does.  The uptime comes from <proc root>/uptime (nvitop
+ * computes now - boot time, which differs by under a second), the host name from
+ * <proc root>/sys/kernel/hostname (the UTS node name; fixture trees can set it), else uname().
  */
 nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
                        uint32_t per_cpu_cap);

@@ -1,9 +1,7 @@
 /* System-wide host metrics from the proc file system, with psutil's definitions (SPEC §5.6.4). */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -20,12 +18,7 @@
 /* Caps on what we read: generous for the real files (/proc/stat carries one "intr" number per
  * interrupt line, tens of KiB on big machines), small enough to bound a corrupt fixture. */
 #define STAT_FILE_CAP     (16u << 20)
-#define SMALL_FILE_CAP    (64u << 10)
-#define ZONEINFO_CAP      (4u << 20)
 #define INITIAL_CPU_SLOTS 64
-
-/* The inode number of the initial PID namespace (PROC_PID_INIT_INO in the kernel, stable ABI). */
-#define INITIAL_PID_NAMESPACE_INODE 4026531836ULL
 
 nvt_status host_open(const char *proc_root, struct host_ctx **out) {
     if (out == NULL) {
@@ -174,101 +167,6 @@ static void sample_cpu(struct host_ctx *host, struct nvt_host_state *out, double
     host->previous_cpu_count = stat.cpu_count;
 }
 
-/* psutil's fallback for kernels without MemAvailable (before 3.14), from the low watermarks. */
-static uint64_t estimate_available(const struct host_ctx *host, const struct proc_meminfo *m,
-                                   uint64_t cached_only) {
-    uint64_t fallback = m->mem_free + cached_only;
-    if (m->active_file == NVT_NA_U64 || m->inactive_file == NVT_NA_U64 ||
-        m->sreclaimable == NVT_NA_U64) {
-        return fallback;
-    }
-    char *text = NULL;
-    size_t len = 0;
-    if (host_read_file(host, "zoneinfo", ZONEINFO_CAP, &text, &len) != 0) {
-        return fallback;
-    }
-    uint64_t low_pages = 0;
-    proc_parse_zoneinfo_low(text, &low_pages);
-    free(text);
-    double low = (double)low_pages * (double)host->page_size;
-    double pagecache = (double)m->active_file + (double)m->inactive_file;
-    double slab = (double)m->sreclaimable;
-    double available = (double)m->mem_free - low;
-    available += pagecache - fmin(pagecache / 2.0, low);
-    available += slab - fmin(slab / 2.0, low);
-    return available <= 0.0 ? 0 : (uint64_t)available;
-}
-
-static double usage_percent(uint64_t used, uint64_t total) {
-    if (total == 0) {
-        return 0.0;
-    }
-    return nvt_round_half_even_digits((double)used / (double)total * 100.0, 1);
-}
-
-/* Total and available memory with psutil's rules; false when MemTotal or MemFree is missing. */
-static bool memory_figures(const struct host_ctx *host, const struct proc_meminfo *m,
-                           uint64_t *cached_out, uint64_t *available_out) {
-    if (m->mem_total == NVT_NA_U64 || m->mem_free == NVT_NA_U64) {
-        return false;
-    }
-    uint64_t cached = m->cached != NVT_NA_U64 ? m->cached : 0;
-    uint64_t available = m->mem_available;
-    if (available == NVT_NA_U64) {
-        available = estimate_available(host, m, cached);
-    }
-    if (m->sreclaimable != NVT_NA_U64) {
-        cached += m->sreclaimable;
-    }
-    if (available > m->mem_total) {
-        available = m->mem_free;
-    }
-    *cached_out = cached;
-    *available_out = available;
-    return true;
-}
-
-static bool read_meminfo(const struct host_ctx *host, struct proc_meminfo *m) {
-    char *text = NULL;
-    size_t len = 0;
-    if (host_read_file(host, "meminfo", SMALL_FILE_CAP, &text, &len) != 0) {
-        return false;
-    }
-    proc_parse_meminfo(text, m);
-    free(text);
-    return true;
-}
-
-static void sample_memory(struct host_ctx *host, struct nvt_host_state *out) {
-    struct proc_meminfo m;
-    if (!read_meminfo(host, &m)) {
-        return;
-    }
-    uint64_t cached = 0;
-    uint64_t available = 0;
-    if (memory_figures(host, &m, &cached, &available)) {
-        uint64_t total = m.mem_total;
-        uint64_t buffers = m.buffers != NVT_NA_U64 ? m.buffers : 0;
-        uint64_t taken = m.mem_free;
-        /* used = total - free - cached - buffers, or total - free when that would go negative. */
-        bool fits = taken <= total && cached <= total - taken && buffers <= total - taken - cached;
-        out->memory_total_bytes = total;
-        out->memory_free_bytes = m.mem_free;
-        out->memory_available_bytes = available;
-        out->memory_used_bytes =
-            fits ? total - taken - cached - buffers : (taken <= total ? total - taken : 0);
-        out->memory_percent = usage_percent(total - available, total);
-        host->memory_total = total;
-    }
-    if (m.swap_total != NVT_NA_U64 && m.swap_free != NVT_NA_U64) {
-        uint64_t used = m.swap_free <= m.swap_total ? m.swap_total - m.swap_free : 0;
-        out->swap_total_bytes = m.swap_total;
-        out->swap_free_bytes = m.swap_free;
-        out->swap_used_bytes = used;
-        out->swap_percent = usage_percent(used, m.swap_total);
-    }
-}
-
 static void sample_loadavg(const struct host_ctx *host, struct nvt_host_state *out) {
     char buf[256];
     double load[3];
@@ -367,82 +265,10 @@ nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double
         ensure_cpu_slots(host, INITIAL_CPU_SLOTS);
     }
     sample_cpu(host, out, per_cpu, per_cpu_cap);
-    sample_memory(host, out);
+    host_memory_sample(host, out);
     sample_loadavg(host, out);
     out->uptime_s = read_uptime(host);
     out->boot_time = host->boot_time;
     sample_hostname(host, out);
     return NVT_OK;
-}
-
-uint64_t host_memory_total(struct host_ctx *host) {
-    if (host == NULL) {
-        return NVT_NA_U64;
-    }
-    if (host->memory_total == NVT_NA_U64) {
-        struct proc_meminfo m;
-        if (read_meminfo(host, &m) && m.mem_total != NVT_NA_U64) {
-            host->memory_total = m.mem_total;
-        }
-    }
-    return host->memory_total;
-}
-
-void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *available) {
-    *total = NVT_NA_U64;
-    *available = NVT_NA_U64;
-    struct proc_meminfo m;
-    uint64_t cached = 0;
-    uint64_t avail = 0;
-    if (host != NULL && read_meminfo(host, &m) && memory_figures(host, &m, &cached, &avail)) {
-        *total = m.mem_total;
-        *available = avail;
-    }
-}
-
-/* The inode of a PID namespace link such as "pid:[4026531836]"; 0 when unreadable. */
-static unsigned long long namespace_inode(const struct host_ctx *host, const char *path) {
-    char link[64];
-    ssize_t n = readlinkat(host->root_fd, path, link, sizeof(link) - 1);
-    if (n <= 0) {
-        return 0;
-    }
-    link[n] = '\0';
-    unsigned long long inode = 0;
-    if (sscanf(link, "pid:[%llu]", &inode) != 1) {
-        return 0;
-    }
-    return inode;
-}
-
-static int detect_nested_namespace(const struct host_ctx *host) {
-    if (host->root_fd < 0) {
-        return 0;
-    }
-    /* Seen from a proc mounted in an outer namespace, NSpid lists one pid per level. */
-    char *text = NULL;
-    size_t len = 0;
-    if (host_read_file(host, "self/status", SMALL_FILE_CAP, &text, &len) == 0) {
-        struct proc_pid_status status;
-        proc_parse_pid_status(text, &status);
-        free(text);
-        if (status.nspid_count > 1) {
-            return 1;
-        }
-    }
-    /* A container with its own proc shows one NSpid entry, but its namespace inode differs from
-     * the initial namespace's fixed one. */
-    unsigned long long self = namespace_inode(host, "self/ns/pid");
-    unsigned long long init = namespace_inode(host, "1/ns/pid");
-    if (self != 0 && (self != INITIAL_PID_NAMESPACE_INODE || (init != 0 && init != self))) {
-        return 1;
-    }
-    return 0;
-}
-
-bool host_in_nested_pid_namespace(struct host_ctx *host) {
-    if (host->nested_namespace < 0) {
-        host->nested_namespace = detect_nested_namespace(host);
-    }
-    return host->nested_namespace == 1;
 }

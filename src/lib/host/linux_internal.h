@@ -1,6 +1,7 @@
 /*
  * State of the Linux host back-end, shared by its source files (linux_host.c, linux_process.c,
- * pid_cache.c, users.c).  Nothing outside src/lib/host/ includes this.
+ * pid_cache.c, users.c, process_api.c).  Nothing outside src/lib/host/ includes this.  Like
+ * host.h, everything here works on one host_ctx used by one thread at a time.
  */
 #ifndef NVITOP_SRC_LIB_HOST_LINUX_INTERNAL_H
 #define NVITOP_SRC_LIB_HOST_LINUX_INTERNAL_H
@@ -88,6 +89,10 @@ void pid_cache_fini(struct pid_cache *cache);
 const char *users_name(struct user_cache *cache, uint32_t uid);
 
 void users_fini(struct user_cache *cache);
+
+/* Fill the memory and swap fields of *out from <proc root>/meminfo (N/A when unreadable) and
+ * remember the physical total for host_memory_total(). */
+void host_memory_sample(struct host_ctx *host, struct nvt_host_state *out);
 
 /* Read a file under the proc root into a fresh NUL-terminated allocation; errno-style result. */
 int host_read_file(const struct host_ctx *host, const char *path, size_t cap, char **out,
