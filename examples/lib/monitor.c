@@ -1,6 +1,6 @@
 /*
- * A minimal monitor, the C version of the first example of nvitop's README: every GPU's name,
- * memory and utilisation, and the processes on it.  Prints one report and exits.
+ * A minimal monitor, the C version of the "Quick Start" of nvitop's README: for every GPU its
+ * fan, temperature, utilisation and memory, and the processes on it.
  *
  *   usage: example-monitor
  */
@@ -8,36 +8,67 @@
 
 #include <nvitop/nvitop.h>
 
-static void print_device(const struct nvt_snapshot *snap, size_t slot) {
-    const struct nvt_device_snapshot *d = &snap->devices[slot];
-    char used[32];
-    char total[32];
-    nvt_format_bytes(used, sizeof(used), d->state.memory_used_bytes, NVT_MiB);
-    nvt_format_bytes(total, sizeof(total), d->state.memory_total_bytes, NVT_MiB);
-    if (d->info.is_mig) {
-        printf("  MIG %u:%u", d->info.index, d->info.mig_index);
-    } else {
-        printf("GPU %u", d->info.index);
+/* "72%", "71C" or "N/A". */
+static const char *number(char *buf, size_t size, uint32_t value, const char *unit) {
+    if (nvt_is_na_u32(value)) {
+        return "N/A";
     }
-    if (d->info.handle_status != NVT_OK) {
-        printf(": ERROR: %s\n", nvt_strerror(d->info.handle_status));
-        return;
-    }
-    printf(": %s, memory %s / %s", d->info.name, used, total);
-    if (!nvt_is_na_u32(d->state.gpu_util_pct)) {
-        printf(", utilization %u%%", d->state.gpu_util_pct);
-    }
-    printf("\n");
+    snprintf(buf, size, "%u%s", value, unit);
+    return buf;
 }
 
-static void print_process(const struct nvt_gpu_process *p) {
-    char memory[32];
-    nvt_format_bytes(memory, sizeof(memory), p->gpu_memory_bytes, NVT_MiB);
-    const char *type = p->type == (NVT_PROCESS_COMPUTE | NVT_PROCESS_GRAPHICS) ? "C+G"
-                       : p->type == NVT_PROCESS_GRAPHICS                       ? "G"
-                                                                               : "C";
-    printf("    pid %u %-3s %8s  %s\n", p->pid, type, memory,
-           p->host.status == NVT_HOST_OK ? p->host.name : "(no such process)");
+static void print_device(const struct nvt_snapshot *snap, size_t slot) {
+    const struct nvt_device_snapshot *d = &snap->devices[slot];
+    char total[32];
+    char used[32];
+    char free_memory[32];
+    char a[16];
+    nvt_format_bytes(total, sizeof(total), d->state.memory_total_bytes, 1);
+    nvt_format_bytes(used, sizeof(used), d->state.memory_used_bytes, 1);
+    nvt_format_bytes(free_memory, sizeof(free_memory), d->state.memory_free_bytes, 1);
+    if (d->info.is_mig) {
+        printf("MigDevice(index=(%u, %u), name=\"%s\", total_memory=%s)\n", d->info.index,
+               d->info.mig_index, d->info.name, total);
+    } else {
+        printf("PhysicalDevice(index=%u, name=\"%s\", total_memory=%s)\n", d->info.index,
+               d->info.handle_status == NVT_OK ? d->info.name : nvt_strerror(d->info.handle_status),
+               total);
+    }
+    printf("  - Fan speed:       %s\n", number(a, sizeof(a), d->state.fan_speed_pct, "%"));
+    printf("  - Temperature:     %s\n", number(a, sizeof(a), d->state.temperature_c, "C"));
+    printf("  - GPU utilization: %s\n", number(a, sizeof(a), d->state.gpu_util_pct, "%"));
+    printf("  - Total memory:    %s\n", total);
+    printf("  - Used memory:     %s\n", used);
+    printf("  - Free memory:     %s\n", free_memory);
+}
+
+static void print_processes(const struct nvt_snapshot *snap, size_t slot) {
+    size_t count = 0;
+    for (size_t i = 0; i < snap->process_count; i++) {
+        count += snap->processes[i].device == slot;
+    }
+    printf("  - Processes (%zu): [", count);
+    const char *separator = "";
+    for (size_t i = 0; i < snap->process_count; i++) {
+        if (snap->processes[i].device == slot) { /* ordered by pid within a device */
+            printf("%s%u", separator, snap->processes[i].pid);
+            separator = ", ";
+        }
+    }
+    printf("]\n");
+    for (size_t i = 0; i < snap->process_count; i++) {
+        const struct nvt_gpu_process *p = &snap->processes[i];
+        if (p->device != slot) {
+            continue;
+        }
+        char memory[32];
+        nvt_format_bytes(memory, sizeof(memory), p->gpu_memory_bytes, NVT_MiB);
+        const char *type = p->type == (NVT_PROCESS_COMPUTE | NVT_PROCESS_GRAPHICS) ? "C+G"
+                           : p->type == NVT_PROCESS_GRAPHICS                       ? "G"
+                                                                                   : "C";
+        printf("    - GpuProcess(pid=%u, gpu_memory=%s, type=%s, command=\"%s\")\n", p->pid, memory,
+               type, p->host.status == NVT_HOST_OK ? p->host.command : "No Such Process");
+    }
 }
 
 int main(void) {
@@ -47,12 +78,8 @@ int main(void) {
         fprintf(stderr, "NVML ERROR: %s\n", nvt_strerror(status));
         return 1;
     }
-    const struct nvt_system_info *system = nvt_system_info(ctx);
-    printf("Driver %s, %u GPU(s)\n", system->driver_version, system->device_count);
-
     struct nvt_snapshot *snap = NULL;
-    status = nvt_snapshot_take(
-        ctx, NVT_SAMPLE_DEVICES | NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES, &snap);
+    status = nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap);
     if (status != NVT_OK) {
         fprintf(stderr, "example-monitor: %s\n", nvt_strerror(status));
         nvt_close(ctx);
@@ -60,11 +87,9 @@ int main(void) {
     }
     for (size_t slot = 0; slot < snap->device_count; slot++) {
         print_device(snap, slot);
-        for (size_t i = 0; i < snap->process_count; i++) {
-            if (snap->processes[i].device == slot) {
-                print_process(&snap->processes[i]);
-            }
-        }
+        print_processes(snap, slot);
+        printf("%.120s\n", "----------------------------------------------------------------------"
+                           "--------------------------------------------------");
     }
     nvt_snapshot_free(snap);
     nvt_close(ctx);
