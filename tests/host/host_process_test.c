@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <nvitop/process.h>
+
 #include "host.h"
 #include "host_fixture.h"
 #include "linux_internal.h"
@@ -293,6 +295,65 @@ static void test_directory_instead_of_file(void **state) {
     fixture_remove(dir);
 }
 
+/* psutil's environ rules: entries need a name before '='; an unterminated tail is dropped. */
+static void test_environ_fixture(void **state) {
+    nvt_context *ctx = (nvt_context *)*state;
+    char **env = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_process_environ(ctx, 100, &env, &count), NVT_OK);
+    assert_int_equal(count, 3);
+    assert_string_equal(env[0], "PATH=/usr/bin:/bin");
+    assert_string_equal(env[1], "HOME=/root");
+    assert_string_equal(env[2], "LANG=C.UTF-8");
+    assert_null(env[3]);
+    free(env);
+    /* A process without an environ file (gone), and a bad argument. */
+    assert_int_equal(nvt_host_process_environ(ctx, 101, &env, &count), NVT_ERR_NO_SUCH_PROCESS);
+    assert_null(env);
+    assert_int_equal(count, 0);
+    assert_int_equal(nvt_host_process_environ(ctx, 0, &env, &count), NVT_ERR_INVALID_ARGUMENT);
+}
+
+/* Every pid directory with a readable stat, in any order; garbage and truncated stats skipped. */
+static void test_ppid_map_fixture(void **state) {
+    nvt_context *ctx = (nvt_context *)*state;
+    uint32_t *pids = NULL;
+    uint32_t *ppids = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_ppid_map(ctx, &pids, &ppids, &count), NVT_OK);
+    static const uint32_t expected_pids[] = {100, 101, 102, 103, 104, 105,
+                                             106, 108, 109, 110, 111, 113};
+    static const uint32_t expected_ppids[] = {1, 100, 100, 2, 1, 1, 1, 1, 1, 1, 1, 1};
+    size_t n = sizeof(expected_pids) / sizeof(expected_pids[0]);
+    assert_int_equal(count, n);
+    for (size_t i = 0; i < n; i++) {
+        bool found = false;
+        for (size_t j = 0; j < count && !found; j++) {
+            found = pids[j] == expected_pids[i] && ppids[j] == expected_ppids[i];
+        }
+        assert_true(found);
+    }
+    free(pids);
+}
+
+/* The public read packs everything into one allocation and refuses pids that are gone. */
+static void test_public_read_fixture(void **state) {
+    nvt_context *ctx = (nvt_context *)*state;
+    struct nvt_host_process *p = NULL;
+    assert_int_equal(nvt_host_process_read(ctx, 100, &p), NVT_OK);
+    assert_string_equal(p->command, "python3 train.py --name \"a b\"");
+    assert_string_equal(p->cmdline[1], "train.py");
+    assert_true(isnan(p->cpu_percent));
+    nvt_host_process_free(p);
+    assert_int_equal(nvt_host_process_read(ctx, 102, &p), NVT_OK);
+    assert_int_equal(p->status, NVT_HOST_ZOMBIE);
+    assert_int_equal(p->cmdline_count, 0);
+    nvt_host_process_free(p);
+    assert_int_equal(nvt_host_process_read(ctx, 106, &p), NVT_ERR_NO_SUCH_PROCESS);
+    assert_null(p);
+    assert_int_equal(nvt_host_process_read(NULL, 100, &p), NVT_ERR_INVALID_ARGUMENT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_ordinary_process, setup, teardown),
@@ -307,6 +368,9 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_huge_counters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_setproctitle_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_uid_is_numeric, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_environ_fixture, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ppid_map_fixture, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_public_read_fixture, setup, teardown),
         cmocka_unit_test(test_nested_namespace),
         cmocka_unit_test(test_permission_mapping),
         cmocka_unit_test(test_permission_denied),

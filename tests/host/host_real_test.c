@@ -12,10 +12,12 @@
 #include <errno.h>
 #include <math.h>
 #include <pwd.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -235,6 +237,66 @@ static void test_ppid_map(void **state) {
     reap(child);
 }
 
+/* Exit codes of the namespace probe below. */
+enum {
+    PROBE_OK = 0,
+    PROBE_SKIP = 77,
+    PROBE_WRONG = 1
+};
+
+/* In a fresh PID namespace with its own /proc (a container without --pid=host), a host pid must
+ * read as NOT_IN_NAMESPACE.  Runs in the grandchild: pid 1 of the new namespace. */
+static int probe_in_namespace(uint32_t host_pid) {
+    if (mount("none", "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0 ||
+        mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL) != 0) {
+        return PROBE_SKIP;
+    }
+    struct host_ctx *host = NULL;
+    if (host_open(NULL, &host) != NVT_OK) {
+        return PROBE_WRONG;
+    }
+    struct host_process p;
+    int result = PROBE_WRONG;
+    if (host_process_read(host, host_pid, &p) == NVT_OK &&
+        p.pub.status == NVT_HOST_NOT_IN_NAMESPACE) {
+        result = PROBE_OK;
+    }
+    host_process_fini(&p);
+    host_close(host);
+    return result;
+}
+
+static void test_nested_pid_namespace(void **state) {
+    (void)state;
+    /* A pid that exists on the host but, being ours, not inside a new namespace. */
+    uint32_t host_pid = (uint32_t)getpid();
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        /* Creating namespaces needs privileges (root, or user namespaces): skip without them. */
+        if (unshare(CLONE_NEWPID | CLONE_NEWNS) != 0) {
+            _exit(PROBE_SKIP);
+        }
+        pid_t inner = fork();
+        if (inner < 0) {
+            _exit(PROBE_SKIP);
+        }
+        if (inner == 0) {
+            _exit(probe_in_namespace(host_pid));
+        }
+        int status = 0;
+        waitpid(inner, &status, 0);
+        _exit(WIFEXITED(status) ? WEXITSTATUS(status) : PROBE_WRONG);
+    }
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFEXITED(status));
+    if (WEXITSTATUS(status) == PROBE_SKIP) {
+        skip();
+    }
+    assert_int_equal(WEXITSTATUS(status), PROBE_OK);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_self, setup, teardown),
@@ -243,6 +305,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_public_read_and_environ, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_checks_identity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ppid_map, setup, teardown),
+        cmocka_unit_test(test_nested_pid_namespace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
