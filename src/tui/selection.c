@@ -10,8 +10,12 @@
 
 #include "util/xalloc.h"
 
-/* Create times come from /proc in clock ticks: compare them to 10 ms, as the library does. */
+/* Create times come from /proc in clock ticks: compare them to 10 ms, as the library does.  A
+ * vanished process has none (NaN) and is then known by its pid alone. */
 static bool same_time(double a, double b) {
+    if (isnan(a) || isnan(b)) {
+        return isnan(a) && isnan(b);
+    }
     return fabs(a - b) < 0.01;
 }
 

@@ -1,0 +1,328 @@
+/*
+ * The main screen on the in-memory canvas, fed by real snapshots of the simulated 2-GPU
+ * workstation: layout choice by terminal height (SPEC.md §3.3.4), keys (selection, tags, sorting,
+ * scrolling, modes, help, read-only), mouse, and the sampler's identity check before signals.
+ */
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <nvitop/nvitop.h>
+
+#include "tui/app.h"
+#include "tui/sampler.h"
+#include "tui/screens.h"
+
+/* cmocka needs these first. */
+/* clang-format off */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+struct fixture {
+    struct tui_config config;
+    struct tui_app app;
+    struct canvas *canvas;
+};
+
+static struct nvt_snapshot *take_snapshot(void) {
+    nvt_context *ctx = NULL;
+    assert_int_equal(nvt_open(NULL, &ctx), NVT_OK);
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap), NVT_OK);
+    nvt_close(ctx);
+    return snap;
+}
+
+static int setup(void **state) {
+    struct fixture *f = calloc(1, sizeof(*f));
+    assert_non_null(f);
+    f->config.view.thresholds = (struct view_thresholds){10, 75, 10, 80};
+    f->config.view.user_name = "nobody-here";
+    assert_true(app_init(&f->app, &f->config));
+    f->app.rows = 24;
+    f->app.cols = 80;
+    f->canvas = canvas_create(24, 80);
+    app_set_snapshot(&f->app, take_snapshot(), 1.0);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state) {
+    struct fixture *f = *state;
+    app_fini(&f->app);
+    canvas_destroy(f->canvas);
+    free(f);
+    return 0;
+}
+
+static void draw(struct fixture *f, int rows, int cols) {
+    f->app.rows = rows;
+    f->app.cols = cols;
+    assert_true(canvas_resize(f->canvas, rows, cols));
+    app_draw(&f->app, f->canvas, 2.0, 1700000000.0);
+}
+
+static bool screen_has(const struct fixture *f, const char *text) {
+    char row[4096];
+    for (int y = 0; y < canvas_rows(f->canvas); y++) {
+        canvas_row_text(f->canvas, y, row, sizeof(row));
+        if (strstr(row, text) != NULL) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static void press(struct fixture *f, int key) {
+    struct tui_event event = {.type = TUI_EVENT_KEY, .key = key};
+    app_handle_event(&f->app, &event);
+}
+
+/* The scenario: 2 GPUs, 3 processes on 2 GPUs -> thresholds 35 / 32 / 22 lines. */
+static void test_auto_layout(void **state) {
+    struct fixture *f = *state;
+    static const struct {
+        int rows;
+        bool device_compact, host_compact, process_compact;
+    } cases[] = {{35, false, false, false}, {34, true, false, false}, {32, true, false, false},
+                 {31, true, true, false},   {22, true, true, false},  {21, true, true, true},
+                 {1, true, true, true}};
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        draw(f, cases[i].rows, 100);
+        assert_int_equal(f->app.layout.device_compact, cases[i].device_compact);
+        assert_int_equal(f->app.layout.host_compact, cases[i].host_compact);
+        assert_int_equal(f->app.layout.process_compact, cases[i].process_compact);
+    }
+    draw(f, 40, 120);
+    assert_int_equal(f->app.layout.device_height, 13);
+    assert_int_equal(f->app.layout.host_height, 12);
+    assert_int_equal(f->app.layout.process_height, 10);
+    press(f, 'c');
+    draw(f, 40, 120);
+    assert_int_equal(f->app.layout.device_height, 10);
+    assert_true(screen_has(f, "[ CPU:"));
+    press(f, 'f');
+    draw(f, 10, 120);
+    assert_false(f->app.layout.device_compact);
+    press(f, 'a');
+    draw(f, 10, 120);
+    assert_true(f->app.layout.device_compact);
+}
+
+static void test_selection_and_tags(void **state) {
+    struct fixture *f = *state;
+    draw(f, 40, 120);
+    assert_false(f->app.selection.set);
+    press(f, TUI_KEY_DOWN);
+    assert_true(f->app.selection.set);
+    assert_int_equal(f->app.selection.index, 0);
+    press(f, TUI_KEY_UP);
+    assert_int_equal(f->app.selection.index, 0);
+    press(f, TUI_KEY_END);
+    assert_int_equal(f->app.selection.index, f->app.table.count - 1);
+    press(f, TUI_KEY_ESC);
+    press(f, TUI_KEY_UP); /* nothing selected: up selects the last */
+    assert_int_equal(f->app.selection.index, f->app.table.count - 1);
+    press(f, TUI_KEY_HOME);
+    press(f, ' ');
+    assert_int_equal(f->app.selection.tag_count, 1);
+    assert_int_equal(f->app.selection.index, 1);
+    press(f, TUI_KEY_ALT | 'k');
+    press(f, ' ');
+    assert_int_equal(f->app.selection.tag_count, 0);
+    press(f, TUI_KEY_ESC);
+    assert_false(f->app.selection.set);
+}
+
+static void test_sorting_and_scrolling(void **state) {
+    struct fixture *f = *state;
+    press(f, 'o');
+    press(f, 'g');
+    draw(f, 40, 120);
+    assert_int_equal(f->app.order, VIEW_SORT_GPU_MEMORY);
+    assert_true(screen_has(f, "GPU-MEM▼"));
+    assert_true(f->app.table.rows[0].process->gpu_memory_bytes >=
+                f->app.table.rows[1].process->gpu_memory_bytes);
+    press(f, '/');
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "GPU-MEM▲"));
+    press(f, '>');
+    assert_int_equal(f->app.order, VIEW_SORT_SM_UTILIZATION);
+    press(f, '<');
+    press(f, '<');
+    assert_int_equal(f->app.order, VIEW_SORT_USERNAME);
+    press(f, 'o');
+    press(f, 'x'); /* not a sort letter: nothing happens */
+    assert_int_equal(f->app.order, VIEW_SORT_USERNAME);
+    press(f, 'o');
+    press(f, 'n');
+    draw(f, 40, 120);
+    assert_false(screen_has(f, "▲"));
+
+    /* The host columns of this scenario fit: scrolling right is clamped (the terminal beeps). */
+    press(f, TUI_KEY_RIGHT);
+    assert_int_equal(f->app.host_offset, -1);
+    press(f, '$');
+    assert_int_equal(f->app.host_offset, -1);
+    press(f, TUI_KEY_CTRL_A);
+    assert_int_equal(f->app.host_offset, -1);
+    press(f, TUI_KEY_LEFT); /* clamped at -1 */
+    assert_int_equal(f->app.host_offset, -1);
+
+    draw(f, 10, 120);
+    press(f, ']');
+    draw(f, 10, 120);
+    assert_int_equal(f->app.scroll, 1);
+    assert_false(screen_has(f, "(Press h for help or q to quit)"));
+    press(f, TUI_KEY_PAGE_UP);
+    press(f, TUI_KEY_PAGE_UP);
+    draw(f, 10, 120);
+    assert_int_equal(f->app.scroll, 0);
+    assert_true(screen_has(f, "(Press h for help or q to quit)"));
+    /* Selecting the last process scrolls it into view. */
+    press(f, TUI_KEY_END);
+    draw(f, 10, 120);
+    assert_true(f->app.scroll > 0);
+    assert_true(f->app.selection.within_window);
+}
+
+static void test_help_notice_and_quit(void **state) {
+    struct fixture *f = *state;
+    press(f, '?');
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "ob oB: sort by %GMBW"));
+    assert_true(screen_has(f, "  - GPU utilization: light < 10% <= moderate < 75% <= heavy."));
+    press(f, 'x');
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "Processes:"));
+    draw(f, 5, 70);
+    assert_true(screen_has(f, "current width is 70."));
+    press(f, TUI_KEY_DOWN);
+    assert_false(f->app.quit);
+    press(f, 'q');
+    assert_true(f->app.quit);
+}
+
+static void test_mouse(void **state) {
+    struct fixture *f = *state;
+    draw(f, 40, 120);
+    int y = f->app.row_y[1];
+    struct tui_event click = {.type = TUI_EVENT_MOUSE, .y = y, .x = 10, .buttons = TUI_MOUSE_PRESS};
+    app_handle_event(&f->app, &click);
+    assert_true(f->app.selection.set);
+    assert_int_equal(f->app.selection.index, 1);
+    struct tui_event wheel = {.type = TUI_EVENT_MOUSE, .buttons = TUI_MOUSE_WHEEL_DOWN};
+    app_handle_event(&f->app, &wheel);
+    assert_int_equal(f->app.selection.index, 2);
+    wheel.buttons = TUI_MOUSE_WHEEL_UP | TUI_MOUSE_SHIFT;
+    app_handle_event(&f->app, &wheel);
+    assert_int_equal(f->app.host_offset, -1);
+    click.y = f->app.layout.process_y + 2; /* the header: clears the selection */
+    app_handle_event(&f->app, &click);
+    assert_false(f->app.selection.set);
+}
+
+static void test_readonly_and_signal_box(void **state) {
+    struct fixture *f = *state;
+    f->config.view.user_name = "root";
+    draw(f, 40, 120);
+    press(f, TUI_KEY_DOWN);
+    draw(f, 40, 120);
+    /* Processes of the stand-ins' defaults do not exist here: not owned unless superuser. */
+    f->config.readonly = true;
+    press(f, 'K');
+    assert_false(f->app.box.open);
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "Read-only mode: sending signals is disabled."));
+    f->config.readonly = false;
+    press(f, ' '); /* tagged processes are always targets */
+    press(f, 'T');
+    assert_true(f->app.box.open);
+    assert_int_equal(f->app.box.current, MESSAGE_BOX_TERM);
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "Send signal to process"));
+    press(f, 'c');
+    int signal_number = -1;
+    assert_true(message_box_take_choice(&f->app.box, &signal_number));
+    assert_int_equal(signal_number, 0);
+    message_box_close(&f->app.box);
+}
+
+/* The sampler refuses a process whose create time differs (a recycled pid) and signals the real
+ * one. */
+static void test_sampler_identity_check(void **state) {
+    (void)state;
+    pid_t child = fork();
+    assert_true(child >= 0);
+    if (child == 0) {
+        pause();
+        _exit(0);
+    }
+    nvt_context *ctx = NULL;
+    assert_int_equal(nvt_open(NULL, &ctx), NVT_OK);
+    struct nvt_host_process *host = NULL;
+    assert_int_equal(nvt_host_process_read(ctx, (uint32_t)child, &host), NVT_OK);
+    double create_time = host->create_time;
+    nvt_host_process_free(host);
+    nvt_close(ctx);
+
+    char error[128];
+    struct sampler *sampler =
+        sampler_start(NULL, NULL, 0.25, NVT_SAMPLE_DEFAULT, error, sizeof(error));
+    assert_non_null(sampler);
+    struct pollfd pfd = {.fd = sampler_fd(sampler), .events = POLLIN};
+    struct sampler_signal_result result;
+
+    struct sampler_target forged = {(uint32_t)child, create_time + 30.0};
+    assert_true(sampler_send_signal(sampler, &forged, 1, SIGKILL));
+    while (!sampler_signal_result(sampler, &result)) {
+        poll(&pfd, 1, 100);
+        nvt_snapshot_free(sampler_take(sampler));
+    }
+    assert_int_equal(result.delivered, 0);
+    assert_int_equal(result.gone, 1);
+    assert_int_equal(result.first_pid, (uint32_t)child);
+    assert_int_equal(kill(child, 0), 0); /* still alive */
+
+    struct sampler_target real = {(uint32_t)child, create_time};
+    assert_true(sampler_send_signal(sampler, &real, 1, SIGKILL));
+    while (!sampler_signal_result(sampler, &result)) {
+        poll(&pfd, 1, 100);
+        nvt_snapshot_free(sampler_take(sampler));
+    }
+    assert_int_equal(result.delivered, 1);
+    int status = 0;
+    assert_int_equal(waitpid(child, &status, 0), child);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    struct nvt_snapshot *snap = sampler_take(sampler);
+    nvt_snapshot_free(snap);
+    sampler_stop(sampler);
+}
+
+int main(void) {
+    setlocale(LC_ALL, "C.UTF-8");
+    const char *dir = getenv("NVT_SCENARIO_DIR");
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/workstation-2gpu.json", dir != NULL ? dir : "sim/scenarios");
+    setenv("NVML_SIM_SCENARIO", path, 1);
+    setenv("NVML_SIM_TIME", "100", 1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_auto_layout, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_selection_and_tags, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sorting_and_scrolling, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_help_notice_and_quit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_readonly_and_signal_box, setup, teardown),
+        cmocka_unit_test(test_sampler_identity_check),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
