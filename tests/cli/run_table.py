@@ -3,10 +3,12 @@
 
 usage: run_table.py PROGRAM TABLE PROG_NAME
 
-For each line: run PROGRAM with the arguments and environment, then check the exit status and
-the last line of stderr; for exit status 2 also that stderr starts with "usage: PROG_NAME" and
-stdout is empty (argparse's behaviour).  Prints every mismatch; exits 1 if there was any.
+For each line: run PROGRAM with the arguments and environment, then check the exit status, the
+last line of stderr and, when the line gives one after " || " (a Python string literal), stdout;
+for a usage error (exit status 2 and "PROG_NAME: error: ...") also that stderr starts with
+"usage: PROG_NAME" and stdout is empty (argparse's behaviour).  Prints every mismatch; exits 1 if there was any.
 """
+import ast
 import os
 import shlex
 import subprocess
@@ -19,13 +21,21 @@ CLEAN = ('NO_COLOR', 'FORCE_COLOR', 'CUDA_VISIBLE_DEVICES', 'NVITOP_MONITOR_MODE
 
 
 def parse(line):
+    """(status, env, args, last stderr line, stdout or None)."""
     status, env, rest = line.split(' | ', 2)
     args, _, last = rest.partition(' |')
-    return int(status), env.strip(), args.strip(), last[1:] if last.startswith(' ') else last
+    last = last[1:] if last.startswith(' ') else last
+    stdout = None
+    if ' || ' in last:
+        last, _, literal = last.partition(' || ')
+        stdout = ast.literal_eval(literal)
+    elif last.startswith('| '):
+        last, stdout = '', ast.literal_eval(last[2:])
+    return int(status), env.strip(), args.strip(), last, stdout
 
 
 def run_line(program, prog_name, line):
-    status, env_text, args, want_last = parse(line)
+    status, env_text, args, want_last, want_stdout = parse(line)
     env = {k: v for k, v in os.environ.items() if k not in CLEAN}
     env['NVML_SIM_SCENARIO'] = os.path.join(SCENARIOS, 'workstation-2gpu.json')
     env['NVML_SIM_TIME'] = '1000'
@@ -35,6 +45,8 @@ def run_line(program, prog_name, line):
             key, _, value = item.partition('=')
             if key == 'SCENARIO':
                 env['NVML_SIM_SCENARIO'] = os.path.join(HERE, 'scenarios', value + '.json')
+            elif key == 'SIM':
+                env['NVML_SIM_SCENARIO'] = os.path.join(SCENARIOS, value + '.json')
             else:
                 env[key] = value
     proc = subprocess.run([program, *shlex.split(args)], env=env, stdin=subprocess.DEVNULL,
@@ -46,7 +58,9 @@ def run_line(program, prog_name, line):
         problems.append(f'exit status {proc.returncode}, expected {status}')
     if last != want_last:
         problems.append(f'last stderr line {last!r}, expected {want_last!r}')
-    if status == 2:
+    if want_stdout is not None and proc.stdout.decode('utf-8', 'replace') != want_stdout:
+        problems.append(f'stdout {proc.stdout!r}, expected {want_stdout!r}')
+    if status == 2 and want_last.startswith(f'{prog_name}: error:'):
         if not err.startswith(f'usage: {prog_name} '):
             problems.append('stderr does not start with the usage block')
         if proc.stdout:

@@ -35,7 +35,6 @@ struct parser {
     const struct argparse_option *seen[64];
     size_t seen_count;
     struct strbuf extras;
-    char explicit_buf[256];
 };
 
 void argparse_display_name(const struct argparse_option *option, char *buf, size_t size) {
@@ -204,6 +203,11 @@ static bool take(struct parser *p, const struct argparse_option *option, char *c
     if (!p->handler(p->context, option, display, values, count, p->error, p->error_size)) {
         return false;
     }
+    const char *interned = option->interned_default;
+    if (interned != NULL && count == 1 && strlen(interned) == 1 &&
+        strcmp(values[0], interned) == 0) {
+        return true;
+    }
     return check_conflicts(p, option);
 }
 
@@ -255,8 +259,8 @@ static int consume_option(struct parser *p, int i, const struct match *m, const 
             return -1;
         }
         if (cur.option->nargs != ARGPARSE_FLAG) {
-            str_copy(p->explicit_buf, sizeof(p->explicit_buf), cur.explicit_arg);
-            char *values[1] = {p->explicit_buf};
+            /* The value is the tail of the argument itself, so it lives as long as argv. */
+            char *values[1] = {p->argv[i] + (cur.explicit_arg - p->argv[i])};
             return take(p, cur.option, values, 1) ? i + 1 : -1;
         }
         bool is_short = cur.name[0] == '-' && cur.name[1] != '-';

@@ -28,6 +28,10 @@ struct argparse_option {
     const char *names[4]; /* option strings in declaration order, NULL-terminated */
     enum argparse_nargs nargs;
     int exclusive_group; /* options sharing a non-zero group exclude each other */
+    /* argparse records an option for the exclusion check only when its value "is not" the
+     * default; CPython interns one-character strings, so a one-character value equal to this
+     * default is neither recorded nor checked (nvisel's "--sep , --newline" is accepted). */
+    const char *interned_default;
 };
 
 /*
