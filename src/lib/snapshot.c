@@ -199,10 +199,11 @@ static void host_na(struct nvt_host_state *host) {
 
 static nvt_status sample_host(struct pass *pass) {
     struct host_ctx *host = pass->ctx->host;
-    long configured = sysconf(_SC_NPROCESSORS_CONF);
     uint32_t capacity = host_cpu_count(host);
-    if (configured > 0 && (uint32_t)configured > capacity) {
-        capacity = (uint32_t)configured;
+    if (capacity == 0) {
+        /* Before the first sample: what the system is configured for (one sysfs read, once). */
+        long configured = sysconf(_SC_NPROCESSORS_CONF);
+        capacity = configured > 0 ? (uint32_t)configured : 1;
     }
     capacity += 8; /* CPUs brought online since */
     pass->per_cpu = calloc(capacity, sizeof(double));

@@ -152,6 +152,28 @@ static void test_busy_gpu(void **state) {
     assert_false(d->info.mig_supported);
     assert_int_equal(d->info.cuda_cc_major, 8);
     assert_int_equal(d->info.cuda_cc_minor, 6);
+    assert_int_equal(d->info.nvlink_count, 2);
+    /* NVLink throughput needs two samples of the same context: N/A in the first. */
+    assert_true(nvt_is_na_double(d->state.nvlink_tx_kibps[0]));
+}
+
+static void test_nvlink_throughput(void **state) {
+    nvt_context *ctx = ((struct fixture *)*state)->ctx;
+    struct nvt_snapshot *snap = NULL;
+    usleep(200000); /* let the counters advance: the rate is checked with a wide margin */
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_NVLINK, &snap), NVT_OK);
+    const struct nvt_device_state *rtx = &snap->devices[3].state;
+    for (size_t link = 0; link < 2; link++) {
+        double tx = rtx->nvlink_tx_kibps[link];
+        double rx = rtx->nvlink_rx_kibps[link];
+        if (!(tx > 0.75e6 && tx < 1.25e6 && rx > 1.5e6 && rx < 2.5e6)) {
+            fail_msg("link %zu: tx %.0f KiB/s (1000000 expected), rx %.0f KiB/s (2000000)", link,
+                     tx, rx);
+        }
+    }
+    assert_true(nvt_is_na_double(rtx->nvlink_tx_kibps[2])); /* past the link count */
+    assert_true(nvt_is_na_double(snap->devices[0].state.nvlink_tx_kibps[0])); /* no NVLink */
+    nvt_snapshot_free(snap);
 }
 
 static void test_unsupported_gpu(void **state) {
@@ -297,11 +319,17 @@ static void test_flags_limit_sampling(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_system),          cmocka_unit_test(test_mig_parent),
-        cmocka_unit_test(test_mig_children),    cmocka_unit_test(test_busy_gpu),
-        cmocka_unit_test(test_unsupported_gpu), cmocka_unit_test(test_lost_gpu),
-        cmocka_unit_test(test_processes),       cmocka_unit_test(test_host_data_read_once),
-        cmocka_unit_test(test_host_state),      cmocka_unit_test(test_flags_limit_sampling),
+        cmocka_unit_test(test_system),
+        cmocka_unit_test(test_mig_parent),
+        cmocka_unit_test(test_mig_children),
+        cmocka_unit_test(test_busy_gpu),
+        cmocka_unit_test(test_nvlink_throughput),
+        cmocka_unit_test(test_unsupported_gpu),
+        cmocka_unit_test(test_lost_gpu),
+        cmocka_unit_test(test_processes),
+        cmocka_unit_test(test_host_data_read_once),
+        cmocka_unit_test(test_host_state),
+        cmocka_unit_test(test_flags_limit_sampling),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -62,6 +62,7 @@ struct nvml_device {
     unsigned long long nvlink_tx_kib[NVML_NVLINK_MAX_LINKS];
     unsigned long long nvlink_rx_kib[NVML_NVLINK_MAX_LINKS];
     long long nvlink_time_us;
+    bool nvlink_driver_time; /* nvlink_time_us is the driver's timestamp, not our clock */
 };
 
 /*

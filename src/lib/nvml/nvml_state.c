@@ -279,7 +279,13 @@ static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t l
         device->nvlink_have_previous = false;
         return;
     }
-    long long now = now_us();
+    /* Prefer the driver's own timestamp of the counters (as nvitop does); the monotonic clock
+     * stands in for drivers that leave it zero. */
+    bool driver_time = fields[0].timestamp > 0;
+    long long now = driver_time ? fields[0].timestamp : now_us();
+    if (driver_time != device->nvlink_driver_time) {
+        device->nvlink_have_previous = false; /* the two times are on different clocks */
+    }
     double elapsed_s = (double)(now - device->nvlink_time_us) / 1e6;
     for (uint32_t i = 0; i < links; i++) {
         const nvmlFieldValue_t *tx = &fields[2 * i];
@@ -298,6 +304,7 @@ static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t l
         device->nvlink_rx_kib[i] = rx_kib;
     }
     device->nvlink_time_us = now;
+    device->nvlink_driver_time = driver_time;
     device->nvlink_have_previous = true;
 }
 

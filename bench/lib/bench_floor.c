@@ -1,0 +1,159 @@
+/*
+ * The floor of bench-lib-snapshot (see bench_floor.h).  It uses the library's own loader, so the
+ * function pointers are those the library calls through, and nothing else of the library.
+ */
+#include "bench_floor.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nvml/nvml_loader.h"
+
+#define MAX_DEVICES   64
+#define MAX_PROCESSES 256
+
+struct bench_floor {
+    struct nvml_lib lib;
+    nvmlDevice_t devices[MAX_DEVICES];
+    unsigned count;
+    nvmlProcessInfo_v2_t infos[MAX_PROCESSES];
+    nvmlProcessUtilizationSample_t samples[MAX_PROCESSES];
+    unsigned long long cursor[MAX_DEVICES];
+    unsigned pids[MAX_PROCESSES];
+    unsigned pid_count;
+    char buffer[1 << 16];
+};
+
+int bench_floor_open(struct bench_floor **out) {
+    struct bench_floor *floor = calloc(1, sizeof(*floor));
+    if (floor == NULL) {
+        return -1;
+    }
+    if (nvml_loader_open(NULL, &floor->lib) != NVT_OK || floor->lib.init == NULL ||
+        floor->lib.init() != NVML_SUCCESS) {
+        nvml_loader_close(&floor->lib);
+        free(floor);
+        return -1;
+    }
+    unsigned count = 0;
+    floor->lib.device_count(&count);
+    floor->count = count < MAX_DEVICES ? count : MAX_DEVICES;
+    for (unsigned i = 0; i < floor->count; i++) {
+        floor->lib.handle_by_index(i, &floor->devices[i]);
+    }
+    *out = floor;
+    return 0;
+}
+
+void bench_floor_close(struct bench_floor *floor) {
+    if (floor == NULL) {
+        return;
+    }
+    floor->lib.api.nvmlShutdown();
+    nvml_loader_close(&floor->lib);
+    free(floor);
+}
+
+static void read_file(struct bench_floor *floor, const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return;
+    }
+    while (read(fd, floor->buffer, sizeof(floor->buffer)) > 0) {
+    }
+    close(fd);
+}
+
+static void note_pid(struct bench_floor *floor, unsigned pid) {
+    for (unsigned i = 0; i < floor->pid_count; i++) {
+        if (floor->pids[i] == pid) {
+            return;
+        }
+    }
+    if (floor->pid_count < MAX_PROCESSES) {
+        floor->pids[floor->pid_count++] = pid;
+    }
+}
+
+/* The three process lists of one device; returns how many processes they hold. */
+static unsigned list_processes(struct bench_floor *floor, nvmlDevice_t device) {
+    const struct nvml_api *api = &floor->lib.api;
+    nvmlReturn_t (*lists[])(nvmlDevice_t, unsigned int *, void *) = {
+        api->nvmlDeviceGetComputeRunningProcesses_v3,
+        api->nvmlDeviceGetGraphicsRunningProcesses_v3,
+        api->nvmlDeviceGetMPSComputeRunningProcesses_v3,
+    };
+    unsigned total = 0;
+    for (size_t k = 0; k < 3; k++) {
+        unsigned int count = MAX_PROCESSES;
+        if (lists[k] == NULL || lists[k](device, &count, floor->infos) != NVML_SUCCESS) {
+            continue;
+        }
+        for (unsigned i = 0; i < count && i < MAX_PROCESSES; i++) {
+            note_pid(floor, floor->infos[i].pid);
+        }
+        total += count;
+    }
+    return total;
+}
+
+static void query_device(struct bench_floor *floor, unsigned index) {
+    const struct nvml_api *api = &floor->lib.api;
+    nvmlDevice_t d = floor->devices[index];
+    nvmlMemory_v2_t memory = {.version = nvmlMemory_v2};
+    nvmlUtilization_t util;
+    nvmlTemperature_v1_t temperature = {.version = nvmlTemperature_v1};
+    unsigned int value;
+    unsigned int pending;
+    nvmlPstates_t pstate;
+    nvmlEnableState_t state;
+    nvmlComputeMode_t mode;
+    unsigned long long ecc;
+    api->nvmlDeviceGetMigMode(d, &value, &pending);
+    api->nvmlDeviceGetMemoryInfo_v2(d, &memory);
+    api->nvmlDeviceGetUtilizationRates(d, &util);
+    api->nvmlDeviceGetFanSpeed(d, &value);
+    api->nvmlDeviceGetTemperatureV(d, &temperature);
+    api->nvmlDeviceGetPowerUsage(d, &value);
+    api->nvmlDeviceGetPowerManagementLimit(d, &value);
+    api->nvmlDeviceGetPerformanceState(d, &pstate);
+    api->nvmlDeviceGetPersistenceMode(d, &state);
+    api->nvmlDeviceGetDisplayActive(d, &state);
+    api->nvmlDeviceGetTotalEccErrors(d, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC,
+                                     &ecc);
+    api->nvmlDeviceGetComputeMode(d, &mode);
+    if (list_processes(floor, d) > 0) {
+        unsigned int count = MAX_PROCESSES;
+        if (api->nvmlDeviceGetProcessUtilization(d, floor->samples, &count, floor->cursor[index]) ==
+            NVML_SUCCESS) {
+            for (unsigned i = 0; i < count && i < MAX_PROCESSES; i++) {
+                if (floor->samples[i].timeStamp > floor->cursor[index]) {
+                    floor->cursor[index] = floor->samples[i].timeStamp;
+                }
+            }
+        }
+    }
+}
+
+void bench_floor_pass(struct bench_floor *floor) {
+    floor->pid_count = 0;
+    for (unsigned i = 0; i < floor->count; i++) {
+        query_device(floor, i);
+    }
+    static const char *const host_files[] = {"/proc/stat", "/proc/meminfo", "/proc/loadavg",
+                                             "/proc/uptime"};
+    for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++) {
+        read_file(floor, host_files[i]);
+    }
+    static const char *const process_files[] = {"stat", "status", "cmdline"};
+    for (unsigned i = 0; i < floor->pid_count; i++) {
+        for (size_t k = 0; k < sizeof(process_files) / sizeof(process_files[0]); k++) {
+            char path[64];
+            snprintf(path, sizeof(path), "/proc/%u/%s", floor->pids[i], process_files[k]);
+            read_file(floor, path);
+        }
+    }
+}

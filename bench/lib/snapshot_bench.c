@@ -1,0 +1,221 @@
+/*
+ * bench-lib-snapshot: the cost of nvt_snapshot_take(NVT_SAMPLE_DEFAULT) on the 8-GPU, 20-process
+ * scenario, against a floor measured in the same run: a loop that makes only the same NVML calls
+ * (through function pointers of the same loaded driver) and reads the same proc files without
+ * parsing them.  Also prints NVML calls per snapshot (from the simulator's call counts) and the
+ * resident memory the library adds beyond the NVML library's own.  Prints figures; never fails
+ * on a time.
+ *
+ *   usage: bench-lib-snapshot [ROUNDS]
+ *
+ * The scenario's stand-in pids come from NVT_STANDIN_<i> (scripts/standins.sh); when those are
+ * not set, the benchmark forks 20 idle children of its own to stand in.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvitop/nvitop.h>
+
+#include "bench_floor.h"
+
+#define STANDINS 20
+#define BATCH    20
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a;
+    double y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *values, size_t count) {
+    qsort(values, count, sizeof(*values), compare_double);
+    return values[count / 2];
+}
+
+/* Idle children named by NVT_STANDIN_<i> when the caller did not start stand-ins. */
+static size_t start_standins(pid_t *pids) {
+    if (getenv("NVT_STANDIN_1") != NULL) {
+        return 0;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < STANDINS; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (;;) {
+                pause();
+            }
+        }
+        if (pid < 0) {
+            break;
+        }
+        pids[count++] = pid;
+        char name[32];
+        char value[32];
+        snprintf(name, sizeof(name), "NVT_STANDIN_%zu", i + 1);
+        snprintf(value, sizeof(value), "%d", (int)pid);
+        setenv(name, value, 1);
+    }
+    return count;
+}
+
+static void stop_standins(const pid_t *pids, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        kill(pids[i], SIGKILL);
+        waitpid(pids[i], NULL, 0);
+    }
+}
+
+/* Resident set size of this process in KiB (0 when unknown). */
+static long rss_kib(void) {
+    FILE *status = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = 0;
+    while (status != NULL && fgets(line, sizeof(line), status) != NULL) {
+        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) {
+            break;
+        }
+    }
+    if (status != NULL) {
+        fclose(status);
+    }
+    return kib;
+}
+
+static unsigned long calls_total(const char *path) {
+    FILE *in = fopen(path, "r");
+    char name[128];
+    unsigned long count;
+    unsigned long total = 0;
+    while (in != NULL && fscanf(in, "%127s %lu", name, &count) == 2) {
+        total += count;
+    }
+    if (in != NULL) {
+        fclose(in);
+    }
+    return total;
+}
+
+/* NVML calls of one open/close cycle with `snapshots` snapshots (the driver is unloaded at
+ * nvt_close, so its counters restart with every cycle). */
+static unsigned long cycle_calls(const char *path, int snapshots) {
+    remove(path);
+    nvt_context *ctx = NULL;
+    if (nvt_open(NULL, &ctx) != NVT_OK) {
+        return 0;
+    }
+    for (int i = 0; i < snapshots; i++) {
+        struct nvt_snapshot *snap = NULL;
+        if (nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap) == NVT_OK) {
+            nvt_snapshot_free(snap);
+        }
+    }
+    nvt_close(ctx);
+    return calls_total(path);
+}
+
+static void report_calls(void) {
+    char path[] = "/tmp/nvt-bench-calls.XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) {
+        return;
+    }
+    close(fd);
+    setenv("NVML_SIM_CALLS_FILE", path, 1);
+    unsigned long open_only = cycle_calls(path, 0);
+    unsigned long one = cycle_calls(path, 1);
+    unsigned long two = cycle_calls(path, 2);
+    unsetenv("NVML_SIM_CALLS_FILE");
+    remove(path);
+    if (open_only == 0 || one == 0) {
+        printf("NVML calls:         (no call counts: is the simulated driver loaded?)\n");
+        return;
+    }
+    printf("NVML calls:         open+close %lu, first snapshot %lu, later snapshots %lu "
+           "(target <= 150; nvitop 1.7: 206 for one `nvitop -1`)\n",
+           open_only, one - open_only, two - one);
+}
+
+int main(int argc, char **argv) {
+    int rounds = argc > 1 ? atoi(argv[1]) : 15;
+    if (rounds < 3) {
+        rounds = 3;
+    }
+    if (getenv("NVML_SIM_SCENARIO") == NULL) {
+        setenv("NVML_SIM_SCENARIO", NVT_BENCH_SCENARIO, 1);
+    }
+    pid_t standins[STANDINS];
+    size_t standin_count = start_standins(standins);
+
+    long rss_start = rss_kib();
+    struct bench_floor *floor = NULL;
+    if (bench_floor_open(&floor) != 0) {
+        fprintf(stderr, "bench-lib-snapshot: cannot load NVML (LD_LIBRARY_PATH?)\n");
+        stop_standins(standins, standin_count);
+        return 1;
+    }
+    long rss_nvml = rss_kib();
+    nvt_context *ctx = NULL;
+    nvt_status status = nvt_open(NULL, &ctx);
+    if (status != NVT_OK) {
+        fprintf(stderr, "bench-lib-snapshot: %s\n", nvt_strerror(status));
+        bench_floor_close(floor);
+        stop_standins(standins, standin_count);
+        return 1;
+    }
+    struct nvt_snapshot *snap = NULL;
+    size_t processes = 0;
+    for (int i = 0; i < 5; i++) { /* warm up both, and settle the library's memory */
+        nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap);
+        processes = snap != NULL ? snap->process_count : 0;
+        nvt_snapshot_free(snap);
+        bench_floor_pass(floor);
+    }
+    long rss_lib = rss_kib();
+
+    double *ours = calloc((size_t)rounds, sizeof(double));
+    double *base = calloc((size_t)rounds, sizeof(double));
+    for (int r = 0; r < rounds && ours != NULL && base != NULL; r++) {
+        double start = now_s();
+        for (int i = 0; i < BATCH; i++) {
+            nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap);
+            nvt_snapshot_free(snap);
+        }
+        ours[r] = (now_s() - start) / BATCH;
+        start = now_s();
+        for (int i = 0; i < BATCH; i++) {
+            bench_floor_pass(floor);
+        }
+        base[r] = (now_s() - start) / BATCH;
+    }
+    if (ours != NULL && base != NULL) {
+        double ours_us = median(ours, (size_t)rounds) * 1e6;
+        double base_us = median(base, (size_t)rounds) * 1e6;
+        printf("scenario:           %s, %u GPUs, %zu GPU processes\n", getenv("NVML_SIM_SCENARIO"),
+               nvt_device_count(ctx), processes);
+        printf("snapshot (DEFAULT): %.1f us (median of %d rounds of %d)\n", ours_us, rounds, BATCH);
+        printf("floor (same NVML calls and proc reads, no parsing): %.1f us\n", base_us);
+        printf("ratio:              %.2fx (target <= 1.5x)\n", ours_us / base_us);
+    }
+    printf("resident memory:    %ld KiB at start, +%ld KiB with NVML loaded, +%ld KiB more with "
+           "a context and 5 snapshots (target <= 1024 KiB)\n",
+           rss_start, rss_nvml - rss_start, rss_lib - rss_nvml);
+    free(ours);
+    free(base);
+    nvt_close(ctx);
+    bench_floor_close(floor);
+    /* Last, so that the memory figures above start from a process that never ran the library. */
+    report_calls();
+    stop_standins(standins, standin_count);
+    return 0;
+}
