@@ -120,6 +120,16 @@ static int default_nvml_version(struct scenario_ctx *ctx, struct sim_model *mode
     return model->nvml_version.value != NULL ? 0 : -1;
 }
 
+/* Messages quote pieces of the file (jansson's "near '...'", unknown keys); control characters
+ * in them must not break the promise of exactly one line. */
+static void make_one_line(char *message) {
+    for (char *p = message; *p != '\0'; p++) {
+        if ((unsigned char)*p < 0x20 || *p == 0x7F) {
+            *p = ' ';
+        }
+    }
+}
+
 static nvmlReturn_t finish(struct scenario_ctx *ctx, struct sim_model *model, int rc,
                            struct sim_model **out, char **message) {
     if (rc == 0 && !ctx->out_of_memory) {
@@ -134,6 +144,9 @@ static nvmlReturn_t finish(struct scenario_ctx *ctx, struct sim_model *model, in
         return NVML_ERROR_MEMORY;
     }
     *message = ctx->message;
+    if (*message != NULL) {
+        make_one_line(*message);
+    }
     return NVML_ERROR_UNKNOWN;
 }
 
