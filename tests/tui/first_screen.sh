@@ -14,6 +14,5 @@ for size in 80x24 120x40 200x60; do
     expect_screen "first-$size"
     keys q
     [ "$(wait_exit)" = 0 ] || fail "exit status after q at $size"
-    tmux_cmd kill-server
 done
 finish

@@ -10,7 +10,8 @@ What is masked, and why (everything else must match exactly):
   * "user@host" on the "Processes:" line, and the superuser caution (depends on who runs it);
   * in process rows: the pid and user (stand-in processes get fresh pids), and the %CPU, %MEM and
     TIME columns (real processes of this machine).
-Trailing blanks are removed from every line.
+Masked figures have variable widths, so the blanks between a masked token and the next "│" are
+collapsed to one.  Trailing blanks are removed from every line.
 """
 import re
 import sys
@@ -42,8 +43,10 @@ def mask(line):
     line = re.sub(r"│ CPU: \S+", "│ CPU: <cpu>", line)
     line = re.sub(r"│ (MEM|SWP): \S+ \(\S+\)", r"│ \1: <used> (<percent>)", line)
     line = re.sub(r"\S+@\S+ │$", "<user>@<host> │", line)
+    line = re.sub(r" +<user>@<host> │$", " <user>@<host> │", line)
     line = line.replace("!CAUTION: SUPERUSER LOGGED-IN.", " " * 30)
-    return mask_row(line)
+    line = mask_row(line)
+    return re.sub(r"(<load>|<cpu>|\(<percent>\)) +│", r"\1 │", line)
 
 
 def main():

@@ -23,7 +23,6 @@ check_readonly() {
     done
     keys q
     [ "$(wait_exit)" = 0 ] || fail "exit status"
-    tmux_cmd kill-server
 }
 
 start_monitor 120 40 --readonly

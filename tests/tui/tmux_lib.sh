@@ -19,7 +19,8 @@ SOURCE_DIR=${NVT_SOURCE_DIR:-$(cd "$(dirname "$0")/../.." && pwd)}
 SCENARIO_DIR=${NVT_SCENARIO_DIR:-$SOURCE_DIR/sim/scenarios}
 EXPECTED_DIR=$SOURCE_DIR/tests/tui/expected
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/nvt-tui.XXXXXX")
-SOCKET="nvt-tui-$$"
+RUNS=0
+SOCKET="nvt-tui-$$-0"
 STANDINS_STARTED=0
 FAILURES=0
 
@@ -83,6 +84,10 @@ echo "\$?" >'$WORK/exit'
 exec sleep 3600
 RUN
     rm -f "$WORK/exit"
+    # A fresh server per run: a server that is still shutting down can not take a new session.
+    tmux_cmd kill-server >/dev/null 2>&1 || true
+    RUNS=$((RUNS + 1))
+    SOCKET="nvt-tui-$$-$RUNS"
     echo "set -g status off" >"$WORK/tmux.conf"
     tmux_cmd -f "$WORK/tmux.conf" new-session -d -s main -x "$width" -y "$height" \
         sh "$WORK/run.sh" "$NVITOP" "$@"
