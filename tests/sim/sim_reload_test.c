@@ -12,6 +12,8 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,10 +144,63 @@ static void test_call_counts_file(void **state) {
     assert_null(strstr(text, "nvmlDeviceGetName "));
 }
 
+static atomic_bool stop_hammering;
+
+/* Queries in a loop, as a monitor's sampling thread does, while the main thread reloads. */
+static void *hammer(void *arg) {
+    nvmlDevice_t dev = arg;
+    unsigned long rounds = 0;
+    while (!atomic_load(&stop_hammering)) {
+        nvmlProcessInfo_v2_t procs[8];
+        unsigned int count = 8;
+        unsigned int fan = 0;
+        char name[96];
+        nvmlReturn_t ret = api.nvmlDeviceGetComputeRunningProcesses_v3(dev, &count, procs);
+        if (ret != NVML_SUCCESS && ret != NVML_ERROR_GPU_IS_LOST) {
+            return (void *)1;
+        }
+        ret = api.nvmlDeviceGetFanSpeed(dev, &fan);
+        if (ret != NVML_SUCCESS && ret != NVML_ERROR_GPU_IS_LOST) {
+            return (void *)1;
+        }
+        api.nvmlDeviceGetName(dev, name, sizeof(name));
+        rounds++;
+    }
+    return rounds > 0 ? NULL : (void *)1;
+}
+
+static void test_concurrent_queries_during_reloads(void **state) {
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof(path), "%s/threads.json", sim_temp_dir());
+    write_machine(path, 1, false, false);
+    setenv("NVML_SIM_SCENARIO", path, 1);
+    assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
+    nvmlDevice_t dev = NULL;
+    assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(0, &dev), NVML_SUCCESS);
+    atomic_store(&stop_hammering, false);
+    pthread_t threads[2];
+    for (size_t i = 0; i < 2; i++) {
+        assert_int_equal(pthread_create(&threads[i], NULL, hammer, dev), 0);
+    }
+    for (unsigned int n = 2; n <= 6; n++) {
+        write_machine(path, (int)n, false, false);
+        assert_int_equal(wait_for_count(dev, n), NVML_ERROR_INSUFFICIENT_SIZE);
+    }
+    atomic_store(&stop_hammering, true);
+    for (size_t i = 0; i < 2; i++) {
+        void *result = NULL;
+        assert_int_equal(pthread_join(threads[i], &result), 0);
+        assert_null(result);
+    }
+    assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_call_counts_file),
         cmocka_unit_test(test_live_changes),
+        cmocka_unit_test(test_concurrent_queries_during_reloads),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
