@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "sim_errors.h"
 #include "sim_model.h"
 
 #define SCENARIO_MAX_DEPTH 16
@@ -123,9 +124,5 @@ int scenario_read_processes(struct scenario_ctx *ctx, const json_t *value,
 
 /* Reads a device's "mig" object (scenario_mig.c). */
 int scenario_read_mig(struct scenario_ctx *ctx, const json_t *value, void *device);
-
-/* Error names of scenario files ("NOT_SUPPORTED"), shared with nvmlErrorString (sim_errors.c).
- * Returns false for an unknown name. */
-bool sim_error_from_name(const char *name, nvmlReturn_t *error);
 
 #endif /* NVITOP_SIM_SCENARIO_INTERNAL_H */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "scenario.h"
 #include "scenario_internal.h"
@@ -198,14 +199,29 @@ nvmlReturn_t scenario_load(const char *path, struct sim_model **out, char **mess
         *message = format_message(path, strerror(errno));
         return NVML_ERROR_UNKNOWN;
     }
-    char *text = malloc(SCENARIO_MAX_BYTES + 1);
-    if (text == NULL) {
-        fclose(in);
-        *message = NULL;
-        return NVML_ERROR_MEMORY;
+    /* The size is only a first guess (the file may be rewritten meanwhile): read until EOF. */
+    struct stat st;
+    size_t capacity = fstat(fileno(in), &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 4096;
+    capacity = capacity < SCENARIO_MAX_BYTES + 1 ? capacity : SCENARIO_MAX_BYTES + 1;
+    char *text = NULL;
+    size_t length = 0;
+    int failed = 0;
+    for (;;) {
+        char *grown = realloc(text, capacity);
+        if (grown == NULL) {
+            free(text);
+            fclose(in);
+            *message = NULL;
+            return NVML_ERROR_MEMORY;
+        }
+        text = grown;
+        length += fread(text + length, 1, capacity - length, in);
+        failed = ferror(in);
+        if (failed || length < capacity || capacity > SCENARIO_MAX_BYTES) {
+            break;
+        }
+        capacity = capacity * 2 < SCENARIO_MAX_BYTES + 1 ? capacity * 2 : SCENARIO_MAX_BYTES + 1;
     }
-    size_t length = fread(text, 1, SCENARIO_MAX_BYTES + 1, in);
-    int failed = ferror(in);
     fclose(in);
     if (failed || length > SCENARIO_MAX_BYTES) {
         free(text);

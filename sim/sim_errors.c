@@ -2,11 +2,12 @@
  * NVML return codes: NVIDIA's exact description strings (nvmlErrorString) and the names that
  * scenario files use to inject them.
  */
+#define NVML_ABI_PROTOTYPES
+#include "sim_errors.h"
+
 #include <stddef.h>
 #include <string.h>
 
-#define NVML_ABI_PROTOTYPES
-#include "scenario_internal.h"
 #include "sim_calls.h"
 
 struct sim_error_info {
