@@ -76,7 +76,10 @@ foreach(module select cuda/cuda_visible)
             SOURCES ${NVT_LIB_DIR}/${module}_test.c
             LIBS nvitop_static
             LABELS unit)
-        target_include_directories(lib_${test_name}_test PRIVATE ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
+        if(TARGET lib_${test_name}_test) # not built when NVT_BUILD_TESTS is OFF
+            target_include_directories(lib_${test_name}_test PRIVATE
+                ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
+        endif()
     endif()
 endforeach()
 
