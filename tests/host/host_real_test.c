@@ -26,8 +26,8 @@
 
 #include "host.h"
 
-/* Poll for up to ten seconds: children start and exit at the machine's pace, not ours. */
-#define POLL_LIMIT_S 10.0
+/* Poll with a generous deadline: children start and exit at the pace of a loaded machine. */
+#define POLL_LIMIT_S 60.0
 
 static double now_s(void) {
     struct timespec ts;
@@ -121,7 +121,7 @@ static void test_child(void **state) {
     assert_string_equal(p.pub.command, "sleep 30");
     assert_int_equal(p.pub.cmdline_count, 2);
     assert_int_equal(p.pub.num_threads, 1);
-    assert_true(p.pub.state == 'S' || p.pub.state == 'R');
+    assert_true(p.pub.state != 0 && p.pub.state != 'Z');
     host_process_fini(&p);
     reap(pid);
 }
