@@ -60,7 +60,16 @@ foreach(lib nvitop nvitop_static)
         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 endforeach()
 
-# pkg-config file and install rules.
+# pkg-config file and install rules.  The file finds its prefix relative to its own location
+# (${pcfiledir}), so `cmake --install --prefix` anywhere gives a working file.
+if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
+    set(NVT_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
+    file(RELATIVE_PATH NVT_PC_LIBDIR "${CMAKE_INSTALL_PREFIX}" "${CMAKE_INSTALL_LIBDIR}")
+else()
+    file(RELATIVE_PATH NVT_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+    set(NVT_PC_PREFIX "\${pcfiledir}/${NVT_PC_UP}")
+    set(NVT_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+endif()
 configure_file(${NVT_LIB_DIR}/nvitop.pc.in ${CMAKE_BINARY_DIR}/nvitop.pc @ONLY)
 install(TARGETS nvitop nvitop_static
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
