@@ -1,14 +1,17 @@
 /*
  * view_bar() against nvitop 1.7's make_bar_chart (expected strings produced by nvitop itself).
  */
-#include "view/bar.h"
-
-#include <cmocka.h>
-#include <math.h>
+/* cmocka needs these first. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+#include "view/bar.h"
+
+#include <math.h>
 #include <string.h>
 
 struct bar_case {

@@ -2,14 +2,17 @@
  * Device panel and process table on a hand-made snapshot: every line has the panel's width in
  * all layouts the monitor uses, selection styles, and horizontal scrolling of process rows.
  */
-#include "view/device_panel.h"
-
-#include <cmocka.h>
-#include <math.h>
+/* cmocka needs these first. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+#include "view/device_panel.h"
+
+#include <math.h>
 #include <string.h>
 
 #include "view/process_table.h"

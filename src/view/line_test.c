@@ -1,13 +1,16 @@
 /*
  * Styled lines: appending, fitting, painting, slicing, ASCII translation and ANSI rendering.
  */
-#include "view/line.h"
-
-#include <cmocka.h>
+/* cmocka needs these first. */
+/* clang-format off */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+#include "view/line.h"
+
 #include <string.h>
 
 #include "view/render.h"
