@@ -78,7 +78,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/nvitop DESTINATION ${CMAKE_INSTALL
 install(FILES ${CMAKE_BINARY_DIR}/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # Unit tests beside their modules (they link the static library to reach internal functions).
-foreach(module select cuda/cuda_visible)
+foreach(module select cuda/cuda_visible nvml/nvml_process)
     if(EXISTS ${NVT_LIB_DIR}/${module}_test.c)
         get_filename_component(test_name ${module} NAME)
         nvt_add_test(lib_${test_name}_test
