@@ -23,7 +23,8 @@ struct sim_driver {
     struct sim_watch watch;
     double origin_s; /* monotonic time of the first successful init: simulated time 0 */
     bool origin_set;
-    bool env_time_set; /* NVML_SIM_TIME freezes the clock */
+    unsigned long epoch; /* counts first inits, so a reload never outlives its session */
+    bool env_time_set;   /* NVML_SIM_TIME freezes the clock */
     double env_time_s;
 };
 
@@ -91,6 +92,7 @@ static nvmlReturn_t load_first(struct sim_driver *d) {
     d->watch.has_rejected = false;
     atomic_store(&d->watch.next_check_ns, 0);
     d->model = model;
+    d->epoch++;
     read_env_time(d);
     if (!d->origin_set) {
         d->origin_s = monotonic_s();
@@ -160,8 +162,9 @@ nvmlReturn_t sim_begin(struct sim_query *q, enum sim_call_id id) {
     if (d->refcount > 0) {
         struct sim_model *fresh = sim_watch_poll(&d->watch);
         if (fresh != NULL) {
+            unsigned long epoch = d->epoch;
             pthread_rwlock_unlock(&d->lock);
-            install(d, fresh);
+            install(d, fresh, epoch);
             pthread_rwlock_rdlock(&d->lock);
         }
     }
