@@ -66,6 +66,60 @@ void nvml_copy_string(char *dst, size_t size, const char *src, nvmlReturn_t resu
     str_copy(dst, size, src);
 }
 
+/*
+ * A versioned entry point that answers FUNCTION_NOT_FOUND is a stub (the simulator's one shared
+ * object does this for what a driver generation lacks): the older variant takes over for good.
+ */
+static nvmlReturn_t call_init(struct nvml_lib *lib) {
+    nvmlReturn_t result = lib->init();
+    if (result == NVML_ERROR_FUNCTION_NOT_FOUND && lib->api.nvmlInit != NULL &&
+        lib->init != lib->api.nvmlInit) {
+        lib->init = lib->api.nvmlInit;
+        result = lib->init();
+    }
+    return result;
+}
+
+static nvmlReturn_t call_count(struct nvml_lib *lib, unsigned int *count) {
+    if (lib->device_count == NULL) {
+        return NVML_ERROR_FUNCTION_NOT_FOUND;
+    }
+    nvmlReturn_t result = lib->device_count(count);
+    if (result == NVML_ERROR_FUNCTION_NOT_FOUND && lib->api.nvmlDeviceGetCount != NULL &&
+        lib->device_count != lib->api.nvmlDeviceGetCount) {
+        lib->device_count = lib->api.nvmlDeviceGetCount;
+        result = lib->device_count(count);
+    }
+    return result;
+}
+
+static nvmlReturn_t call_cuda_version(struct nvml_lib *lib, int *version) {
+    if (lib->cuda_driver_version == NULL) {
+        return NVML_ERROR_FUNCTION_NOT_FOUND;
+    }
+    nvmlReturn_t result = lib->cuda_driver_version(version);
+    if (result == NVML_ERROR_FUNCTION_NOT_FOUND &&
+        lib->api.nvmlSystemGetCudaDriverVersion != NULL &&
+        lib->cuda_driver_version != lib->api.nvmlSystemGetCudaDriverVersion) {
+        lib->cuda_driver_version = lib->api.nvmlSystemGetCudaDriverVersion;
+        result = lib->cuda_driver_version(version);
+    }
+    return result;
+}
+
+static nvmlReturn_t call_handle(struct nvml_lib *lib, unsigned int index, nvmlDevice_t *handle) {
+    if (lib->handle_by_index == NULL) {
+        return NVML_ERROR_FUNCTION_NOT_FOUND;
+    }
+    nvmlReturn_t result = lib->handle_by_index(index, handle);
+    if (result == NVML_ERROR_FUNCTION_NOT_FOUND && lib->api.nvmlDeviceGetHandleByIndex != NULL &&
+        lib->handle_by_index != lib->api.nvmlDeviceGetHandleByIndex) {
+        lib->handle_by_index = lib->api.nvmlDeviceGetHandleByIndex;
+        result = lib->handle_by_index(index, handle);
+    }
+    return result;
+}
+
 nvt_status nvml_backend_open(const char *library_path, struct nvml_backend **out) {
     struct nvml_backend *backend = calloc(1, sizeof(*backend));
     if (backend == NULL) {
@@ -82,7 +136,7 @@ nvt_status nvml_backend_open(const char *library_path, struct nvml_backend **out
         free(backend);
         return NVT_ERR_LIBRARY_NOT_FOUND;
     }
-    nvmlReturn_t result = backend->lib.init();
+    nvmlReturn_t result = call_init(&backend->lib);
     if (result != NVML_SUCCESS) {
         nvml_loader_close(&backend->lib);
         free(backend);
@@ -115,14 +169,12 @@ void nvml_backend_system_info(struct nvml_backend *backend, struct nvt_system_in
     nvml_copy_string(out->nvml_version, sizeof(out->nvml_version), buffer, result);
 
     int cuda = 0;
-    result = backend->lib.cuda_driver_version != NULL ? backend->lib.cuda_driver_version(&cuda)
-                                                      : NVML_ERROR_FUNCTION_NOT_FOUND;
+    result = call_cuda_version(&backend->lib, &cuda);
     nvml_note(backend, "nvmlSystemGetCudaDriverVersion", result);
     out->cuda_driver_version = result == NVML_SUCCESS ? cuda : NVT_NA_I32;
 
     unsigned int count = 0;
-    result = backend->lib.device_count != NULL ? backend->lib.device_count(&count)
-                                               : NVML_ERROR_FUNCTION_NOT_FOUND;
+    result = call_count(&backend->lib, &count);
     nvml_note(backend, "nvmlDeviceGetCount", result);
     out->device_count = result == NVML_SUCCESS ? count : 0;
 }
@@ -164,9 +216,7 @@ nvt_status nvml_device_open(struct nvml_backend *backend, uint32_t index,
         return status;
     }
     nvmlDevice_t handle = NULL;
-    nvmlReturn_t result = backend->lib.handle_by_index != NULL
-                              ? backend->lib.handle_by_index(index, &handle)
-                              : NVML_ERROR_FUNCTION_NOT_FOUND;
+    nvmlReturn_t result = call_handle(&backend->lib, index, &handle);
     nvml_note(backend, "nvmlDeviceGetHandleByIndex", result);
     device->handle_status = handle_status_from(result);
     device->handle = result == NVML_SUCCESS ? handle : NULL;

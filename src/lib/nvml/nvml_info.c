@@ -12,27 +12,12 @@ static uint32_t u32_or_na(nvmlReturn_t result, unsigned int value) {
     return result == NVML_SUCCESS ? value : NVT_NA_U32;
 }
 
-static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
-                     struct nvt_device_info *info) {
-    nvmlReturn_t result;
-    if (backend->lib.pci_info != NULL) {
-        nvmlPciInfo_t pci;
-        memset(&pci, 0, sizeof(pci));
-        result = backend->lib.pci_info(handle, &pci);
-        nvml_note(backend, "nvmlDeviceGetPciInfo", result);
-        if (result == NVML_SUCCESS) {
-            str_copy(info->bus_id, sizeof(info->bus_id), pci.busId);
-            info->pci_domain = pci.domain;
-            info->pci_bus = pci.bus;
-            info->pci_device = pci.device;
-            info->pci_device_id = pci.pciDeviceId;
-            info->pci_subsystem_id = pci.pciSubSystemId;
-        }
-        return;
-    }
+/* Old drivers: the unversioned call and its layout. */
+static void read_pci_legacy(struct nvml_backend *backend, nvmlDevice_t handle,
+                            struct nvt_device_info *info) {
     nvmlPciInfo_v1_t legacy;
     memset(&legacy, 0, sizeof(legacy));
-    result = NVML_QUERY(backend, nvmlDeviceGetPciInfo, handle, &legacy);
+    nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetPciInfo, handle, &legacy);
     if (result == NVML_SUCCESS) {
         /* The old layout has a 16-byte bus id with a 4-digit domain ("0000:1A:00.0"); give it
          * the 8-digit form of current drivers, so that ids look and compare the same. */
@@ -55,6 +40,41 @@ static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
         info->pci_device_id = legacy.pciDeviceId;
         info->pci_subsystem_id = legacy.pciSubSystemId;
     }
+}
+
+static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
+                     struct nvt_device_info *info) {
+    struct nvml_lib *lib = &backend->lib;
+    nvmlReturn_t result = NVML_ERROR_FUNCTION_NOT_FOUND;
+    nvmlPciInfo_t pci;
+    memset(&pci, 0, sizeof(pci));
+    if (lib->pci_info != NULL) {
+        result = lib->pci_info(handle, &pci);
+        /* A _v3 stub: _v2 fills the same layout; without it, the legacy call below. */
+        if (result == NVML_ERROR_FUNCTION_NOT_FOUND &&
+            lib->pci_info != lib->api.nvmlDeviceGetPciInfo_v2 &&
+            lib->api.nvmlDeviceGetPciInfo_v2 != NULL) {
+            lib->pci_info = lib->api.nvmlDeviceGetPciInfo_v2;
+            result = lib->pci_info(handle, &pci);
+        }
+        if (result == NVML_ERROR_FUNCTION_NOT_FOUND) {
+            lib->pci_info = NULL;
+            lib->pci_info_legacy = lib->api.nvmlDeviceGetPciInfo;
+        }
+    }
+    if (result != NVML_ERROR_FUNCTION_NOT_FOUND) {
+        nvml_note(backend, "nvmlDeviceGetPciInfo", result);
+        if (result == NVML_SUCCESS) {
+            str_copy(info->bus_id, sizeof(info->bus_id), pci.busId);
+            info->pci_domain = pci.domain;
+            info->pci_bus = pci.bus;
+            info->pci_device = pci.device;
+            info->pci_device_id = pci.pciDeviceId;
+            info->pci_subsystem_id = pci.pciSubSystemId;
+        }
+        return;
+    }
+    read_pci_legacy(backend, handle, info);
 }
 
 static void read_core(struct nvml_backend *backend, nvmlDevice_t handle, bool is_mig,
