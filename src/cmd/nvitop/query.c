@@ -82,21 +82,26 @@ static void u32_text(char *buf, size_t size, uint32_t value, const char *suffix)
     }
 }
 
+static void hex_line(struct strbuf *out, const char *name, uint32_t value, int digits) {
+    label(out, name, 14);
+    if (nvt_is_na_u32(value)) {
+        (void)strbuf_append_str(out, "N/A\n");
+    } else {
+        (void)strbuf_appendf(out, "%0*X\n", digits, value);
+    }
+}
+
 static void pci_section(struct strbuf *out, const struct nvt_device_snapshot *device) {
     const struct nvt_device_info *info = &device->info;
     char a[32];
     char b[32];
     (void)strbuf_append_str(out, "PCI INFO:\n");
-    label(out, "Bus", 14);
-    (void)strbuf_appendf(out, "%02X\n", info->pci_bus);
+    hex_line(out, "Bus", info->pci_bus, 2);
     label(out, "Bus ID", 14);
     text_or_na(out, info->bus_id);
-    label(out, "Device", 14);
-    (void)strbuf_appendf(out, "%02X\n", info->pci_device);
-    label(out, "Device ID", 14);
-    (void)strbuf_appendf(out, "%08X\n", info->pci_device_id);
-    label(out, "Sub-System ID", 14);
-    (void)strbuf_appendf(out, "%08X\n", info->pci_subsystem_id);
+    hex_line(out, "Device", info->pci_device, 2);
+    hex_line(out, "Device ID", info->pci_device_id, 8);
+    hex_line(out, "Sub-System ID", info->pci_subsystem_id, 8);
     u32_text(a, sizeof(a), device->state.pcie_link_gen, "");
     u32_text(b, sizeof(b), info->pcie_link_gen_max, "");
     label(out, "Generation", 14);
