@@ -142,10 +142,11 @@ nvmlReturn_t sim_shutdown(void) {
     return ret;
 }
 
-/* Installs a reloaded model.  Called without the lock; takes it exclusively. */
-static void install(struct sim_driver *d, struct sim_model *model) {
+/* Installs a reloaded model, unless the session it was read for has ended meanwhile.  Called
+ * without the lock; takes it exclusively. */
+static void install(struct sim_driver *d, struct sim_model *model, unsigned long epoch) {
     pthread_rwlock_wrlock(&d->lock);
-    if (d->refcount > 0) {
+    if (d->refcount > 0 && d->epoch == epoch) {
         struct sim_model *old = d->model;
         d->model = model;
         model = old;
