@@ -147,9 +147,15 @@ static void report_calls(void) {
 }
 
 int main(int argc, char **argv) {
-    int rounds = argc > 1 ? atoi(argv[1]) : 15;
-    if (rounds < 3) {
-        rounds = 3;
+    int rounds = 15;
+    if (argc > 1) {
+        char *end = NULL;
+        long value = strtol(argv[1], &end, 10);
+        if (end == argv[1] || *end != '\0' || value < 3 || value > 10000) {
+            fprintf(stderr, "usage: bench-lib-snapshot [ROUNDS]   (3..10000)\n");
+            return 2;
+        }
+        rounds = (int)value;
     }
     if (getenv("NVML_SIM_SCENARIO") == NULL) {
         setenv("NVML_SIM_SCENARIO", NVT_BENCH_SCENARIO, 1);

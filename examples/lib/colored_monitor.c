@@ -43,7 +43,7 @@ static void print_processes(const struct nvt_snapshot *snap, size_t slot) {
         printf("\n");
         return;
     }
-    qsort(list, count, sizeof(list[0]), by_user_then_pid);
+    qsort(list, count, sizeof(const struct nvt_gpu_process *), by_user_then_pid);
     char line[160];
     snprintf(line, sizeof(line), "  - Processes (%zu):", count);
     colored("1;34", line);

@@ -32,7 +32,7 @@ static nvt_status open_devices(nvt_context *ctx) {
     if (count == 0) {
         return NVT_OK;
     }
-    ctx->devices = calloc(count, sizeof(*ctx->devices));
+    ctx->devices = calloc(count, sizeof(nvt_device *));
     if (ctx->devices == NULL) {
         return NVT_ERR_NO_MEMORY;
     }

@@ -109,7 +109,7 @@ nvt_status device_list_children(nvt_device *device) {
         device->children_listed = true;
         return NVT_OK;
     }
-    device->children = calloc(max, sizeof(*device->children));
+    device->children = calloc(max, sizeof(nvt_device *));
     if (device->children == NULL) {
         return NVT_ERR_NO_MEMORY;
     }

@@ -67,7 +67,7 @@ static nvt_status add_slot(struct pass *pass, nvt_device *device, size_t parent)
             return NVT_ERR_NO_MEMORY;
         }
         pass->devices = devices;
-        nvt_device **handles = realloc(pass->handles, capacity * sizeof(*handles));
+        nvt_device **handles = realloc(pass->handles, capacity * sizeof(nvt_device *));
         if (handles == NULL) {
             return NVT_ERR_NO_MEMORY;
         }

@@ -2,6 +2,7 @@
  * Static device facts: read once per context, group by group, only when first asked for.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "nvml/nvml_backend.h"
@@ -10,6 +11,22 @@
 
 static uint32_t u32_or_na(nvmlReturn_t result, unsigned int value) {
     return result == NVML_SUCCESS ? value : NVT_NA_U32;
+}
+
+/* "DDDD:BB:DD.F" (any number of hex digits per part) to NVML's "DDDDDDDD:BB:DD.F". */
+static bool format_bus_id(const char *text, char *out, size_t size) {
+    unsigned long parts[4];
+    const char separators[] = {':', ':', '.', '\0'};
+    for (size_t i = 0; i < 4; i++) {
+        char *end = NULL;
+        parts[i] = strtoul(text, &end, 16);
+        if (end == text || *end != separators[i] || parts[i] > 0xFFFFFFFFUL) {
+            return false;
+        }
+        text = end + 1;
+    }
+    snprintf(out, size, "%08lX:%02lX:%02lX.%lX", parts[0], parts[1], parts[2], parts[3]);
+    return true;
 }
 
 /* Old drivers: the unversioned call and its layout. */
@@ -24,14 +41,7 @@ static void read_pci_legacy(struct nvml_backend *backend, nvmlDevice_t handle,
         char bus_id[sizeof(legacy.busId) + 1];
         memcpy(bus_id, legacy.busId, sizeof(legacy.busId));
         bus_id[sizeof(legacy.busId)] = '\0';
-        unsigned int domain = 0;
-        unsigned int bus = 0;
-        unsigned int dev = 0;
-        unsigned int function = 0;
-        if (sscanf(bus_id, "%x:%x:%x.%x", &domain, &bus, &dev, &function) == 4) {
-            snprintf(info->bus_id, sizeof(info->bus_id), "%08X:%02X:%02X.%X", domain, bus, dev,
-                     function);
-        } else {
+        if (!format_bus_id(bus_id, info->bus_id, sizeof(info->bus_id))) {
             str_copy(info->bus_id, sizeof(info->bus_id), bus_id);
         }
         info->pci_domain = legacy.domain;

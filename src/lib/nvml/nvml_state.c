@@ -268,11 +268,11 @@ static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t l
     }
     nvmlFieldValue_t fields[2 * NVML_NVLINK_MAX_LINKS];
     memset(fields, 0, sizeof(fields));
-    for (uint32_t i = 0; i < links; i++) {
+    for (size_t i = 0; i < links; i++) {
         fields[2 * i].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
-        fields[2 * i].scopeId = i;
+        fields[2 * i].scopeId = (unsigned int)i;
         fields[2 * i + 1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
-        fields[2 * i + 1].scopeId = i;
+        fields[2 * i + 1].scopeId = (unsigned int)i;
     }
     if (!ok(r, NVML_QUERY(r->backend, nvmlDeviceGetFieldValues, r->handle, (int)(2 * links),
                           fields))) {
@@ -287,7 +287,7 @@ static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t l
         device->nvlink_have_previous = false; /* the two times are on different clocks */
     }
     double elapsed_s = (double)(now - device->nvlink_time_us) / 1e6;
-    for (uint32_t i = 0; i < links; i++) {
+    for (size_t i = 0; i < links; i++) {
         const nvmlFieldValue_t *tx = &fields[2 * i];
         const nvmlFieldValue_t *rx = &fields[2 * i + 1];
         unsigned long long tx_kib = field_u64(tx);
