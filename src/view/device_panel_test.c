@@ -159,6 +159,46 @@ static void test_process_rows_scroll_and_sort(void **state) {
     view_process_table_fini(&table);
 }
 
+static void test_special_processes(void **state) {
+    (void)state;
+    static const struct {
+        enum nvt_host_status status;
+        const char *text;
+        enum view_color color;
+    } cases[] = {
+        {NVT_HOST_GONE, "No Such Process", VIEW_COLOR_RED},
+        {NVT_HOST_ZOMBIE, "Zombie Process", VIEW_COLOR_YELLOW},
+        {NVT_HOST_NO_PERMISSION, "No Permissions", VIEW_COLOR_YELLOW},
+        {NVT_HOST_NOT_IN_NAMESPACE, "No Such Process (not in this PID namespace; run with",
+         VIEW_COLOR_RED},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        processes[1].host.status = cases[i].status;
+        struct view_process_table table;
+        view_process_table_build(&snap, &config, VIEW_SORT_NATURAL, false, &table);
+        struct view_line row;
+        view_line_init(&row);
+        view_process_row_line(&table, 1, &config, 140, -1, &row);
+        assert_non_null(strstr(row.text, cases[i].text));
+        /* Another user's process: everything but the GPU index is dim, the text coloured. */
+        bool coloured = false;
+        for (size_t k = 0; k < row.span_count; k++) {
+            const struct view_span *span = &row.spans[k];
+            if (span->style.color == cases[i].color && span->len > 0 &&
+                strncmp(row.text + span->start, cases[i].text, strlen("No")) == 0) {
+                coloured = true;
+            }
+        }
+        assert_true(coloured);
+        if (cases[i].status == NVT_HOST_GONE || cases[i].status == NVT_HOST_NOT_IN_NAMESPACE) {
+            assert_non_null(strstr(row.text, "    N/A"));
+        }
+        view_line_fini(&row);
+        view_process_table_fini(&table);
+    }
+    processes[1].host.status = NVT_HOST_OK;
+}
+
 static void test_sort_keys(void **state) {
     (void)state;
     enum view_sort_order order;
@@ -178,6 +218,7 @@ int main(void) {
         cmocka_unit_test(test_every_layout_has_the_panel_width),
         cmocka_unit_test(test_selected_device_bold_others_dim),
         cmocka_unit_test(test_process_rows_scroll_and_sort),
+        cmocka_unit_test(test_special_processes),
         cmocka_unit_test(test_sort_keys),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
