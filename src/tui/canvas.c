@@ -124,8 +124,8 @@ static size_t decode_utf8(const unsigned char *s, size_t len, uint32_t *cp) {
 /* Display width of a code point: the C library knows it under a UTF-8 locale; without one every
  * printable character counts 1, which is what the terminal then shows too. */
 static int code_point_width(uint32_t cp) {
-    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
-        return 1; /* drawn as '?' */
+    if (cp < 0x300 || (cp >= 0x2500 && cp <= 0x28FF)) {
+        return 1; /* Latin text, box drawing, blocks and Braille: the bulk of every frame */
     }
     int width = wcwidth((wchar_t)cp);
     if (width < 0) {

@@ -58,8 +58,4 @@ struct tui_event {
     unsigned buttons; /* TUI_EVENT_MOUSE: enum tui_mouse bits */
 };
 
-/* A readable name of a key ("q", "Ctrl-C", "Alt-j", "PageDown") for status notes and tests.
- * Writes at most size bytes; returns buf. */
-const char *event_key_name(int key, char *buf, size_t size);
-
 #endif /* NVITOP_SRC_TUI_EVENT_H */

@@ -34,6 +34,10 @@ static struct {
     int background;
     int foreground;
     bool gradient_pair_ready[CUBE_SIZE];
+    /* What the last term_draw() put on the screen, to skip rows that did not change. */
+    struct canvas_cell *shown;
+    int shown_rows;
+    int shown_cols;
     int wake_pipe[2];
     SCREEN *screen;
     struct sigaction old_int;
@@ -194,6 +198,9 @@ void term_stop(void) {
     restore_handlers();
     close_wake_pipe();
     memset(session.gradient_pair_ready, 0, sizeof(session.gradient_pair_ready));
+    free(session.shown);
+    session.shown = NULL;
+    session.shown_rows = session.shown_cols = 0;
 }
 
 void term_emergency_stop(void) {
@@ -315,17 +322,66 @@ static void draw_row(const struct canvas *canvas, int row, int cols) {
     }
 }
 
+static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) {
+    return a->len == b->len && a->width == b->width && same_style(a->style, b->style) &&
+           memcmp(a->text, b->text, a->len) == 0;
+}
+
+/* Whether row differs from what is on the screen; records it as shown. */
+static bool row_changed(const struct canvas *canvas, int row, int cols) {
+    if (session.shown == NULL) {
+        return true;
+    }
+    struct canvas_cell *shown = &session.shown[(size_t)row * (size_t)session.shown_cols];
+    bool changed = false;
+    for (int col = 0; col < cols; col++) {
+        const struct canvas_cell *cell = canvas_cell(canvas, row, col);
+        if (!same_cell(cell, &shown[col])) {
+            shown[col] = *cell;
+            changed = true;
+        }
+    }
+    return changed;
+}
+
+/* Forget what is shown when the size changes (or the shadow cannot be allocated: then every row
+ * is drawn every time). */
+static void fit_shadow(int rows, int cols) {
+    if (session.shown_rows == rows && session.shown_cols == cols && session.shown != NULL) {
+        return;
+    }
+    free(session.shown);
+    session.shown = calloc((size_t)rows * (size_t)cols, sizeof(*session.shown));
+    session.shown_rows = rows;
+    session.shown_cols = cols;
+    if (session.shown != NULL) {
+        /* No cell is ever zero-width with length 0 at the start of a row: all rows differ. */
+        for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
+            session.shown[i].width = 0xFF;
+        }
+    }
+}
+
 void term_draw(const struct canvas *canvas) {
     if (!session.active) {
         return;
     }
     int rows = canvas_rows(canvas) < LINES ? canvas_rows(canvas) : LINES;
     int cols = canvas_cols(canvas) < COLS ? canvas_cols(canvas) : COLS;
+    fit_shadow(rows, cols);
+    bool any = false;
     for (int row = 0; row < rows; row++) {
-        draw_row(canvas, row, cols);
+        /* curses diffs too, but only after every cell went through its wide-character
+         * conversion: skipping unchanged rows here is what keeps an idle monitor cheap. */
+        if (row_changed(canvas, row, cols) || session.shown == NULL) {
+            draw_row(canvas, row, cols);
+            any = true;
+        }
     }
-    attr_set(A_NORMAL, 0, NULL);
-    refresh();
+    if (any) {
+        attr_set(A_NORMAL, 0, NULL);
+        refresh();
+    }
 }
 
 size_t term_poll_fds(int *fds, size_t max) {
@@ -432,6 +488,7 @@ bool term_read_event(struct tui_event *event) {
     if (resize_pending) {
         resize_pending = 0;
         apply_resize();
+        session.shown_rows = 0; /* redraw every row */
         event->type = TUI_EVENT_RESIZE;
         return true;
     }
@@ -448,6 +505,7 @@ bool term_read_event(struct tui_event *event) {
             return false;
         }
         if (is_key && code == KEY_RESIZE) {
+            session.shown_rows = 0;
             event->type = TUI_EVENT_RESIZE;
             return true;
         }

@@ -81,10 +81,10 @@ static void send_chosen_signal(struct tui_app *app, struct sampler *sampler) {
     message_box_close(&app->box);
 }
 
-/* Milliseconds until the next wall-clock second (the clock line), or sooner for timers. */
-static int next_timeout_ms(const struct tui_app *app, double now_s) {
-    double wall = clock_wall_s();
-    double timeout = ceil(wall + 1e-3) - wall;
+/* Milliseconds until the clock line needs a redraw (one second after the last draw: with the
+ * default cadence the snapshots redraw the screen every second anyway), or sooner for timers. */
+static int next_timeout_ms(const struct tui_app *app, double now_s, double last_draw_s) {
+    double timeout = last_draw_s + 1.0 - now_s;
     if (app->box.open && app->box.confirm_at > 0.0) {
         double until = app->box.confirm_at - now_s;
         timeout = until < timeout ? until : timeout;
@@ -111,6 +111,7 @@ static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
 
 static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler) {
     bool dirty = true;
+    double last_draw = 0.0;
     while (!app->quit) {
         double now = clock_monotonic_s();
         app->now_s = now;
@@ -136,6 +137,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             app_draw(app, canvas, now, clock_wall_s());
             term_draw(canvas);
             dirty = false;
+            last_draw = now;
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
@@ -146,7 +148,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             pfds[i].events = POLLIN;
             pfds[i].revents = 0;
         }
-        int rc = poll(pfds, (nfds_t)nfds, next_timeout_ms(app, now));
+        int rc = poll(pfds, (nfds_t)nfds, next_timeout_ms(app, now, last_draw));
         if (rc == 0) {
             dirty = true; /* a clock tick or a timer */
         }
