@@ -229,11 +229,40 @@ static void test_legacy_driver(void **state) {
     nvt_close(ctx);
 }
 
+/* memory_v2 answering UNKNOWN makes the library use v1 for good, for every device. */
+static void test_memory_v2_fallback(void **state) {
+    (void)state;
+    char *dir = tu_temp_dir();
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/memory-unknown.json", dir);
+    char *text = tu_read_file(tu_test_scenario("lib-basic.json"));
+    char *changed = tu_replace(text,
+                               "\"memory\": { \"total_mib\": 40960, \"used_mib\": 15000, "
+                               "\"reserved_mib\": 0 },",
+                               "\"memory\": { \"error\": \"UNKNOWN\" },");
+    tu_write_file(path, changed);
+    free(text);
+    free(changed);
+    nvt_context *ctx = tu_open(path);
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEVICES, &snap), NVT_OK);
+    assert_true(nvt_is_na_u64(snap->devices[0].state.memory_used_bytes));
+    assert_false(snap->devices[0].state.memory_is_host); /* UNKNOWN is no unified memory */
+    /* The RTX comes later: read with v1, which counts reserved memory as used. */
+    assert_int_equal(snap->devices[3].state.memory_used_bytes, (20110 + 300) * MiB);
+    assert_true(nvt_is_na_u64(snap->devices[3].state.memory_reserved_bytes));
+    nvt_snapshot_free(snap);
+    nvt_close(ctx);
+    tu_remove_tree(dir);
+    free(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_library_not_found), cmocka_unit_test(test_allow_no_gpu),
-        cmocka_unit_test(test_init_errors),       cmocka_unit_test(test_status_strings),
-        cmocka_unit_test(test_device_lookups),    cmocka_unit_test(test_legacy_driver),
+        cmocka_unit_test(test_library_not_found),  cmocka_unit_test(test_allow_no_gpu),
+        cmocka_unit_test(test_init_errors),        cmocka_unit_test(test_status_strings),
+        cmocka_unit_test(test_device_lookups),     cmocka_unit_test(test_legacy_driver),
+        cmocka_unit_test(test_memory_v2_fallback),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
