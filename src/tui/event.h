@@ -5,7 +5,6 @@
 #ifndef NVITOP_SRC_TUI_EVENT_H
 #define NVITOP_SRC_TUI_EVENT_H
 
-#include <stddef.h>
 #include <stdint.h>
 
 /* Key codes: printable characters and control bytes are their own value (Ctrl-A is 1, Tab 9,

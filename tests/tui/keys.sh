@@ -38,6 +38,10 @@ keys Escape
 wait_gone "$HINT"
 keys End Up Home Tab BTab
 wait_for "$HINT"
+keys Escape M-j
+wait_for "$HINT"
+keys Escape M-k
+wait_for "$HINT"
 # Tagging moves down; Esc clears tags and selection.
 keys Space
 wait_for "$HINT"
@@ -57,6 +61,10 @@ keys /
 wait_for "PID▼"
 keys .
 wait_for "USER▲"
+keys '>'
+wait_for "GPU-MEM▼"
+keys '<'
+wait_for "USER▲"
 keys , ,
 wait_gone "▲"
 keys o N
@@ -69,6 +77,13 @@ keys Right
 wait_for "│ GPU     PID      USER  GPU-MEM %SM %GMBW  CPU  %MEM"
 keys C-a
 wait_for "│ GPU     PID      USER  GPU-MEM %SM %GMBW  %CPU  %MEM"
+keys M-l
+wait_for "│ GPU     PID      USER  GPU-MEM %SM %GMBW  CPU  %MEM"
+keys M-h
+wait_for "│ GPU     PID      USER  GPU-MEM %SM %GMBW  %CPU  %MEM"
+keys C-e
+wait_gone "%MEM  TIME"
+keys C-a
 keys '$'
 wait_gone "%MEM  TIME"
 keys '^'
@@ -107,6 +122,10 @@ wait_for "(Press h for help or q to quit)"
 keys PageDown PageDown
 wait_gone "(Press h for help or q to quit)"
 keys PageUp PageUp
+wait_for "(Press h for help or q to quit)"
+keys M-J
+wait_gone "(Press h for help or q to quit)"
+keys M-K
 wait_for "(Press h for help or q to quit)"
 
 keys Q
