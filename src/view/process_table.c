@@ -318,10 +318,10 @@ static void host_columns(const struct view_process_row *row, size_t width, int h
 /* Add info text with nvitop's once-mode styles: dim for other users' processes, and the special
  * command text in red or yellow. */
 static void add_info(struct view_line *line, const struct view_process_row *row,
-                     const struct view_line *info) {
-    struct view_style dim = view_style_make(VIEW_COLOR_DEFAULT, row->owned ? 0 : VIEW_ATTR_DIM);
+                     const struct view_line *info, bool owned) {
+    struct view_style dim = view_style_make(VIEW_COLOR_DEFAULT, owned ? 0 : VIEW_ATTR_DIM);
     if (!row->special) {
-        if (row->owned) {
+        if (owned) {
             view_line_add_n(line, info->text, info->len, plain);
         } else {
             view_line_add_n(line, info->text, info->len, dim);
@@ -336,7 +336,7 @@ static void add_info(struct view_line *line, const struct view_process_row *row,
     for (;;) {
         const char *hit = clen > 0 ? strstr(pos, row->command) : NULL;
         const char *stop = hit == NULL ? end : hit;
-        view_line_add_n(line, pos, (size_t)(stop - pos), row->owned ? plain : dim);
+        view_line_add_n(line, pos, (size_t)(stop - pos), owned ? plain : dim);
         if (hit == NULL) {
             return;
         }
@@ -348,7 +348,6 @@ static void add_info(struct view_line *line, const struct view_process_row *row,
 void view_process_row_line(const struct view_process_table *table, size_t index,
                            const struct view_config *config, size_t width, int host_offset,
                            struct view_line *out) {
-    (void)config;
     const struct view_process_row *row = &table->rows[index];
     const struct nvt_gpu_process *process = row->process;
     width = width < 79 ? 79 : width;
@@ -405,7 +404,8 @@ void view_process_row_line(const struct view_process_table *table, size_t index,
     snprintf(index_text, sizeof(index_text), "%4s", row->display_index);
     view_line_add(out, index_text, view_style_make(row->device_color, 0));
     view_line_add(out, " ", plain);
-    add_info(out, row, &info);
+    /* Running as superuser, nothing is dimmed (nvitop's IS_SUPERUSER). */
+    add_info(out, row, &info, row->owned || config->superuser);
     view_line_add(out, " │", plain);
     view_line_fini(&info);
 }

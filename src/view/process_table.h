@@ -91,8 +91,10 @@ size_t view_process_table_print_width(const struct view_process_table *table, si
 void view_process_header(const struct view_process_table *table, const struct view_config *config,
                          const char *host_name, size_t width, struct view_lines *out);
 
-/* One row, width cells wide.  host_offset < 0: the host columns are cut with ".." to fit;
- * otherwise they are scrolled left by host_offset cells (the monitor's horizontal scroll). */
+/* One row, width cells wide, styled as nvitop's once report styles it (GPU index in the device
+ * colour, other users' processes dim unless config->superuser, special commands red or
+ * yellow).  host_offset < 0: the host columns are cut with ".." to fit; otherwise they are
+ * scrolled left by host_offset cells (the monitor's horizontal scroll). */
 void view_process_row_line(const struct view_process_table *table, size_t row,
                            const struct view_config *config, size_t width, int host_offset,
                            struct view_line *out);
@@ -101,7 +103,8 @@ void view_process_row_line(const struct view_process_table *table, size_t row,
 void view_process_separator(size_t width, struct view_line *out);
 void view_process_footer(size_t width, struct view_line *out);
 
-/* The whole table as the once report prints it (header, rows with separators, footer). */
+/* The whole table as the once report prints it: an empty line, the header, rows with separators
+ * between physical GPUs, the footer. */
 void view_process_table_lines(const struct view_process_table *table,
                               const struct view_config *config, const char *host_name, size_t width,
                               struct view_lines *out);
