@@ -15,12 +15,9 @@
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "tui/tui.h"
 #include "util/xalloc.h"
 #include "view/config.h"
-
-#ifdef NVT_HAVE_TUI
-#include "tui/tui.h"
-#endif
 
 /* setlocale_utf8(): the first locale that can be set decides; it must be a UTF-8 one. */
 static bool set_utf8_locale(void) {
@@ -159,7 +156,6 @@ static bool under_watch(nvt_context *ctx) {
  * prints the final screen once more, and when curses cannot start it falls back to the report. */
 static void run_monitor(const struct nvitop_options *options, const struct view_config *config,
                         struct messages *messages) {
-#ifdef NVT_HAVE_TUI
     /* The monitor opens its own context (its sampling thread owns it); ours stays open for the
      * report printed after the session. */
     struct tui_config tui = {.view = *config,
@@ -172,12 +168,6 @@ static void run_monitor(const struct nvitop_options *options, const struct view_
     if (tui_run(&tui, reason, sizeof(reason)) != 0) {
         messages_addf(messages, "ERROR: Failed to initialize `curses` (%s)", reason);
     }
-#else
-    (void)options;
-    (void)config;
-    messages_addf(messages, "ERROR: Failed to initialize `curses` (%s)",
-                  "this build has no curses monitor");
-#endif
 }
 
 static int run(struct nvitop_options *options) {
