@@ -29,30 +29,29 @@ start_time() {
     sed -e 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d ' ' -f 20
 }
 
-# The system interpreter, not a version manager's shim, so that the recorded pid is the job's;
-# `env` execs it in place, so the command line reads "python3 -c ...".
-pypath=$PATH
-[ -x /usr/bin/python3 ] && pypath=/usr/bin:/bin
+# The system interpreter, not a version manager's shim, so that the recorded pid is the job's.
+# (Golden outputs of other components show these command lines: keep them stable.)
+python=python3
+[ -x /usr/bin/python3 ] && python=/usr/bin/python3
 
 # Starts one stand-in for slot $1 in the background, detached from our output.
 spawn() {
     i=$1
     lr="$((i % 9 + 1))e-4"
-    py="PATH=$pypath"
     pause='import signal; signal.pause()'
     case $((i % 6)) in
-    0) set -- env "$py" python3 -c "$pause" train.py --epochs 100 --lr "$lr" \
+    0) set -- "$python" -c "$pause" train.py --epochs 100 --lr "$lr" \
         --batch-size $((i * 16)) ;;
     1) set -- perl -e 'sleep' finetune.pl --model llama-7b --run-name "lora r=$i baseline" ;;
-    2) set -- env "$py" python3 -c "$pause" eval.py --ckpt "runs/exp $i/best.pt" \
+    2) set -- "$python" -c "$pause" eval.py --ckpt "runs/exp $i/best.pt" \
         --split val ;;
     3) set -- perl -e 'sleep' serve.pl --port $((8000 + i)) --workers 4 ;;
-    4) set -- env "$py" python3 -c "$pause" -m torch.distributed.run \
+    4) set -- "$python" -c "$pause" -m torch.distributed.run \
         --nproc_per_node 8 pretrain.py --config "configs/gpt 1.3b.yaml" ;;
-    *) set -- env "$py" python3 -c "$pause" infer.py --prompt "it's a test" \
+    *) set -- "$python" -c "$pause" infer.py --prompt "it's a test" \
         --max-tokens 512 ;;
     esac
-    if [ "$1" = env ] && ! PATH=$pypath command -v python3 >/dev/null 2>&1; then
+    if [ "$1" = "$python" ] && ! command -v "$python" >/dev/null 2>&1; then
         set -- perl -e 'sleep' job.pl --slot "$i"
     fi
     if ! command -v "$1" >/dev/null 2>&1; then
