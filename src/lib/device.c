@@ -66,13 +66,14 @@ void device_ensure_facts(nvt_device *device, unsigned groups,
             known_state = &state;
         }
         device->info.mig_supported = known_state->mig_mode != NVT_FEATURE_NA;
-        device->mig_known = true;
+        /* A GPU lost right now says nothing about MIG: decide again next time. */
+        device->mig_known = known_state->status == NVT_OK;
     }
-    nvml_device_facts(device->ctx->nvml, device->nvml, missing, &device->info);
+    unsigned settled = nvml_device_facts(device->ctx->nvml, device->nvml, missing, &device->info);
     if (device->info.is_mig && (missing & NVML_FACTS_CORE) != 0) {
         copy_parent_location(device);
     }
-    device->facts_read |= missing;
+    device->facts_read |= settled;
 }
 
 void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_state *out) {

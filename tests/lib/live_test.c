@@ -147,6 +147,38 @@ static void test_gpu_lost_and_back(void **state) {
     assert_true(poll_until(ctx, rtx_back));
 }
 
+static bool rtx_named(const struct nvt_snapshot *snap) {
+    return rtx_back(snap) &&
+           strcmp(snap->devices[RTX_SLOT].info.name, "NVIDIA GeForce RTX 3090") == 0;
+}
+
+/* Lost after the context got its handle but before its facts were read: they are read once the
+ * GPU answers again. */
+static void test_facts_after_early_loss(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    char *lost =
+        tu_replace(f->original, "\"uuid\": \"GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40\",",
+                   "\"uuid\": \"GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40\", \"lost\": true,");
+    tu_write_file(f->path, lost);
+    free(lost);
+    /* Wait with live queries only, so that no fact is read before the loss is visible. */
+    nvt_device *rtx = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 1, &rtx), NVT_OK);
+    struct nvt_device_state live;
+    double deadline = tu_now() + DEADLINE_S;
+    do {
+        assert_int_equal(nvt_device_state(rtx, 0, &live), NVT_OK);
+    } while (live.status != NVT_ERR_GPU_IS_LOST && tu_now() < deadline);
+    assert_int_equal(live.status, NVT_ERR_GPU_IS_LOST);
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEVICES, &snap), NVT_OK);
+    assert_string_equal(snap->devices[RTX_SLOT].info.name, ""); /* unreadable while lost */
+    nvt_snapshot_free(snap);
+    tu_write_file(f->path, f->original);
+    assert_true(poll_until(ctx, rtx_named));
+}
+
 /* Open the scenario with another driver generation and check the RTX's processes. */
 static void check_generation(struct fixture *f, const char *generation) {
     char replacement[64];
@@ -199,6 +231,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_process_appears_and_exits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gpu_lost_and_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_facts_after_early_loss, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

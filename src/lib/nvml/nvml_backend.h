@@ -87,9 +87,13 @@ void nvml_device_close(struct nvml_device *device);
 /* NVT_OK when the device has a handle, else why not. */
 nvt_status nvml_device_handle_status(const struct nvml_device *device);
 
-/* Read the fact groups in `groups` into *info (fields of other groups are left alone). */
-void nvml_device_facts(struct nvml_backend *backend, struct nvml_device *device, unsigned groups,
-                       struct nvt_device_info *info);
+/*
+ * Read the fact groups in `groups` into *info (fields of other groups are left alone).  Returns
+ * the groups that are settled: all of them, except those the driver refused because the GPU was
+ * lost at that moment, which are worth reading again later.
+ */
+unsigned nvml_device_facts(struct nvml_backend *backend, struct nvml_device *device,
+                           unsigned groups, struct nvt_device_info *info);
 
 /*
  * Read live values.  flags: NVT_SAMPLE_* bits; fields not asked for are set to N/A.  The MIG mode

@@ -87,33 +87,40 @@ static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
     read_pci_legacy(backend, handle, info);
 }
 
-static void read_core(struct nvml_backend *backend, nvmlDevice_t handle, bool is_mig,
-                      struct nvt_device_info *info) {
+/* Each reader returns the result of its first query, so that a group read while the GPU was
+ * lost can be read again later. */
+static nvmlReturn_t read_core(struct nvml_backend *backend, nvmlDevice_t handle, bool is_mig,
+                              struct nvt_device_info *info) {
     char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
     nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetName, handle, name, sizeof(name));
     nvml_copy_string(info->name, sizeof(info->name), name, result);
     /* A MIG device shares its parent's PCI location; the caller copies it from the parent. */
-    if (!is_mig) {
+    if (!is_mig && result != NVML_ERROR_GPU_IS_LOST) {
         read_pci(backend, handle, info);
     }
+    return result;
 }
 
-static void read_uuid(struct nvml_backend *backend, nvmlDevice_t handle,
-                      struct nvt_device_info *info) {
+static nvmlReturn_t read_uuid(struct nvml_backend *backend, nvmlDevice_t handle,
+                              struct nvt_device_info *info) {
     char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
     nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetUUID, handle, uuid, sizeof(uuid));
     nvml_copy_string(info->uuid, sizeof(info->uuid), uuid, result);
+    return result;
 }
 
-static void read_extra(struct nvml_backend *backend, nvmlDevice_t handle,
-                       struct nvt_device_info *info) {
+static nvmlReturn_t read_extra(struct nvml_backend *backend, nvmlDevice_t handle,
+                               struct nvt_device_info *info) {
     char text[NVML_DEVICE_SERIAL_BUFFER_SIZE + NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE];
     nvmlReturn_t result;
     unsigned int value = 0;
     unsigned int second = 0;
 
-    result = NVML_QUERY(backend, nvmlDeviceGetSerial, handle, text, sizeof(text));
-    nvml_copy_string(info->serial, sizeof(info->serial), text, result);
+    nvmlReturn_t first = NVML_QUERY(backend, nvmlDeviceGetSerial, handle, text, sizeof(text));
+    nvml_copy_string(info->serial, sizeof(info->serial), text, first);
+    if (first == NVML_ERROR_GPU_IS_LOST) {
+        return first;
+    }
     result = NVML_QUERY(backend, nvmlDeviceGetVbiosVersion, handle, text, sizeof(text));
     nvml_copy_string(info->vbios_version, sizeof(info->vbios_version), text, result);
 
@@ -140,10 +147,11 @@ static void read_extra(struct nvml_backend *backend, nvmlDevice_t handle,
     result = NVML_QUERY(backend, nvmlDeviceGetCudaComputeCapability, handle, &major, &minor);
     info->cuda_cc_major = result == NVML_SUCCESS ? major : NVT_NA_I32;
     info->cuda_cc_minor = result == NVML_SUCCESS ? minor : NVT_NA_I32;
+    return first;
 }
 
-static void read_nvlink_count(struct nvml_backend *backend, nvmlDevice_t handle,
-                              struct nvt_device_info *info) {
+static nvmlReturn_t read_nvlink_count(struct nvml_backend *backend, nvmlDevice_t handle,
+                                      struct nvt_device_info *info) {
     nvmlFieldValue_t field;
     memset(&field, 0, sizeof(field));
     field.fieldId = NVML_FI_DEV_NVLINK_LINK_COUNT;
@@ -155,19 +163,21 @@ static void read_nvlink_count(struct nvml_backend *backend, nvmlDevice_t handle,
                                        : field.value.uiVal;
         info->nvlink_count = count > NVT_NVLINK_MAX_LINKS ? NVT_NVLINK_MAX_LINKS : (uint32_t)count;
     }
+    return result;
 }
 
-static void read_mig(struct nvml_backend *backend, nvmlDevice_t handle, bool is_mig,
-                     struct nvt_device_info *info) {
+static nvmlReturn_t read_mig(struct nvml_backend *backend, nvmlDevice_t handle, bool is_mig,
+                             struct nvt_device_info *info) {
     unsigned int value = 0;
-    nvmlReturn_t result;
+    nvmlReturn_t result = NVML_SUCCESS;
     if (is_mig) {
         /* 0xFFFFFFFF is NVML's own "no id", which is NVT_NA_U32 as well. */
         result = NVML_QUERY_QUIET(backend, nvmlDeviceGetGpuInstanceId, handle, &value);
         info->gpu_instance_id = u32_or_na(result, value);
-        result = NVML_QUERY_QUIET(backend, nvmlDeviceGetComputeInstanceId, handle, &value);
-        info->compute_instance_id = u32_or_na(result, value);
-        return;
+        nvmlReturn_t second =
+            NVML_QUERY_QUIET(backend, nvmlDeviceGetComputeInstanceId, handle, &value);
+        info->compute_instance_id = u32_or_na(second, value);
+        return result;
     }
     /* The caller has set mig_supported from the MIG mode of a state read (which reads it
      * anyway), so that the mode is not queried twice. */
@@ -176,27 +186,35 @@ static void read_mig(struct nvml_backend *backend, nvmlDevice_t handle, bool is_
         result = NVML_QUERY_QUIET(backend, nvmlDeviceGetMaxMigDeviceCount, handle, &value);
         info->mig_max_count = result == NVML_SUCCESS ? value : 0;
     }
+    return result;
 }
 
-void nvml_device_facts(struct nvml_backend *backend, struct nvml_device *device, unsigned groups,
-                       struct nvt_device_info *info) {
+unsigned nvml_device_facts(struct nvml_backend *backend, struct nvml_device *device,
+                           unsigned groups, struct nvt_device_info *info) {
     nvmlDevice_t handle = device->handle;
     if (handle == NULL) {
-        return;
+        return groups; /* nothing will ever be readable */
     }
-    if ((groups & NVML_FACTS_CORE) != 0) {
-        read_core(backend, handle, device->is_mig, info);
+    unsigned lost = 0;
+    if ((groups & NVML_FACTS_CORE) != 0 &&
+        read_core(backend, handle, device->is_mig, info) == NVML_ERROR_GPU_IS_LOST) {
+        lost |= NVML_FACTS_CORE;
     }
-    if ((groups & NVML_FACTS_UUID) != 0) {
-        read_uuid(backend, handle, info);
+    if ((groups & NVML_FACTS_UUID) != 0 &&
+        read_uuid(backend, handle, info) == NVML_ERROR_GPU_IS_LOST) {
+        lost |= NVML_FACTS_UUID;
     }
-    if ((groups & NVML_FACTS_EXTRA) != 0) {
-        read_extra(backend, handle, info);
+    if ((groups & NVML_FACTS_EXTRA) != 0 &&
+        read_extra(backend, handle, info) == NVML_ERROR_GPU_IS_LOST) {
+        lost |= NVML_FACTS_EXTRA;
     }
-    if ((groups & NVML_FACTS_NVLINK) != 0 && !device->is_mig) {
-        read_nvlink_count(backend, handle, info);
+    if ((groups & NVML_FACTS_NVLINK) != 0 && !device->is_mig &&
+        read_nvlink_count(backend, handle, info) == NVML_ERROR_GPU_IS_LOST) {
+        lost |= NVML_FACTS_NVLINK;
     }
-    if ((groups & NVML_FACTS_MIG) != 0) {
-        read_mig(backend, handle, device->is_mig, info);
+    if ((groups & NVML_FACTS_MIG) != 0 &&
+        read_mig(backend, handle, device->is_mig, info) == NVML_ERROR_GPU_IS_LOST) {
+        lost |= NVML_FACTS_MIG;
     }
+    return groups & ~lost;
 }
