@@ -26,6 +26,10 @@ struct nvt_cuda_device {
  * not an error: like CUDA, the list is cut at the first invalid entry, a duplicate empties it, and
  * at most one MIG device is visible.  On success *out is an array of *count entries freed with
  * free() (may be NULL when *count is 0).
+ *
+ * With a CUDA driver library this forks a short-lived child and waits for it (up to 30 s, as
+ * cuInit may take seconds on GPUs without persistence mode); a context remembers when the library
+ * is missing and does not fork again.  Uses the context: one thread at a time.
  */
 NVT_API nvt_status nvt_cuda_visible_devices(nvt_context *ctx, const char *value,
                                             struct nvt_cuda_device **out, size_t *count);

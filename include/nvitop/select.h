@@ -16,7 +16,8 @@ struct nvt_select_criteria {
     uint32_t max_gpu_util_pct;       /* NVT_NA_U32: no constraint */
     uint32_t max_memory_util_pct;    /* NVT_NA_U32: no constraint */
     uint32_t tolerance_pct;          /* loosen every constraint by this many percent */
-    /* GPU memory of processes owned by these users counts as free. */
+    /* GPU memory of processes owned by these users counts as free (the snapshot needs
+     * NVT_SAMPLE_PROCESSES and NVT_SAMPLE_HOST_PROCESSES for the owners to be known). */
     const char *const *free_accounts;
     size_t free_account_count;
     bool no_sort; /* keep candidate order instead of best-first */

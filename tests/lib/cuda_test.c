@@ -12,6 +12,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +115,10 @@ static void test_cuda_child(void **state) {
     expect(ctx, "1,0", "0,1");
     expect(ctx, "GPU-5e3b", "0"); /* CUDA's own abbreviation rules apply */
     expect(ctx, "7", "");
+    /* A program that ignores SIGCHLD gets no exit status; the answer still counts. */
+    void (*previous)(int) = signal(SIGCHLD, SIG_IGN);
+    expect(ctx, "1,0", "0,1");
+    signal(SIGCHLD, previous);
     setenv("FAKE_CUDA_INIT_ERROR", "100", 1); /* CUDA_ERROR_NO_DEVICE: nothing is visible */
     expect(ctx, NULL, "");
     setenv("FAKE_CUDA_INIT_ERROR", "999", 1); /* any other failure: NVML resolution */

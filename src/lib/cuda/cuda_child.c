@@ -227,21 +227,24 @@ nvt_status cuda_child_uuids(const char *library, const char *value, char **uuids
     bool complete = read_output(fds[0], &out, &oom);
     close(fds[0]);
     int code = reap(pid, !complete);
+    nvt_status failure = code == CHILD_NO_LIBRARY ? NVT_ERR_LIBRARY_NOT_FOUND : NVT_ERR_CUDA;
     if (oom) {
         strbuf_fini(&out);
         return NVT_ERR_NO_MEMORY;
     }
-    if (!complete || code != CHILD_OK) {
+    if (!complete) {
         strbuf_fini(&out);
-        return code == CHILD_NO_LIBRARY ? NVT_ERR_LIBRARY_NOT_FOUND : NVT_ERR_CUDA;
+        return failure;
     }
+    /* The "END" line, not the exit status, says the answer is whole: a caller that ignores
+     * SIGCHLD gets no exit status at all. */
     char *text = strbuf_detach(&out);
     if (text == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
     if (!to_list(text)) {
         free(text);
-        return NVT_ERR_CUDA;
+        return failure;
     }
     *uuids = text;
     return NVT_OK;
