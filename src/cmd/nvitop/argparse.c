@@ -5,7 +5,7 @@
 #include "argparse.h"
 
 #include <ctype.h>
-#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -426,7 +426,7 @@ bool argparse_int(const char *text, long long *out) {
     while (isdigit((unsigned char)*p) || (*p == '_' && isdigit((unsigned char)p[1]))) {
         if (*p != '_') {
             int digit = *p - '0';
-            if (value > (__LONG_LONG_MAX__ - digit) / 10) {
+            if (value > (LLONG_MAX - digit) / 10) {
                 return false;
             }
             value = value * 10 + digit;

@@ -13,6 +13,7 @@
 #include <nvitop/version.h>
 
 #include "argparse.h"
+#include "options_help.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 
@@ -67,126 +68,6 @@ static const struct argparse_option option_table[] = {
     {OPT_PID, {"--pid", "-p"}, ARGPARSE_ONE_OR_MORE, 0, NULL},
     {0, {NULL}, ARGPARSE_FLAG, 0, NULL},
 };
-
-static const char *const usage_parts[] = {
-    "[--help]",
-    "[--version]",
-    "[--once | --monitor [{auto,full,compact}]]",
-    "[--interval SEC]",
-    "[--no-unicode]",
-    "[--readonly]",
-    "[--json | --query]",
-    "[--colorful]",
-    "[--force-color]",
-    "[--light]",
-    "[--gpu-util-thresh th1 th2]",
-    "[--mem-util-thresh th1 th2]",
-    "[--only INDEX [INDEX ...]]",
-    "[--only-visible]",
-    "[--compute]",
-    "[--only-compute]",
-    "[--graphics]",
-    "[--only-graphics]",
-    "[--user [USERNAME ...]]",
-    "[--pid PID [PID ...]]",
-    NULL,
-};
-
-/* Help body after the usage; %s are the coloured "light", "moderate", "heavy" words, twice. */
-static const char help_format[] =
-    "\n"
-    "An interactive NVIDIA-GPU process viewer.\n"
-    "\n"
-    "options:\n"
-    "  --help, -h            Show this help message and exit.\n"
-    "  --version, -V         Show nvitop's version number and exit.\n"
-    "  --once, -1            Report query data only once.\n"
-    "  --monitor [{auto,full,compact}], -m [{auto,full,compact}]\n"
-    "                        Run as a resource monitor. Continuously report query data and handle "
-    "user inputs.\n"
-    "                        If the argument is omitted, the value from `NVITOP_MONITOR_MODE` will "
-    "be used.\n"
-    "                        (default fallback mode: auto)\n"
-    "  --interval SEC        Process status update interval in seconds. (default: 2)\n"
-    "  --no-unicode, --ascii, -U\n"
-    "                        Use ASCII characters only, which is useful for terminals without "
-    "Unicode support.\n"
-    "  --readonly            Disable all system and process changing features (e.g., terminating "
-    "processes).\n"
-    "                        Set variable `NVITOP_MONITOR_MODE=\"readonly\"` for convenience.\n"
-    "  --json                Report query data once as JSON (the format is in nvitop(1)).\n"
-    "  --query, -q           Report everything known about each device once, in detail.\n"
-    "\n"
-    "coloring:\n"
-    "  --colorful            Use gradient colors to get spectrum-like bar charts.\n"
-    "                        Set variable `NVITOP_MONITOR_MODE=\"colorful\"` for convenience.\n"
-    "                        This option is only available when the terminal supports 256 "
-    "colors.\n"
-    "                        You may need to set environment variable `TERM=\"xterm-256color\"`. "
-    "Note that the\n"
-    "                        terminal multiplexer, such as `tmux`, may override the `TERM` "
-    "variable.\n"
-    "  --force-color         Force colorize even when `stdout` is not a TTY terminal.\n"
-    "  --light               Tweak visual results for light theme terminals in monitor mode.\n"
-    "                        Set variable `NVITOP_MONITOR_MODE=\"light\"` on light terminals for "
-    "convenience.\n"
-    "  --gpu-util-thresh th1 th2\n"
-    "                        Thresholds of GPU utilization to determine the load intensity.\n"
-    "                        Coloring rules: %s < th1 %% <= %s < th2 %% <= %s.\n"
-    "                        ( 1 <= th1 < th2 <= 99, defaults: 10 75 )\n"
-    "  --mem-util-thresh th1 th2\n"
-    "                        Thresholds of GPU memory percent to determine the load intensity.\n"
-    "                        Coloring rules: %s < th1 %% <= %s < th2 %% <= %s.\n"
-    "                        ( 1 <= th1 < th2 <= 99, defaults: 10 80 )\n"
-    "\n"
-    "device filtering:\n"
-    "  --only INDEX [INDEX ...], -o INDEX [INDEX ...]\n"
-    "                        Only show the specified devices, suppress option `--only-visible`.\n"
-    "  --only-visible, -ov   Only show devices in the `CUDA_VISIBLE_DEVICES` environment "
-    "variable.\n"
-    "\n"
-    "process filtering:\n"
-    "  --compute, -c         Only show GPU processes with the compute context. (type: 'C' or "
-    "'C+G')\n"
-    "  --only-compute, -C    Only show GPU processes exactly with the compute context. (type: "
-    "'C' only)\n"
-    "  --graphics, -g        Only show GPU processes with the graphics context. (type: 'G' or "
-    "'C+G')\n"
-    "  --only-graphics, -G   Only show GPU processes exactly with the graphics context. (type: "
-    "'G' only)\n"
-    "  --user [USERNAME ...], -u [USERNAME ...]\n"
-    "                        Only show processes of the given users (or `$USER` for no "
-    "argument).\n"
-    "  --pid PID [PID ...], -p PID [PID ...]\n"
-    "                        Only show processes of the given PIDs.\n";
-
-/* termcolor's decision for stdout without --force-color (the help is built before it applies). */
-static bool help_color(void) {
-    const char *term = getenv("TERM");
-    if (!isatty(STDOUT_FILENO) || getenv("ANSI_COLORS_DISABLED") != NULL ||
-        getenv("NO_COLOR") != NULL) {
-        return false;
-    }
-    return getenv("FORCE_COLOR") != NULL || term == NULL || strcmp(term, "dumb") != 0;
-}
-
-static void print_help(void) {
-    char usage[2048];
-    argparse_usage(usage, sizeof(usage), "nvitop", usage_parts);
-    bool color = help_color();
-    const char *light = color ? "\033[32mlight\033[0m" : "light";
-    const char *moderate = color ? "\033[33mmoderate\033[0m" : "moderate";
-    const char *heavy = color ? "\033[31mheavy\033[0m" : "heavy";
-    fputs(usage, stdout);
-    printf(help_format, light, moderate, heavy, light, moderate, heavy);
-}
-
-static void usage_error(const char *message) {
-    char usage[2048];
-    argparse_usage(usage, sizeof(usage), "nvitop", usage_parts);
-    fputs(usage, stderr);
-    fprintf(stderr, "nvitop: error: %s\n", message);
-}
 
 struct parse_state {
     struct nvitop_options *options;
@@ -298,7 +179,7 @@ static bool handle_option(void *context, const struct argparse_option *option, c
     struct nvitop_options *o = state->options;
     switch ((enum option_id)option->id) {
     case OPT_HELP:
-        print_help();
+        nvitop_help_print();
         state->exit_code = 0;
         snprintf(error, size, "%s", "");
         return false;
@@ -493,7 +374,7 @@ int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) 
         if (state.exit_code >= 0) {
             return state.exit_code;
         }
-        usage_error(error);
+        nvitop_usage_error(error);
         return 2;
     }
     if (options->interval_s > 0.0 && options->interval_s < 0.25) {
@@ -501,7 +382,7 @@ int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) 
                  "the interval %0.2gs is too short, which may cause performance issues. "
                  "Expected 1/4 or higher.",
                  options->interval_s);
-        usage_error(error);
+        nvitop_usage_error(error);
         return 2;
     }
     if (options->monitor && !options->mode_given) {
