@@ -175,10 +175,10 @@ static int run(struct nvitop_options *options) {
     struct messages messages;
     messages_init(&messages, color);
     bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-    bool monitor = options->monitor;
-    if (!options->once && !monitor && tty && options->output == NVITOP_OUTPUT_REPORT) {
+    /* --json and --query are one-shot outputs; without -1 or -m a terminal means the monitor. */
+    bool monitor = options->monitor && options->output == NVITOP_OUTPUT_REPORT;
+    if (!options->once && !options->monitor && tty && options->output == NVITOP_OUTPUT_REPORT) {
         monitor = true;
-        options->mode = VIEW_MODE_AUTO;
     }
     if (monitor && !tty) {
         messages_addf(&messages, "%s", "ERROR: You must run monitor mode from a TTY terminal.");

@@ -385,7 +385,8 @@ int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) 
         nvitop_usage_error(error);
         return 2;
     }
-    if (options->monitor && !options->mode_given) {
+    /* The mode of an implied monitor (a terminal and no -1) comes from the environment too. */
+    if (!options->mode_given) {
         options->mode = env_mode();
     }
     apply_environment(options);
