@@ -12,6 +12,7 @@
  * not set, the benchmark forks 20 idle children of its own to stand in.
  */
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,27 +93,65 @@ static long rss_kib(void) {
     return kib;
 }
 
-static unsigned long calls_total(const char *path) {
+/* The simulator's call counts ("name count" lines), read into a fixed table. */
+struct calls {
+    char names[128][64];
+    unsigned long counts[128];
+    size_t n;
+};
+
+static bool read_calls(const char *path, struct calls *out) {
+    memset(out, 0, sizeof(*out));
     FILE *in = fopen(path, "r");
-    char name[128];
-    unsigned long count;
-    unsigned long total = 0;
-    while (in != NULL && fscanf(in, "%127s %lu", name, &count) == 2) {
-        total += count;
+    if (in == NULL) {
+        return false;
     }
-    if (in != NULL) {
-        fclose(in);
+    char line[160];
+    while (out->n < 128 && fgets(line, sizeof(line), in) != NULL) {
+        char *space = strchr(line, ' ');
+        if (space == NULL || (size_t)(space - line) >= sizeof(out->names[0])) {
+            continue;
+        }
+        memcpy(out->names[out->n], line, (size_t)(space - line));
+        out->names[out->n][space - line] = '\0';
+        out->counts[out->n++] = strtoul(space + 1, NULL, 10);
+    }
+    fclose(in);
+    return out->n > 0;
+}
+
+static unsigned long count_of(const struct calls *calls, const char *name) {
+    for (size_t i = 0; i < calls->n; i++) {
+        if (strcmp(calls->names[i], name) == 0) {
+            return calls->counts[i];
+        }
+    }
+    return 0;
+}
+
+/* Calls in `after` beyond `before`: the total, and the most any device-level entry point got. */
+static unsigned long difference(const struct calls *before, const struct calls *after,
+                                unsigned long *most) {
+    unsigned long total = 0;
+    *most = 0;
+    for (size_t i = 0; i < after->n; i++) {
+        unsigned long extra = after->counts[i] - count_of(before, after->names[i]);
+        total += extra;
+        if (strncmp(after->names[i], "nvmlDevice", 10) == 0 &&
+            strncmp(after->names[i], "nvmlDeviceGetCount", 18) != 0 && extra > *most) {
+            *most = extra;
+        }
     }
     return total;
 }
 
 /* NVML calls of one open/close cycle with `snapshots` snapshots (the driver is unloaded at
  * nvt_close, so its counters restart with every cycle). */
-static unsigned long cycle_calls(const char *path, int snapshots) {
+static bool cycle_calls(const char *path, int snapshots, struct calls *out) {
     remove(path);
     nvt_context *ctx = NULL;
     if (nvt_open(NULL, &ctx) != NVT_OK) {
-        return 0;
+        return false;
     }
     for (int i = 0; i < snapshots; i++) {
         struct nvt_snapshot *snap = NULL;
@@ -121,10 +160,10 @@ static unsigned long cycle_calls(const char *path, int snapshots) {
         }
     }
     nvt_close(ctx);
-    return calls_total(path);
+    return read_calls(path, out);
 }
 
-static void report_calls(void) {
+static void report_calls(unsigned devices) {
     char path[] = "/tmp/nvt-bench-calls.XXXXXX";
     int fd = mkstemp(path);
     if (fd < 0) {
@@ -132,18 +171,30 @@ static void report_calls(void) {
     }
     close(fd);
     setenv("NVML_SIM_CALLS_FILE", path, 1);
-    unsigned long open_only = cycle_calls(path, 0);
-    unsigned long one = cycle_calls(path, 1);
-    unsigned long two = cycle_calls(path, 2);
+    static struct calls open_only;
+    static struct calls one;
+    static struct calls two;
+    bool counted = cycle_calls(path, 0, &open_only) && cycle_calls(path, 1, &one) &&
+                   cycle_calls(path, 2, &two);
     unsetenv("NVML_SIM_CALLS_FILE");
     remove(path);
-    if (open_only == 0 || one == 0) {
+    if (!counted) {
         printf("NVML calls:         (no call counts: is the simulated driver loaded?)\n");
         return;
     }
-    printf("NVML calls:         open+close %lu, first snapshot %lu, later snapshots %lu "
-           "(target <= 150; nvitop 1.7: 206 for one `nvitop -1`)\n",
-           open_only, one - open_only, two - one);
+    unsigned long most_first;
+    unsigned long most_later;
+    unsigned long first = difference(&open_only, &one, &most_first);
+    unsigned long later = difference(&one, &two, &most_later);
+    unsigned long open_close = 0;
+    for (size_t i = 0; i < open_only.n; i++) {
+        open_close += open_only.counts[i];
+    }
+    printf("NVML calls:         first snapshot %lu, later snapshots %lu (target <= 150; nvitop "
+           "1.7: 206 for one `nvitop -1`); open+close %lu\n",
+           first, later, open_close);
+    printf("repeated queries:   %s (at most %lu calls per device-level entry point, %u devices)\n",
+           most_later <= devices ? "none" : "SOME", most_later, devices);
 }
 
 int main(int argc, char **argv) {
@@ -181,6 +232,7 @@ int main(int argc, char **argv) {
     }
     struct nvt_snapshot *snap = NULL;
     size_t processes = 0;
+    unsigned device_count = nvt_device_count(ctx);
     for (int i = 0; i < 5; i++) { /* warm up both, and settle the library's memory */
         nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap);
         processes = snap != NULL ? snap->process_count : 0;
@@ -221,7 +273,7 @@ int main(int argc, char **argv) {
     nvt_close(ctx);
     bench_floor_close(floor);
     /* Last, so that the memory figures above start from a process that never ran the library. */
-    report_calls();
+    report_calls(device_count);
     stop_standins(standins, standin_count);
     return 0;
 }

@@ -4,10 +4,10 @@
  *
  * NVML returns the samples newer than the timestamp it is given.  We hand it the newest timestamp
  * seen on the device (a cursor), so each call returns only new samples and nothing is counted
- * twice.  The samples of the last second are remembered: when the cursor yields nothing (we
- * sample faster than the driver does), the remembered ones stand in, which equals nvitop's
- * one-second look-back without a second call.  Samples are applied oldest first, so the newest
- * per process wins; values above 100 are clamped.
+ * twice.  The newest sample of each process within the last second is remembered: when the
+ * cursor yields nothing (we sample faster than the driver does), the remembered ones stand in,
+ * which equals nvitop's one-second look-back (where the newest sample per process wins) without a
+ * second call.  Values above 100 are clamped.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -68,24 +68,34 @@ static long fetch(struct nvml_backend *backend, struct nvml_device *device) {
     return 0;
 }
 
-static int compare_time(const void *a, const void *b) {
-    unsigned long long ta = ((const struct nvml_util_sample *)a)->timestamp_us;
-    unsigned long long tb = ((const struct nvml_util_sample *)b)->timestamp_us;
-    return (ta > tb) - (ta < tb);
+/* The remembered sample of a pid, or NULL. */
+static struct nvml_util_sample *recent_of(struct nvml_device *device, uint32_t pid) {
+    for (size_t i = 0; i < device->util_recent_count; i++) {
+        if (device->util_recent[i].pid == pid) {
+            return &device->util_recent[i];
+        }
+    }
+    return NULL;
 }
 
-/* Merge new samples into the remembered ones and drop those older than the look-back window,
- * measured from the newest sample (the driver's clock, which need not be ours). */
+/* Merge new samples into the remembered ones, keeping the newest per pid (applying older ones
+ * first would only be overwritten), and drop those older than the look-back window, measured
+ * from the newest sample (the driver's clock, which need not be ours). */
 static bool remember(struct nvml_device *device, size_t fresh) {
-    size_t total = device->util_recent_count + fresh;
-    struct nvml_util_sample *recent = realloc(device->util_recent, total * sizeof(*recent));
+    size_t capacity = device->util_recent_count + fresh;
+    struct nvml_util_sample *recent = realloc(device->util_recent, capacity * sizeof(*recent));
     if (recent == NULL) {
         return false;
     }
     device->util_recent = recent;
     for (size_t i = 0; i < fresh; i++) {
         const nvmlProcessUtilizationSample_t *in = &device->util_buffer[i];
-        struct nvml_util_sample *sample = &recent[device->util_recent_count + i];
+        struct nvml_util_sample *sample = recent_of(device, in->pid);
+        if (sample == NULL) {
+            sample = &recent[device->util_recent_count++];
+        } else if (sample->timestamp_us > in->timeStamp) {
+            continue;
+        }
         sample->pid = in->pid;
         sample->timestamp_us = in->timeStamp;
         sample->sm = clamp_pct(in->smUtil);
@@ -99,13 +109,12 @@ static bool remember(struct nvml_device *device, size_t fresh) {
     unsigned long long oldest =
         device->util_cursor_us > LOOK_BACK_US ? device->util_cursor_us - LOOK_BACK_US : 0;
     size_t kept = 0;
-    for (size_t i = 0; i < total; i++) {
+    for (size_t i = 0; i < device->util_recent_count; i++) {
         if (recent[i].timestamp_us >= oldest) {
             recent[kept++] = recent[i];
         }
     }
     device->util_recent_count = kept;
-    qsort(recent, kept, sizeof(*recent), compare_time);
     return true;
 }
 
