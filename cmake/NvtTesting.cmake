@@ -7,6 +7,17 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA IMPORTED_TARGET cmocka)
 
+# nvt_test_environment(OUT extra...): the environment every test runs with, plus extra entries.
+function(nvt_test_environment out)
+    set(${out}
+        "LD_LIBRARY_PATH=${NVT_SIM_LIBRARY_DIR}"
+        "NVT_SCENARIO_DIR=${NVT_SCENARIO_DIR}"
+        "NVT_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
+        "NVT_BINARY_DIR=${CMAKE_BINARY_DIR}"
+        ${ARGN}
+        PARENT_SCOPE)
+endfunction()
+
 function(nvt_add_test name)
     cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS;ENV;ARGS" ${ARGN})
     if(NOT NVT_BUILD_TESTS)
@@ -16,12 +27,7 @@ function(nvt_add_test name)
     target_link_libraries(${name} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
     add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
-    set(env
-        "LD_LIBRARY_PATH=${NVT_SIM_LIBRARY_DIR}"
-        "NVT_SCENARIO_DIR=${NVT_SCENARIO_DIR}"
-        "NVT_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-        "NVT_BINARY_DIR=${CMAKE_BINARY_DIR}"
-        ${T_ENV})
+    nvt_test_environment(env ${T_ENV})
     if(NOT T_LABELS)
         set(T_LABELS unit)
     endif()
@@ -37,12 +43,7 @@ function(nvt_add_script_test name)
         return()
     endif()
     add_test(NAME ${name} COMMAND ${T_COMMAND})
-    set(env
-        "LD_LIBRARY_PATH=${NVT_SIM_LIBRARY_DIR}"
-        "NVT_SCENARIO_DIR=${NVT_SCENARIO_DIR}"
-        "NVT_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
-        "NVT_BINARY_DIR=${CMAKE_BINARY_DIR}"
-        ${T_ENV})
+    nvt_test_environment(env ${T_ENV})
     if(NOT T_LABELS)
         set(T_LABELS integration)
     endif()
