@@ -100,6 +100,18 @@ void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_sta
     out->memory_is_host = true;
 }
 
+/* Undo a half-done listing, so that the next attempt starts clean. */
+static nvt_status forget_children(nvt_device *device, nvt_status status) {
+    for (uint32_t k = 0; k < device->child_count; k++) {
+        nvml_device_close(device->children[k]->nvml);
+        free(device->children[k]);
+    }
+    free(device->children);
+    device->children = NULL;
+    device->child_count = 0;
+    return status;
+}
+
 nvt_status device_list_children(nvt_device *device) {
     if (device->children_listed || device->info.is_mig) {
         return NVT_OK;
@@ -121,7 +133,7 @@ nvt_status device_list_children(nvt_device *device) {
             continue; /* an empty slot: instances need not be numbered densely */
         }
         if (status == NVT_ERR_NO_MEMORY) {
-            return status;
+            return forget_children(device, status);
         }
         if (status != NVT_OK) {
             break; /* like nvitop, stop at the first other failure */
@@ -129,7 +141,7 @@ nvt_status device_list_children(nvt_device *device) {
         nvt_device *child = malloc(sizeof(*child));
         if (child == NULL) {
             nvml_device_close(nvml);
-            return NVT_ERR_NO_MEMORY;
+            return forget_children(device, NVT_ERR_NO_MEMORY);
         }
         device_init(child, device->ctx, device, device->info.index, k);
         child->nvml = nvml;
