@@ -1,0 +1,131 @@
+/*
+ * Out of memory, at every allocation in turn: this program replaces malloc, calloc and realloc
+ * so that the n-th call fails, for n = 1, 2, ... until a pass needs no more than n allocations.
+ * Each call must then return NVT_ERR_NO_MEMORY (or succeed when the failure hit something
+ * optional), never crash.  Not built with the sanitizers, whose own allocator this would bypass.
+ */
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "lib_testutil.h"
+
+void *__libc_malloc(size_t size);
+void *__libc_calloc(size_t count, size_t size);
+void *__libc_realloc(void *pointer, size_t size);
+void *malloc(size_t size);
+void *calloc(size_t count, size_t size);
+void *realloc(void *pointer, size_t size);
+
+/* The allocation to fail (counting from 1 while armed), and whether it was reached. */
+static long fail_at;
+static long seen;
+static int armed;
+static int failed;
+
+static int should_fail(void) {
+    if (!armed) {
+        return 0;
+    }
+    seen++;
+    if (seen == fail_at) {
+        failed = 1;
+        return 1;
+    }
+    return 0;
+}
+
+void *malloc(size_t size) {
+    return should_fail() ? NULL : __libc_malloc(size);
+}
+
+void *calloc(size_t count, size_t size) {
+    return should_fail() ? NULL : __libc_calloc(count, size);
+}
+
+void *realloc(void *pointer, size_t size) {
+    return should_fail() ? NULL : __libc_realloc(pointer, size);
+}
+
+static void arm(long n) {
+    fail_at = n;
+    seen = 0;
+    failed = 0;
+    armed = 1;
+}
+
+static void disarm(void) {
+    armed = 0;
+}
+
+static void test_snapshot(void **state) {
+    (void)state;
+    char pid[32];
+    snprintf(pid, sizeof(pid), "%d", (int)getpid());
+    setenv("NVT_LIB_PID_A", pid, 1);
+    nvt_context *ctx = tu_open(tu_test_scenario("lib-basic.json"));
+    long n = 1;
+    for (; n < 100000; n++) {
+        struct nvt_snapshot *snap = NULL;
+        arm(n);
+        nvt_status status = nvt_snapshot_take(ctx, NVT_SAMPLE_ALL, &snap);
+        disarm();
+        if (status == NVT_OK) {
+            assert_int_equal(snap->device_count, 6);
+            nvt_snapshot_free(snap);
+        } else {
+            assert_int_equal(status, NVT_ERR_NO_MEMORY);
+        }
+        if (!failed) {
+            break; /* a pass that needed fewer than n allocations: all were tried */
+        }
+    }
+    print_message("snapshot: %ld allocation sites tried\n", n - 1);
+    assert_true(n > 10);
+    nvt_close(ctx);
+}
+
+static void test_open_and_lookups(void **state) {
+    (void)state;
+    tu_use_scenario(tu_test_scenario("lib-basic.json"));
+    long n = 1;
+    for (; n < 100000; n++) {
+        nvt_context *ctx = NULL;
+        arm(n);
+        nvt_status status = nvt_open(NULL, &ctx);
+        struct nvt_cuda_device *devices = NULL;
+        size_t count = 0;
+        nvt_device *device = NULL;
+        if (status == NVT_OK) {
+            /* Any status but a crash: the driver's own init may fail in its own way. */
+            nvt_status cuda = nvt_cuda_visible_devices(ctx, "1,0", &devices, &count);
+            assert_true(cuda == NVT_OK || cuda == NVT_ERR_NO_MEMORY);
+            nvt_device_by_uuid(ctx, "MIG-d184f67c", &device);
+        }
+        disarm();
+        free(devices);
+        nvt_close(ctx);
+        if (!failed) {
+            break;
+        }
+    }
+    print_message("open: %ld allocation sites tried\n", n - 1);
+    assert_true(n > 5);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_snapshot),
+        cmocka_unit_test(test_open_and_lookups),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
