@@ -6,9 +6,12 @@ What is masked (everything else is compared byte for byte, escape sequences incl
   * the version in "NVITOP <version>"              -> "#" per character
   * the contents of the host bars "[ CPU: ... ]", "[ MEM: ... ]", "[ SWP: ... ]" and of
     "( Load Average: ... )"                         -> "#" per cell, the prefix is kept
-  * "user@host" on the "Processes:" line            -> "#" per cell
+  * "user@host" on the "Processes:" line            -> "#" per cell, and its colours are dropped
+    (their positions depend on the lengths of the names)
   * in process rows, the USER column and the %CPU, %MEM and TIME columns
                                                     -> "#" per cell
+  * whether the viewer is the superuser: other users' process rows are dimmed ("ESC[2m...ESC[0m",
+    the dimming is removed)
   * anything matching a --mask REGEX given on the command line (for values that come from the
     host in a scenario, e.g. the host memory a unified-memory GPU reports) -> "#" per cell
 Widths are kept, so a line that is too long or too short still fails.  Escape sequences are
@@ -95,6 +98,7 @@ def normalize(text, options=()):
             lines[i] = mask_brackets(line)
             continue
         if 'Processes:' in plain:
+            line = visible(line)
             in_processes = True
             start = plain.index('Processes:') + len('Processes:')
             tail = plain.rstrip()
@@ -104,6 +108,7 @@ def normalize(text, options=()):
             host_columns = (plain.index('%CPU') - 1, plain.index('COMMAND'))
             continue
         if in_processes and host_columns and re.match(r'^[│|]\s*\d', plain):
+            line = re.sub(r'\x1b\[2m(.*?)\x1b\[0m', r'\1', line)
             line = mask_columns(line, 16, 23)
             lines[i] = mask_columns(line, host_columns[0], host_columns[1])
     return '\n'.join(lines)
