@@ -139,7 +139,8 @@ NVT_API nvt_status nvt_device_by_index(nvt_context *ctx, uint32_t index, nvt_dev
  * as nvidia-smi and nvitop accept).  NVT_ERR_NOT_FOUND when nothing or more than one matches. */
 NVT_API nvt_status nvt_device_by_uuid(nvt_context *ctx, const char *uuid, nvt_device **out);
 
-/* A physical device by PCI bus id ("00000000:1A:00.0"; the short "1A:00.0" also accepted). */
+/* A physical device by PCI bus id ("00000000:1A:00.0"; "0000:1A:00.0" and the short "1A:00.0",
+ * which matches any domain, are accepted too; hex digits in either case). */
 NVT_API nvt_status nvt_device_by_bus_id(nvt_context *ctx, const char *bus_id, nvt_device **out);
 
 /* Number of MIG devices of a physical GPU (0 when MIG is disabled or unsupported, and for MIG

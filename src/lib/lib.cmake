@@ -7,6 +7,7 @@ set(NVT_LIB_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(NVT_LIB_SOURCES
     context.c
     device.c
+    device_lookup.c
     snapshot.c
     snapshot_pack.c
     status.c

@@ -171,7 +171,12 @@ static void test_device_lookups(void **state) {
     assert_int_equal(nvt_device_info(rtx)->index, 1);
     assert_int_equal(nvt_device_by_bus_id(ctx, "1a:00.0", &found), NVT_OK);
     assert_ptr_equal(found, rtx);
+    assert_int_equal(nvt_device_by_bus_id(ctx, "0000:1A:00.0", &found), NVT_OK); /* old form */
+    assert_ptr_equal(found, rtx);
     assert_int_equal(nvt_device_by_bus_id(ctx, "00000000:99:00.0", &found), NVT_ERR_NOT_FOUND);
+    assert_int_equal(nvt_device_by_bus_id(ctx, "00000001:1A:00.0", &found), NVT_ERR_NOT_FOUND);
+    assert_int_equal(nvt_device_by_bus_id(ctx, "1A:00", &found), NVT_ERR_NOT_FOUND);
+    assert_int_equal(nvt_device_by_bus_id(ctx, "zz", &found), NVT_ERR_NOT_FOUND);
 
     struct nvt_device_state live;
     assert_int_equal(nvt_device_state(rtx, NVT_SAMPLE_DEVICES | NVT_SAMPLE_CLOCKS, &live), NVT_OK);
