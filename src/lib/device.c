@@ -1,7 +1,7 @@
 /*
  * Devices: the table of physical GPUs and their MIG devices owned by a context, lazily read
- * static facts, live state with the unified-memory fallback, and lookups by index, UUID and PCI
- * bus id.
+ * static facts, live state with the unified-memory fallback, and lookup by index (UUID and bus id
+ * lookups are in device_lookup.c).
  */
 #include <stdlib.h>
 #include <string.h>
