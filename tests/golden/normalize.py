@@ -10,6 +10,7 @@ What is masked (everything else is compared byte for byte, escape sequences incl
     (their positions depend on the lengths of the names)
   * in process rows, the USER column and the %CPU, %MEM and TIME columns
                                                     -> "#" per cell
+  * with --mask-pid, the PID column of process rows (stand-in jobs get new PIDs every run)
   * whether the viewer is the superuser: other users' process rows are dimmed ("ESC[2m...ESC[0m",
     the dimming is removed)
   * anything matching a --mask REGEX given on the command line (for values that come from the
@@ -78,10 +79,17 @@ def mask_regexes(line, patterns):
 def normalize(text, options=()):
     """The masked form of a report; options are normalize.py's command-line options."""
     patterns = []
+    mask_pid = False
     args = list(options)
-    while len(args) >= 2 and args[0] == '--mask':
-        patterns.append(args[1])
-        args = args[2:]
+    while args:
+        if args[0] == '--mask' and len(args) >= 2:
+            patterns.append(args[1])
+            args = args[2:]
+        elif args[0] == '--mask-pid':
+            mask_pid = True
+            args = args[1:]
+        else:
+            raise SystemExit(f'normalize.py: unknown option {args[0]!r}')
     lines = [mask_regexes(line, patterns) for line in text.split('\n')]
     in_processes = False
     host_columns = None
@@ -110,6 +118,8 @@ def normalize(text, options=()):
         if in_processes and host_columns and re.match(r'^[│|]\s*\d', plain):
             line = re.sub(r'\x1b\[2m(.*?)\x1b\[0m', r'\1', line)
             line = mask_columns(line, 16, 23)
+            if mask_pid:
+                line = mask_columns(line, 6, 13)
             lines[i] = mask_columns(line, host_columns[0], host_columns[1])
     return '\n'.join(lines)
 

@@ -4,7 +4,8 @@
 usage: run_case.py NVITOP_BINARY CASE_NAME
 
 The simulated driver must be on LD_LIBRARY_PATH and NVT_SCENARIO_DIR must name the scenarios
-(CTest sets both).  The simulator's clock is frozen (NVML_SIM_TIME) so that time-dependent
+(CTest sets both).  STANDINS=<n> in a case's environment starts n stand-in jobs
+(scripts/standins.sh) whose PIDs the scenario names, so that host data and commands are real.  The simulator's clock is frozen (NVML_SIM_TIME) so that time-dependent
 scenario values are stable; host-dependent figures are masked by normalize.py.  Exits 0 when
 stdout, stderr and the exit status all match, 1 otherwise (with a diff), 77 for an unknown case.
 """
@@ -13,6 +14,7 @@ import os
 import shlex
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
@@ -41,6 +43,26 @@ def load_cases(path=os.path.join(HERE, 'cases.txt')):
     return cases
 
 
+def start_standins(count, state):
+    """Start stand-in jobs (scripts/standins.sh); returns their NVT_STANDIN_<i> variables."""
+    script = os.path.join(HERE, '../../scripts/standins.sh')
+    env = dict(os.environ, NVT_STANDIN_STATE=state)
+    out = subprocess.run(['sh', script, 'start', str(count)], env=env, capture_output=True,
+                         check=True, timeout=60).stdout.decode()
+    variables = {}
+    for line in out.splitlines():
+        if line.startswith('export '):
+            key, _, value = line[len('export '):].partition('=')
+            variables[key] = value.strip("'\"")
+    return variables
+
+
+def stop_standins(state):
+    script = os.path.join(HERE, '../../scripts/standins.sh')
+    subprocess.run(['sh', script, 'stop'], env=dict(os.environ, NVT_STANDIN_STATE=state),
+                   capture_output=True, check=False, timeout=60)
+
+
 def run(binary, case):
     env = {k: v for k, v in os.environ.items()
            if k not in ('NO_COLOR', 'FORCE_COLOR', 'ANSI_COLORS_DISABLED', 'CUDA_VISIBLE_DEVICES',
@@ -50,11 +72,22 @@ def run(binary, case):
     env['NVML_SIM_SCENARIO'] = os.path.join(scenario_dir, case['scenario'] + '.json')
     env['NVML_SIM_TIME'] = FROZEN_TIME
     env['COLUMNS'] = case['columns']
+    standins = 0
     for item in case['env']:
         key, _, value = item.partition('=')
-        env[key] = value
-    proc = subprocess.run([binary, *case['args']], env=env, stdin=subprocess.DEVNULL,
-                          capture_output=True, timeout=60, check=False)
+        if key == 'STANDINS':
+            standins = int(value)
+        else:
+            env[key] = value
+    with tempfile.TemporaryDirectory(prefix='nvt-golden-') as state:
+        if standins:
+            env.update(start_standins(standins, state))
+        try:
+            proc = subprocess.run([binary, *case['args']], env=env, stdin=subprocess.DEVNULL,
+                                  capture_output=True, timeout=60, check=False)
+        finally:
+            if standins:
+                stop_standins(state)
     out = normalize.normalize(proc.stdout.decode('utf-8', 'replace'), case['masks'])
     return out, proc.stderr.decode('utf-8', 'replace'), proc.returncode
 
