@@ -262,12 +262,65 @@ static void test_memory_v2_fallback(void **state) {
     free(dir);
 }
 
+static const char *test_library(const char *name) {
+    static char path[4096];
+    snprintf(path, sizeof(path), "%s/tests/lib/%s",
+             getenv("NVT_BINARY_DIR") != NULL ? getenv("NVT_BINARY_DIR") : "build", name);
+    return path;
+}
+
+/* A driver with init, a device count, handles and names and nothing else: everything else is
+ * N/A, nothing crashes, and what was missing is reported. */
+static void test_minimal_driver(void **state) {
+    (void)state;
+    struct nvt_options opts = {.nvml_library_path = test_library("libminimalnvml.so"),
+                               .cuda_library_path = ""};
+    nvt_context *ctx = NULL;
+    assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
+    assert_string_equal(nvt_system_info(ctx)->driver_version, "");
+    assert_int_equal(nvt_system_info(ctx)->cuda_driver_version, NVT_NA_I32);
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_ALL, &snap), NVT_OK);
+    assert_int_equal(snap->device_count, 1);
+    const struct nvt_device_snapshot *d = &snap->devices[0];
+    assert_string_equal(d->info.name, "Minimal GPU");
+    assert_string_equal(d->info.bus_id, "");
+    assert_int_equal(d->state.status, NVT_OK);
+    assert_true(nvt_is_na_u32(d->state.temperature_c));
+    assert_int_equal(d->state.mig_mode, NVT_FEATURE_NA);
+    assert_int_equal(snap->process_count, 0);
+    nvt_snapshot_free(snap);
+    const char *names[32];
+    size_t count = nvt_missing_functions(ctx, names, 32);
+    bool memory = false;
+    bool utilization = false;
+    bool mig = false;
+    for (size_t i = 0; i < count && i < 32; i++) {
+        memory |= strcmp(names[i], "nvmlDeviceGetMemoryInfo") == 0;
+        utilization |= strcmp(names[i], "nvmlDeviceGetUtilizationRates") == 0;
+        mig |= strncmp(names[i], "nvmlDeviceGetMig", 16) == 0; /* MIG stays silent, as in nvitop */
+    }
+    assert_true(memory);
+    assert_true(utilization);
+    assert_false(mig);
+    struct nvt_cuda_device *devices = NULL;
+    size_t visible = 0;
+    assert_int_equal(nvt_cuda_visible_devices(ctx, NULL, &devices, &visible), NVT_OK);
+    assert_int_equal(visible, 1); /* no UUID, but index 0 is visible */
+    free(devices);
+    nvt_close(ctx);
+
+    /* A library that is not NVML at all. */
+    opts.nvml_library_path = test_library("libfakecuda.so");
+    assert_int_equal(nvt_open(&opts, &ctx), NVT_ERR_LIBRARY_NOT_FOUND);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_library_not_found),  cmocka_unit_test(test_allow_no_gpu),
         cmocka_unit_test(test_init_errors),        cmocka_unit_test(test_status_strings),
         cmocka_unit_test(test_device_lookups),     cmocka_unit_test(test_legacy_driver),
-        cmocka_unit_test(test_memory_v2_fallback),
+        cmocka_unit_test(test_memory_v2_fallback), cmocka_unit_test(test_minimal_driver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
