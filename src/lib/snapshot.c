@@ -230,6 +230,7 @@ static int compare_u32(const void *a, const void *b) {
 /* Host data of each distinct pid, read once, sorted by pid for the packer's lookup. */
 static nvt_status sample_host_processes(struct pass *pass) {
     if (pass->process_count == 0) {
+        host_generation_end(pass->ctx->host); /* processes that exited age out all the same */
         return NVT_OK;
     }
     uint32_t *pids = malloc(pass->process_count * sizeof(*pids));
