@@ -384,7 +384,7 @@ typedef struct nvmlFieldValue_st {
 
 /*
  * The _v3 process-list entry points take a void pointer above because the element layout they
- * fill depends on the driver generation (24 or 32 bytes); nvml_backend.c decides which, by the
+ * fill depends on the driver generation (24 or 32 bytes); nvml_process.c decides which, by the
  * rule in docs/architecture.md.
  */
 
