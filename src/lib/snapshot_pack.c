@@ -61,8 +61,9 @@ static void blank_host(struct nvt_host_process *host, uint32_t pid) {
 /* Copy one host process's strings; returns its public part pointing into the block. */
 static struct nvt_host_process pack_host(struct packer *p, const struct host_process *in) {
     struct nvt_host_process out = in->pub;
-    const char **argv = take(p, in->pub.cmdline_count * sizeof(char *), alignof(char *));
-    for (size_t i = 0; i < in->pub.cmdline_count; i++) {
+    out.cmdline_count = in->cmdline != NULL ? in->pub.cmdline_count : 0;
+    const char **argv = take(p, out.cmdline_count * sizeof(char *), alignof(char *));
+    for (size_t i = 0; i < out.cmdline_count; i++) {
         const char *arg = put_string(p, in->cmdline[i]);
         if (argv != NULL) {
             argv[i] = arg;
