@@ -83,6 +83,8 @@ static void walk(struct packer *p, const struct snapshot_parts *parts) {
     struct nvt_gpu_process *processes =
         take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
     double *per_cpu = take(p, parts->host.cpu_count * sizeof(double), alignof(double));
+    /* The host part of each distinct pid is packed once; GPU-process entries copy it, so a pid on
+     * two GPUs shares its strings. */
     struct nvt_host_process *hosts =
         take(p, parts->host_count * sizeof(*hosts), alignof(struct nvt_host_process));
 
