@@ -8,8 +8,9 @@ FUZZ     ?= build-fuzz
 PREFIX   ?= /usr/local
 SCENARIO ?= sim/scenarios/h100-8gpu.json
 FUZZ_SECONDS ?= 20
+BENCH_SECONDS ?= 60
 
-.PHONY: all deps build demo check test test-asan fuzz lint format install uninstall clean
+.PHONY: all deps build demo check test test-asan fuzz lint format bench install uninstall clean
 
 all: build
 
@@ -38,6 +39,10 @@ fuzz: deps
 	cmake -S . -B $(FUZZ) -DCMAKE_C_COMPILER=clang -DNVT_FUZZ=ON -DNVT_BUILD_TESTS=OFF
 	cmake --build $(FUZZ) -j $(JOBS)
 	sh scripts/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS)
+
+# Benchmarks print figures and ratios against floors measured in the same run (never pass/fail).
+bench: build
+	sh scripts/bench.sh $(BUILD) $(BENCH_SECONDS)
 
 lint:
 	sh scripts/check-format.sh

@@ -1,0 +1,18 @@
+#!/bin/sh
+# Run every benchmark of bench/ against the simulated 8-GPU server.  Each prints its figures and a
+# ratio against a floor measured in the same run; none fails on a time.
+#   usage: scripts/bench.sh BUILD_DIR [MONITOR_SECONDS]
+set -eu
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-build}" && pwd)
+seconds=${2:-60}
+scenario="$here/sim/scenarios/h100-8gpu.json"
+run() {
+    echo
+    echo "== $*"
+    "$@"
+}
+LD_LIBRARY_PATH="$build/sim-driver" run "$build/bin/bench-sim" "$scenario"
+LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bin/bench-lib-snapshot"
+run "$build/bin/bench-once"
+run sh "$here/bench/monitor/monitor_bench.sh" "$build" "$seconds"
