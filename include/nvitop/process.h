@@ -34,6 +34,8 @@ struct nvt_host_process {
     char state; /* /proc state letter ('R', 'S', 'D', 'Z', …); 0 when N/A */
     uint32_t ppid;
     uint32_t uid; /* real uid */
+    uint32_t uid_effective;
+    uint32_t uid_saved;
     uint32_t num_threads;
     const char *user;    /* user name of the real uid (numeric string when not in passwd) */
     const char *name;    /* psutil-style name: comm, or argv[0]'s basename when comm is cut */
@@ -81,6 +83,14 @@ NVT_API void nvt_host_process_free(struct nvt_host_process *process);
  */
 NVT_API nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out,
                                             size_t *count);
+
+/*
+ * The current working directory of a process, written to buf (at most size bytes including the
+ * NUL; a longer path is cut).  NVT_ERR_NO_SUCH_PROCESS when the pid does not exist,
+ * NVT_ERR_NO_PERMISSION when the kernel refuses (another user's process).  Thread-safe for
+ * distinct contexts.
+ */
+NVT_API nvt_status nvt_host_process_cwd(nvt_context *ctx, uint32_t pid, char *buf, size_t size);
 
 /*
  * Send a signal to a process only if it is still the process that was seen: same pid and the same

@@ -97,6 +97,8 @@ static void test_self(void **state) {
     assert_int_equal(p.pub.status, NVT_HOST_OK);
     assert_int_equal(p.pub.ppid, (uint32_t)getppid());
     assert_int_equal(p.pub.uid, (uint32_t)getuid());
+    assert_int_equal(p.pub.uid_effective, (uint32_t)geteuid());
+    assert_int_equal(p.pub.uid_saved, (uint32_t)geteuid());
     struct passwd *pw = getpwuid(getuid());
     if (pw != NULL) {
         assert_string_equal(p.pub.user, pw->pw_name);
@@ -178,7 +180,18 @@ static void test_public_read_and_environ(void **state) {
     assert_string_equal(env[2], "PATH=/usr/bin:/bin");
     assert_null(env[3]);
     free(env);
+
+    char cwd[4096];
+    char expected[4096];
+    assert_int_equal(nvt_host_process_cwd(ctx, (uint32_t)getpid(), cwd, sizeof(cwd)), NVT_OK);
+    assert_non_null(getcwd(expected, sizeof(expected)));
+    assert_string_equal(cwd, expected);
+    char tiny[4];
+    assert_int_equal(nvt_host_process_cwd(ctx, (uint32_t)getpid(), tiny, sizeof(tiny)), NVT_OK);
+    assert_int_equal(strlen(tiny), 3);
     reap(pid);
+    assert_int_equal(nvt_host_process_cwd(ctx, (uint32_t)pid, cwd, sizeof(cwd)),
+                     NVT_ERR_NO_SUCH_PROCESS);
 
     assert_int_equal(nvt_host_process_read(ctx, (uint32_t)pid, &p), NVT_ERR_NO_SUCH_PROCESS);
     assert_null(p);

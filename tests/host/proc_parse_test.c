@@ -94,9 +94,22 @@ static void test_pid_status(void **state) {
                           &st);
     assert_true(st.has_uid);
     assert_int_equal(st.uid, 1000);
+    assert_true(st.has_uid_all);
+    assert_int_equal(st.uid_effective, 0);
+    assert_int_equal(st.uid_saved, 0);
     assert_true(st.has_threads);
     assert_int_equal(st.threads, 12);
     assert_int_equal(st.nspid_count, 3);
+    /* A set-uid process: real, effective and saved uids differ. */
+    proc_parse_pid_status("Uid:\t1000\t0\t1002\t0\n", &st);
+    assert_true(st.has_uid_all);
+    assert_int_equal(st.uid, 1000);
+    assert_int_equal(st.uid_effective, 0);
+    assert_int_equal(st.uid_saved, 1002);
+    /* A truncated line keeps the real uid and no others. */
+    proc_parse_pid_status("Uid:\t1000\n", &st);
+    assert_true(st.has_uid);
+    assert_false(st.has_uid_all);
     proc_parse_pid_status("Uid:\t99999999999\nThreads:\n", &st);
     assert_false(st.has_uid);
     assert_false(st.has_threads);

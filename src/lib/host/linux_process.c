@@ -39,6 +39,8 @@ static void init_process(struct host_process *p, uint32_t pid, enum nvt_host_sta
     p->pub.status = status;
     p->pub.ppid = NVT_NA_U32;
     p->pub.uid = NVT_NA_U32;
+    p->pub.uid_effective = NVT_NA_U32;
+    p->pub.uid_saved = NVT_NA_U32;
     p->pub.num_threads = NVT_NA_U32;
     p->pub.cpu_percent = NAN;
     p->pub.memory_percent = NAN;
@@ -172,6 +174,10 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
                          size_t cmdline_len) {
     if (status->has_uid) {
         p->pub.uid = status->uid;
+        if (status->has_uid_all) {
+            p->pub.uid_effective = status->uid_effective;
+            p->pub.uid_saved = status->uid_saved;
+        }
         const char *user = users_name(&host->users, status->uid);
         p->user = user != NULL ? strdup(user) : NULL;
         if (p->user == NULL) {

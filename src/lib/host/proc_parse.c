@@ -269,6 +269,13 @@ void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
         if (line_has_key(p, "Uid:", &rest)) {
             out->has_uid = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->uid = out->has_uid ? (uint32_t)value : 0;
+            uint64_t effective = 0;
+            uint64_t saved = 0;
+            out->has_uid_all = out->has_uid && parse_u64_field(&rest, &effective) == 0 &&
+                               parse_u64_field(&rest, &saved) == 0 && effective <= UINT32_MAX &&
+                               saved <= UINT32_MAX;
+            out->uid_effective = out->has_uid_all ? (uint32_t)effective : 0;
+            out->uid_saved = out->has_uid_all ? (uint32_t)saved : 0;
         } else if (line_has_key(p, "Threads:", &rest)) {
             out->has_threads = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->threads = out->has_threads ? (uint32_t)value : 0;

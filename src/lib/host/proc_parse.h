@@ -69,7 +69,10 @@ bool proc_parse_pid_stat(const char *text, struct proc_pid_stat *out);
 /* What /proc/<pid>/status tells; a missing line leaves its has_ flag false. */
 struct proc_pid_status {
     bool has_uid;
-    uint32_t uid; /* real */
+    uint32_t uid;           /* real */
+    uint32_t uid_effective; /* valid with has_uid when the line has all its fields */
+    uint32_t uid_saved;
+    bool has_uid_all;
     bool has_threads;
     uint32_t threads;
     uint32_t nspid_count; /* entries on the NSpid line (PID namespaces the process is in) */

@@ -159,6 +159,27 @@ nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out,
     return NVT_OK;
 }
 
+nvt_status nvt_host_process_cwd(nvt_context *ctx, uint32_t pid, char *buf, size_t size) {
+    if (ctx == NULL || buf == NULL || size == 0 || pid == 0) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    buf[0] = '\0';
+    const struct host_ctx *host = context_host(ctx);
+    if (host->root_fd < 0) {
+        return NVT_ERR_NO_SUCH_PROCESS;
+    }
+    char path[32];
+    snprintf(path, sizeof(path), "%" PRIu32 "/cwd", pid);
+    char link[4096];
+    ssize_t n = readlinkat(host->root_fd, path, link, sizeof(link) - 1);
+    if (n < 0) {
+        return status_of_errno(errno);
+    }
+    link[n] = '\0';
+    snprintf(buf, size, "%s", link);
+    return NVT_OK;
+}
+
 /* Create time of pid from <proc root>/<pid>/stat; NVT_ERR_NO_SUCH_PROCESS when it is gone. */
 static nvt_status read_create_time(struct host_ctx *host, uint32_t pid, double *create_time) {
     char path[32];

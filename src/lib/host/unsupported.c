@@ -118,6 +118,15 @@ nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out,
     return NVT_ERR_NOT_SUPPORTED;
 }
 
+nvt_status nvt_host_process_cwd(nvt_context *ctx, uint32_t pid, char *buf, size_t size) {
+    (void)ctx;
+    (void)pid;
+    if (buf != NULL && size > 0) {
+        buf[0] = '\0';
+    }
+    return NVT_ERR_NOT_SUPPORTED;
+}
+
 nvt_status nvt_process_signal(nvt_context *ctx, uint32_t pid, double create_time,
                               int signal_number) {
     (void)ctx;
