@@ -81,7 +81,7 @@ void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_sta
     bool memory_unsupported = false;
     nvml_device_state(device->ctx->nvml, device->nvml, flags, &device->info, out,
                       &memory_unsupported);
-    if (!memory_unsupported || (flags & NVT_SAMPLE_DEVICES) == 0) {
+    if (!memory_unsupported || (flags & (NVT_SAMPLE_DEVICES | NVT_SAMPLE_DEVICES_FAST)) == 0) {
         return;
     }
     /* Unified memory (DGX Spark, Thor): the GPU uses host memory, so show the host's. */

@@ -63,6 +63,9 @@ struct nvml_device {
     unsigned long long nvlink_rx_kib[NVML_NVLINK_MAX_LINKS];
     long long nvlink_time_us;
     bool nvlink_driver_time; /* nvlink_time_us is the driver's timestamp, not our clock */
+    /* The slow fields of the last full reading, repeated by NVT_SAMPLE_DEVICES_FAST. */
+    bool slow_known;
+    struct nvt_device_state slow;
 };
 
 /*

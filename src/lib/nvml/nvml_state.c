@@ -116,19 +116,24 @@ static uint32_t read_temperature(struct reader *r) {
     return ok(r, result) ? value : NVT_NA_U32;
 }
 
-static void read_main(struct reader *r) {
+static void read_utilization(struct reader *r) {
+    nvmlUtilization_t util;
+    memset(&util, 0, sizeof(util));
+    if (!lost(r) &&
+        ok(r, NVML_QUERY(r->backend, nvmlDeviceGetUtilizationRates, r->handle, &util))) {
+        r->out->gpu_util_pct = util.gpu;
+        r->out->memory_bandwidth_util_pct = util.memory;
+    }
+}
+
+/* The fields nvitop's monitor refreshes only every 5 s (SPEC.md §3.16). */
+static void read_slow(struct reader *r) {
     struct nvml_backend *b = r->backend;
     struct nvt_device_state *out = r->out;
     nvmlDevice_t h = r->handle;
     unsigned int value = 0;
     nvmlEnableState_t state = NVML_FEATURE_DISABLED;
 
-    nvmlUtilization_t util;
-    memset(&util, 0, sizeof(util));
-    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetUtilizationRates, h, &util))) {
-        out->gpu_util_pct = util.gpu;
-        out->memory_bandwidth_util_pct = util.memory;
-    }
     if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetFanSpeed, h, &value))) {
         out->fan_speed_pct = value;
     }
@@ -308,6 +313,33 @@ static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t l
     device->nvlink_have_previous = true;
 }
 
+/* Keep the slow fields of a full reading for later fast ones. */
+static void remember_slow(struct nvml_device *device, const struct nvt_device_state *in) {
+    device->slow_known = true;
+    device->slow.fan_speed_pct = in->fan_speed_pct;
+    device->slow.temperature_c = in->temperature_c;
+    device->slow.power_usage_mw = in->power_usage_mw;
+    device->slow.power_limit_mw = in->power_limit_mw;
+    device->slow.performance_state = in->performance_state;
+    device->slow.persistence_mode = in->persistence_mode;
+    device->slow.display_active = in->display_active;
+    device->slow.ecc_uncorrected_volatile = in->ecc_uncorrected_volatile;
+    device->slow.compute_mode = in->compute_mode;
+    device->slow.mig_mode = in->mig_mode;
+}
+
+static void recall_slow(const struct nvml_device *device, struct nvt_device_state *out) {
+    out->fan_speed_pct = device->slow.fan_speed_pct;
+    out->temperature_c = device->slow.temperature_c;
+    out->power_usage_mw = device->slow.power_usage_mw;
+    out->power_limit_mw = device->slow.power_limit_mw;
+    out->performance_state = device->slow.performance_state;
+    out->persistence_mode = device->slow.persistence_mode;
+    out->display_active = device->slow.display_active;
+    out->ecc_uncorrected_volatile = device->slow.ecc_uncorrected_volatile;
+    out->compute_mode = device->slow.compute_mode;
+}
+
 void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device, unsigned flags,
                        const struct nvt_device_info *info, struct nvt_device_state *out,
                        bool *memory_unsupported) {
@@ -318,16 +350,30 @@ void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device,
         return;
     }
     struct reader r = {backend, device->handle, out};
-    if (!device->is_mig) {
+    /* A fast reading repeats the slow fields of the last full one; without one it is full. */
+    bool full = (flags & NVT_SAMPLE_DEVICES) != 0 ||
+                ((flags & NVT_SAMPLE_DEVICES_FAST) != 0 && !device->slow_known);
+    bool fast = !full && (flags & NVT_SAMPLE_DEVICES_FAST) != 0;
+    if (!device->is_mig && fast) {
+        out->mig_mode = device->slow.mig_mode;
+    } else if (!device->is_mig) {
         read_mig_mode(&r);
     }
-    if ((flags & NVT_SAMPLE_DEVICES) != 0 && !lost(&r)) {
+    if ((full || fast) && !lost(&r)) {
         read_memory(&r, memory_unsupported);
         if (device->is_mig && !lost(&r)) {
             read_bar1(&r);
         }
         if (!device->is_mig) {
-            read_main(&r);
+            read_utilization(&r);
+        }
+        if (!device->is_mig && full) {
+            read_slow(&r);
+            if (!lost(&r)) {
+                remember_slow(device, out);
+            }
+        } else if (!device->is_mig && !lost(&r)) {
+            recall_slow(device, out);
         }
     }
     if (device->is_mig) {
