@@ -11,8 +11,8 @@
 #include "query.h"
 #include "report.h"
 
-/* The report's bars show clocks ("@ 1980MHz") and MIG rows show BAR1 memory. */
-#define REPORT_FLAGS (NVT_SAMPLE_DEFAULT | NVT_SAMPLE_CLOCKS | NVT_SAMPLE_BAR1)
+/* The report's bars show clocks ("@ 1980MHz"); BAR1 of MIG rows comes with the device fields. */
+#define REPORT_FLAGS (NVT_SAMPLE_DEFAULT | NVT_SAMPLE_CLOCKS)
 
 bool output_print(nvt_context *ctx, const struct view_config *config, enum nvitop_output kind) {
     unsigned flags = REPORT_FLAGS;
