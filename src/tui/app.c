@@ -50,6 +50,9 @@ void app_fini(struct tui_app *app) {
     if (app->table_built) {
         view_process_table_fini(&app->table);
     }
+    if (app->proc_snap != app->snap) {
+        nvt_snapshot_free(app->proc_snap);
+    }
     nvt_snapshot_free(app->snap);
     fini_histories(&app->histories);
     selection_fini(&app->selection);
@@ -62,24 +65,37 @@ void app_rebuild_table(struct tui_app *app) {
         view_process_table_fini(&app->table);
         app->table_built = false;
     }
-    if (app->snap == NULL) {
+    if (app->proc_snap == NULL) {
         memset(&app->table, 0, sizeof(app->table));
         return;
     }
-    view_process_table_build(app->snap, &app->view, app->order, app->reverse, &app->table);
+    view_process_table_build(app->proc_snap, &app->view, app->order, app->reverse, &app->table);
     app->table_built = true;
     selection_sync(&app->selection, &app->table);
 }
 
 void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now_s) {
-    /* The table points into the old snapshot: drop it before the snapshot goes. */
-    if (app->table_built) {
+    struct nvt_snapshot *old_snap = app->snap;
+    struct nvt_snapshot *old_proc = app->proc_snap;
+    bool has_processes = (snap->flags & NVT_SAMPLE_PROCESSES) != 0;
+    if (has_processes && app->table_built) {
+        /* The table points into the old process snapshot: drop it before the snapshot goes. */
         view_process_table_fini(&app->table);
         app->table_built = false;
     }
-    nvt_snapshot_free(app->snap);
     app->snap = snap;
-    app_rebuild_table(app);
+    if (has_processes) {
+        app->proc_snap = snap;
+    }
+    if (old_snap != NULL && old_snap != app->proc_snap) {
+        nvt_snapshot_free(old_snap);
+    }
+    if (old_proc != NULL && old_proc != old_snap && old_proc != app->proc_snap) {
+        nvt_snapshot_free(old_proc);
+    }
+    if (has_processes) {
+        app_rebuild_table(app);
+    }
     host_panel_record(app, now_s);
 }
 

@@ -57,8 +57,9 @@ struct tui_app {
     int rows;
     int cols;
 
-    struct nvt_snapshot *snap; /* newest snapshot, NULL before the first */
-    struct view_process_table table;
+    struct nvt_snapshot *snap;       /* newest snapshot, NULL before the first */
+    struct nvt_snapshot *proc_snap;  /* newest one with processes (often the same), or NULL */
+    struct view_process_table table; /* built from proc_snap */
     bool table_built;
     struct app_histories histories;
 
@@ -84,8 +85,9 @@ struct tui_app {
     bool refresh_requested;
 };
 
-/* Replace the snapshot (takes ownership), rebuild the process table, update the histories and
- * the selection.  now_s: monotonic seconds. */
+/* Take a new snapshot (ownership passes to the app): it replaces the newest snapshot and, when it
+ * has processes (NVT_SAMPLE_PROCESSES), the process snapshot, whose table and selection are then
+ * rebuilt.  Updates the histories.  now_s: monotonic seconds. */
 void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now_s);
 
 /* Rebuild the process table after a change of sort order or direction. */

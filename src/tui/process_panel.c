@@ -35,7 +35,7 @@ static bool separators_shown(const struct tui_app *app, bool compact) {
 }
 
 int process_panel_height(const struct tui_app *app, bool compact) {
-    if (app->snap == NULL) {
+    if (app->proc_snap == NULL) {
         return 7;
     }
     int rows = (int)app->table.count;
@@ -148,7 +148,7 @@ static void draw_header(struct tui_app *app, struct canvas *canvas, int y) {
         host_name[0] = '\0';
     }
     struct view_process_table empty = {0};
-    const struct view_process_table *table = app->snap != NULL ? &app->table : &empty;
+    const struct view_process_table *table = app->proc_snap != NULL ? &app->table : &empty;
     struct view_lines lines;
     view_lines_init(&lines);
     view_process_header(table, &app->view, host_name, (size_t)width, &lines);
@@ -156,7 +156,7 @@ static void draw_header(struct tui_app *app, struct canvas *canvas, int y) {
         canvas_line(canvas, y + (int)i, 0, &lines.items[i]);
     }
     view_lines_fini(&lines);
-    if (app->snap == NULL) {
+    if (app->proc_snap == NULL) {
         canvas_fill(canvas, y + 4, 2, width - 4, " ", plain);
         canvas_text(canvas, y + 4, 2, " Gathering process status...", plain);
     }
@@ -223,7 +223,7 @@ static void draw_rows(struct tui_app *app, struct canvas *canvas, int y, bool co
 void process_panel_draw(struct tui_app *app, struct canvas *canvas, int y, bool compact) {
     app->selection.within_window = false;
     draw_header(app, canvas, y + 1);
-    if (app->snap != NULL && app->table.count > 0) {
+    if (app->proc_snap != NULL && app->table.count > 0) {
         draw_rows(app, canvas, y + 5, compact);
     } else {
         app->row_y_count = 0;

@@ -24,7 +24,9 @@
 struct sampler {
     nvt_context *ctx;
     unsigned flags;
+    unsigned process_flags;
     uint64_t period_ns;
+    uint64_t process_period_ns;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -32,6 +34,7 @@ struct sampler {
     /* Guarded by lock. */
     bool stop;
     bool refresh;
+    bool resample_processes; /* the next snapshot must carry processes */
     struct nvt_snapshot *pending;
     struct sampler_target *signal_targets;
     size_t signal_count;
@@ -77,14 +80,21 @@ static void deliver_signals(struct sampler *sampler, struct sampler_target *targ
     notify_ui(sampler);
 }
 
-static void take_snapshot(struct sampler *sampler) {
+static void take_snapshot(struct sampler *sampler, bool with_processes) {
     struct nvt_snapshot *snap = NULL;
-    if (nvt_snapshot_take(sampler->ctx, sampler->flags, &snap) != NVT_OK) {
+    unsigned flags = sampler->flags | (with_processes ? sampler->process_flags : 0U);
+    if (nvt_snapshot_take(sampler->ctx, flags, &snap) != NVT_OK) {
         return; /* out of memory: try again at the next tick */
     }
     pthread_mutex_lock(&sampler->lock);
     struct nvt_snapshot *old = sampler->pending;
     sampler->pending = snap;
+    /* A process list the UI never saw must not be lost to a newer snapshot without one. */
+    if (old != NULL && (old->flags & NVT_SAMPLE_PROCESSES) && !with_processes) {
+        sampler->pending = old;
+        old = snap;
+        sampler->resample_processes = true;
+    }
     pthread_mutex_unlock(&sampler->lock);
     nvt_snapshot_free(old);
     notify_ui(sampler);
@@ -98,6 +108,7 @@ static struct timespec deadline_of(uint64_t ns) {
 static void *sampler_main(void *arg) {
     struct sampler *sampler = arg;
     uint64_t next_due = clock_monotonic_ns();
+    uint64_t next_processes = next_due;
     pthread_mutex_lock(&sampler->lock);
     while (!sampler->stop) {
         if (sampler->signal_targets != NULL) {
@@ -112,9 +123,16 @@ static void *sampler_main(void *arg) {
         }
         uint64_t now = clock_monotonic_ns();
         if (sampler->refresh || now >= next_due) {
+            bool with_processes =
+                sampler->refresh || sampler->resample_processes || now >= next_processes;
             sampler->refresh = false;
+            sampler->resample_processes = false;
             pthread_mutex_unlock(&sampler->lock);
-            take_snapshot(sampler);
+            if (with_processes) {
+                /* Half a period of slack keeps the two cadences in step. */
+                next_processes = now + sampler->process_period_ns - sampler->period_ns / 2;
+            }
+            take_snapshot(sampler, with_processes);
             /* A fixed cadence: the time spent sampling is not added to the period, but a stall
              * longer than a period does not cause a burst of catch-up samples. */
             next_due += sampler->period_ns;
@@ -150,16 +168,22 @@ static bool init_sync(struct sampler *sampler) {
     return true;
 }
 
-struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *options, double period_s,
-                              unsigned flags, char *error, size_t error_size) {
+struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *options,
+                              const struct sampler_schedule *schedule, char *error,
+                              size_t error_size) {
     struct sampler *sampler = calloc(1, sizeof(*sampler));
     if (sampler == NULL) {
         snprintf(error, error_size, "%s", nvt_strerror(NVT_ERR_NO_MEMORY));
         nvt_close(ctx);
         return NULL;
     }
-    sampler->flags = flags;
-    sampler->period_ns = (uint64_t)(period_s * 1e9);
+    sampler->flags = schedule->flags;
+    sampler->process_flags = schedule->process_flags;
+    sampler->period_ns = (uint64_t)(schedule->period_s * 1e9);
+    double process_period = schedule->process_period_s > schedule->period_s
+                                ? schedule->process_period_s
+                                : schedule->period_s;
+    sampler->process_period_ns = (uint64_t)(process_period * 1e9);
     sampler->ctx = ctx;
     if (ctx == NULL) {
         nvt_status status = nvt_open(options, &sampler->ctx);

@@ -33,14 +33,23 @@ struct sampler_signal_result {
     uint32_t first_pid; /* first process that was not signalled, for the message; 0 when none */
 };
 
+/* What to sample and how often (SPEC.md §3.16). */
+struct sampler_schedule {
+    unsigned flags;          /* every snapshot: devices and host */
+    double period_s;         /* between snapshots */
+    unsigned process_flags;  /* added when the process list is due */
+    double process_period_s; /* between process lists (at least period_s) */
+};
+
 /*
- * Start sampling every period_s seconds (the first snapshot is taken at once) with ctx, or, when
- * ctx is NULL, with a context opened from options (NULL: defaults).  The sampler owns ctx from
- * the call on, even when it fails.  Returns NULL with a message in error when the context cannot
- * be opened or the thread cannot start.  Stop with sampler_stop().
+ * Start sampling on schedule (the first snapshot, with processes, is taken at once) with ctx, or,
+ * when ctx is NULL, with a context opened from options (NULL: defaults).  The sampler owns ctx
+ * from the call on, even when it fails.  Returns NULL with a message in error when the context
+ * cannot be opened or the thread cannot start.  Stop with sampler_stop().
  */
-struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *options, double period_s,
-                              unsigned flags, char *error, size_t error_size);
+struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *options,
+                              const struct sampler_schedule *schedule, char *error,
+                              size_t error_size);
 
 /* Stop the thread, close the context and free everything.  Returns within one driver call.
  * Accepts NULL. */
@@ -53,7 +62,7 @@ int sampler_fd(const struct sampler *sampler);
  * snapshots the UI never took are freed by the sampler. */
 struct nvt_snapshot *sampler_take(struct sampler *sampler);
 
-/* Take a snapshot now instead of at the next tick (the refresh keys). */
+/* Take a snapshot with processes now instead of at the next tick (the refresh keys). */
 void sampler_refresh(struct sampler *sampler);
 
 /* Queue signal_number for the targets (copied); any earlier unfinished request is replaced.  Each

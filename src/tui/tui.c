@@ -19,16 +19,25 @@
 #include "util/xalloc.h"
 
 #define MIN_INTERVAL_S         0.25
-#define DEFAULT_INTERVAL_S     1.0
+#define DEVICE_PERIOD_S        1.0
+#define PROCESS_PERIOD_S       2.0
 #define FIRST_SNAPSHOT_WAIT_MS 1000
 
-/* The sampling period (SPEC.md §3.16): one snapshot per period serves the device, host and
- * process panels; --interval sets it (not below 0.25 s). */
-static double sampling_period(const struct tui_config *config) {
-    if (config->interval_s <= 0.0) {
-        return DEFAULT_INTERVAL_S;
+/* nvitop's cadence (SPEC.md §3.16): devices and host every second and the process list every two
+ * seconds; --interval I (at least 0.25 s) sets the process period to I and, below one second,
+ * the device period too. */
+static void plan_schedule(const struct tui_config *config, struct sampler_schedule *schedule) {
+    schedule->flags = NVT_SAMPLE_DEVICES | NVT_SAMPLE_HOST;
+    schedule->process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
+    schedule->period_s = DEVICE_PERIOD_S;
+    schedule->process_period_s = PROCESS_PERIOD_S;
+    if (config->interval_s > 0.0) {
+        double interval = config->interval_s < MIN_INTERVAL_S ? MIN_INTERVAL_S : config->interval_s;
+        schedule->process_period_s = interval;
+        if (interval < DEVICE_PERIOD_S) {
+            schedule->period_s = interval;
+        }
     }
-    return config->interval_s < MIN_INTERVAL_S ? MIN_INTERVAL_S : config->interval_s;
 }
 
 static void wait_first_snapshot(struct sampler *sampler) {
@@ -172,9 +181,10 @@ int tui_run(const struct tui_config *config, char *error, size_t error_size) {
         nvt_close(config->context);
         return -1;
     }
+    struct sampler_schedule schedule;
+    plan_schedule(config, &schedule);
     struct sampler *sampler =
-        sampler_start(config->context, config->lib_options, sampling_period(config),
-                      NVT_SAMPLE_DEFAULT, error, error_size);
+        sampler_start(config->context, config->lib_options, &schedule, error, error_size);
     if (sampler == NULL) {
         app_fini(&app);
         return -1;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -264,6 +265,9 @@ static void test_sampler_identity_check(void **state) {
     pid_t child = fork();
     assert_true(child >= 0);
     if (child == 0) {
+        /* Never outlive a failed test. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        alarm(60);
         pause();
         _exit(0);
     }
@@ -276,8 +280,9 @@ static void test_sampler_identity_check(void **state) {
     nvt_close(ctx);
 
     char error[128];
-    struct sampler *sampler =
-        sampler_start(NULL, NULL, 0.25, NVT_SAMPLE_DEFAULT, error, sizeof(error));
+    struct sampler_schedule schedule = {NVT_SAMPLE_DEVICES | NVT_SAMPLE_HOST, 0.25,
+                                        NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES, 0.5};
+    struct sampler *sampler = sampler_start(NULL, NULL, &schedule, error, sizeof(error));
     assert_non_null(sampler);
     struct pollfd pfd = {.fd = sampler_fd(sampler), .events = POLLIN};
     struct sampler_signal_result result;
