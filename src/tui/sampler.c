@@ -25,8 +25,10 @@ struct sampler {
     nvt_context *ctx;
     unsigned flags;
     unsigned process_flags;
+    unsigned slow_flags;
     uint64_t period_ns;
     uint64_t process_period_ns;
+    uint64_t slow_period_ns;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -80,9 +82,12 @@ static void deliver_signals(struct sampler *sampler, struct sampler_target *targ
     notify_ui(sampler);
 }
 
-static void take_snapshot(struct sampler *sampler, bool with_processes) {
+static void take_snapshot(struct sampler *sampler, bool with_processes, bool with_slow) {
     struct nvt_snapshot *snap = NULL;
     unsigned flags = sampler->flags | (with_processes ? sampler->process_flags : 0U);
+    if (with_slow) {
+        flags = (flags & ~(unsigned)NVT_SAMPLE_DEVICES_FAST) | sampler->slow_flags;
+    }
     if (nvt_snapshot_take(sampler->ctx, flags, &snap) != NVT_OK) {
         return; /* out of memory: try again at the next tick */
     }
@@ -109,6 +114,7 @@ static void *sampler_main(void *arg) {
     struct sampler *sampler = arg;
     uint64_t next_due = clock_monotonic_ns();
     uint64_t next_processes = next_due;
+    uint64_t next_slow = next_due;
     pthread_mutex_lock(&sampler->lock);
     while (!sampler->stop) {
         if (sampler->signal_targets != NULL) {
@@ -125,6 +131,7 @@ static void *sampler_main(void *arg) {
         if (sampler->refresh || now >= next_due) {
             bool with_processes =
                 sampler->refresh || sampler->resample_processes || now >= next_processes;
+            bool with_slow = sampler->refresh || now >= next_slow;
             sampler->refresh = false;
             sampler->resample_processes = false;
             pthread_mutex_unlock(&sampler->lock);
@@ -132,7 +139,10 @@ static void *sampler_main(void *arg) {
                 /* Half a period of slack keeps the two cadences in step. */
                 next_processes = now + sampler->process_period_ns - sampler->period_ns / 2;
             }
-            take_snapshot(sampler, with_processes);
+            if (with_slow) {
+                next_slow = now + sampler->slow_period_ns - sampler->period_ns / 2;
+            }
+            take_snapshot(sampler, with_processes, with_slow);
             /* A fixed cadence: the time spent sampling is not added to the period, but a stall
              * longer than a period does not cause a burst of catch-up samples. */
             next_due += sampler->period_ns;
@@ -184,6 +194,8 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
                                 ? schedule->process_period_s
                                 : schedule->period_s;
     sampler->process_period_ns = (uint64_t)(process_period * 1e9);
+    sampler->slow_flags = schedule->slow_flags;
+    sampler->slow_period_ns = (uint64_t)(schedule->slow_period_s * 1e9);
     sampler->ctx = ctx;
     if (ctx == NULL) {
         nvt_status status = nvt_open(options, &sampler->ctx);

@@ -35,8 +35,10 @@ struct sampler_signal_result {
 
 /* What to sample and how often (SPEC.md §3.16). */
 struct sampler_schedule {
-    unsigned flags;          /* every snapshot: devices and host */
+    unsigned flags;          /* every snapshot: devices (fast) and host */
     double period_s;         /* between snapshots */
+    unsigned slow_flags;     /* replace NVT_SAMPLE_DEVICES_FAST when the slow fields are due */
+    double slow_period_s;    /* between full device readings */
     unsigned process_flags;  /* added when the process list is due */
     double process_period_s; /* between process lists (at least period_s) */
 };

@@ -21,13 +21,17 @@
 #define MIN_INTERVAL_S         0.25
 #define DEVICE_PERIOD_S        1.0
 #define PROCESS_PERIOD_S       2.0
+#define SLOW_FIELDS_PERIOD_S   5.0
 #define FIRST_SNAPSHOT_WAIT_MS 1000
 
-/* nvitop's cadence (SPEC.md §3.16): devices and host every second and the process list every two
+/* nvitop's cadence (SPEC.md §3.16): memory, utilisation and host every second, the slow device
+ * fields (fan, temperature, power, modes, ECC) every five seconds and the process list every two
  * seconds; --interval I (at least 0.25 s) sets the process period to I and, below one second,
  * the device period too. */
 static void plan_schedule(const struct tui_config *config, struct sampler_schedule *schedule) {
-    schedule->flags = NVT_SAMPLE_DEVICES | NVT_SAMPLE_HOST;
+    schedule->flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_HOST;
+    schedule->slow_flags = NVT_SAMPLE_DEVICES;
+    schedule->slow_period_s = SLOW_FIELDS_PERIOD_S;
     schedule->process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
     schedule->period_s = DEVICE_PERIOD_S;
     schedule->process_period_s = PROCESS_PERIOD_S;

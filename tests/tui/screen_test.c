@@ -280,8 +280,14 @@ static void test_sampler_identity_check(void **state) {
     nvt_close(ctx);
 
     char error[128];
-    struct sampler_schedule schedule = {NVT_SAMPLE_DEVICES | NVT_SAMPLE_HOST, 0.25,
-                                        NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES, 0.5};
+    struct sampler_schedule schedule = {
+        .flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_HOST,
+        .period_s = 0.25,
+        .slow_flags = NVT_SAMPLE_DEVICES,
+        .slow_period_s = 1.0,
+        .process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES,
+        .process_period_s = 0.5,
+    };
     struct sampler *sampler = sampler_start(NULL, NULL, &schedule, error, sizeof(error));
     assert_non_null(sampler);
     struct pollfd pfd = {.fd = sampler_fd(sampler), .events = POLLIN};
