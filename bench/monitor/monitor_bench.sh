@@ -1,6 +1,6 @@
 #!/bin/sh
 # The monitor's steady-state cost on the 8-GPU, 20-process scenario, against a floor measured in
-# the same run (bench-monitor-floor: the same snapshots at the same interval, no curses):
+# the same run (bench-monitor-floor: the same snapshots on the same schedule, no curses):
 # CPU time (utime + stime from /proc), NVML calls per second (the simulator's call counts) and
 # resident memory, with ratios.  Prints figures; never fails on a time.
 #

@@ -1,8 +1,9 @@
 /*
  * bench-monitor-floor: the least a monitor can do at the same cadence, as the floor the monitor
- * benchmark compares against: take the same snapshots (NVT_SAMPLE_DEFAULT) every INTERVAL
- * seconds for DURATION seconds, without curses, drawing or a second thread, then print its own
- * CPU time and resident memory.
+ * benchmark compares against: take the snapshots the monitor takes (memory, utilisation and host
+ * every INTERVAL seconds, the slow device fields every fifth time, processes every second time)
+ * for DURATION seconds, without curses, drawing or a second thread, then print its own CPU time
+ * and resident memory.
  *
  *   usage: bench-monitor-floor DURATION INTERVAL
  *
@@ -80,7 +81,12 @@ int main(int argc, char **argv) {
     double steady_cpu = cpu_s();
     while (monotonic_s() - start < duration) {
         struct nvt_snapshot *snap = NULL;
-        if (nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap) == NVT_OK) {
+        unsigned flags = NVT_SAMPLE_HOST;
+        flags |= snapshots % 5 == 0 ? NVT_SAMPLE_DEVICES : NVT_SAMPLE_DEVICES_FAST;
+        if (snapshots % 2 == 0) {
+            flags |= NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
+        }
+        if (nvt_snapshot_take(ctx, flags, &snap) == NVT_OK) {
             snapshots++;
         }
         nvt_snapshot_free(snap);
