@@ -20,7 +20,8 @@
 enum {
     BASIC_PAIR_BASE = 1,
     THEME_PAIR = 9,
-    GRADIENT_PAIR_BASE = 16,
+    LIGHT_REVERSE_PAIR_BASE = 10, /* 10..17: the eight colours on black, for --light */
+    GRADIENT_PAIR_BASE = 18,
     CUBE_SIZE = 216
 };
 
@@ -138,6 +139,7 @@ static void setup_colors(const struct term_options *options) {
                                            COLOR_BLUE,  COLOR_MAGENTA, COLOR_CYAN,  COLOR_WHITE};
     for (int i = 0; i < 8; i++) {
         init_pair((short)(BASIC_PAIR_BASE + i), curses_colors[i], (short)session.background);
+        init_pair((short)(LIGHT_REVERSE_PAIR_BASE + i), curses_colors[i], COLOR_BLACK);
     }
     session.gradients =
         options->colorful && COLORS >= 256 && COLOR_PAIRS >= GRADIENT_PAIR_BASE + CUBE_SIZE;
@@ -269,6 +271,16 @@ static int color_pair_for(uint16_t color) {
     return session.default_colors ? 0 : THEME_PAIR;
 }
 
+/* With --light, a highlighted (reverse-video) coloured cell keeps dark text on the colour instead
+ * of the light default background on it, as nvitop does (SPEC.md §3.13). */
+static int style_pair(struct view_style style) {
+    if (session.light && (style.attrs & VIEW_ATTR_REVERSE) && style.color >= 1 &&
+        style.color <= 8) {
+        return LIGHT_REVERSE_PAIR_BASE + style.color - 1;
+    }
+    return color_pair_for(style.color);
+}
+
 static attr_t attributes_for(struct view_style style) {
     attr_t attrs = A_NORMAL;
     if (style.attrs & VIEW_ATTR_BOLD) {
@@ -316,7 +328,7 @@ static void draw_row(const struct canvas *canvas, int row, int cols) {
             len += cell->len;
             col++;
         }
-        attr_set(attributes_for(first->style), (short)color_pair_for(first->style.color), NULL);
+        attr_set(attributes_for(first->style), (short)style_pair(first->style), NULL);
         /* Writing the bottom-right cell makes curses report an error it has already handled. */
         mvaddnstr(row, start, run, (int)len);
     }
