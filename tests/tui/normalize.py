@@ -10,7 +10,7 @@ What is masked, and why (everything else must match exactly):
   * "user@host" on the "Processes:" line, and the superuser caution (depends on who runs it);
   * in process rows: the pid and user (stand-in processes get fresh pids), and the %CPU, %MEM and
     TIME columns (real processes of this machine).
-Masked figures have variable widths, so the blanks between a masked token and the next "│" are
+Frames may be ASCII ("|" for "│").  Masked figures have variable widths, so the blanks between a masked token and the next "│" are
 collapsed to one.  Trailing blanks are removed from every line.
 """
 import re
@@ -18,7 +18,7 @@ import sys
 
 CLOCK = re.compile(r"^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\d \d\d:\d\d:\d\d \d{4}")
 BRAILLE = re.compile("[\u2800-\u28ff]")
-ROW = re.compile(r"^(│[ 0-9:]{4}) ([ 0-9.]{7}) ([CGX]|N/A) (.{7}) (.{8} .{3} .{5}) (.*)$")
+ROW = re.compile(r"^([│|][ 0-9:]{4}) ([ 0-9.]{7}) ([CGX]|N/A) (.{7}) (.{8} .{3} .{5}) (.*)$")
 HOST_INFO = re.compile(r"^ *(\S+) +(\S+)  +(\S+(?: days)?)  ")
 
 
@@ -42,11 +42,11 @@ def mask(line):
     line = re.sub(r"Load Average:(?: +\S+){3}", "Load Average: <load>", line)
     line = re.sub(r"│ CPU: \S+", "│ CPU: <cpu>", line)
     line = re.sub(r"│ (MEM|SWP): \S+ \(\S+\)", r"│ \1: <used> (<percent>)", line)
-    line = re.sub(r"\S+@\S+ │$", "<user>@<host> │", line)
-    line = re.sub(r" +<user>@<host> │$", " <user>@<host> │", line)
+    line = re.sub(r"\S+@\S+ ([│|])$", r"<user>@<host> \1", line)
+    line = re.sub(r" +<user>@<host> ([│|])$", r" <user>@<host> \1", line)
     line = line.replace("!CAUTION: SUPERUSER LOGGED-IN.", " " * 30)
     line = mask_row(line)
-    return re.sub(r"(<load>|<cpu>|\(<percent>\)) +│", r"\1 │", line)
+    return re.sub(r"(<load>|<cpu>|\(<percent>\)) +([│|])", r"\1 \2", line)
 
 
 def main():
