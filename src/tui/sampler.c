@@ -23,6 +23,7 @@
 
 struct sampler {
     nvt_context *ctx;
+    bool owns_ctx; /* opened here (closed by sampler_stop), not lent by the caller */
     unsigned flags;
     unsigned process_flags;
     unsigned slow_flags;
@@ -44,6 +45,14 @@ struct sampler {
     bool have_result;
     struct sampler_signal_result result;
 };
+
+/* Close the context if the sampler opened it; a lent one goes back to its owner. */
+static void release_context(struct sampler *sampler) {
+    if (sampler->owns_ctx) {
+        nvt_close(sampler->ctx);
+    }
+    sampler->ctx = NULL;
+}
 
 static void notify_ui(struct sampler *sampler) {
     ssize_t written = write(sampler->pipe_fds[1], "s", 1);
@@ -184,7 +193,6 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     struct sampler *sampler = calloc(1, sizeof(*sampler));
     if (sampler == NULL) {
         snprintf(error, error_size, "%s", nvt_strerror(NVT_ERR_NO_MEMORY));
-        nvt_close(ctx);
         return NULL;
     }
     sampler->flags = schedule->flags;
@@ -204,10 +212,11 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
             free(sampler);
             return NULL;
         }
+        sampler->owns_ctx = true;
     }
     if (pipe2(sampler->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
         snprintf(error, error_size, "pipe: %s", strerror(errno));
-        nvt_close(sampler->ctx);
+        release_context(sampler);
         free(sampler);
         return NULL;
     }
@@ -227,7 +236,7 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
 fail_sync:
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
-    nvt_close(sampler->ctx);
+    release_context(sampler);
     free(sampler);
     return NULL;
 }
@@ -247,7 +256,7 @@ void sampler_stop(struct sampler *sampler) {
     free(sampler->signal_targets);
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
-    nvt_close(sampler->ctx);
+    release_context(sampler);
     free(sampler);
 }
 

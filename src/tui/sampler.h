@@ -45,9 +45,10 @@ struct sampler_schedule {
 
 /*
  * Start sampling on schedule (the first snapshot, with processes, is taken at once) with ctx, or,
- * when ctx is NULL, with a context opened from options (NULL: defaults).  The sampler owns ctx
- * from the call on, even when it fails.  Returns NULL with a message in error when the context
- * cannot be opened or the thread cannot start.  Stop with sampler_stop().
+ * when ctx is NULL, with a context opened from options (NULL: defaults).  A ctx given here is
+ * lent: the sampling thread uses it until sampler_stop() returns, and it is never closed here.
+ * Returns NULL with a message in error when the context cannot be opened or the thread cannot
+ * start.  Stop with sampler_stop().
  */
 struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *options,
                               const struct sampler_schedule *schedule, char *error,

@@ -182,7 +182,6 @@ int tui_run(const struct tui_config *config, char *error, size_t error_size) {
     struct tui_app app;
     if (!app_init(&app, config)) {
         snprintf(error, error_size, "out of memory");
-        nvt_close(config->context);
         return -1;
     }
     struct sampler_schedule schedule;

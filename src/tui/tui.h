@@ -18,9 +18,10 @@ struct tui_config {
     double interval_s; /* --interval; 0 means nvitop's defaults (SPEC.md §3.16) */
     bool readonly;     /* --readonly or the `readonly` token of NVITOP_MONITOR_MODE */
     const struct nvt_options *lib_options; /* how to open library contexts (sampling thread) */
-    /* Optional: an open context handed over to the monitor, so that the driver is not
-     * initialised twice.  tui_run() owns it from the call on (the sampling thread uses it and
-     * closes it), whatever the result.  NULL: a context is opened from lib_options. */
+    /* Optional: an open context lent to the monitor, so that the driver is initialised once per
+     * process.  The sampling thread uses it while tui_run() runs, so the caller must not touch it
+     * until tui_run() returns; it stays open and the caller's.  NULL: the monitor opens (and
+     * closes) a context of its own from lib_options. */
     nvt_context *context;
 };
 

@@ -154,16 +154,16 @@ static bool under_watch(nvt_context *ctx) {
 
 /* Run the monitor.  The once report is printed afterwards in every case: after a session nvitop
  * prints the final screen once more, and when curses cannot start it falls back to the report. */
-static void run_monitor(const struct nvitop_options *options, const struct view_config *config,
-                        struct messages *messages) {
-    /* The monitor opens its own context (its sampling thread owns it); ours stays open for the
-     * report printed after the session. */
+static void run_monitor(nvt_context *ctx, const struct nvitop_options *options,
+                        const struct view_config *config, struct messages *messages) {
+    /* The monitor's sampling thread borrows our context for the session, so the driver is
+     * initialised once; it is ours again for the report printed after the session. */
     struct tui_config tui = {.view = *config,
                              .mode = options->mode,
                              .interval_s = options->interval_s,
                              .readonly = options->readonly,
                              .lib_options = NULL,
-                             .context = NULL};
+                             .context = ctx};
     char reason[256] = "";
     if (tui_run(&tui, reason, sizeof(reason)) != 0) {
         messages_addf(messages, "ERROR: Failed to initialize `curses` (%s)", reason);
@@ -207,7 +207,7 @@ static int run(struct nvitop_options *options) {
     build_config(options, color, geteuid() == 0, indices, count, &config);
 
     if (monitor && count > 0) {
-        run_monitor(options, &config, &messages);
+        run_monitor(ctx, options, &config, &messages);
     } else if (!isatty(STDOUT_FILENO) && options->output == NVITOP_OUTPUT_REPORT &&
                under_watch(ctx)) {
         messages_addf(&messages, "%s",
