@@ -409,15 +409,30 @@ void view_device_panel(const struct nvt_snapshot *snap, const struct view_config
     free(slots);
 }
 
+/* Counted from the panel's structure rather than by rendering it: the monitor asks for both
+ * layouts' heights on every frame to choose its display mode. */
 size_t view_device_panel_height(const struct nvt_snapshot *snap, const struct view_config *config,
                                 bool compact) {
-    struct view_lines lines;
-    view_lines_init(&lines);
-    struct view_device_panel_options options = {TABLE_WIDTH, compact, NVT_NA_SIZE, NULL};
-    view_device_panel(snap, config, &options, &lines);
-    size_t height = lines.count;
-    view_lines_fini(&lines);
-    return height;
+    /* Top border, version line, then either the three "No visible devices" lines or the column
+     * separator, one or two header rows and the double rule. */
+    size_t height = 2;
+    const struct nvt_device_snapshot *prev = NULL;
+    for (size_t slot = 0; slot < snap->device_count; slot++) {
+        if (!view_device_is_shown(snap, config, slot)) {
+            continue;
+        }
+        const struct nvt_device_snapshot *device = &snap->devices[slot];
+        if (prev != NULL &&
+            (device->info.is_mig != prev->info.is_mig || device->info.index != prev->info.index)) {
+            height++; /* separator between device groups */
+        }
+        height += device->info.is_mig || compact ? 1 : 2;
+        prev = device;
+    }
+    if (prev == NULL) {
+        return height + 3;
+    }
+    return height + (compact ? 3 : 4) + 1; /* header rows, and the bottom border */
 }
 
 size_t view_device_panel_print_width(const struct nvt_snapshot *snap,

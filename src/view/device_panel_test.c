@@ -117,6 +117,52 @@ static void test_every_layout_has_the_panel_width(void **state) {
     }
 }
 
+/* The height the monitor lays out with equals what is drawn: MIG groups, and no device at all. */
+static void test_height_matches_rendering(void **state) {
+    (void)state;
+    struct nvt_device_snapshot mig[4];
+    fill_device(&mig[0], 0, 0);
+    mig[0].state.mig_mode = NVT_FEATURE_ENABLED;
+    mig[0].first_child = 1;
+    mig[0].child_count = 2;
+    for (size_t k = 1; k <= 2; k++) {
+        fill_device(&mig[k], 0, 0);
+        mig[k].info.is_mig = true;
+        mig[k].info.mig_index = (uint32_t)(k - 1);
+        mig[k].parent = 0;
+    }
+    fill_device(&mig[3], 1, 50);
+    mig[3].state.mig_mode = NVT_FEATURE_DISABLED;
+    struct nvt_snapshot mig_snap = snap;
+    mig_snap.devices = mig;
+    mig_snap.device_count = 4;
+    mig_snap.process_count = 0;
+    struct nvt_snapshot empty = snap;
+    empty.device_count = 0;
+    empty.process_count = 0;
+    const struct nvt_snapshot *cases[] = {&snap, &mig_snap, &empty};
+    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+        for (int compact = 0; compact < 2; compact++) {
+            struct view_lines lines;
+            view_lines_init(&lines);
+            struct view_device_panel_options options = {120, compact, NVT_NA_SIZE, "1.0.0"};
+            view_device_panel(cases[c], &config, &options, &lines);
+            assert_int_equal(lines.count, view_device_panel_height(cases[c], &config, compact));
+            view_lines_fini(&lines);
+        }
+    }
+    /* A filter that hides every device leaves the "No visible devices found" box. */
+    static const uint32_t none[] = {7};
+    struct view_config filtered = config;
+    filtered.device_filter = (struct view_device_filter){true, none, 1};
+    struct view_lines lines;
+    view_lines_init(&lines);
+    view_device_panel(&snap, &filtered, NULL, &lines);
+    assert_int_equal(lines.count, view_device_panel_height(&snap, &filtered, false));
+    assert_int_equal(lines.count, 5);
+    view_lines_fini(&lines);
+}
+
 static void test_selected_device_bold_others_dim(void **state) {
     (void)state;
     struct view_lines lines;
@@ -216,6 +262,7 @@ static void test_sort_keys(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_layout_has_the_panel_width),
+        cmocka_unit_test(test_height_matches_rendering),
         cmocka_unit_test(test_selected_device_bold_others_dim),
         cmocka_unit_test(test_process_rows_scroll_and_sort),
         cmocka_unit_test(test_special_processes),
