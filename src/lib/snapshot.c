@@ -178,25 +178,6 @@ static nvt_status sample_processes(struct pass *pass) {
     return NVT_OK;
 }
 
-static void host_na(struct nvt_host_state *host) {
-    memset(host, 0, sizeof(*host));
-    host->cpu_percent = NAN;
-    host->load_1m = NAN;
-    host->load_5m = NAN;
-    host->load_15m = NAN;
-    host->memory_total_bytes = NVT_NA_U64;
-    host->memory_available_bytes = NVT_NA_U64;
-    host->memory_used_bytes = NVT_NA_U64;
-    host->memory_free_bytes = NVT_NA_U64;
-    host->memory_percent = NAN;
-    host->swap_total_bytes = NVT_NA_U64;
-    host->swap_used_bytes = NVT_NA_U64;
-    host->swap_free_bytes = NVT_NA_U64;
-    host->swap_percent = NAN;
-    host->uptime_s = NAN;
-    host->boot_time = NAN;
-}
-
 static nvt_status sample_host(struct pass *pass) {
     struct host_ctx *host = pass->ctx->host;
     uint32_t capacity = host_cpu_count(host);
@@ -212,7 +193,7 @@ static nvt_status sample_host(struct pass *pass) {
     }
     nvt_status status = host_sample(host, &pass->host, pass->per_cpu, capacity);
     if (status != NVT_OK) {
-        host_na(&pass->host);
+        host_state_init_na(&pass->host);
         return NVT_OK;
     }
     if (pass->host.cpu_count > capacity) {
@@ -290,7 +271,7 @@ nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapsh
     memset(&pass, 0, sizeof(pass));
     pass.ctx = ctx;
     pass.flags = flags;
-    host_na(&pass.host);
+    host_state_init_na(&pass.host);
     double timestamp = wall_clock();
     nvt_status status = run_pass(&pass);
     if (status == NVT_OK) {

@@ -23,6 +23,9 @@ struct host_ctx;
 nvt_status host_open(const char *proc_root, struct host_ctx **out);
 void host_close(struct host_ctx *host);
 
+/* Set every field of *out to N/A (no CPUs, empty hostname).  Pure; thread-safe. */
+void host_state_init_na(struct nvt_host_state *out);
+
 /* Number of CPUs the last host_sample() saw (0 before the first). */
 uint32_t host_cpu_count(const struct host_ctx *host);
 

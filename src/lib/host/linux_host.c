@@ -235,31 +235,12 @@ static void sample_hostname(const struct host_ctx *host, struct nvt_host_state *
     }
 }
 
-static void clear_state(struct nvt_host_state *out) {
-    memset(out, 0, sizeof(*out));
-    out->cpu_percent = NAN;
-    out->load_1m = NAN;
-    out->load_5m = NAN;
-    out->load_15m = NAN;
-    out->memory_total_bytes = NVT_NA_U64;
-    out->memory_available_bytes = NVT_NA_U64;
-    out->memory_used_bytes = NVT_NA_U64;
-    out->memory_free_bytes = NVT_NA_U64;
-    out->memory_percent = NAN;
-    out->swap_total_bytes = NVT_NA_U64;
-    out->swap_used_bytes = NVT_NA_U64;
-    out->swap_free_bytes = NVT_NA_U64;
-    out->swap_percent = NAN;
-    out->uptime_s = NAN;
-    out->boot_time = NAN;
-}
-
 nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
                        uint32_t per_cpu_cap) {
     if (host == NULL || out == NULL || (per_cpu == NULL && per_cpu_cap > 0)) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
-    clear_state(out);
+    host_state_init_na(out);
     if (host->per_cpu_capacity == 0) {
         /* Failing here only costs the per-CPU figures; sample_cpu copes with no slots. */
         ensure_cpu_slots(host, INITIAL_CPU_SLOTS);
