@@ -177,6 +177,10 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     nonl();
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
+    /* Without this, curses flushes the output and polls the keyboard before every changed line
+     * (to abandon an update when a key is waiting): about 30 writes and polls per frame.  Our
+     * frames are small and keys are read right after each one, so one write per frame it is. */
+    typeahead(-1);
     leaveok(stdscr, TRUE);
     curs_set(0);
     mousemask(ALL_MOUSE_EVENTS, NULL);
