@@ -316,9 +316,10 @@ static bool same_style(struct view_style a, struct view_style b) {
 }
 
 /* Draw one row as runs of equally styled cells. */
-static void draw_row(const struct canvas *canvas, int row, int cols) {
+/* Draw cells [col, end) of a row, in runs of one style. */
+static void draw_span(const struct canvas *canvas, int row, int col, int end) {
     char run[1024];
-    int col = 0;
+    int cols = end;
     while (col < cols) {
         const struct canvas_cell *first = canvas_cell(canvas, row, col);
         int start = col;
@@ -343,21 +344,34 @@ static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) 
            memcmp(a->text, b->text, a->len) == 0;
 }
 
-/* Whether row differs from what is on the screen; records it as shown. */
-static bool row_changed(const struct canvas *canvas, int row, int cols) {
+/*
+ * The columns [*first, *last] of row that differ from what is on the screen (*first > *last when
+ * none), recorded as shown.  The span never starts on the right half of a wide character and
+ * never ends on its left half, so that curses gets whole characters.
+ */
+static void changed_span(const struct canvas *canvas, int row, int cols, int *first, int *last) {
+    *first = 0;
+    *last = cols - 1;
     if (session.shown == NULL) {
-        return true;
+        return;
     }
+    *first = cols;
+    *last = -1;
     struct canvas_cell *shown = &session.shown[(size_t)row * (size_t)session.shown_cols];
-    bool changed = false;
     for (int col = 0; col < cols; col++) {
         const struct canvas_cell *cell = canvas_cell(canvas, row, col);
         if (!same_cell(cell, &shown[col])) {
             shown[col] = *cell;
-            changed = true;
+            *first = col < *first ? col : *first;
+            *last = col;
         }
     }
-    return changed;
+    while (*first > 0 && *first <= *last && canvas_cell(canvas, row, *first)->width == 0) {
+        (*first)--;
+    }
+    if (*last >= 0 && *last + 1 < cols && canvas_cell(canvas, row, *last)->width == 2) {
+        (*last)++;
+    }
 }
 
 /* Forget what is shown when the size changes (or the shadow cannot be allocated: then every row
@@ -388,9 +402,13 @@ void term_draw(const struct canvas *canvas) {
     bool any = false;
     for (int row = 0; row < rows; row++) {
         /* curses diffs too, but only after every cell went through its wide-character
-         * conversion: skipping unchanged rows here is what keeps an idle monitor cheap. */
-        if (row_changed(canvas, row, cols) || session.shown == NULL) {
-            draw_row(canvas, row, cols);
+         * conversion: handing it only the cells that changed (often a few digits of a row) is
+         * what keeps the monitor cheap. */
+        int first = 0;
+        int last = -1;
+        changed_span(canvas, row, cols, &first, &last);
+        if (first <= last) {
+            draw_span(canvas, row, first, last + 1);
             any = true;
         }
     }

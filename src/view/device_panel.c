@@ -166,33 +166,34 @@ static void center(struct strbuf *out, const char *text, size_t width) {
 
 /* The texts of a device's table lines (without the bar column), one per entry of rows. */
 static size_t row_texts(const struct panel *p, const struct nvt_device_snapshot *device,
-                        char rows[2][512]) {
-    struct view_device_fields f;
-    view_device_fields_fill(device, &f);
+                        const struct view_device_fields *fields, char rows[2][512]) {
     if (device->info.is_mig) {
-        snprintf(rows[0], 512, "│%2s:%-2s%12s @ GI/CI:%2s/%-2s│ %20s │ BAR1: %8s / %3s │", f.index,
-                 f.mig_index, f.name, f.gpu_instance, f.compute_instance, f.memory_usage,
-                 f.bar1_used, f.bar1_percent);
+        snprintf(rows[0], 512, "│%2s:%-2s%12s @ GI/CI:%2s/%-2s│ %20s │ BAR1: %8s / %3s │",
+                 fields->index, fields->mig_index, fields->name, fields->gpu_instance,
+                 fields->compute_instance, fields->memory_usage, fields->bar1_used,
+                 fields->bar1_percent);
         return 1;
     }
     if (p->compact) {
-        snprintf(rows[0], 512, "│ %3s %3s %4s %*s%13s │ %20s │ %7s  %11s │", f.index, f.fan,
-                 f.temperature, p->perf_right ? 3 : -3, f.performance, f.power_status,
-                 f.memory_usage, f.gpu_util, f.compute_mode);
+        snprintf(rows[0], 512, "│ %3s %3s %4s %*s%13s │ %20s │ %7s  %11s │", fields->index,
+                 fields->fan, fields->temperature, p->perf_right ? 3 : -3, fields->performance,
+                 fields->power_status, fields->memory_usage, fields->gpu_util,
+                 fields->compute_mode);
         return 1;
     }
     char ecc[64];
     if (p->support_mig) {
-        snprintf(ecc, sizeof(ecc), "%8s  %10s", f.mig_mode, f.ecc);
+        snprintf(ecc, sizeof(ecc), "%8s  %10s", fields->mig_mode, fields->ecc);
     } else {
-        snprintf(ecc, sizeof(ecc), "%20s", f.ecc);
+        snprintf(ecc, sizeof(ecc), "%20s", fields->ecc);
     }
     struct strbuf perf = STRBUF_INIT;
-    center(&perf, f.performance, 4);
-    snprintf(rows[0], 512, "│ %3s  %-19s %4s │ %-16s %3s │ %s │", f.index, f.name, f.persistence,
-             f.bus_id, f.display_active, ecc);
-    snprintf(rows[1], 512, "│ %3s  %4s  %s %13s │ %20s │ %7s  %11s │", f.fan, f.temperature,
-             strbuf_cstr(&perf), f.power_status, f.memory_usage, f.gpu_util, f.compute_mode);
+    center(&perf, fields->performance, 4);
+    snprintf(rows[0], 512, "│ %3s  %-19s %4s │ %-16s %3s │ %s │", fields->index, fields->name,
+             fields->persistence, fields->bus_id, fields->display_active, ecc);
+    snprintf(rows[1], 512, "│ %3s  %4s  %s %13s │ %20s │ %7s  %11s │", fields->fan,
+             fields->temperature, strbuf_cstr(&perf), fields->power_status, fields->memory_usage,
+             fields->gpu_util, fields->compute_mode);
     strbuf_fini(&perf);
     return 2;
 }
@@ -310,17 +311,17 @@ static unsigned row_attrs(const struct panel *p, size_t slot) {
 
 static void device_rows(const struct panel *p, size_t slot) {
     const struct nvt_device_snapshot *device = &p->snap->devices[slot];
+    struct view_device_fields f;
+    view_device_fields_fill(device, &f);
     char rows[2][512];
-    size_t count = row_texts(p, device, rows);
+    size_t count = row_texts(p, device, &f, rows);
     struct view_device_colors colors;
     view_device_colors(device, &p->config->thresholds, &colors);
     unsigned attrs = row_attrs(p, slot);
-    struct view_device_fields f;
     struct bar_cell cells[2][2];
     size_t columns = 0;
     size_t bar_rows = 0;
     if (p->bars) {
-        view_device_fields_fill(device, &f);
         bar_rows = bar_cells(p, device, &f, cells, &columns);
     }
     for (size_t r = 0; r < count; r++) {
