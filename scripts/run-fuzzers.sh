@@ -16,7 +16,9 @@ for fuzzer in "$build"/bin/fuzz_*; do
     [ -d "$seeds" ] || seeds=""
     echo "fuzz: $name for ${seconds}s"
     # shellcheck disable=SC2086
-    if ! "$fuzzer" -max_total_time="$seconds" -print_final_stats=0 \
+    # -timeout: one input running longer than 10 s is a hang, reported as a failure with its
+    # input saved (libFuzzer checks -max_total_time only between inputs).
+    if ! "$fuzzer" -max_total_time="$seconds" -timeout=10 -print_final_stats=0 \
         -artifact_prefix="$work/" "$work" $seeds >"$work/log" 2>&1; then
         tail -n 40 "$work/log" >&2
         echo "fuzz: $name failed; artifacts in $work" >&2

@@ -25,6 +25,11 @@ static void skip_space(struct cursor *c) {
     }
 }
 
+/* The bytes that end a bare token.  (strchr() would also match the NUL terminator.) */
+static bool is_delimiter(char ch) {
+    return ch != '\0' && strchr(",:}] \t\r\n", ch) != NULL;
+}
+
 static int hex_digit(char ch) {
     if (ch >= '0' && ch <= '9') {
         return ch - '0';
@@ -139,12 +144,18 @@ static void skip_value(struct cursor *c) {
             nesting++;
             c->pos++;
         } else if (ch == '}' || ch == ']') {
+            if (nesting == 0) {
+                return; /* the end of the enclosing container: not part of this value */
+            }
             nesting--;
             c->pos++;
         } else if (ch == ',' || ch == ':') {
             c->pos++;
         } else {
-            while (c->pos < c->length && strchr(",:}] \t\r\n", c->text[c->pos]) == NULL) {
+            /* A bare token (number, literal, or a byte such as NUL that the parser let through):
+             * step over at least one byte, so that no input can stop the walk. */
+            c->pos++;
+            while (c->pos < c->length && !is_delimiter(c->text[c->pos])) {
                 c->pos++;
             }
         }

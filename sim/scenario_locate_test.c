@@ -62,10 +62,27 @@ static void test_missing_paths(void **state) {
     locate(&path, false, &line, &col, false);
 }
 
+/* Found by fuzz_scenario: a NUL byte inside a number that the JSON parser accepted used to stop
+ * the locator's cursor forever.  Every walk must end, and stray closing brackets too. */
+static void test_odd_bytes_end_the_walk(void **state) {
+    (void)state;
+    static const char nul_doc[] = "{\"s\": [[0, 40], [30\0, 80], [20, 50]]}";
+    unsigned int line = 0;
+    unsigned int col = 0;
+    struct scenario_path path = {.depth = 2, .segments = {{.key = "s"}, {.index = 2}}};
+    assert_true(scenario_locate(nul_doc, sizeof(nul_doc) - 1, &path, false, &line, &col));
+    assert_int_equal(line, 1);
+    assert_int_equal(col, 28); /* the third element, "[20, 50]" */
+    static const char stray[] = "{\"a\": ]], \"b\": 1}";
+    path = (struct scenario_path){.depth = 1, .segments = {{.key = "b"}}};
+    assert_false(scenario_locate(stray, sizeof(stray) - 1, &path, false, &line, &col));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paths),
         cmocka_unit_test(test_missing_paths),
+        cmocka_unit_test(test_odd_bytes_end_the_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
