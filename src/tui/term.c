@@ -286,27 +286,20 @@ static int style_pair(struct view_style style) {
 }
 
 static attr_t attributes_for(struct view_style style) {
+    static const struct {
+        unsigned view;
+        attr_t curses;
+    } map[] = {
+        {VIEW_ATTR_BOLD, A_BOLD},           {VIEW_ATTR_DIM, A_DIM},
+        {VIEW_ATTR_UNDERLINE, A_UNDERLINE}, {VIEW_ATTR_BLINK, A_BLINK},
+        {VIEW_ATTR_REVERSE, A_REVERSE},     {VIEW_ATTR_ITALIC, A_ITALIC},
+        {VIEW_ATTR_STANDOUT, A_STANDOUT},
+    };
     attr_t attrs = A_NORMAL;
-    if (style.attrs & VIEW_ATTR_BOLD) {
-        attrs |= A_BOLD;
-    }
-    if (style.attrs & VIEW_ATTR_DIM) {
-        attrs |= A_DIM;
-    }
-    if (style.attrs & VIEW_ATTR_UNDERLINE) {
-        attrs |= A_UNDERLINE;
-    }
-    if (style.attrs & VIEW_ATTR_BLINK) {
-        attrs |= A_BLINK;
-    }
-    if (style.attrs & VIEW_ATTR_REVERSE) {
-        attrs |= A_REVERSE;
-    }
-    if (style.attrs & VIEW_ATTR_ITALIC) {
-        attrs |= A_ITALIC;
-    }
-    if (style.attrs & VIEW_ATTR_STANDOUT) {
-        attrs |= A_STANDOUT;
+    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+        if ((style.attrs & map[i].view) != 0) {
+            attrs |= map[i].curses;
+        }
     }
     return attrs;
 }
@@ -315,16 +308,14 @@ static bool same_style(struct view_style a, struct view_style b) {
     return a.color == b.color && a.attrs == b.attrs;
 }
 
-/* Draw one row as runs of equally styled cells. */
 /* Draw cells [col, end) of a row, in runs of one style. */
 static void draw_span(const struct canvas *canvas, int row, int col, int end) {
     char run[1024];
-    int cols = end;
-    while (col < cols) {
+    while (col < end) {
         const struct canvas_cell *first = canvas_cell(canvas, row, col);
         int start = col;
         size_t len = 0;
-        while (col < cols) {
+        while (col < end) {
             const struct canvas_cell *cell = canvas_cell(canvas, row, col);
             if (!same_style(cell->style, first->style) || len + cell->len >= sizeof(run)) {
                 break;
