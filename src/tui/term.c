@@ -164,6 +164,13 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
         return -1;
     }
     set_term(screen);
+    /* ncurses (6.4) flushes its output after every cursor movement until the screen has once
+     * been suspended and resumed, so that each changed run of a frame went out in its own
+     * write(): 30 to 60 per frame, each waking the terminal.  One suspend and resume now, before
+     * the terminal modes are set (a resume does not restore the keypad mode), makes a frame one
+     * write from then on. */
+    endwin();
+    refresh();
     if (!open_wake_pipe()) {
         endwin();
         delscreen(screen);
@@ -177,9 +184,8 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     nonl();
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
-    /* Without this, curses flushes the output and polls the keyboard before every changed line
-     * (to abandon an update when a key is waiting): about 30 writes and polls per frame.  Our
-     * frames are small and keys are read right after each one, so one write per frame it is. */
+    /* Without this, curses polls the keyboard before every changed line (to abandon an update
+     * when a key is waiting).  Our frames are small and keys are read right after each one. */
     typeahead(-1);
     leaveok(stdscr, TRUE);
     curs_set(0);
