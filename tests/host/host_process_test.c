@@ -295,6 +295,57 @@ static void test_directory_instead_of_file(void **state) {
     fixture_remove(dir);
 }
 
+/* A known process is read from its stat file alone: status and cmdline are kept for the identity
+ * lifetime, unless its name in stat changes (exec) or it is forgotten. */
+static void test_identity_is_kept(void **state) {
+    (void)state;
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->identity_ttl_s = 3600.0;
+    struct host_process p;
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_string_equal(p.pub.command, "python3 train.py --name \"a b\"");
+    host_process_fini(&p);
+    host_generation_end(host);
+
+    /* New command line, user and counters: only the counters show. */
+    fixture_write(dir, "100/cmdline", "python3 other.py");
+    fixture_write(dir, "100/status", "Name:\tpython3\nUid:\t4242\t4242\t4242\t4242\nThreads:\t9\n");
+    fixture_write(dir, "100/stat",
+                  "100 (python3) S 1 100 100 0 -1 4194304 100 0 0 0 2000 346 0 0 20 0 7 0 1000000 "
+                  "123456789 5000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_string_equal(p.pub.command, "python3 train.py --name \"a b\"");
+    assert_int_equal(p.pub.uid, 0);
+    assert_int_equal(p.pub.num_threads, 7);
+    assert_int_equal(p.pub.rss_bytes, 5000 * (uint64_t)sysconf(_SC_PAGESIZE));
+    assert_false(p.cpu_percent_is_lifetime);
+    host_process_fini(&p);
+    host_generation_end(host);
+
+    /* exec: the name in stat changes, and everything is read again. */
+    fixture_write(dir, "100/stat",
+                  "100 (other) S 1 100 100 0 -1 4194304 100 0 0 0 2000 346 0 0 20 0 7 0 1000000 "
+                  "123456789 5000 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_string_equal(p.pub.command, "python3 other.py");
+    assert_int_equal(p.pub.uid, 4242);
+    assert_false(p.cpu_percent_is_lifetime);
+    host_process_fini(&p);
+    host_generation_end(host);
+
+    /* An expired identity is read again too. */
+    fixture_write(dir, "100/cmdline", "python3 third.py");
+    host->identity_ttl_s = 0.0;
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_string_equal(p.pub.command, "python3 third.py");
+    host_process_fini(&p);
+    host_close(host);
+    fixture_remove(dir);
+}
+
 /* psutil's environ rules: entries need a name before '='; an unterminated tail is dropped. */
 static void test_environ_fixture(void **state) {
     nvt_context *ctx = (nvt_context *)*state;
@@ -375,6 +426,7 @@ int main(void) {
         cmocka_unit_test(test_permission_mapping),
         cmocka_unit_test(test_permission_denied),
         cmocka_unit_test(test_directory_instead_of_file),
+        cmocka_unit_test(test_identity_is_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,13 +14,30 @@
 #include "host.h"
 #include "proc_parse.h"
 
-/* CPU time of one process at one moment, to measure its CPU percentage at the next read. */
+/* How long what /proc/<pid>/status and cmdline said of a process is used before they are read
+ * again: in between, a pass reads only /proc/<pid>/stat (a third of the files).  A process that
+ * changes its title or its uids shows the change within this time; one that calls exec() (its
+ * name in stat changes) at once. */
+#define HOST_IDENTITY_TTL_S 5.0
+
+/* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
+struct process_identity {
+    double read_s; /* clock_monotonic_s() of the read */
+    char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
+    struct proc_pid_status status;
+    size_t cmdline_len;
+    char cmdline[]; /* cmdline_len bytes and a NUL */
+};
+
+/* CPU time of one process at one moment, to measure its CPU percentage at the next read, and
+ * what its slow-changing files said. */
 struct pid_cache_entry {
     uint32_t pid;
     bool used;
     uint64_t start_ticks; /* with pid, the identity of the process */
     uint64_t cpu_ticks;   /* utime + stime */
     double monotonic_s;
+    struct process_identity *identity; /* owned by the cache; NULL when not kept */
 };
 
 /* An open-addressing hash table keyed by pid. */
@@ -52,6 +69,7 @@ struct host_ctx {
     int root_fd; /* directory of proc_root, or -1 when it could not be opened */
     long clock_ticks;
     long page_size;
+    double identity_ttl_s; /* HOST_IDENTITY_TTL_S; tests shorten it */
 
     /* System CPU counters of the previous host_sample(). */
     bool have_previous_cpu;
@@ -72,14 +90,17 @@ struct host_ctx {
     struct user_cache users;
 };
 
-/* Look up the previous CPU reading of (pid, start_ticks) in either generation; NULL if none. */
-const struct pid_cache_entry *pid_cache_find(const struct pid_cache *cache, uint32_t pid,
-                                             uint64_t start_ticks);
+/* Look up the previous reading of (pid, start_ticks) in either generation; NULL if none.  The
+ * caller may take the entry's identity (setting the field to NULL). */
+struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid,
+                                       uint64_t start_ticks);
 
-/* Record a reading in the current generation.  Returns false when out of memory. */
+/* Record a reading in the current generation; the cache takes entry->identity (and frees it when
+ * the entry is replaced or forgotten).  Returns false when out of memory, the identity freed. */
 bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry);
 
-/* Make the current generation the previous one and start an empty current one. */
+/* Make the current generation the previous one and start an empty current one; entries of the
+ * old previous generation are forgotten. */
 void pid_cache_rotate(struct pid_cache *cache);
 
 void pid_cache_fini(struct pid_cache *cache);

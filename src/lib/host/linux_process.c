@@ -1,5 +1,7 @@
 /* One process from /proc/<pid>/{stat,status,cmdline}, read through one directory descriptor so
- * that every file belongs to the same process even if its pid is recycled meanwhile. */
+ * that every file belongs to the same process even if its pid is recycled meanwhile.  A process
+ * read in the last two passes, whose status and cmdline are younger than host->identity_ttl_s, is
+ * read from its stat file alone: the pid cache keeps the rest, keyed by pid and start time. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -114,19 +116,23 @@ static char *join_command(char *const *argv, size_t argc) {
     return command;
 }
 
-/* CPU percentage against the previous reading of the same process, or its lifetime average. */
+/* CPU percentage against the previous reading of the same process, or its lifetime average;
+ * the reading is kept with identity (taken, NULL for none).  False when out of memory. */
 static bool measure_cpu(struct host_ctx *host, struct host_process *p,
-                        const struct proc_pid_stat *st) {
+                        const struct proc_pid_stat *st, struct process_identity *identity) {
     double ticks = (double)host->clock_ticks;
     /* Saturate rather than wrap on absurd counters. */
     uint64_t cpu_ticks = st->utime_ticks <= UINT64_MAX - st->stime_ticks
                              ? st->utime_ticks + st->stime_ticks
                              : UINT64_MAX;
     double now = clock_monotonic_s();
-    const struct pid_cache_entry *previous =
-        pid_cache_find(&host->pids, p->pub.pid, st->start_ticks);
+    struct pid_cache_entry *previous = pid_cache_find(&host->pids, p->pub.pid, st->start_ticks);
     double percent = NAN;
     if (previous != NULL) {
+        if (previous->identity != identity) {
+            free(previous->identity);
+        }
+        previous->identity = NULL;
         double elapsed = now - previous->monotonic_s;
         double used = cpu_ticks >= previous->cpu_ticks
                           ? (double)(cpu_ticks - previous->cpu_ticks) / ticks
@@ -143,7 +149,8 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     struct pid_cache_entry entry = {.pid = p->pub.pid,
                                     .start_ticks = st->start_ticks,
                                     .cpu_ticks = cpu_ticks,
-                                    .monotonic_s = now};
+                                    .monotonic_s = now,
+                                    .identity = identity};
     return pid_cache_store(&host->pids, &entry);
 }
 
@@ -167,11 +174,13 @@ static void fill_from_stat(struct host_ctx *host, struct host_process *p,
     }
 }
 
-/* Everything after the three files were read; false when out of memory. */
+/* Everything after the files were read, identity taken (kept in the pid cache or freed); false
+ * when out of memory. */
 static bool fill_process(struct host_ctx *host, struct host_process *p,
                          const struct proc_pid_stat *st, bool stat_ok,
-                         const struct proc_pid_status *status, const char *cmdline,
-                         size_t cmdline_len) {
+                         struct process_identity *identity) {
+    const struct proc_pid_status *status = &identity->status;
+    bool ok = true;
     if (status->has_uid) {
         p->pub.uid = status->uid;
         if (status->has_uid_all) {
@@ -180,25 +189,22 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
         }
         const char *user = users_name(&host->users, status->uid);
         p->user = user != NULL ? strdup(user) : NULL;
-        if (p->user == NULL) {
-            return false;
-        }
+        ok = p->user != NULL;
     }
-    if (!take_cmdline(p, cmdline, cmdline_len)) {
-        return false;
-    }
-    if (stat_ok) {
+    ok = ok && take_cmdline(p, identity->cmdline, identity->cmdline_len);
+    if (ok && stat_ok) {
         fill_from_stat(host, p, st);
-        if (status->has_threads) {
+        /* stat's count when it fits, status's otherwise. */
+        if (p->pub.num_threads == NVT_NA_U32 && status->has_threads) {
             p->pub.num_threads = status->threads;
         }
         p->name = process_name(st->comm, p->cmdline, p->pub.cmdline_count);
-        if (p->name == NULL || !measure_cpu(host, p, st)) {
-            return false;
-        }
+        ok = p->name != NULL;
     }
     bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
-    if (p->pub.cmdline_count > 0) {
+    if (!ok) {
+        /* nothing more to fill */
+    } else if (p->pub.cmdline_count > 0) {
         p->command = join_command(p->cmdline, p->pub.cmdline_count);
     } else if (kernel_thread && p->name != NULL) {
         /* Kernel threads have no command line; show their name as the command. */
@@ -206,13 +212,15 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
     } else {
         p->command = strdup("");
     }
-    if (p->command == NULL) {
-        return false;
-    }
+    ok = ok && p->command != NULL;
     if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
         p->pub.status = NVT_HOST_ZOMBIE;
     }
-    return true;
+    if (ok && stat_ok) {
+        return measure_cpu(host, p, st, identity);
+    }
+    free(identity);
+    return ok;
 }
 
 /* The owner of the process directory, for the user name of a process we may not read. */
@@ -229,42 +237,53 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd
     set_strings(p);
 }
 
-/* Read the three files; 0, or the errno of the first that failed. */
-static int read_files(int dir_fd, char *stat_buf, char **status_text, char **cmdline,
-                      size_t *cmdline_len) {
+/* Read status and cmdline into a fresh identity; 0, or the errno of the first that failed. */
+static int read_identity(int dir_fd, struct process_identity **out) {
+    char *status_text = NULL;
     size_t len = 0;
-    int err = file_read_into(dir_fd, "stat", stat_buf, STAT_BUF_SIZE, NULL);
-    if (err != 0 && err != EFBIG) {
-        return err;
-    }
-    err = file_read_at(dir_fd, "status", STATUS_CAP, status_text, &len);
+    int err = file_read_at(dir_fd, "status", STATUS_CAP, &status_text, &len);
     if (err != 0) {
         return err;
     }
-    err = file_read_at(dir_fd, "cmdline", CMDLINE_CAP, cmdline, cmdline_len);
+    char *cmdline = NULL;
+    size_t cmdline_len = 0;
+    err = file_read_at(dir_fd, "cmdline", CMDLINE_CAP, &cmdline, &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
-        *cmdline = strdup("");
-        *cmdline_len = 0;
-        err = *cmdline == NULL ? ENOMEM : 0;
+        err = 0;
     }
+    struct process_identity *identity =
+        err == 0 ? malloc(sizeof(*identity) + cmdline_len + 1) : NULL;
+    if (identity != NULL) {
+        identity->read_s = clock_monotonic_s();
+        identity->comm[0] = '\0';
+        proc_parse_pid_status(status_text, &identity->status);
+        identity->cmdline_len = cmdline_len;
+        if (cmdline_len > 0) {
+            memcpy(identity->cmdline, cmdline, cmdline_len);
+        }
+        identity->cmdline[cmdline_len] = '\0';
+    } else if (err == 0) {
+        err = ENOMEM;
+    }
+    free(status_text);
+    free(cmdline);
+    *out = identity;
     return err;
 }
 
 static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir_fd,
                                     struct host_process *out) {
     char stat_buf[STAT_BUF_SIZE];
-    char *status_text = NULL;
-    char *cmdline = NULL;
-    size_t cmdline_len = 0;
-    int err = read_files(dir_fd, stat_buf, &status_text, &cmdline, &cmdline_len);
+    struct process_identity *identity = NULL;
+    int err = file_read_into(dir_fd, "stat", stat_buf, sizeof(stat_buf), NULL);
+    if (err == 0 || err == EFBIG) {
+        err = read_identity(dir_fd, &identity);
+    }
     if (err == ENOMEM) {
-        free(status_text);
         return NVT_ERR_NO_MEMORY;
     }
     if (err != 0) {
-        free(status_text);
-        free(cmdline);
         init_process(out, pid, host_status_of_errno(err));
         if (out->pub.status == NVT_HOST_NO_PERMISSION) {
             fill_owner(host, out, dir_fd, NULL);
@@ -273,11 +292,10 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     }
     struct proc_pid_stat st;
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
-    struct proc_pid_status status;
-    proc_parse_pid_status(status_text, &status);
-    free(status_text);
-    bool ok = fill_process(host, out, &st, stat_ok, &status, cmdline, cmdline_len);
-    free(cmdline);
+    if (stat_ok) {
+        memcpy(identity->comm, st.comm, sizeof(identity->comm));
+    }
+    bool ok = fill_process(host, out, &st, stat_ok, identity);
     set_strings(out);
     if (!ok) {
         host_process_fini(out);
@@ -286,11 +304,45 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     return NVT_OK;
 }
 
+/* The steady state: a process read in the last two passes, its identity still fresh, needs only
+ * its stat file.  False when that does not apply (then nothing was filled). */
+static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_process *out,
+                               nvt_status *result) {
+    char path[32];
+    snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
+    char stat_buf[STAT_BUF_SIZE];
+    int err = file_read_into(host->root_fd, path, stat_buf, sizeof(stat_buf), NULL);
+    struct proc_pid_stat st;
+    if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st)) {
+        return false;
+    }
+    struct pid_cache_entry *known = pid_cache_find(&host->pids, pid, st.start_ticks);
+    if (known == NULL || known->identity == NULL ||
+        !(clock_monotonic_s() - known->identity->read_s < host->identity_ttl_s) ||
+        strcmp(known->identity->comm, st.comm) != 0) {
+        return false;
+    }
+    struct process_identity *identity = known->identity;
+    known->identity = NULL;
+    bool ok = fill_process(host, out, &st, true, identity);
+    set_strings(out);
+    if (!ok) {
+        host_process_fini(out);
+    }
+    *result = ok ? NVT_OK : NVT_ERR_NO_MEMORY;
+    return true;
+}
+
 nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_process *out) {
     if (host == NULL || out == NULL) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
     init_process(out, pid, NVT_HOST_OK);
+    nvt_status known = NVT_OK;
+    bool any_known = host->pids.current.count > 0 || host->pids.previous.count > 0;
+    if (host->root_fd >= 0 && pid != 0 && any_known && read_known_process(host, pid, out, &known)) {
+        return known;
+    }
     char name[16];
     snprintf(name, sizeof(name), "%" PRIu32, pid);
     int dir_fd = -1;

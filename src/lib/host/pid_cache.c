@@ -1,5 +1,6 @@
-/* Two generations of per-process CPU counters, so that CPU percentages are measured between two
- * reads of the same process and counters of exited processes are dropped after one pass. */
+/* Two generations of per-process readings (CPU counters and the identity read from status and
+ * cmdline), so that CPU percentages are measured between two reads of the same process, the slow
+ * files are not read on every pass, and readings of exited processes are dropped after one pass. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,9 +33,18 @@ static void table_put(struct pid_table *table, const struct pid_cache_entry *ent
     }
     if (!table->slots[i].used) {
         table->count++;
+    } else if (table->slots[i].identity != entry->identity) {
+        free(table->slots[i].identity);
     }
     table->slots[i] = *entry;
     table->slots[i].used = true;
+}
+
+static void table_free_identities(struct pid_table *table) {
+    for (size_t i = 0; i < table->capacity; i++) {
+        free(table->slots[i].identity);
+        table->slots[i].identity = NULL;
+    }
 }
 
 /* Keep the load factor at or below one half so that probes stay short. */
@@ -57,9 +67,9 @@ static bool table_grow(struct pid_table *table) {
     return true;
 }
 
-const struct pid_cache_entry *pid_cache_find(const struct pid_cache *cache, uint32_t pid,
-                                             uint64_t start_ticks) {
-    const struct pid_cache_entry *hit = table_find(&cache->current, pid);
+struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid,
+                                       uint64_t start_ticks) {
+    struct pid_cache_entry *hit = table_find(&cache->current, pid);
     if (hit == NULL || hit->start_ticks != start_ticks) {
         hit = table_find(&cache->previous, pid);
     }
@@ -69,6 +79,7 @@ const struct pid_cache_entry *pid_cache_find(const struct pid_cache *cache, uint
 bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry) {
     struct pid_table *table = &cache->current;
     if ((table->count + 1) * 2 > table->capacity && !table_grow(table)) {
+        free(entry->identity);
         return false;
     }
     table_put(table, entry);
@@ -80,6 +91,7 @@ void pid_cache_rotate(struct pid_cache *cache) {
     cache->previous = cache->current;
     /* Reuse the old storage for the new generation. */
     if (old.slots != NULL) {
+        table_free_identities(&old);
         memset(old.slots, 0, old.capacity * sizeof(struct pid_cache_entry));
     }
     old.count = 0;
@@ -87,6 +99,8 @@ void pid_cache_rotate(struct pid_cache *cache) {
 }
 
 void pid_cache_fini(struct pid_cache *cache) {
+    table_free_identities(&cache->current);
+    table_free_identities(&cache->previous);
     free(cache->current.slots);
     free(cache->previous.slots);
     memset(cache, 0, sizeof(*cache));
