@@ -92,8 +92,7 @@ struct host_ctx {
 
 /* Look up the previous reading of (pid, start_ticks) in either generation; NULL if none.  The
  * caller may take the entry's identity (setting the field to NULL). */
-struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid,
-                                       uint64_t start_ticks);
+struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid, uint64_t start_ticks);
 
 /* Record a reading in the current generation; the cache takes entry->identity (and frees it when
  * the entry is replaced or forgotten).  Returns false when out of memory, the identity freed. */
