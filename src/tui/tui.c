@@ -23,6 +23,7 @@
 #define PROCESS_PERIOD_S       2.0
 #define SLOW_FIELDS_PERIOD_S   5.0
 #define FIRST_SNAPSHOT_WAIT_MS 1000
+#define CLOCK_TICK_S           1.2
 
 /* nvitop's cadence (SPEC.md §3.16): memory, utilisation and host every second, the slow device
  * fields (fan, temperature, power, modes, ECC) every five seconds and the process list every two
@@ -94,10 +95,12 @@ static void send_chosen_signal(struct tui_app *app, struct sampler *sampler) {
     message_box_close(&app->box);
 }
 
-/* Milliseconds until the clock line needs a redraw (one second after the last draw: with the
- * default cadence the snapshots redraw the screen every second anyway), or sooner for timers. */
+/* Milliseconds until the clock line needs a redraw, or sooner for timers.  Snapshots arrive at
+ * least every second and redraw the clock with everything else, so the clock's own tick waits a
+ * little longer than that (a snapshot with the process list can take a few milliseconds more
+ * than the last one): it only keeps the clock going while the driver stalls. */
 static int next_timeout_ms(const struct tui_app *app, double now_s, double last_draw_s) {
-    double timeout = last_draw_s + 1.0 - now_s;
+    double timeout = last_draw_s + CLOCK_TICK_S - now_s;
     if (app->box.open && app->box.confirm_at > 0.0) {
         double until = app->box.confirm_at - now_s;
         timeout = until < timeout ? until : timeout;

@@ -13,11 +13,13 @@ static int open_read_only(int dirfd, const char *path, int *fd) {
     return *fd < 0 ? errno : 0;
 }
 
-/* read(2) until size bytes arrived or end of file; returns 0 or errno. */
-static int read_fully(int fd, char *buf, size_t size, size_t *got) {
+/* read(2) until size bytes arrived or end of file; returns 0 or errno.  With offset >= 0,
+ * pread(2) from there instead. */
+static int read_fully(int fd, char *buf, size_t size, size_t *got, off_t offset) {
     size_t done = 0;
     while (done < size) {
-        ssize_t n = read(fd, buf + done, size - done);
+        ssize_t n = offset >= 0 ? pread(fd, buf + done, size - done, offset + (off_t)done)
+                                : read(fd, buf + done, size - done);
         if (n < 0) {
             if (errno == EINTR) {
                 continue;
@@ -33,25 +35,19 @@ static int read_fully(int fd, char *buf, size_t size, size_t *got) {
     return 0;
 }
 
-int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len) {
-    buf[0] = '\0';
-    int fd = -1;
-    int err = open_read_only(dirfd, path, &fd);
-    if (err != 0) {
-        return err;
-    }
+/* file_read_into() on an open descriptor, from its current position or from offset. */
+static int read_into(int fd, off_t offset, char *buf, size_t size, size_t *len) {
     size_t got = 0;
-    err = read_fully(fd, buf, size - 1, &got);
+    int err = read_fully(fd, buf, size - 1, &got, offset);
     if (err == 0 && got == size - 1) {
         /* The buffer is full: find out whether more follows. */
         char probe = 0;
         size_t extra = 0;
-        err = read_fully(fd, &probe, 1, &extra);
+        err = read_fully(fd, &probe, 1, &extra, offset >= 0 ? offset + (off_t)got : -1);
         if (err == 0 && extra > 0) {
             err = EFBIG;
         }
     }
-    close(fd);
     if (err != 0 && err != EFBIG) {
         buf[0] = '\0';
         return err;
@@ -61,6 +57,41 @@ int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *
         *len = got;
     }
     return err;
+}
+
+int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len) {
+    buf[0] = '\0';
+    int fd = -1;
+    int err = open_read_only(dirfd, path, &fd);
+    if (err != 0) {
+        return err;
+    }
+    err = read_into(fd, -1, buf, size, len);
+    close(fd);
+    return err;
+}
+
+int file_open_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len,
+                        int *fd_out) {
+    buf[0] = '\0';
+    *fd_out = -1;
+    int fd = -1;
+    int err = open_read_only(dirfd, path, &fd);
+    if (err != 0) {
+        return err;
+    }
+    err = read_into(fd, -1, buf, size, len);
+    if (err != 0 && err != EFBIG) {
+        close(fd);
+        return err;
+    }
+    *fd_out = fd;
+    return err;
+}
+
+int file_reread_into(int fd, char *buf, size_t size, size_t *len) {
+    buf[0] = '\0';
+    return read_into(fd, 0, buf, size, len);
 }
 
 int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *len) {
@@ -78,7 +109,7 @@ int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *le
     char *data = malloc(cap_alloc);
     while (data != NULL) {
         size_t got = 0;
-        err = read_fully(fd, data + used, cap_alloc - 1 - used, &got);
+        err = read_fully(fd, data + used, cap_alloc - 1 - used, &got, -1);
         used += got;
         if (err != 0 || used < cap_alloc - 1) {
             break;
@@ -86,7 +117,7 @@ int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *le
         if (cap_alloc - 1 >= cap) {
             char probe = 0;
             size_t extra = 0;
-            err = read_fully(fd, &probe, 1, &extra);
+            err = read_fully(fd, &probe, 1, &extra, -1);
             if (err == 0 && extra > 0) {
                 err = EFBIG;
             }

@@ -24,4 +24,14 @@ int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *le
  */
 int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len);
 
+/* file_read_into(), keeping the file open: on success (0 or EFBIG) *fd_out is the descriptor, to
+ * read again with file_reread_into() and close; otherwise -1. */
+int file_open_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len,
+                        int *fd_out);
+
+/* file_read_into() on a descriptor from file_open_read_into(), from the start of the file again
+ * (pread(2), so a file in /proc is generated afresh).  A /proc file of a process that has exited
+ * fails with ESRCH, even if its pid was reused since. */
+int file_reread_into(int fd, char *buf, size_t size, size_t *len);
+
 #endif /* NVITOP_UTIL_FILE_H */

@@ -9,6 +9,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <pwd.h>
@@ -153,6 +154,39 @@ static void test_zombie_then_gone(void **state) {
     assert_true(p.pub.status == NVT_HOST_GONE || p.pub.status == NVT_HOST_NOT_IN_NAMESPACE);
     assert_int_equal(p.pub.ppid, NVT_NA_U32);
     host_process_fini(&p);
+}
+
+static size_t open_fd_count(void) {
+    DIR *dir = opendir("/proc/self/fd");
+    assert_non_null(dir);
+    size_t count = 0;
+    while (readdir(dir) != NULL) {
+        count++;
+    }
+    closedir(dir);
+    return count;
+}
+
+/* A process read pass after pass keeps its stat file open (one descriptor); once it has exited
+ * the read says so and the descriptor is closed. */
+static void test_kept_stat_file(void **state) {
+    size_t before = open_fd_count();
+    pid_t pid = spawn_sleeper(*state);
+    struct host_process p;
+    for (int pass = 0; pass < 3; pass++) {
+        host_generation_end(*state);
+        assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
+        assert_int_equal(p.pub.status, NVT_HOST_OK);
+        assert_string_equal(p.pub.command, "sleep 30");
+        host_process_fini(&p);
+    }
+    assert_int_equal(open_fd_count(), before + 1);
+    reap(pid);
+    host_generation_end(*state);
+    assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
+    assert_true(p.pub.status == NVT_HOST_GONE || p.pub.status == NVT_HOST_NOT_IN_NAMESPACE);
+    host_process_fini(&p);
+    assert_int_equal(open_fd_count(), before);
 }
 
 static void test_public_read_and_environ(void **state) {
@@ -315,6 +349,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_self, setup, teardown),
         cmocka_unit_test_setup_teardown(test_child, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zombie_then_gone, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_kept_stat_file, setup, teardown),
         cmocka_unit_test_setup_teardown(test_public_read_and_environ, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_checks_identity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ppid_map, setup, teardown),

@@ -20,9 +20,14 @@
  * name in stat changes) at once. */
 #define HOST_IDENTITY_TTL_S 5.0
 
+/* Processes per pass whose stat file is kept open between passes (read again with pread(2)
+ * instead of opened and closed each time); the others are opened each time. */
+#define HOST_KEPT_STAT_FDS 128
+
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
 struct process_identity {
     double read_s; /* clock_monotonic_s() of the read */
+    int stat_fd;   /* /proc/<pid>/stat kept open, or -1 */
     char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
     struct proc_pid_status status;
     size_t cmdline_len;
@@ -89,6 +94,12 @@ struct host_ctx {
     struct pid_cache pids;
     struct user_cache users;
 };
+
+/* Close the identity's stat file, if open, and free it; NULL is ignored. */
+void process_identity_free(struct process_identity *identity);
+
+/* The newest reading of pid, whatever its start time, in either generation; NULL if none. */
+struct pid_cache_entry *pid_cache_find_pid(struct pid_cache *cache, uint32_t pid);
 
 /* Look up the previous reading of (pid, start_ticks) in either generation; NULL if none.  The
  * caller may take the entry's identity (setting the field to NULL). */

@@ -130,7 +130,12 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     double percent = NAN;
     if (previous != NULL) {
         if (previous->identity != identity) {
-            free(previous->identity);
+            /* The same process: its kept stat file stays open for the new identity. */
+            if (identity != NULL && identity->stat_fd < 0 && previous->identity != NULL) {
+                identity->stat_fd = previous->identity->stat_fd;
+                previous->identity->stat_fd = -1;
+            }
+            process_identity_free(previous->identity);
         }
         previous->identity = NULL;
         double elapsed = now - previous->monotonic_s;
@@ -219,7 +224,7 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
     if (ok && stat_ok) {
         return measure_cpu(host, p, st, identity);
     }
-    free(identity);
+    process_identity_free(identity);
     return ok;
 }
 
@@ -256,6 +261,7 @@ static int read_identity(int dir_fd, struct process_identity **out) {
         err == 0 ? malloc(sizeof(*identity) + cmdline_len + 1) : NULL;
     if (identity != NULL) {
         identity->read_s = clock_monotonic_s();
+        identity->stat_fd = -1;
         identity->comm[0] = '\0';
         proc_parse_pid_status(status_text, &identity->status);
         identity->cmdline_len = cmdline_len;
@@ -304,20 +310,41 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     return NVT_OK;
 }
 
+/* Read the stat file of a known process into buf: again through its kept descriptor, or opened
+ * (and kept while fewer than HOST_KEPT_STAT_FDS are kept in this pass).  0 or an errno value; a
+ * kept descriptor that failed (the process exited) is closed. */
+static int read_known_stat(struct host_ctx *host, uint32_t pid, struct process_identity *identity,
+                           char *buf, size_t size) {
+    if (identity->stat_fd >= 0) {
+        int err = file_reread_into(identity->stat_fd, buf, size, NULL);
+        if (err != 0 && err != EFBIG) {
+            close(identity->stat_fd);
+            identity->stat_fd = -1;
+        }
+        return err;
+    }
+    char path[32];
+    snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
+    if (host->pids.current.count >= HOST_KEPT_STAT_FDS) {
+        return file_read_into(host->root_fd, path, buf, size, NULL);
+    }
+    return file_open_read_into(host->root_fd, path, buf, size, NULL, &identity->stat_fd);
+}
+
 /* The steady state: a process read in the last two passes, its identity still fresh, needs only
  * its stat file.  False when that does not apply (then nothing was filled). */
 static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_process *out,
                                nvt_status *result) {
-    char path[32];
-    snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
-    char stat_buf[STAT_BUF_SIZE];
-    int err = file_read_into(host->root_fd, path, stat_buf, sizeof(stat_buf), NULL);
-    struct proc_pid_stat st;
-    if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st)) {
+    struct pid_cache_entry *known = pid_cache_find_pid(&host->pids, pid);
+    if (known == NULL || known->identity == NULL) {
         return false;
     }
-    struct pid_cache_entry *known = pid_cache_find(&host->pids, pid, st.start_ticks);
-    if (known == NULL || known->identity == NULL ||
+    char stat_buf[STAT_BUF_SIZE];
+    int err = read_known_stat(host, pid, known->identity, stat_buf, sizeof(stat_buf));
+    struct proc_pid_stat st;
+    /* A new process under the same pid, an exec (another name) or an old identity: read all. */
+    if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
+        st.start_ticks != known->start_ticks ||
         !(clock_monotonic_s() - known->identity->read_s < host->identity_ttl_s) ||
         strcmp(known->identity->comm, st.comm) != 0) {
         return false;

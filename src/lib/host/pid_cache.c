@@ -3,6 +3,7 @@
  * files are not read on every pass, and readings of exited processes are dropped after one pass. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linux_internal.h"
 
@@ -34,7 +35,7 @@ static void table_put(struct pid_table *table, const struct pid_cache_entry *ent
     if (!table->slots[i].used) {
         table->count++;
     } else if (table->slots[i].identity != entry->identity) {
-        free(table->slots[i].identity);
+        process_identity_free(table->slots[i].identity);
     }
     table->slots[i] = *entry;
     table->slots[i].used = true;
@@ -42,7 +43,7 @@ static void table_put(struct pid_table *table, const struct pid_cache_entry *ent
 
 static void table_free_identities(struct pid_table *table) {
     for (size_t i = 0; i < table->capacity; i++) {
-        free(table->slots[i].identity);
+        process_identity_free(table->slots[i].identity);
         table->slots[i].identity = NULL;
     }
 }
@@ -67,6 +68,18 @@ static bool table_grow(struct pid_table *table) {
     return true;
 }
 
+void process_identity_free(struct process_identity *identity) {
+    if (identity != NULL && identity->stat_fd >= 0) {
+        close(identity->stat_fd);
+    }
+    free(identity);
+}
+
+struct pid_cache_entry *pid_cache_find_pid(struct pid_cache *cache, uint32_t pid) {
+    struct pid_cache_entry *hit = table_find(&cache->current, pid);
+    return hit != NULL ? hit : table_find(&cache->previous, pid);
+}
+
 struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid,
                                        uint64_t start_ticks) {
     struct pid_cache_entry *hit = table_find(&cache->current, pid);
@@ -79,7 +92,7 @@ struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid,
 bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry) {
     struct pid_table *table = &cache->current;
     if ((table->count + 1) * 2 > table->capacity && !table_grow(table)) {
-        free(entry->identity);
+        process_identity_free(entry->identity);
         return false;
     }
     table_put(table, entry);
