@@ -1,7 +1,7 @@
 #!/bin/sh
 # Enforce the layer rules of docs/architecture.md by looking at #include lines:
 #   cmd/ -> tui/ -> view/ -> <nvitop/*.h> -> src/lib (private) -> util/
-#   only src/lib/nvml/ and sim/ include nvml_abi.h; only src/tui/term.c includes curses;
+#   only src/lib/nvml/ and sim/ include nvml_abi.h; only src/tui/term.c and term_screen.c include curses;
 #   only src/lib/host/ names /proc; the library never uses the program-only x* allocators.
 set -eu
 cd "$(dirname "$0")/.."
@@ -26,7 +26,7 @@ all=$(git ls-files '*.c' '*.h' 2>/dev/null)
 # shellcheck disable=SC2086
 check '#include .*nvml_abi\.h' '^(src/lib/nvml/|sim/|tests/abi/|tests/sim/|examples/nvml/|bench/sim/|bench/lib/)' 'only src/lib/nvml/, sim/ and raw-NVML examples, tests and benches may include nvml_abi.h' $all
 # shellcheck disable=SC2086
-check '#include <(n)?curses' '^src/tui/term\.c$' 'only src/tui/term.c may include curses' $all
+check '#include <(n)?curses' '^src/tui/term(_screen)?\.c$' 'only src/tui/term.c and term_screen.c may include curses' $all
 # shellcheck disable=SC2086
 check '"/proc' '^(src/lib/host/|tests/|bench/|sim/|examples/nvml/)' 'only src/lib/host/ may name /proc' $all
 lib=$(echo "$all" | grep -E '^(src/lib/|include/)' || true)

@@ -1,12 +1,12 @@
 /*
- * The curses session: the only file that includes curses (see term.h and SPEC.md §3.1).
+ * The curses session: start and stop, signals and input (see term.h and SPEC.md §3.1).  With
+ * term_screen.c, which draws, the only files that include curses.
  */
 #include "tui/term.h"
 
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,31 +14,12 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-/* Colour pairs: 1..8 are the eight curses colours on the default (or theme) background, 9 is the
- * default foreground when the terminal has no default colours, and GRADIENT_PAIR_BASE + i is the
- * 256-colour cube entry 16 + i, registered on first use. */
-enum {
-    BASIC_PAIR_BASE = 1,
-    THEME_PAIR = 9,
-    LIGHT_REVERSE_PAIR_BASE = 10, /* 10..17: the eight colours on black, for --light */
-    GRADIENT_PAIR_BASE = 18,
-    CUBE_SIZE = 216
-};
+#include "tui/term_screen.h"
 
 /* The one curses session of the process.  Signal handlers only touch the volatile flags and write
  * to the wake-up pipe. */
 static struct {
     bool active;
-    bool default_colors;
-    bool gradients;
-    bool light;
-    int background;
-    int foreground;
-    bool gradient_pair_ready[CUBE_SIZE];
-    /* What the last term_draw() put on the screen, to skip rows that did not change. */
-    struct canvas_cell *shown;
-    int shown_rows;
-    int shown_cols;
     int wake_pipe[2];
     SCREEN *screen;
     struct sigaction old_int;
@@ -120,31 +101,6 @@ static void close_wake_pipe(void) {
     }
 }
 
-static void setup_colors(const struct term_options *options) {
-    if (!has_colors() || start_color() == ERR) {
-        return;
-    }
-    session.light = options->light;
-    session.default_colors = use_default_colors() == OK;
-    if (session.default_colors) {
-        session.foreground = -1;
-        session.background = -1;
-    } else {
-        session.foreground = options->light ? COLOR_BLACK : COLOR_WHITE;
-        session.background = options->light ? COLOR_WHITE : COLOR_BLACK;
-        init_pair(THEME_PAIR, (short)session.foreground, (short)session.background);
-        bkgdset(COLOR_PAIR(THEME_PAIR));
-    }
-    static const short curses_colors[8] = {COLOR_BLACK, COLOR_RED,     COLOR_GREEN, COLOR_YELLOW,
-                                           COLOR_BLUE,  COLOR_MAGENTA, COLOR_CYAN,  COLOR_WHITE};
-    for (int i = 0; i < 8; i++) {
-        init_pair((short)(BASIC_PAIR_BASE + i), curses_colors[i], (short)session.background);
-        init_pair((short)(LIGHT_REVERSE_PAIR_BASE + i), curses_colors[i], COLOR_BLACK);
-    }
-    session.gradients =
-        options->colorful && COLORS >= 256 && COLOR_PAIRS >= GRADIENT_PAIR_BASE + CUBE_SIZE;
-}
-
 int term_start(const struct term_options *options, char *error, size_t error_size) {
     if (session.active) {
         snprintf(error, error_size, "curses is already running");
@@ -191,7 +147,7 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     curs_set(0);
     mousemask(ALL_MOUSE_EVENTS, NULL);
     mouseinterval(0);
-    setup_colors(options);
+    term_screen_setup(options);
     install_handlers();
     clear();
     return 0;
@@ -209,10 +165,7 @@ void term_stop(void) {
     session.screen = NULL;
     restore_handlers();
     close_wake_pipe();
-    memset(session.gradient_pair_ready, 0, sizeof(session.gradient_pair_ready));
-    free(session.shown);
-    session.shown = NULL;
-    session.shown_rows = session.shown_cols = 0;
+    term_screen_reset();
 }
 
 void term_emergency_stop(void) {
@@ -231,187 +184,12 @@ void term_size(int *rows, int *cols) {
 }
 
 bool term_has_gradients(void) {
-    return session.gradients;
-}
-
-/* nvitop's gradient: hue 0.5 * (1 - x) - 0.15 rounded to 1/160, HSV(h, 0.7, 0.8) -> RGB; here
- * mapped onto the 6x6x6 cube of 256-colour terminals, which every such terminal shares. */
-static int gradient_cube_index(double fraction) {
-    double hue = 0.5 * (1.0 - fraction) - 0.15;
-    hue = round(hue * 160.0) / 160.0;
-    hue -= floor(hue);
-    double saturation = 0.7;
-    double value = 0.8;
-    double sector = hue * 6.0;
-    int i = (int)floor(sector) % 6;
-    double f = sector - floor(sector);
-    double p = value * (1.0 - saturation);
-    double q = value * (1.0 - saturation * f);
-    double t = value * (1.0 - saturation * (1.0 - f));
-    double rgb[6][3] = {{value, t, p}, {q, value, p}, {p, value, t},
-                        {p, q, value}, {t, p, value}, {value, p, q}};
-    int r = (int)lround(rgb[i][0] * 5.0);
-    int g = (int)lround(rgb[i][1] * 5.0);
-    int b = (int)lround(rgb[i][2] * 5.0);
-    return 36 * r + 6 * g + b;
-}
-
-static int color_pair_for(uint16_t color) {
-    if (color >= 1 && color <= 8) {
-        return BASIC_PAIR_BASE + color - 1;
-    }
-    if (color >= VIEW_COLOR_GRADIENT_BASE) {
-        double fraction = (color - VIEW_COLOR_GRADIENT_BASE) / 1000.0;
-        fraction = fraction > 1.0 ? 1.0 : fraction;
-        if (!session.gradients) {
-            /* Without 256 colours a gradient degrades to the three intensity colours. */
-            int basic = fraction < 1.0 / 3.0   ? VIEW_COLOR_GREEN
-                        : fraction < 2.0 / 3.0 ? VIEW_COLOR_YELLOW
-                                               : VIEW_COLOR_RED;
-            return BASIC_PAIR_BASE + basic - 1;
-        }
-        int index = gradient_cube_index(fraction);
-        if (!session.gradient_pair_ready[index]) {
-            init_pair((short)(GRADIENT_PAIR_BASE + index), (short)(16 + index),
-                      (short)session.background);
-            session.gradient_pair_ready[index] = true;
-        }
-        return GRADIENT_PAIR_BASE + index;
-    }
-    return session.default_colors ? 0 : THEME_PAIR;
-}
-
-/* With --light, a highlighted (reverse-video) coloured cell keeps dark text on the colour instead
- * of the light default background on it, as nvitop does (SPEC.md §3.13). */
-static int style_pair(struct view_style style) {
-    if (session.light && (style.attrs & VIEW_ATTR_REVERSE) && style.color >= 1 &&
-        style.color <= 8) {
-        return LIGHT_REVERSE_PAIR_BASE + style.color - 1;
-    }
-    return color_pair_for(style.color);
-}
-
-static attr_t attributes_for(struct view_style style) {
-    static const struct {
-        unsigned view;
-        attr_t curses;
-    } map[] = {
-        {VIEW_ATTR_BOLD, A_BOLD},           {VIEW_ATTR_DIM, A_DIM},
-        {VIEW_ATTR_UNDERLINE, A_UNDERLINE}, {VIEW_ATTR_BLINK, A_BLINK},
-        {VIEW_ATTR_REVERSE, A_REVERSE},     {VIEW_ATTR_ITALIC, A_ITALIC},
-        {VIEW_ATTR_STANDOUT, A_STANDOUT},
-    };
-    attr_t attrs = A_NORMAL;
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-        if ((style.attrs & map[i].view) != 0) {
-            attrs |= map[i].curses;
-        }
-    }
-    return attrs;
-}
-
-static bool same_style(struct view_style a, struct view_style b) {
-    return a.color == b.color && a.attrs == b.attrs;
-}
-
-/* Draw cells [col, end) of a row, in runs of one style. */
-static void draw_span(const struct canvas *canvas, int row, int col, int end) {
-    char run[1024];
-    while (col < end) {
-        const struct canvas_cell *first = canvas_cell(canvas, row, col);
-        int start = col;
-        size_t len = 0;
-        while (col < end) {
-            const struct canvas_cell *cell = canvas_cell(canvas, row, col);
-            if (!same_style(cell->style, first->style) || len + cell->len >= sizeof(run)) {
-                break;
-            }
-            memcpy(run + len, cell->text, cell->len);
-            len += cell->len;
-            col++;
-        }
-        attr_set(attributes_for(first->style), (short)style_pair(first->style), NULL);
-        /* Writing the bottom-right cell makes curses report an error it has already handled. */
-        mvaddnstr(row, start, run, (int)len);
-    }
-}
-
-static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) {
-    return a->len == b->len && a->width == b->width && same_style(a->style, b->style) &&
-           memcmp(a->text, b->text, a->len) == 0;
-}
-
-/*
- * The columns [*first, *last] of row that differ from what is on the screen (*first > *last when
- * none), recorded as shown.  The span never starts on the right half of a wide character and
- * never ends on its left half, so that curses gets whole characters.
- */
-static void changed_span(const struct canvas *canvas, int row, int cols, int *first, int *last) {
-    *first = 0;
-    *last = cols - 1;
-    if (session.shown == NULL) {
-        return;
-    }
-    *first = cols;
-    *last = -1;
-    struct canvas_cell *shown = &session.shown[(size_t)row * (size_t)session.shown_cols];
-    for (int col = 0; col < cols; col++) {
-        const struct canvas_cell *cell = canvas_cell(canvas, row, col);
-        if (!same_cell(cell, &shown[col])) {
-            shown[col] = *cell;
-            *first = col < *first ? col : *first;
-            *last = col;
-        }
-    }
-    while (*first > 0 && *first <= *last && canvas_cell(canvas, row, *first)->width == 0) {
-        (*first)--;
-    }
-    if (*last >= 0 && *last + 1 < cols && canvas_cell(canvas, row, *last)->width == 2) {
-        (*last)++;
-    }
-}
-
-/* Forget what is shown when the size changes (or the shadow cannot be allocated: then every row
- * is drawn every time). */
-static void fit_shadow(int rows, int cols) {
-    if (session.shown_rows == rows && session.shown_cols == cols && session.shown != NULL) {
-        return;
-    }
-    free(session.shown);
-    session.shown = calloc((size_t)rows * (size_t)cols, sizeof(*session.shown));
-    session.shown_rows = rows;
-    session.shown_cols = cols;
-    if (session.shown != NULL) {
-        /* No cell is ever zero-width with length 0 at the start of a row: all rows differ. */
-        for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
-            session.shown[i].width = 0xFF;
-        }
-    }
+    return term_screen_gradients();
 }
 
 void term_draw(const struct canvas *canvas) {
-    if (!session.active) {
-        return;
-    }
-    int rows = canvas_rows(canvas) < LINES ? canvas_rows(canvas) : LINES;
-    int cols = canvas_cols(canvas) < COLS ? canvas_cols(canvas) : COLS;
-    fit_shadow(rows, cols);
-    bool any = false;
-    for (int row = 0; row < rows; row++) {
-        /* curses diffs too, but only after every cell went through its wide-character
-         * conversion: handing it only the cells that changed (often a few digits of a row) is
-         * what keeps the monitor cheap. */
-        int first = 0;
-        int last = -1;
-        changed_span(canvas, row, cols, &first, &last);
-        if (first <= last) {
-            draw_span(canvas, row, first, last + 1);
-            any = true;
-        }
-    }
-    if (any) {
-        attr_set(A_NORMAL, 0, NULL);
-        refresh();
+    if (session.active) {
+        term_screen_draw(canvas);
     }
 }
 
@@ -519,7 +297,7 @@ bool term_read_event(struct tui_event *event) {
     if (resize_pending) {
         resize_pending = 0;
         apply_resize();
-        session.shown_rows = 0; /* redraw every row */
+        term_screen_forget(); /* redraw every row */
         event->type = TUI_EVENT_RESIZE;
         return true;
     }
@@ -536,7 +314,7 @@ bool term_read_event(struct tui_event *event) {
             return false;
         }
         if (is_key && code == KEY_RESIZE) {
-            session.shown_rows = 0;
+            term_screen_forget();
             event->type = TUI_EVENT_RESIZE;
             return true;
         }
