@@ -7,6 +7,8 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "util/utf8.h"
+
 struct canvas {
     int rows;
     int cols;
@@ -76,49 +78,6 @@ bool canvas_set_ascii(struct canvas *canvas, bool ascii) {
     bool previous = canvas->ascii;
     canvas->ascii = ascii;
     return previous;
-}
-
-/* Decode one UTF-8 character.  Returns its length in bytes (at least 1) and the code point, or
- * U+FFFD for an invalid or truncated sequence (consuming one byte). */
-static size_t decode_utf8(const unsigned char *s, size_t len, uint32_t *cp) {
-    unsigned char c = s[0];
-    size_t need;
-    uint32_t value;
-    if (c < 0x80) {
-        *cp = c;
-        return 1;
-    }
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 1;
-        value = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        value = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        value = c & 0x07;
-    } else {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    if (need >= len) {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    for (size_t i = 1; i <= need; i++) {
-        if ((s[i] & 0xC0) != 0x80) {
-            *cp = 0xFFFD;
-            return 1;
-        }
-        value = (value << 6) | (s[i] & 0x3F);
-    }
-    if ((need == 2 && value < 0x800) || (need == 3 && (value < 0x10000 || value > 0x10FFFF)) ||
-        (value >= 0xD800 && value <= 0xDFFF)) {
-        *cp = 0xFFFD;
-        return 1;
-    }
-    *cp = value;
-    return need + 1;
 }
 
 /* Display width of a code point: the C library knows it under a UTF-8 locale; without one every
@@ -212,8 +171,10 @@ static void put_char(struct canvas *canvas, int row, int col, const char *bytes,
     if (row < 0 || row >= canvas->rows || col < 0 || col >= canvas->cols) {
         return;
     }
-    break_wide(canvas, row, col);
     struct canvas_cell *cell = cell_at(canvas, row, col);
+    if (cell->width != 1) {
+        break_wide(canvas, row, col);
+    }
     if (width == 2 && col + 1 >= canvas->cols) {
         /* A wide character cut by the right edge becomes a blank, as terminals do. */
         *cell = blank_cell;
@@ -225,8 +186,10 @@ static void put_char(struct canvas *canvas, int row, int col, const char *bytes,
     cell->width = (uint8_t)width;
     cell->style = style;
     if (width == 2) {
-        break_wide(canvas, row, col + 1);
         struct canvas_cell *right = cell_at(canvas, row, col + 1);
+        if (right->width != 1) {
+            break_wide(canvas, row, col + 1);
+        }
         right->len = 0;
         right->width = 0;
         right->style = style;
@@ -255,8 +218,18 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
     int col = x;
     size_t i = 0;
     while (i < len && s[i] != '\0') {
+        if (s[i] >= 0x20 && s[i] < 0x7F) {
+            /* Printable ASCII, most of every frame: one byte, one cell, no mapping. */
+            put_char(canvas, row, col, text + i, 1, 1, style);
+            col++;
+            i++;
+            continue;
+        }
         uint32_t cp;
-        size_t n = decode_utf8(s + i, len - i, &cp);
+        size_t n = utf8_decode(text + i, len - i, &cp);
+        if (cp == UTF8_INVALID) {
+            cp = 0xFFFD;
+        }
         int width = code_point_width(cp);
         char ascii = canvas->ascii ? ascii_for(cp) : 0;
         if (ascii != 0) {
@@ -362,8 +335,8 @@ int canvas_text_width(const char *text, size_t len) {
     size_t i = 0;
     while (i < len && s[i] != '\0') {
         uint32_t cp;
-        size_t n = decode_utf8(s + i, len - i, &cp);
-        width += code_point_width(cp);
+        size_t n = utf8_decode(text + i, len - i, &cp);
+        width += code_point_width(cp == UTF8_INVALID ? 0xFFFD : cp);
         i += n;
     }
     return width;

@@ -1,6 +1,7 @@
 /* Python's round(): half to even on the exact binary value of a double. */
 #include <float.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include <nvitop/format.h>
 
@@ -29,12 +30,49 @@ double nvt_round_half_even(double value) {
  * shortcut), and the printed form would not fit the buffer below. */
 #define MAX_DIGITS 330
 
+/*
+ * The common case without printing: value * 10^digits computed in double is within an ulp or so
+ * of the exact product, so when its fraction is clearly away from one half the rounded integer n
+ * is certain, and n / 10^digits (both exact doubles, one correctly rounded division) is the double
+ * nearest to the decimal result, which is what Python returns.  Near a tie, or for magnitudes
+ * where fractions are not represented, false.
+ */
+#define FAST_MAX_DIGITS 8
+
+static bool round_fast(double value, int digits, double *out) {
+    static const double powers[FAST_MAX_DIGITS + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+    if (digits > FAST_MAX_DIGITS) {
+        return false;
+    }
+    double scale = powers[digits];
+    double scaled = fabs(value) * scale;
+    if (!(scaled < 0x1p50)) {
+        return false;
+    }
+    double lower = floor(scaled);
+    double fraction = scaled - lower; /* exact */
+    /* The product's error is at most half an ulp of scaled; leave a wide margin. */
+    double margin = scaled * 0x1p-48 + 0x1p-60;
+    if (fabs(fraction - 0.5) <= margin) {
+        return false;
+    }
+    double n = fraction > 0.5 ? lower + 1.0 : lower;
+    double rounded = n / scale;
+    /* Keep the sign of a result that rounds to zero, as Python does (round(-0.001, 2) == -0.0). */
+    *out = copysign(rounded, value);
+    return true;
+}
+
 double nvt_round_half_even_digits(double value, int digits) {
     if (!isfinite(value) || digits > MAX_DIGITS) {
         return value;
     }
     if (digits <= 0) {
         return nvt_round_half_even(value);
+    }
+    double fast;
+    if (round_fast(value, digits, &fast)) {
+        return fast;
     }
     /*
      * printf rounds the exact binary value to the requested decimals, ties to even, which is what
