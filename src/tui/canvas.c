@@ -17,6 +17,11 @@ struct canvas {
     struct canvas_cell *cells;
 };
 
+/* Cells are compared as bytes: no padding may hide in them. */
+_Static_assert(sizeof(struct canvas_cell) == sizeof(((struct canvas_cell *)0)->text) +
+                                                 2 * sizeof(uint8_t) + sizeof(struct view_style),
+               "struct canvas_cell has padding");
+
 static const struct canvas_cell blank_cell = {.text = " ", .len = 1, .width = 1};
 
 struct canvas *canvas_create(int rows, int cols) {
@@ -181,7 +186,10 @@ static void put_char(struct canvas *canvas, int row, int col, const char *bytes,
         cell->style = style;
         return;
     }
-    memcpy(cell->text, bytes, len);
+    /* len <= 4 (one character): copy it and zero the rest, byte by byte. */
+    for (size_t k = 0; k < sizeof(cell->text); k++) {
+        cell->text[k] = k < len ? bytes[k] : '\0';
+    }
     cell->len = (uint8_t)len;
     cell->width = (uint8_t)width;
     cell->style = style;
@@ -190,6 +198,7 @@ static void put_char(struct canvas *canvas, int row, int col, const char *bytes,
         if (right->width != 1) {
             break_wide(canvas, row, col + 1);
         }
+        memset(right->text, 0, sizeof(right->text));
         right->len = 0;
         right->width = 0;
         right->style = style;
@@ -298,6 +307,13 @@ void canvas_color(struct canvas *canvas, int y, int x, int n, uint16_t color) {
     for (int col = x < 0 ? 0 : x; col < x + n && col < canvas->cols; col++) {
         cell_at(canvas, row, col)->style.color = color;
     }
+}
+
+const struct canvas_cell *canvas_row(const struct canvas *canvas, int row) {
+    if (row < 0 || row >= canvas->rows) {
+        return NULL;
+    }
+    return &canvas->cells[(size_t)row * (size_t)canvas->cols];
 }
 
 const struct canvas_cell *canvas_cell(const struct canvas *canvas, int row, int col) {

@@ -16,7 +16,8 @@
 #include "view/line.h"
 
 /* One cell: the UTF-8 bytes of one character (plus combining marks that fit), its display width
- * (2 for the left half of a wide character, 0 for the right half) and its style. */
+ * (2 for the left half of a wide character, 0 for the right half) and its style.  The bytes of
+ * text past len are zero, so that two cells that look the same compare equal with memcmp(). */
 struct canvas_cell {
     char text[8];
     uint8_t len;
@@ -73,6 +74,9 @@ void canvas_color(struct canvas *canvas, int y, int x, int n, uint16_t color);
 
 /* The cell at screen position (row, col) (the origin is not applied); NULL outside. */
 const struct canvas_cell *canvas_cell(const struct canvas *canvas, int row, int col);
+
+/* The canvas_cols() cells of screen row `row` (the origin is not applied); NULL outside. */
+const struct canvas_cell *canvas_row(const struct canvas *canvas, int row);
 
 /* Write the text of screen row `row` into buf (NUL-terminated, truncated to size).  Returns the
  * length the full row needs.  Trailing blanks are kept. */

@@ -145,10 +145,6 @@ static attr_t attributes_for(struct view_style style) {
     return attrs;
 }
 
-static bool same_style(struct view_style a, struct view_style b) {
-    return a.color == b.color && a.attrs == b.attrs;
-}
-
 /* The cell as curses wants it: the code points of its UTF-8 text (a character and its combining
  * marks, as many as curses keeps) with the attributes and colour pair of its style.  Under a
  * UTF-8 locale wchar_t holds code points and the text is decoded here; otherwise the C library
@@ -189,12 +185,12 @@ static void to_cchar(const struct canvas_cell *cell, cchar_t *out) {
 }
 
 /* Draw cells [col, end) of a row (curses fills the right half of a wide character itself). */
-static void draw_span(const struct canvas *canvas, int row, int col, int end) {
+static void draw_span(const struct canvas_cell *cells, int row, int col, int end) {
     cchar_t run[256];
     int start = col;
     size_t count = 0;
     for (; col < end; col++) {
-        const struct canvas_cell *cell = canvas_cell(canvas, row, col);
+        const struct canvas_cell *cell = &cells[col];
         if (cell->width == 0) {
             continue;
         }
@@ -210,37 +206,37 @@ static void draw_span(const struct canvas *canvas, int row, int col, int end) {
     }
 }
 
-static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) {
-    return a->len == b->len && a->width == b->width && same_style(a->style, b->style) &&
-           memcmp(a->text, b->text, a->len) == 0;
-}
-
 /*
  * The columns [*first, *last] of row that differ from what is on the screen (*first > *last when
  * none), recorded as shown.  The span never starts on the right half of a wide character and
- * never ends on its left half, so that curses gets whole characters.
+ * never ends on its left half, so that curses gets whole characters.  Cells are compared as bytes
+ * (canvas.h keeps them canonical); most rows of a frame did not change and are one memcmp().
  */
 static void changed_span(const struct canvas *canvas, int row, int cols, int *first, int *last) {
+    const struct canvas_cell *cells = canvas_row(canvas, row);
     *first = 0;
     *last = cols - 1;
     if (screen.shown == NULL) {
         return;
     }
-    *first = cols;
-    *last = -1;
     struct canvas_cell *shown = &screen.shown[(size_t)row * (size_t)screen.shown_cols];
-    for (int col = 0; col < cols; col++) {
-        const struct canvas_cell *cell = canvas_cell(canvas, row, col);
-        if (!same_cell(cell, &shown[col])) {
-            shown[col] = *cell;
-            *first = col < *first ? col : *first;
-            *last = col;
-        }
+    size_t bytes = (size_t)cols * sizeof(*cells);
+    if (memcmp(cells, shown, bytes) == 0) {
+        *first = cols;
+        *last = -1;
+        return;
     }
-    while (*first > 0 && *first <= *last && canvas_cell(canvas, row, *first)->width == 0) {
+    while (memcmp(&cells[*first], &shown[*first], sizeof(*cells)) == 0) {
+        (*first)++;
+    }
+    while (memcmp(&cells[*last], &shown[*last], sizeof(*cells)) == 0) {
+        (*last)--;
+    }
+    memcpy(&shown[*first], &cells[*first], (size_t)(*last - *first + 1) * sizeof(*cells));
+    while (*first > 0 && cells[*first].width == 0) {
         (*first)--;
     }
-    if (*last >= 0 && *last + 1 < cols && canvas_cell(canvas, row, *last)->width == 2) {
+    if (*last + 1 < cols && cells[*last].width == 2) {
         (*last)++;
     }
 }
@@ -275,7 +271,7 @@ void term_screen_draw(const struct canvas *canvas) {
         int last = -1;
         changed_span(canvas, row, cols, &first, &last);
         if (first <= last) {
-            draw_span(canvas, row, first, last + 1);
+            draw_span(canvas_row(canvas, row), row, first, last + 1);
             any = true;
         }
     }
