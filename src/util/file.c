@@ -13,8 +13,12 @@ static int open_read_only(int dirfd, const char *path, int *fd) {
     return *fd < 0 ? errno : 0;
 }
 
-/* read(2) until size bytes arrived or end of file; returns 0 or errno.  With offset >= 0,
- * pread(2) from there instead. */
+/*
+ * read(2) until size bytes arrived or end of file; returns 0 or errno.  With offset >= 0, one
+ * pread(2) from there instead, a short count taken as the end of the file: a file in /proc is
+ * generated whole by each read from its start, and a pread at any other offset generates it all
+ * over again just to skip to that offset, so asking for the end separately would double the cost.
+ */
 static int read_fully(int fd, char *buf, size_t size, size_t *got, off_t offset) {
     size_t done = 0;
     while (done < size) {
@@ -30,6 +34,9 @@ static int read_fully(int fd, char *buf, size_t size, size_t *got, off_t offset)
             break;
         }
         done += (size_t)n;
+        if (offset >= 0) {
+            break;
+        }
     }
     *got = done;
     return 0;

@@ -30,8 +30,9 @@ int file_open_read_into(int dirfd, const char *path, char *buf, size_t size, siz
                         int *fd_out);
 
 /* file_read_into() on a descriptor from file_open_read_into(), from the start of the file again
- * (pread(2), so a file in /proc is generated afresh).  A /proc file of a process that has exited
- * fails with ESRCH, even if its pid was reused since. */
+ * with one pread(2), so that a file in /proc is generated afresh; fewer bytes than the buffer holds
+ * are taken as the whole file (true of /proc's generated files and of regular files).  A /proc
+ * file of a process that has exited fails with ESRCH, even if its pid was reused since. */
 int file_reread_into(int fd, char *buf, size_t size, size_t *len);
 
 #endif /* NVITOP_UTIL_FILE_H */
