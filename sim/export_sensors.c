@@ -63,6 +63,19 @@ nvmlReturn_t nvmlDeviceGetTemperatureV(nvmlDevice_t device, nvmlTemperature_v1_t
     return sim_end(&q, ret);
 }
 
+nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device,
+                                               nvmlTemperatureThresholds_t thresholdType,
+                                               unsigned int *temp) {
+    struct sim_query q;
+    bool valid = (unsigned int)thresholdType < NVML_TEMPERATURE_THRESHOLD_COUNT;
+    nvmlReturn_t ret = sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetTemperatureThreshold, device,
+                                     temp != NULL && valid);
+    if (ret == NVML_SUCCESS) {
+        ret = sim_value_uint(&q.device->temperature_threshold[thresholdType], q.t_s, temp);
+    }
+    return sim_end(&q, ret);
+}
+
 /* Scenarios give watts; NVML reports milliwatts. */
 static nvmlReturn_t milliwatts(const struct sim_num *num, double t_s, unsigned int *out) {
     if (num->error != NVML_SUCCESS) {

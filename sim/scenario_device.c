@@ -68,6 +68,20 @@ static const struct scenario_field clock_fields[] = {
     {0},
 };
 
+#define THRESHOLD(k, type) NUM(k, temperature_threshold[NVML_TEMPERATURE_THRESHOLD_##type], 0, 150)
+
+static const struct scenario_field temperature_threshold_fields[] = {
+    THRESHOLD("shutdown", SHUTDOWN),
+    THRESHOLD("slowdown", SLOWDOWN),
+    THRESHOLD("mem_max", MEM_MAX),
+    THRESHOLD("gpu_max", GPU_MAX),
+    THRESHOLD("acoustic_min", ACOUSTIC_MIN),
+    THRESHOLD("acoustic_curr", ACOUSTIC_CURR),
+    THRESHOLD("acoustic_max", ACOUSTIC_MAX),
+    THRESHOLD("gps_curr", GPS_CURR),
+    {0},
+};
+
 static const struct scenario_field power_fields[] = {
     NUM("usage_w", power_usage_w, 0, 1e5), NUM("limit_w", power_limit_w, 0, 1e5),
     NUM("min_w", power_min_w, 0, 1e5),     NUM("max_w", power_max_w, 0, 1e5),
@@ -122,6 +136,7 @@ static const struct scenario_field device_fields[] = {
     GROUP("clocks", clock_fields),
     NUM("fan", fan, 0, 100),
     NUM("temperature", temperature, 0, 150),
+    GROUP("temperature_thresholds", temperature_threshold_fields),
     GROUP("power", power_fields),
     NUM("pstate", pstate, 0, 15),
     BOOL("persistence_mode", persistence_mode),

@@ -141,6 +141,7 @@ struct sim_device {
     struct sim_num clock_max[SIM_CLOCK_COUNT];
     struct sim_num fan;
     struct sim_num temperature;
+    struct sim_num temperature_threshold[NVML_TEMPERATURE_THRESHOLD_COUNT]; /* by threshold type */
     struct sim_num power_usage_w;
     struct sim_num power_limit_w;
     struct sim_num power_min_w;

@@ -66,6 +66,13 @@ static const struct our_constant shared_constants[] = {
     ENUMERATOR(nvmlEnableState_enum, NVML_FEATURE_ENABLED),
     ENUMERATOR(nvmlTemperatureSensors_enum, NVML_TEMPERATURE_GPU),
     ENUMERATOR(nvmlTemperatureSensors_enum, NVML_TEMPERATURE_COUNT),
+    ENUMERATOR(nvmlTemperatureThresholds_enum, NVML_TEMPERATURE_THRESHOLD_SHUTDOWN),
+    ENUMERATOR(nvmlTemperatureThresholds_enum, NVML_TEMPERATURE_THRESHOLD_SLOWDOWN),
+    ENUMERATOR(nvmlTemperatureThresholds_enum, NVML_TEMPERATURE_THRESHOLD_MEM_MAX),
+    ENUMERATOR(nvmlTemperatureThresholds_enum, NVML_TEMPERATURE_THRESHOLD_GPU_MAX),
+    ENUMERATOR(nvmlTemperatureThresholds_enum, NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN),
+    ENUMERATOR(nvmlTemperatureThresholds_enum, NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR),
+    ENUMERATOR(nvmlTemperatureThresholds_enum, NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX),
     ENUMERATOR(nvmlComputeMode_enum, NVML_COMPUTEMODE_DEFAULT),
     ENUMERATOR(nvmlComputeMode_enum, NVML_COMPUTEMODE_EXCLUSIVE_THREAD),
     ENUMERATOR(nvmlComputeMode_enum, NVML_COMPUTEMODE_PROHIBITED),
@@ -110,6 +117,9 @@ static const struct newer_constant newer_constants[] = {
     /* R510 added SIGNED_INT (5), which moved COUNT from 5 to 6. */
     {"NVML_VALUE_TYPE_SIGNED_INT", NVML_VALUE_TYPE_SIGNED_INT, 5},
     {"NVML_VALUE_TYPE_COUNT", NVML_VALUE_TYPE_COUNT, 6},
+    /* GPS_CURR (7) was added after the reference's header, which moved COUNT from 7 to 8. */
+    {"NVML_TEMPERATURE_THRESHOLD_GPS_CURR", NVML_TEMPERATURE_THRESHOLD_GPS_CURR, 7},
+    {"NVML_TEMPERATURE_THRESHOLD_COUNT", NVML_TEMPERATURE_THRESHOLD_COUNT, 8},
     {"NVML_VALUE_NOT_AVAILABLE_ULL", (long long)NVML_VALUE_NOT_AVAILABLE_ULL, -1},
     {"NVML_PROCESS_MODE_COMPUTE", NVML_PROCESS_MODE_COMPUTE, 0},
     {"NVML_PROCESS_MODE_GRAPHICS", NVML_PROCESS_MODE_GRAPHICS, 1},

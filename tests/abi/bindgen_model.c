@@ -158,6 +158,19 @@ static void parse_line(struct bindgen_model *m, const char *line, struct record 
     }
 }
 
+/* rustfmt wraps a constant with a long name over two lines, "pub const NAME:" and
+ * "    TYPE = VALUE;": append the continuation so that parse_constant sees one line. */
+static void join_wrapped_constant(char *line, size_t size, FILE *f) {
+    const char *start = line + strspn(line, " ");
+    if (skip_prefix(start, "pub const ") == NULL || strchr(line, ';') != NULL) {
+        return;
+    }
+    size_t used = strlen(line);
+    if (used + 1 < size && fgets(line + used, (int)(size - used), f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+    }
+}
+
 struct bindgen_model *bindgen_model_load(const char *path, char *err, size_t err_size) {
     FILE *f = path != NULL && path[0] != '\0' ? fopen(path, "r") : NULL;
     if (f == NULL) {
@@ -175,6 +188,7 @@ struct bindgen_model *bindgen_model_load(const char *path, char *err, size_t err
     struct record *open = NULL;
     while (fgets(line, sizeof(line), f) != NULL) {
         line[strcspn(line, "\n")] = '\0';
+        join_wrapped_constant(line, sizeof(line), f);
         parse_line(m, line, &open);
         /* Records may move when the array grows: reopen by index. */
         if (open != NULL) {

@@ -165,6 +165,8 @@ static void test_variant_symbols_match_their_generation(void **state) {
         NVML_ABI_FUNCTIONS(SIM_CHECK_UNVERSIONED)
 #undef SIM_CHECK_UNVERSIONED
         assert_null(api.nvmlDeviceGetTemperatureV);
+        /* Old drivers already had the thresholds (nvtop requires the symbol). */
+        assert_non_null(api.nvmlDeviceGetTemperatureThreshold);
         assert_null(api.nvmlDeviceGetRunningProcessDetailList);
         assert_non_null(api.nvmlInit);
         assert_non_null(api.nvmlDeviceGetPciInfo);

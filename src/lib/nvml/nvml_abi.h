@@ -87,6 +87,19 @@ typedef enum nvmlTemperatureSensors_enum {
     NVML_TEMPERATURE_COUNT
 } nvmlTemperatureSensors_t;
 
+/* nvmlDeviceGetTemperatureThreshold.  Older headers lack GPS_CURR, so their COUNT is 7. */
+typedef enum nvmlTemperatureThresholds_enum {
+    NVML_TEMPERATURE_THRESHOLD_SHUTDOWN = 0,
+    NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1,
+    NVML_TEMPERATURE_THRESHOLD_MEM_MAX = 2,
+    NVML_TEMPERATURE_THRESHOLD_GPU_MAX = 3,
+    NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MIN = 4,
+    NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_CURR = 5,
+    NVML_TEMPERATURE_THRESHOLD_ACOUSTIC_MAX = 6,
+    NVML_TEMPERATURE_THRESHOLD_GPS_CURR = 7,
+    NVML_TEMPERATURE_THRESHOLD_COUNT
+} nvmlTemperatureThresholds_t;
+
 typedef enum nvmlComputeMode_enum {
     NVML_COMPUTEMODE_DEFAULT = 0,
     NVML_COMPUTEMODE_EXCLUSIVE_THREAD = 1,
@@ -326,6 +339,8 @@ typedef struct nvmlFieldValue_st {
     X(nvmlDeviceGetTemperature,                                                                    \
       (nvmlDevice_t device, nvmlTemperatureSensors_t sensorType, unsigned int *temp))              \
     X(nvmlDeviceGetTemperatureV, (nvmlDevice_t device, nvmlTemperature_v1_t * temperature))        \
+    X(nvmlDeviceGetTemperatureThreshold,                                                           \
+      (nvmlDevice_t device, nvmlTemperatureThresholds_t thresholdType, unsigned int *temp))        \
     X(nvmlDeviceGetPowerUsage, (nvmlDevice_t device, unsigned int *power))                         \
     X(nvmlDeviceGetPowerManagementMode, (nvmlDevice_t device, nvmlEnableState_t * mode))           \
     X(nvmlDeviceGetPowerManagementLimit, (nvmlDevice_t device, unsigned int *limit))               \
