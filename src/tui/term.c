@@ -24,11 +24,13 @@ static struct {
     SCREEN *screen;
     struct sigaction old_int;
     struct sigaction old_winch;
+    struct sigaction old_cont;
     struct sigaction old_fatal[8];
 } session = {.wake_pipe = {-1, -1}};
 
 static volatile sig_atomic_t interrupt_pending;
 static volatile sig_atomic_t resize_pending;
+static volatile sig_atomic_t redraw_pending;
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE, SIGILL,
                                     SIGABRT, SIGTERM, SIGHUP, SIGQUIT};
@@ -54,6 +56,13 @@ static void on_resize(int signo) {
     wake();
 }
 
+/* Back from a stop (^Z): curses has repainted its own, blank, idea of the screen. */
+static void on_continue(int signo) {
+    (void)signo;
+    redraw_pending = 1;
+    wake();
+}
+
 /* Restore the terminal, then die of the same signal with its default action. */
 static void on_fatal(int signo) {
     term_emergency_stop();
@@ -69,6 +78,8 @@ static void install_handlers(void) {
     sigaction(SIGINT, &action, &session.old_int);
     action.sa_handler = on_resize;
     sigaction(SIGWINCH, &action, &session.old_winch);
+    action.sa_handler = on_continue;
+    sigaction(SIGCONT, &action, &session.old_cont);
     action.sa_handler = on_fatal;
     action.sa_flags = SA_RESETHAND;
     for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
@@ -79,6 +90,7 @@ static void install_handlers(void) {
 static void restore_handlers(void) {
     sigaction(SIGINT, &session.old_int, NULL);
     sigaction(SIGWINCH, &session.old_winch, NULL);
+    sigaction(SIGCONT, &session.old_cont, NULL);
     for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
         sigaction(fatal_signals[i], &session.old_fatal[i], NULL);
     }
@@ -120,13 +132,13 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
         return -1;
     }
     set_term(screen);
-    /* ncurses (6.4) flushes its output after every cursor movement until the screen has once
-     * been suspended and resumed, so that each changed run of a frame went out in its own
-     * write(): 30 to 60 per frame, each waking the terminal.  One suspend and resume now, before
-     * the terminal modes are set (a resume does not restore the keypad mode), makes a frame one
-     * write from then on. */
-    endwin();
-    refresh();
+    if (!term_screen_setup(options)) {
+        endwin();
+        delscreen(screen);
+        snprintf(error, error_size, "terminal %s cannot move the cursor",
+                 term != NULL ? term : "(unset)");
+        return -1;
+    }
     if (!open_wake_pipe()) {
         endwin();
         delscreen(screen);
@@ -140,16 +152,13 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     nonl();
     keypad(stdscr, TRUE);
     nodelay(stdscr, TRUE);
-    /* Without this, curses polls the keyboard before every changed line (to abandon an update
-     * when a key is waiting).  Our frames are small and keys are read right after each one. */
-    typeahead(-1);
     leaveok(stdscr, TRUE);
     curs_set(0);
     mousemask(ALL_MOUSE_EVENTS, NULL);
     mouseinterval(0);
-    term_screen_setup(options);
     install_handlers();
-    clear();
+    /* curses clears the screen once; from then on term_screen.c draws (see read_code()). */
+    refresh();
     return 0;
 }
 
@@ -160,6 +169,8 @@ void term_stop(void) {
     session.active = false;
     mousemask(0, NULL);
     curs_set(1);
+    /* curses does not know where our drawing left the cursor: address it absolutely. */
+    mvcur(-1, -1, LINES - 1, 0);
     endwin();
     delscreen(session.screen);
     session.screen = NULL;
@@ -280,6 +291,9 @@ static bool read_mouse(struct tui_event *event) {
 
 /* Read one character or key code; false when the input is empty. */
 static bool read_code(wint_t *code, bool *is_key) {
+    /* curses refreshes a changed window before reading a key from it; ours never holds anything
+     * (term_screen.c draws), and a resize marks it changed, so make sure it is left alone. */
+    untouchwin(stdscr);
     int status = get_wch(code);
     if (status == ERR) {
         return false;
@@ -294,6 +308,12 @@ bool term_read_event(struct tui_event *event) {
         return false;
     }
     drain_wake_pipe();
+    if (redraw_pending) {
+        redraw_pending = 0;
+        term_screen_forget();
+        event->type = TUI_EVENT_RESIZE;
+        return true;
+    }
     if (resize_pending) {
         resize_pending = 0;
         apply_resize();

@@ -1,69 +1,105 @@
 /*
- * What the curses session shows: colour pairs for the view's styles, and the canvas copied to the
- * screen, only the cells that changed since the last frame (see term_screen.h).  With term.c, the
- * only files that include curses.
+ * What the screen shows (see term_screen.h).  The canvas is copied to the terminal by hand: only
+ * the cells that changed since the last frame, each changed run of a row behind one cursor
+ * address, with the terminal's own terminfo strings for cursor addressing, attributes and
+ * colours, and the whole frame in one write().  curses keeps the terminal modes, the keyboard, the
+ * mouse and the size; it is never asked to refresh after the first, blank screen (why, in
+ * docs/architecture.md).  With term.c, the only files that include curses.
  */
 #include "tui/term_screen.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
+#include <term.h>
+#include <unistd.h>
 
-#include "util/utf8.h"
+#include "util/strbuf.h"
 
-/* Colour pairs: 1..8 are the eight curses colours on the default (or theme) background, 9 is the
- * default foreground when the terminal has no default colours, and GRADIENT_PAIR_BASE + i is the
- * 256-colour cube entry 16 + i, registered on first use. */
 enum {
-    BASIC_PAIR_BASE = 1,
-    THEME_PAIR = 9,
-    LIGHT_REVERSE_PAIR_BASE = 10, /* 10..17: the eight colours on black, for --light */
-    GRADIENT_PAIR_BASE = 18,
-    CUBE_SIZE = 216
+    CUBE_SIZE = 216,  /* the 6x6x6 colour cube of 256-colour terminals, from index 16 */
+    PALETTE = 256,    /* colour indices we may emit */
+    GRADIENTS = 1001, /* VIEW_COLOR_GRADIENT_BASE + 0 .. 1000 */
+    SEQ_MAX = 32      /* room for one expanded colour sequence */
 };
 
-/* Colour state of the session and what the last frame put on the screen. */
+/* The view's attributes, in the order of attr_caps. */
+static const unsigned view_attrs[] = {VIEW_ATTR_BOLD,    VIEW_ATTR_DIM,     VIEW_ATTR_UNDERLINE,
+                                      VIEW_ATTR_BLINK,   VIEW_ATTR_REVERSE, VIEW_ATTR_ITALIC,
+                                      VIEW_ATTR_STANDOUT};
+static const char *const attr_cap_names[] = {"bold", "dim", "smul", "blink", "rev", "sitm", "smso"};
+#define ATTR_COUNT (sizeof(view_attrs) / sizeof(view_attrs[0]))
+
+/* How a cell looks on the terminal: colour indices (-1 for the terminal's default) and the view's
+ * attribute bits. */
+struct look {
+    int fg;
+    int bg;
+    unsigned attrs;
+};
+
+/* The screen state of the session. */
 static struct {
-    bool default_colors;
-    bool gradients;
-    bool light;
-    bool utf8; /* the locale's character set is UTF-8 */
-    int background;
-    int foreground;
-    bool gradient_pair_ready[CUBE_SIZE];
+    bool utf8;         /* the locale's character set is UTF-8 */
+    bool light;        /* --light */
+    bool colors;       /* the terminal has colours (setaf) */
+    bool gradients;    /* 256 colours and --colorful */
+    bool last_cell_ok; /* writing the bottom-right cell does not scroll */
+    int foreground;    /* default foreground: -1, or the theme's without default colours */
+    int background;    /* likewise the background */
+    const char *cup;   /* cursor address */
+    const char *clear; /* clear the screen */
+    const char *sgr0;  /* all attributes off */
+    const char *op;    /* default colours back */
+    const char *setaf; /* foreground colour */
+    const char *setab; /* background colour */
+    const char *attr_on[ATTR_COUNT];
+    char fg_seq[PALETTE][SEQ_MAX]; /* expanded setaf / setab per index, "" until first use */
+    char bg_seq[PALETTE][SEQ_MAX];
+    short gradient_index[GRADIENTS]; /* cube index + 1 per gradient colour, 0 until computed */
+    struct strbuf out;               /* the frame being written */
+    bool out_failed;                 /* an append ran out of memory: redraw everything next */
     /* What the last term_screen_draw() put on the screen, to skip cells that did not change. */
     struct canvas_cell *shown;
     int shown_rows;
     int shown_cols;
 } screen;
 
-void term_screen_setup(const struct term_options *options) {
+/* A terminfo string of the terminal, or NULL when it has none. */
+static const char *capability(const char *name) {
+    const char *value = tigetstr(name);
+    return value == NULL || value == (const char *)-1 || value[0] == '\0' ? NULL : value;
+}
+
+bool term_screen_setup(const struct term_options *options) {
     screen.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-    if (!has_colors() || start_color() == ERR) {
-        return;
-    }
     screen.light = options->light;
-    screen.default_colors = use_default_colors() == OK;
-    if (screen.default_colors) {
-        screen.foreground = -1;
-        screen.background = -1;
-    } else {
+    screen.cup = capability("cup");
+    if (screen.cup == NULL) {
+        return false;
+    }
+    screen.clear = capability("clear");
+    screen.sgr0 = capability("sgr0");
+    screen.op = capability("op");
+    for (size_t i = 0; i < ATTR_COUNT; i++) {
+        screen.attr_on[i] = capability(attr_cap_names[i]);
+    }
+    /* With automatic margins and no newline glitch, a character in the bottom-right cell makes
+     * the terminal scroll; such terminals keep that cell blank. */
+    screen.last_cell_ok = tigetflag("am") <= 0 || tigetflag("xenl") > 0;
+    screen.foreground = screen.background = -1;
+    screen.setaf = capability("setaf");
+    screen.setab = capability("setab");
+    screen.colors = screen.setaf != NULL && has_colors() && start_color() != ERR;
+    if (screen.colors && use_default_colors() != OK) {
         screen.foreground = options->light ? COLOR_BLACK : COLOR_WHITE;
         screen.background = options->light ? COLOR_WHITE : COLOR_BLACK;
-        init_pair(THEME_PAIR, (short)screen.foreground, (short)screen.background);
-        bkgdset(COLOR_PAIR(THEME_PAIR));
     }
-    static const short curses_colors[8] = {COLOR_BLACK, COLOR_RED,     COLOR_GREEN, COLOR_YELLOW,
-                                           COLOR_BLUE,  COLOR_MAGENTA, COLOR_CYAN,  COLOR_WHITE};
-    for (int i = 0; i < 8; i++) {
-        init_pair((short)(BASIC_PAIR_BASE + i), curses_colors[i], (short)screen.background);
-        init_pair((short)(LIGHT_REVERSE_PAIR_BASE + i), curses_colors[i], COLOR_BLACK);
-    }
-    screen.gradients =
-        options->colorful && COLORS >= 256 && COLOR_PAIRS >= GRADIENT_PAIR_BASE + CUBE_SIZE;
+    screen.gradients = screen.colors && options->colorful && COLORS >= 256;
+    return true;
 }
 
 bool term_screen_gradients(void) {
@@ -92,193 +128,255 @@ static int gradient_cube_index(double fraction) {
     return 36 * r + 6 * g + b;
 }
 
-static int color_pair_for(uint16_t color) {
-    if (color >= 1 && color <= 8) {
-        return BASIC_PAIR_BASE + color - 1;
+/* The colour index of a view colour, -1 for the default. */
+static int color_index(uint16_t color) {
+    if (color >= VIEW_COLOR_BLACK && color <= VIEW_COLOR_WHITE) {
+        return color - VIEW_COLOR_BLACK; /* curses' COLOR_BLACK .. COLOR_WHITE are 0 .. 7 */
     }
     if (color >= VIEW_COLOR_GRADIENT_BASE) {
-        double fraction = (color - VIEW_COLOR_GRADIENT_BASE) / 1000.0;
-        fraction = fraction > 1.0 ? 1.0 : fraction;
+        int step = color - VIEW_COLOR_GRADIENT_BASE;
+        step = step > GRADIENTS - 1 ? GRADIENTS - 1 : step;
         if (!screen.gradients) {
             /* Without 256 colours a gradient degrades to the three intensity colours. */
-            int basic = fraction < 1.0 / 3.0   ? VIEW_COLOR_GREEN
-                        : fraction < 2.0 / 3.0 ? VIEW_COLOR_YELLOW
-                                               : VIEW_COLOR_RED;
-            return BASIC_PAIR_BASE + basic - 1;
+            int basic = step * 3 < GRADIENTS - 1         ? VIEW_COLOR_GREEN
+                        : step * 3 < 2 * (GRADIENTS - 1) ? VIEW_COLOR_YELLOW
+                                                         : VIEW_COLOR_RED;
+            return basic - VIEW_COLOR_BLACK;
         }
-        int index = gradient_cube_index(fraction);
-        if (!screen.gradient_pair_ready[index]) {
-            init_pair((short)(GRADIENT_PAIR_BASE + index), (short)(16 + index),
-                      (short)screen.background);
-            screen.gradient_pair_ready[index] = true;
+        if (screen.gradient_index[step] == 0) {
+            double fraction = step / (double)(GRADIENTS - 1);
+            screen.gradient_index[step] = (short)(gradient_cube_index(fraction) + 1);
         }
-        return GRADIENT_PAIR_BASE + index;
+        return 16 + screen.gradient_index[step] - 1;
     }
-    return screen.default_colors ? 0 : THEME_PAIR;
+    return screen.foreground;
 }
 
-/* With --light, a highlighted (reverse-video) coloured cell keeps dark text on the colour instead
- * of the light default background on it, as nvitop does (SPEC.md §3.13). */
-static int style_pair(struct view_style style) {
-    if (screen.light && (style.attrs & VIEW_ATTR_REVERSE) && style.color >= 1 && style.color <= 8) {
-        return LIGHT_REVERSE_PAIR_BASE + style.color - 1;
+static struct look look_of(struct view_style style) {
+    struct look look = {screen.foreground, screen.background, style.attrs};
+    if (!screen.colors) {
+        look.fg = look.bg = -1;
+        return look;
     }
-    return color_pair_for(style.color);
+    look.fg = color_index(style.color);
+    /* With --light, a highlighted (reverse-video) coloured cell keeps dark text on the colour
+     * instead of the light default background on it, as nvitop does (SPEC.md §3.13). */
+    if (screen.light && (style.attrs & VIEW_ATTR_REVERSE) && style.color >= VIEW_COLOR_BLACK &&
+        style.color <= VIEW_COLOR_WHITE) {
+        look.bg = COLOR_BLACK;
+    }
+    return look;
 }
 
-static attr_t attributes_for(struct view_style style) {
-    static const struct {
-        unsigned view;
-        attr_t curses;
-    } map[] = {
-        {VIEW_ATTR_BOLD, A_BOLD},           {VIEW_ATTR_DIM, A_DIM},
-        {VIEW_ATTR_UNDERLINE, A_UNDERLINE}, {VIEW_ATTR_BLINK, A_BLINK},
-        {VIEW_ATTR_REVERSE, A_REVERSE},     {VIEW_ATTR_ITALIC, A_ITALIC},
-        {VIEW_ATTR_STANDOUT, A_STANDOUT},
-    };
-    attr_t attrs = A_NORMAL;
-    for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
-        if ((style.attrs & map[i].view) != 0) {
-            attrs |= map[i].curses;
-        }
-    }
-    return attrs;
+static bool same_look(struct look a, struct look b) {
+    return a.fg == b.fg && a.bg == b.bg && a.attrs == b.attrs;
 }
 
-/* The cell as curses wants it: the code points of its UTF-8 text (a character and its combining
- * marks, as many as curses keeps) with the attributes and colour pair of its style.  Under a
- * UTF-8 locale wchar_t holds code points and the text is decoded here; otherwise the C library
- * converts it, and text the locale cannot show becomes '?'. */
-static void to_cchar(const struct canvas_cell *cell, cchar_t *out) {
-    wchar_t text[CCHARW_MAX + 1];
-    size_t count = 0;
-    mbstate_t state;
-    memset(&state, 0, sizeof(state));
-    for (size_t i = 0; i < cell->len && count < CCHARW_MAX;) {
-        size_t n;
-        if (screen.utf8) {
-            uint32_t cp;
-            n = utf8_decode(cell->text + i, cell->len - i, &cp);
-            if (cp == UTF8_INVALID) {
-                break;
-            }
-            text[count++] = (wchar_t)cp;
-        } else {
-            wchar_t wc;
-            n = mbrtowc(&wc, cell->text + i, cell->len - i, &state);
-            if (n == 0 || n > cell->len - i) {
-                break; /* NUL, invalid or truncated: what was decoded stays */
-            }
-            text[count++] = wc;
-        }
-        i += n;
-    }
-    if (count == 0) {
-        text[count++] = L'?';
-    }
-    text[count] = L'\0';
-    attr_t attrs = attributes_for(cell->style);
-    short pair = (short)style_pair(cell->style);
-    if (setcchar(out, text, attrs, pair, NULL) == ERR) {
-        setcchar(out, L"?", attrs, pair, NULL);
+static void put(const char *text, size_t len) {
+    if (!strbuf_append(&screen.out, text, len)) {
+        screen.out_failed = true;
     }
 }
 
-/* Draw cells [col, end) of a row (curses fills the right half of a wide character itself). */
-static void draw_span(const struct canvas_cell *cells, int row, int col, int end) {
-    cchar_t run[256];
-    int start = col;
-    size_t count = 0;
+static void put_str(const char *text) {
+    if (text != NULL) {
+        put(text, strlen(text));
+    }
+}
+
+/* setaf / setab expanded for index, kept in cache ("" when the terminal cannot). */
+static const char *color_sequence(const char *cap, char cache[PALETTE][SEQ_MAX], int index) {
+    if (cap == NULL || index < 0 || index >= PALETTE) {
+        return "";
+    }
+    if (cache[index][0] == '\0') {
+        const char *seq = tiparm(cap, index);
+        if (seq != NULL && strlen(seq) < SEQ_MAX) {
+            strcpy(cache[index], seq);
+        }
+    }
+    return cache[index];
+}
+
+/* Go from the look in force to look with the fewest strings: everything off only when an
+ * attribute goes away (terminals have no single "attribute off" for each), the default colours
+ * back only when a colour becomes the default. */
+static void change_look(struct look *current, struct look look) {
+    bool reset = (current->attrs & ~look.attrs) != 0;
+    if (reset) {
+        put_str(screen.sgr0);
+        *current = (struct look){-1, -1, 0};
+    }
+    bool to_default = (look.fg < 0 && current->fg >= 0) || (look.bg < 0 && current->bg >= 0);
+    if (to_default && screen.colors) {
+        put_str(screen.op);
+        current->fg = current->bg = -1;
+    }
+    if (reset && screen.colors && screen.op != NULL) {
+        /* sgr0 need not reset the colours everywhere; op does. */
+        put_str(screen.op);
+    }
+    for (size_t i = 0; i < ATTR_COUNT; i++) {
+        if ((look.attrs & view_attrs[i]) != 0 && (current->attrs & view_attrs[i]) == 0) {
+            put_str(screen.attr_on[i]);
+        }
+    }
+    if (look.fg >= 0 && look.fg != current->fg) {
+        put_str(color_sequence(screen.setaf, screen.fg_seq, look.fg));
+    }
+    if (look.bg >= 0 && look.bg != current->bg) {
+        put_str(color_sequence(screen.setab, screen.bg_seq, look.bg));
+    }
+    *current = look;
+}
+
+/* The text of a cell as the terminal should get it: its UTF-8 bytes, or '?' per column where the
+ * locale is not UTF-8 and the character is not ASCII. */
+static void put_cell_text(const struct canvas_cell *cell) {
+    if (screen.utf8 || (cell->len == 1 && (unsigned char)cell->text[0] < 0x80)) {
+        put(cell->text, cell->len);
+    } else {
+        put("??", cell->width == 2 ? 2 : 1);
+    }
+}
+
+/* Cells [col, end) of a row, behind one cursor address; *current is the look in force. */
+static void put_span(const struct canvas_cell *cells, int row, int col, int end,
+                     struct look *current) {
+    put_str(tiparm(screen.cup, row, col));
     for (; col < end; col++) {
         const struct canvas_cell *cell = &cells[col];
         if (cell->width == 0) {
-            continue;
+            continue; /* the right half of a wide character, which the terminal fills */
         }
-        if (count == sizeof(run) / sizeof(run[0])) {
-            mvadd_wchnstr(row, start, run, (int)count);
-            start = col;
-            count = 0;
+        struct look look = look_of(cell->style);
+        if (!same_look(look, *current)) {
+            change_look(current, look);
         }
-        to_cchar(cell, &run[count++]);
+        put_cell_text(cell);
     }
-    if (count > 0) {
-        mvadd_wchnstr(row, start, run, (int)count);
-    }
+}
+
+/* Unchanged cells shorter than this between two changes are written again rather than skipped
+ * with a cursor address (which takes about as many bytes). */
+#define SKIP_MIN 8
+
+static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) {
+    return memcmp(a, b, sizeof(*a)) == 0;
 }
 
 /*
- * The columns [*first, *last] of row that differ from what is on the screen (*first > *last when
- * none), recorded as shown.  The span never starts on the right half of a wide character and
- * never ends on its left half, so that curses gets whole characters.  Cells are compared as bytes
- * (canvas.h keeps them canonical); most rows of a frame did not change and are one memcmp().
+ * Write what changed in a row since the last frame and record it as shown: runs of changed cells
+ * (bridging short unchanged gaps), each behind a cursor address.  A run never starts on the right
+ * half of a wide character nor ends on its left half, so that the terminal gets whole characters.
+ * Cells are compared as bytes (canvas.h keeps them canonical); most rows of a frame did not change
+ * and cost one memcmp().  The bottom-right cell is left alone where writing it would scroll.
  */
-static void changed_span(const struct canvas *canvas, int row, int cols, int *first, int *last) {
-    const struct canvas_cell *cells = canvas_row(canvas, row);
-    *first = 0;
-    *last = cols - 1;
-    if (screen.shown == NULL) {
-        return;
-    }
+static void put_row_changes(const struct canvas_cell *cells, int row, int cols, bool last_row,
+                            struct look *current) {
     struct canvas_cell *shown = &screen.shown[(size_t)row * (size_t)screen.shown_cols];
-    size_t bytes = (size_t)cols * sizeof(*cells);
-    if (memcmp(cells, shown, bytes) == 0) {
-        *first = cols;
-        *last = -1;
+    if (memcmp(cells, shown, (size_t)cols * sizeof(*cells)) == 0) {
         return;
     }
-    while (memcmp(&cells[*first], &shown[*first], sizeof(*cells)) == 0) {
-        (*first)++;
+    int limit = cols;
+    if (last_row && !screen.last_cell_ok) {
+        limit = cols - 1;
     }
-    while (memcmp(&cells[*last], &shown[*last], sizeof(*cells)) == 0) {
-        (*last)--;
-    }
-    memcpy(&shown[*first], &cells[*first], (size_t)(*last - *first + 1) * sizeof(*cells));
-    while (*first > 0 && cells[*first].width == 0) {
-        (*first)--;
-    }
-    if (*last + 1 < cols && cells[*last].width == 2) {
-        (*last)++;
+    int col = 0;
+    while (col < limit) {
+        while (col < limit && same_cell(&cells[col], &shown[col])) {
+            col++;
+        }
+        if (col >= limit) {
+            break;
+        }
+        int start = col;
+        int end = col; /* the last changed cell of the run */
+        for (int next = col + 1; next < limit && next - end <= SKIP_MIN; next++) {
+            if (!same_cell(&cells[next], &shown[next])) {
+                end = next;
+            }
+        }
+        while (start > 0 && cells[start].width == 0) {
+            start--;
+        }
+        if (end + 1 < limit && cells[end].width == 2) {
+            end++;
+        }
+        memcpy(&shown[start], &cells[start], (size_t)(end - start + 1) * sizeof(*cells));
+        put_span(cells, row, start, end + 1, current);
+        col = end + 1;
     }
 }
 
-/* Forget what is shown when the size changes (or the shadow cannot be allocated: then every row
- * is drawn every time). */
-static void fit_shadow(int rows, int cols) {
-    if (screen.shown_rows == rows && screen.shown_cols == cols && screen.shown != NULL) {
-        return;
-    }
-    free(screen.shown);
-    screen.shown = calloc((size_t)rows * (size_t)cols, sizeof(*screen.shown));
-    screen.shown_rows = rows;
-    screen.shown_cols = cols;
-    if (screen.shown != NULL) {
-        /* No cell is ever zero-width with length 0 at the start of a row: all rows differ. */
-        for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
-            screen.shown[i].width = 0xFF;
+/* A shadow of rows x cols where no cell matches a canvas cell (width 0xFF), so that the next frame
+ * is drawn whole; false when out of memory. */
+static bool reset_shadow(int rows, int cols) {
+    if (screen.shown == NULL || screen.shown_rows != rows || screen.shown_cols != cols) {
+        free(screen.shown);
+        screen.shown = calloc((size_t)rows * (size_t)cols, sizeof(*screen.shown));
+        if (screen.shown == NULL) {
+            screen.shown_rows = screen.shown_cols = 0;
+            return false;
         }
     }
+    screen.shown_rows = rows;
+    screen.shown_cols = cols;
+    for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
+        memset(&screen.shown[i], 0, sizeof(screen.shown[i]));
+        screen.shown[i].width = 0xFF;
+    }
+    return true;
+}
+
+/* Write the frame; a terminal that went away (EIO, EPIPE) is left to the hangup signal. */
+static void write_out(void) {
+    const char *data = screen.out.data;
+    size_t left = screen.out.len;
+    while (left > 0) {
+        ssize_t n = write(STDOUT_FILENO, data, left);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            break;
+        }
+        data += n;
+        left -= (size_t)n;
+    }
+    strbuf_clear(&screen.out);
 }
 
 void term_screen_draw(const struct canvas *canvas) {
     int rows = canvas_rows(canvas) < LINES ? canvas_rows(canvas) : LINES;
     int cols = canvas_cols(canvas) < COLS ? canvas_cols(canvas) : COLS;
-    fit_shadow(rows, cols);
-    bool any = false;
+    bool whole = screen.shown == NULL || screen.shown_rows != rows || screen.shown_cols != cols;
+    if (whole && !reset_shadow(rows, cols)) {
+        return; /* out of memory: try again next frame */
+    }
+    if (whole) {
+        put_str(screen.clear);
+    }
+    /* The terminal's attributes are all off between frames (see the end of this function). */
+    struct look current = {-1, -1, 0};
     for (int row = 0; row < rows; row++) {
-        /* curses diffs too, but only after every cell was handed to it: handing it only the
-         * cells that changed (often a few digits of a row) is what keeps the monitor cheap. */
-        int first = 0;
-        int last = -1;
-        changed_span(canvas, row, cols, &first, &last);
-        if (first <= last) {
-            draw_span(canvas_row(canvas, row), row, first, last + 1);
-            any = true;
-        }
+        bool last_row = row == LINES - 1 && cols == COLS;
+        put_row_changes(canvas_row(canvas, row), row, cols, last_row, &current);
     }
-    if (any) {
-        attr_set(A_NORMAL, 0, NULL);
-        refresh();
+    if (current.attrs != 0) {
+        put_str(screen.sgr0);
     }
+    if (screen.colors && (current.fg >= 0 || current.bg >= 0 || current.attrs != 0)) {
+        put_str(screen.op);
+    }
+    if (screen.out_failed) {
+        /* Out of memory mid-frame: drop it and draw everything again next time. */
+        strbuf_clear(&screen.out);
+        screen.out_failed = false;
+        term_screen_forget();
+        return;
+    }
+    write_out();
 }
 
 void term_screen_forget(void) {
@@ -286,8 +384,11 @@ void term_screen_forget(void) {
 }
 
 void term_screen_reset(void) {
-    memset(screen.gradient_pair_ready, 0, sizeof(screen.gradient_pair_ready));
+    strbuf_fini(&screen.out);
     free(screen.shown);
     screen.shown = NULL;
     screen.shown_rows = screen.shown_cols = 0;
+    memset(screen.fg_seq, 0, sizeof(screen.fg_seq));
+    memset(screen.bg_seq, 0, sizeof(screen.bg_seq));
+    memset(screen.gradient_index, 0, sizeof(screen.gradient_index));
 }

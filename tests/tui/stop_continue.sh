@@ -1,0 +1,37 @@
+#!/bin/sh
+# Stopped (SIGTSTP, as ^Z sends) and continued: curses repaints its own blank idea of the screen,
+# so the monitor must draw everything again, not only what changed since; keys still work.
+. "$(dirname "$0")/tmux_lib.sh"
+
+# child_of PID: the first process whose parent is PID.
+child_of() {
+    for dir in /proc/[0-9]*; do
+        parent=$(sed -e 's/^.*) //' "$dir/stat" 2>/dev/null | cut -d' ' -f2)
+        if [ "$parent" = "$1" ]; then
+            basename "$dir"
+            return 0
+        fi
+    done
+    return 1
+}
+
+start_standins 2
+use_scenario workstation-2gpu.json
+start_monitor 120 40
+wait_for " $NVT_STANDIN_2 "
+wait_for "Driver Version:"
+shell=$(tmux_cmd display-message -p -t main '#{pane_pid}')
+monitor=$(child_of "$shell") || fail "no monitor process under the pane's shell"
+
+# curses stops the whole process group (the pane's shell too): continue both.
+kill -TSTP "$monitor"
+wait_gone "Driver Version:"
+kill -CONT "$monitor" "$shell"
+# The header never changes: it is back only if the whole screen was drawn again.
+wait_for "Driver Version:"
+wait_for " $NVT_STANDIN_2 "
+keys Down
+wait_for "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "exit status after a stop and continue"
+finish
