@@ -1,12 +1,16 @@
 #!/bin/sh
 # The monitor's steady-state cost on the 8-GPU, 20-process scenario, against a floor measured in
-# the same run (bench-monitor-floor: the same snapshots on the same schedule, no curses):
-# CPU time (utime + stime from /proc), NVML calls per second (the simulator's call counts) and
-# resident memory, with ratios.  Prints figures; never fails on a time.
+# the same run (bench-monitor-floor: the same snapshots on the same schedule, no terminal), and
+# against nvtop measured the same way when one is at hand (NVTOP=/path/to/nvtop, or nvtop on the
+# PATH): CPU time, NVML calls per second (the simulator's call counts) and resident memory, with
+# ratios.  Prints figures; never fails on a time.
 #
 #   sh bench/monitor/monitor_bench.sh [BUILD_DIR] [SECONDS]          1 s interval, default 60 s
 #   sh bench/monitor/monitor_bench.sh --soak [BUILD_DIR] [SECONDS]   0.25 s interval, default
 #                                        600 s: RSS and open descriptors over time (stay flat)
+#
+# CPU time is the scheduler's run time of every thread (/proc/PID/task/*/sched, microseconds)
+# where the kernel has it, else utime + stime in clock ticks.
 set -eu
 
 mode=bench
@@ -32,9 +36,10 @@ for program in "$nvitop" "$floor"; do
     }
 done
 command -v tmux >/dev/null 2>&1 || {
-    echo "tmux is needed (the monitor runs in a tmux pane)" >&2
+    echo "tmux is needed (the monitors run in a tmux pane)" >&2
     exit 2
 }
+nvtop=${NVTOP:-$(command -v nvtop 2>/dev/null || true)}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-bench-monitor.XXXXXX")
 socket="nvt-bench-$$"
@@ -49,11 +54,18 @@ trap cleanup EXIT INT TERM
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
 export LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$source_dir/sim/scenarios/h100-8gpu.json"
 eval "$(NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" start 20)"
+echo "set -g status off" >"$work/tmux.conf"
 
 ticks_per_s=$(getconf CLK_TCK)
-# cpu_ticks PID: utime + stime (fields 14 and 15 of /proc/PID/stat, counted after the ')').
-cpu_ticks() {
-    sed -e 's/^.*) //' "/proc/$1/stat" | awk '{ print $12 + $13 }'
+# cpu_s PID: CPU seconds of all its threads so far.
+cpu_s() {
+    if [ -r "/proc/$1/sched" ]; then
+        cat /proc/"$1"/task/*/sched 2>/dev/null |
+            awk '/^se\.sum_exec_runtime/ { ms += $3 } END { printf "%.6f\n", ms / 1000 }'
+    else
+        sed -e 's/^.*) //' "/proc/$1/stat" |
+            awk -v hz="$ticks_per_s" '{ printf "%.6f\n", ($12 + $13) / hz }'
+    fi
 }
 rss_kib() {
     awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
@@ -65,21 +77,56 @@ sum_calls() {
     [ -s "$1" ] && awk '{ n += $2 } END { print n + 0 }' "$1" || echo 0
 }
 
-# The monitor, in a 200x60 pane (exec: the pane's pid is the monitor's).
-echo "set -g status off" >"$work/tmux.conf"
-tmux -L "$socket" -f "$work/tmux.conf" new-session -d -s main -x 200 -y 60 \
-    "export NVML_SIM_CALLS_FILE='$work/calls-monitor'; exec '$nvitop' -m --interval $interval"
-pid=$(tmux -L "$socket" display-message -p -t main '#{pane_pid}')
-deadline=$(($(date +%s) + 20))
-until tmux -L "$socket" capture-pane -p -t main | grep -qF "Processes:"; do
-    if [ "$(date +%s)" -ge "$deadline" ]; then
-        echo "the monitor did not start" >&2
-        exit 1
-    fi
-    sleep 0.1
-done
+# start LABEL READY_TEXT COMMAND...: run COMMAND in a fresh 200x60 pane (exec: the pane's pid is
+# the program's) with the simulator counting its NVML calls into $work/calls-LABEL; wait until
+# the screen shows READY_TEXT and a little more; sets $pid.
+start() {
+    label=$1 ready=$2
+    shift 2
+    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
+    started=$(date +%s.%N)
+    printf 'export NVML_SIM_CALLS_FILE=%s\nexec "$@"\n' "'$work/calls-$label'" >"$work/run.sh"
+    tmux -L "$socket" -f "$work/tmux.conf" new-session -d -s main -x 200 -y 60 \
+        sh "$work/run.sh" "$@"
+    pid=$(tmux -L "$socket" display-message -p -t main '#{pane_pid}')
+    deadline=$(($(date +%s) + 20))
+    until tmux -L "$socket" capture-pane -p -t main | grep -qF -- "$ready"; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            echo "$label did not start" >&2
+            exit 1
+        fi
+        sleep 0.1
+    done
+    sleep 2
+}
+
+# stop: quit the program in the pane (q) and wait until it is gone, so that the simulator writes
+# its call counts.
+stop() {
+    tmux -L "$socket" send-keys -t main q
+    deadline=$(($(date +%s) + 20))
+    while [ -d "/proc/$pid" ] && [ "$(date +%s)" -lt "$deadline" ]; do
+        sleep 0.1
+    done
+}
+
+# measure LABEL READY_TEXT COMMAND...: prints "cpu_start cpu_end rss_kib calls lifetime_s": CPU
+# and memory over $seconds of steady state; the simulator counts calls over the program's whole
+# life (start-up included), so the call rate is taken over that.
+measure() {
+    label=$1
+    start "$@"
+    c0=$(cpu_s "$pid")
+    sleep "$seconds"
+    c1=$(cpu_s "$pid")
+    rss=$(rss_kib "$pid")
+    stop
+    lifetime=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+    echo "$c0 $c1 $rss $(sum_calls "$work/calls-$label") $lifetime"
+}
 
 if [ "$mode" = soak ]; then
+    start monitor "Processes:" "$nvitop" -m --interval "$interval"
     step=$((seconds / 20 > 0 ? seconds / 20 : 1))
     echo "soak: ${seconds}s at ${interval}s interval; monitor pid $pid"
     printf '%8s %10s %6s\n' elapsed_s rss_kib fds
@@ -89,41 +136,43 @@ if [ "$mode" = soak ]; then
         sleep "$step"
         elapsed=$((elapsed + step))
     done
-    tmux -L "$socket" send-keys -t main q
+    stop
     exit 0
 fi
 
-start_ticks=$(cpu_ticks "$pid")
-start_time=$(date +%s.%N)
-sleep "$seconds"
-end_ticks=$(cpu_ticks "$pid")
-end_time=$(date +%s.%N)
-rss=$(rss_kib "$pid")
-tmux -L "$socket" send-keys -t main q
-deadline=$(($(date +%s) + 20))
-while [ -d "/proc/$pid" ] && [ "$(date +%s)" -lt "$deadline" ]; do
-    sleep 0.1
-done
-monitor_calls=$(sum_calls "$work/calls-monitor")
-
+monitor=$(measure monitor "Processes:" "$nvitop" -m --interval "$interval")
+nvtop_row=""
+if [ -n "$nvtop" ] && [ -x "$nvtop" ]; then
+    # nvtop's -d is in tenths of a second; it shows "PID" once its process list is up.
+    nvtop_row=$(measure nvtop "PID" "$nvtop" -d "$(awk -v i="$interval" 'BEGIN { print i * 10 }')")
+fi
 floor_out=$(NVML_SIM_CALLS_FILE="$work/calls-floor" "$floor" "$seconds" "$interval")
 floor_calls=$(sum_calls "$work/calls-floor")
 
-awk -v ticks="$((end_ticks - start_ticks))" -v hz="$ticks_per_s" -v t0="$start_time" \
-    -v t1="$end_time" -v rss="$rss" -v calls="$monitor_calls" -v seconds="$seconds" \
-    -v floor="$floor_out" -v fcalls="$floor_calls" 'BEGIN {
-    split(floor, f, /[ =]/)
-    wall = t1 - t0
-    cpu = ticks / hz
-    fcpu = f[2]; frss = f[4]
-    pct = 100 * cpu / wall; fpct = 100 * fcpu / seconds
-    rate = calls / seconds; frate = fcalls / seconds
-    printf "monitor on h100-8gpu.json, 1 s interval, %.0f s (20 stand-in processes)\n", wall
-    printf "%-8s %12s %12s %14s %10s\n", "", "cpu_s", "cpu_%core", "nvml_calls/s", "rss_kib"
-    printf "%-8s %12.3f %12.4f %14.1f %10d\n", "monitor", cpu, pct, rate, rss
-    printf "%-8s %12.3f %12.4f %14.1f %10d\n", "floor", fcpu, fpct, frate, frss
-    printf "ratio    %12s %12.2f %14.2f %10.2f\n", "", (fpct > 0 ? pct / fpct : 0), \
-        (frate > 0 ? rate / frate : 0), (frss > 0 ? rss / frss : 0)
-    printf "targets: cpu <= 0.10 %% of a core (nvtop), nvml calls/s <= 100, rss <= 8192 KiB\n"
-    printf "note: cpu_s counts clock ticks (1/%d s); run longer for finer figures\n", hz
+awk -v monitor="$monitor" -v nvtop="$nvtop_row" -v floor="$floor_out" -v fcalls="$floor_calls" \
+    -v seconds="$seconds" 'function row(name, cpu, rate, rss) {
+        printf "%-8s %10.4f %10.4f %14.1f %10d\n", name, cpu, 100 * cpu / seconds, rate, rss
+    }
+    BEGIN {
+    split(monitor, m, " "); mcpu = m[2] - m[1]; mrate = m[4] / m[5]
+    split(floor, f, /[ =]/); fcpu = f[2]; frate = fcalls / seconds
+    printf "monitors on h100-8gpu.json, 1 s interval, %d s each (20 stand-in processes);\n", seconds
+    printf "nvml calls/s over the whole life of each program, start-up included\n"
+    printf "%-8s %10s %10s %14s %10s\n", "", "cpu_s", "cpu_%core", "nvml_calls/s", "rss_kib"
+    row("monitor", mcpu, mrate, m[3])
+    if (nvtop != "") {
+        split(nvtop, n, " "); ncpu = n[2] - n[1]; nrate = n[4] / n[5]
+        row("nvtop", ncpu, nrate, n[3])
+    }
+    row("floor", fcpu, frate, f[4])
+    printf "%-19s %10.2f %14.2f %10.2f\n", "monitor / floor", (fcpu > 0 ? mcpu / fcpu : 0),
+        (frate > 0 ? mrate / frate : 0), (f[4] > 0 ? m[3] / f[4] : 0)
+    if (nvtop != "") {
+        printf "%-19s %10.2f %14.2f %10.2f\n", "monitor / nvtop", (ncpu > 0 ? mcpu / ncpu : 0),
+            (nrate > 0 ? mrate / nrate : 0), (n[3] > 0 ? m[3] / n[3] : 0)
+    } else {
+        printf "nvtop: not found (NVTOP=/path/to/nvtop compares with it in the same run)\n"
+    }
+    printf "targets: cpu <= nvtop measured the same way (aim: half), nvml calls/s <= 100, "
+    printf "rss <= 8192 KiB\n"
 }'
