@@ -1,9 +1,9 @@
 /*
  * bench-monitor-floor: the least a monitor can do at the same cadence, as the floor the monitor
- * benchmark compares against: take the snapshots the monitor takes (memory, utilisation and host
- * every INTERVAL seconds, the slow device fields every fifth time, processes every second time)
- * for DURATION seconds, without curses, drawing or a second thread, then print its own CPU time
- * and resident memory.
+ * benchmark compares against: take the snapshots the monitor takes with --interval INTERVAL
+ * (memory, utilisation and host every second, the slow device fields every five seconds, the
+ * process list every INTERVAL) for DURATION seconds, without a terminal, drawing or a second
+ * thread, then print its own CPU time and resident memory.
  *
  *   usage: bench-monitor-floor DURATION INTERVAL
  *
@@ -17,6 +17,9 @@
 #include <time.h>
 
 #include <nvitop/nvitop.h>
+
+#define DEVICE_PERIOD_S 1.0
+#define SLOW_PERIOD_S   5.0
 
 static double monotonic_s(void) {
     struct timespec ts;
@@ -75,16 +78,27 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: %s\n", argv[0], nvt_strerror(status));
         return 1;
     }
+    /* The monitor's schedule for --interval INTERVAL (src/tui/tui.c): devices and host every
+     * second (every INTERVAL when shorter), the process list every INTERVAL, the slow device
+     * fields every five seconds. */
+    double period = interval < DEVICE_PERIOD_S ? interval : DEVICE_PERIOD_S;
     double start = monotonic_s();
     double next = start;
+    double next_processes = start;
+    double next_slow = start;
     long snapshots = 0;
     double steady_cpu = cpu_s();
     while (monotonic_s() - start < duration) {
+        double now = monotonic_s();
         struct nvt_snapshot *snap = NULL;
-        unsigned flags = NVT_SAMPLE_HOST;
-        flags |= snapshots % 5 == 0 ? NVT_SAMPLE_DEVICES : NVT_SAMPLE_DEVICES_FAST;
-        if (snapshots % 2 == 0) {
+        unsigned flags = NVT_SAMPLE_HOST | NVT_SAMPLE_DEVICES_FAST;
+        if (now >= next_slow) {
+            flags = (flags & ~(unsigned)NVT_SAMPLE_DEVICES_FAST) | NVT_SAMPLE_DEVICES;
+            next_slow += SLOW_PERIOD_S;
+        }
+        if (now >= next_processes) {
             flags |= NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
+            next_processes += interval;
         }
         if (nvt_snapshot_take(ctx, flags, &snap) == NVT_OK) {
             snapshots++;
@@ -93,7 +107,7 @@ int main(int argc, char **argv) {
         if (snapshots == 1) {
             steady_cpu = cpu_s();
         }
-        next += interval;
+        next += period;
         sleep_until(next);
     }
     printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", cpu_s() - steady_cpu, rss_kib(), snapshots);
