@@ -27,7 +27,9 @@ enum nvt_host_status {
 };
 
 /* Host-side data of one process.  Strings point into the owning snapshot (or allocation) and are
- * "" when N/A; numbers use the N/A conventions of common.h. */
+ * "" when N/A; numbers use the N/A conventions of common.h.  In a context's snapshots, the uids,
+ * user and command line of a process read in the last two snapshots may be up to 10 s old (an
+ * exec() is seen at once; see docs/api.md). */
 struct nvt_host_process {
     uint32_t pid;
     enum nvt_host_status status;

@@ -18,7 +18,7 @@
  * again: in between, a pass reads only /proc/<pid>/stat (a third of the files).  A process that
  * changes its title or its uids shows the change within this time; one that calls exec() (its
  * name in stat changes) at once. */
-#define HOST_IDENTITY_TTL_S 5.0
+#define HOST_IDENTITY_TTL_S 10.0
 
 /* Processes per pass whose stat file is kept open between passes (read again with pread(2)
  * instead of opened and closed each time); the others are opened each time. */
