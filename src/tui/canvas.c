@@ -186,13 +186,12 @@ static void put_char(struct canvas *canvas, int row, int col, const char *bytes,
         cell->style = style;
         return;
     }
-    /* len <= 4 (one character): copy it and zero the rest, byte by byte. */
-    for (size_t k = 0; k < sizeof(cell->text); k++) {
-        cell->text[k] = k < len ? bytes[k] : '\0';
+    /* One character (at most 4 bytes), the rest of the text zero. */
+    struct canvas_cell fresh = {.len = (uint8_t)len, .width = (uint8_t)width, .style = style};
+    for (size_t k = 0; k < len && k < sizeof(fresh.text); k++) {
+        fresh.text[k] = bytes[k];
     }
-    cell->len = (uint8_t)len;
-    cell->width = (uint8_t)width;
-    cell->style = style;
+    *cell = fresh;
     if (width == 2) {
         struct canvas_cell *right = cell_at(canvas, row, col + 1);
         if (right->width != 1) {
@@ -226,10 +225,18 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
     int row = y - canvas->origin;
     int col = x;
     size_t i = 0;
+    struct canvas_cell *cells =
+        row >= 0 && row < canvas->rows ? &canvas->cells[(size_t)row * (size_t)canvas->cols] : NULL;
     while (i < len && s[i] != '\0') {
         if (s[i] >= 0x20 && s[i] < 0x7F) {
             /* Printable ASCII, most of every frame: one byte, one cell, no mapping. */
-            put_char(canvas, row, col, text + i, 1, 1, style);
+            if (cells != NULL && col >= 0 && col < canvas->cols) {
+                if (cells[col].width != 1) {
+                    break_wide(canvas, row, col);
+                }
+                cells[col] = (struct canvas_cell){
+                    .text = {(char)s[i]}, .len = 1, .width = 1, .style = style};
+            }
             col++;
             i++;
             continue;
