@@ -101,6 +101,41 @@ int file_reread_into(int fd, char *buf, size_t size, size_t *len) {
     return read_into(fd, 0, buf, size, len);
 }
 
+int file_reread_grow(int fd, size_t cap, char **buf, size_t *size, size_t *len) {
+    if (cap > SIZE_MAX / 4) {
+        cap = SIZE_MAX / 4;
+    }
+    for (;;) {
+        if (*buf == NULL || *size < 2) {
+            size_t first = cap < 4096 ? cap + 1 : 4096;
+            char *fresh = malloc(first);
+            if (fresh == NULL) {
+                return ENOMEM;
+            }
+            free(*buf);
+            *buf = fresh;
+            *size = first;
+        }
+        int err = read_into(fd, 0, *buf, *size, len);
+        if (err == 0 && *len > cap) {
+            return EFBIG; /* a buffer grown for an earlier, larger cap */
+        }
+        if (err != EFBIG) {
+            return err;
+        }
+        if (*size - 1 >= cap) {
+            return EFBIG;
+        }
+        size_t grown = *size - 1 > cap / 2 ? cap + 1 : (*size - 1) * 2 + 1;
+        char *bigger = realloc(*buf, grown);
+        if (bigger == NULL) {
+            return ENOMEM;
+        }
+        *buf = bigger;
+        *size = grown;
+    }
+}
+
 int file_read_at(int dirfd, const char *path, size_t cap, char **out, size_t *len) {
     int fd = -1;
     int err = open_read_only(dirfd, path, &fd);

@@ -35,4 +35,10 @@ int file_open_read_into(int dirfd, const char *path, char *buf, size_t size, siz
  * file of a process that has exited fails with ESRCH, even if its pid was reused since. */
 int file_reread_into(int fd, char *buf, size_t size, size_t *len);
 
+/* file_reread_into() into a buffer that grows as needed: *buf (NULL or malloc'd, *size bytes,
+ * kept by the caller between reads and freed with free()) receives the whole file and a NUL; the
+ * file is read again from its start whenever the buffer had to grow.  Returns 0, an errno value,
+ * ENOMEM (the buffer is left as it was), or EFBIG when the file holds more than cap bytes. */
+int file_reread_grow(int fd, size_t cap, char **buf, size_t *size, size_t *len);
+
 #endif /* NVITOP_UTIL_FILE_H */

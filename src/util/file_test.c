@@ -85,10 +85,52 @@ static void test_read_into(void **state) {
     rmdir(dir);
 }
 
+/* A kept descriptor read again: the file as it is now, a buffer that grows past 4 KiB, the cap. */
+static void test_reread(void **state) {
+    (void)state;
+    char dir[] = "/tmp/nvt_file_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[64];
+    snprintf(path, sizeof(path), "%s/kept", dir);
+    write_file(path, "first", 5);
+    int fd = -1;
+    char small[16];
+    size_t len = 0;
+    assert_int_equal(file_open_read_into(AT_FDCWD, path, small, sizeof(small), &len, &fd), 0);
+    assert_true(fd >= 0);
+    assert_string_equal(small, "first");
+    write_file(path, "2nd", 3); /* rewritten in place, as /proc regenerates its files */
+    assert_int_equal(file_reread_into(fd, small, sizeof(small), &len), 0);
+    assert_string_equal(small, "2nd");
+    assert_int_equal(len, 3);
+
+    static char big[10000];
+    memset(big, 'x', sizeof(big));
+    write_file(path, big, sizeof(big));
+    char *buf = NULL;
+    size_t size = 0;
+    assert_int_equal(file_reread_grow(fd, 1u << 20, &buf, &size, &len), 0);
+    assert_int_equal(len, sizeof(big));
+    assert_true(size > sizeof(big));
+    assert_int_equal(buf[len], '\0');
+    assert_int_equal(file_reread_grow(fd, 5000, &buf, &size, &len), EFBIG);
+    write_file(path, "short", 5);
+    assert_int_equal(file_reread_grow(fd, 5000, &buf, &size, &len), 0);
+    assert_string_equal(buf, "short");
+    free(buf);
+    close(fd);
+    assert_int_equal(
+        file_open_read_into(AT_FDCWD, "/nonexistent/x", small, sizeof(small), NULL, &fd), ENOENT);
+    assert_int_equal(fd, -1);
+    unlink(path);
+    rmdir(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_whole),
         cmocka_unit_test(test_read_into),
+        cmocka_unit_test(test_reread),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,6 +18,7 @@
 /* Caps on what we read: generous for the real files (/proc/stat carries one "intr" number per
  * interrupt line, tens of KiB on big machines), small enough to bound a corrupt fixture. */
 #define STAT_FILE_CAP     (16u << 20)
+#define SMALL_FILE_CAP    4096 /* loadavg, uptime, hostname */
 #define INITIAL_CPU_SLOTS 64
 
 nvt_status host_open(const char *proc_root, struct host_ctx **out) {
@@ -49,6 +50,9 @@ nvt_status host_open(const char *proc_root, struct host_ctx **out) {
     host->memory_total = NVT_NA_U64;
     host->uptime_at_mark = NAN;
     host->nested_namespace = -1;
+    for (size_t i = 0; i < HOST_FILE_COUNT; i++) {
+        host->files[i].fd = -1;
+    }
     *out = host;
     return NVT_OK;
 }
@@ -65,6 +69,12 @@ void host_close(struct host_ctx *host) {
     free(host->scratch_per_cpu);
     pid_cache_fini(&host->pids);
     users_fini(&host->users);
+    for (size_t i = 0; i < HOST_FILE_COUNT; i++) {
+        if (host->files[i].fd >= 0) {
+            close(host->files[i].fd);
+        }
+        free(host->files[i].buf);
+    }
     free(host);
 }
 
@@ -78,6 +88,42 @@ int host_read_file(const struct host_ctx *host, const char *path, size_t cap, ch
         return ENOENT;
     }
     return file_read_at(host->root_fd, path, cap, out, len);
+}
+
+int host_read_kept(struct host_ctx *host, enum host_file which, size_t cap, const char **text) {
+    static const char *const paths[HOST_FILE_COUNT] = {
+        [HOST_FILE_STAT] = "stat",
+        [HOST_FILE_MEMINFO] = "meminfo",
+        [HOST_FILE_LOADAVG] = "loadavg",
+        [HOST_FILE_UPTIME] = "uptime",
+        [HOST_FILE_HOSTNAME] = "sys/kernel/hostname",
+    };
+    *text = NULL;
+    if (host->root_fd < 0) {
+        return ENOENT;
+    }
+    struct host_kept_file *file = &host->files[which];
+    size_t len = 0;
+    int err = EBADF;
+    if (file->fd >= 0) {
+        err = file_reread_grow(file->fd, cap, &file->buf, &file->size, &len);
+        if (err != 0 && err != ENOMEM) {
+            /* Gone or replaced (a fixture tree rewritten): open it again below. */
+            close(file->fd);
+            file->fd = -1;
+        }
+    }
+    if (file->fd < 0) {
+        file->fd = openat(host->root_fd, paths[which], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        if (file->fd < 0) {
+            return errno;
+        }
+        err = file_reread_grow(file->fd, cap, &file->buf, &file->size, &len);
+    }
+    if (err == 0) {
+        *text = file->buf;
+    }
+    return err;
 }
 
 /* psutil's percentage between two CPU readings: field-wise deltas (never negative, a CPU that
@@ -125,9 +171,8 @@ static bool ensure_cpu_slots(struct host_ctx *host, uint32_t count) {
 
 static void sample_cpu(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
                        uint32_t per_cpu_cap) {
-    char *text = NULL;
-    size_t len = 0;
-    if (host_read_file(host, "stat", STAT_FILE_CAP, &text, &len) != 0) {
+    const char *text = NULL;
+    if (host_read_kept(host, HOST_FILE_STAT, STAT_FILE_CAP, &text) != 0) {
         return;
     }
     struct proc_stat stat;
@@ -141,7 +186,6 @@ static void sample_cpu(struct host_ctx *host, struct nvt_host_state *out, double
         stat.cpu_count =
             stat.cpu_count < host->per_cpu_capacity ? stat.cpu_count : host->per_cpu_capacity;
     }
-    free(text);
     if (stat.has_boot_time) {
         host->boot_time = (double)stat.boot_time;
     }
@@ -168,12 +212,11 @@ static void sample_cpu(struct host_ctx *host, struct nvt_host_state *out, double
     host->previous_cpu_count = stat.cpu_count;
 }
 
-static void sample_loadavg(const struct host_ctx *host, struct nvt_host_state *out) {
-    char buf[256];
+static void sample_loadavg(struct host_ctx *host, struct nvt_host_state *out) {
+    const char *text = NULL;
     double load[3];
-    if (host->root_fd >= 0 &&
-        file_read_into(host->root_fd, "loadavg", buf, sizeof(buf), NULL) == 0 &&
-        proc_parse_loadavg(buf, load)) {
+    if (host_read_kept(host, HOST_FILE_LOADAVG, SMALL_FILE_CAP, &text) == 0 &&
+        proc_parse_loadavg(text, load)) {
         out->load_1m = load[0];
         out->load_5m = load[1];
         out->load_15m = load[2];
@@ -182,11 +225,10 @@ static void sample_loadavg(const struct host_ctx *host, struct nvt_host_state *o
 
 /* Read /proc/uptime and remember when, so that process reads can extrapolate. */
 static double read_uptime(struct host_ctx *host) {
-    char buf[128];
+    const char *text = NULL;
     double uptime = NAN;
-    if (host->root_fd >= 0 &&
-        file_read_into(host->root_fd, "uptime", buf, sizeof(buf), NULL) == 0 &&
-        proc_parse_uptime(buf, &uptime)) {
+    if (host_read_kept(host, HOST_FILE_UPTIME, SMALL_FILE_CAP, &text) == 0 &&
+        proc_parse_uptime(text, &uptime)) {
         host->uptime_at_mark = uptime;
         host->monotonic_mark = clock_monotonic_s();
     }
@@ -220,13 +262,13 @@ double host_boot_time(struct host_ctx *host) {
  * The host name: <proc root>/sys/kernel/hostname, which is the UTS node name on a real system and
  * lets fixture trees fix it; uname() when that file is missing.
  */
-static void sample_hostname(const struct host_ctx *host, struct nvt_host_state *out) {
-    char buf[NVT_NAME_LEN];
-    if (host->root_fd >= 0 &&
-        file_read_into(host->root_fd, "sys/kernel/hostname", buf, sizeof(buf), NULL) == 0) {
-        buf[strcspn(buf, "\n")] = '\0';
-        if (buf[0] != '\0') {
-            str_copy(out->hostname, sizeof(out->hostname), buf);
+static void sample_hostname(struct host_ctx *host, struct nvt_host_state *out) {
+    const char *text = NULL;
+    if (host_read_kept(host, HOST_FILE_HOSTNAME, SMALL_FILE_CAP, &text) == 0) {
+        size_t len = strcspn(text, "\n");
+        if (len > 0 && len < sizeof(out->hostname)) {
+            memcpy(out->hostname, text, len);
+            out->hostname[len] = '\0';
             return;
         }
     }

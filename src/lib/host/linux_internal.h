@@ -69,6 +69,24 @@ struct user_cache {
     size_t capacity;
 };
 
+/* The host files read on every sample, kept open between samples with their read buffers: a
+ * file in /proc is generated afresh by each read from its start, and opening it (for /proc/stat,
+ * allocating the kernel's buffer) costs about as much as reading it. */
+enum host_file {
+    HOST_FILE_STAT,
+    HOST_FILE_MEMINFO,
+    HOST_FILE_LOADAVG,
+    HOST_FILE_UPTIME,
+    HOST_FILE_HOSTNAME,
+    HOST_FILE_COUNT
+};
+
+struct host_kept_file {
+    int fd; /* -1 until first read */
+    char *buf;
+    size_t size;
+};
+
 struct host_ctx {
     char *proc_root;
     int root_fd; /* directory of proc_root, or -1 when it could not be opened */
@@ -93,6 +111,7 @@ struct host_ctx {
 
     struct pid_cache pids;
     struct user_cache users;
+    struct host_kept_file files[HOST_FILE_COUNT];
 };
 
 /* Close the identity's stat file, if open, and free it; NULL is ignored. */
@@ -124,6 +143,10 @@ void users_fini(struct user_cache *cache);
 /* Fill the memory and swap fields of *out from <proc root>/meminfo (N/A when unreadable) and
  * remember the physical total for host_memory_total(). */
 void host_memory_sample(struct host_ctx *host, struct nvt_host_state *out);
+
+/* The text of one of the host files (at most cap bytes), read through its kept descriptor; valid
+ * until the next read of that file.  0 or an errno value (*text is then NULL). */
+int host_read_kept(struct host_ctx *host, enum host_file which, size_t cap, const char **text);
 
 /* Read a file under the proc root into a fresh NUL-terminated allocation; errno-style result. */
 int host_read_file(const struct host_ctx *host, const char *path, size_t cap, char **out,

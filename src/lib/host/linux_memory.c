@@ -64,14 +64,12 @@ static bool memory_figures(const struct host_ctx *host, const struct proc_meminf
     return true;
 }
 
-static bool read_meminfo(const struct host_ctx *host, struct proc_meminfo *m) {
-    char *text = NULL;
-    size_t len = 0;
-    if (host_read_file(host, "meminfo", MEMINFO_CAP, &text, &len) != 0) {
+static bool read_meminfo(struct host_ctx *host, struct proc_meminfo *m) {
+    const char *text = NULL;
+    if (host_read_kept(host, HOST_FILE_MEMINFO, MEMINFO_CAP, &text) != 0) {
         return false;
     }
     proc_parse_meminfo(text, m);
-    free(text);
     return true;
 }
 
