@@ -125,4 +125,7 @@ int scenario_read_processes(struct scenario_ctx *ctx, const json_t *value,
 /* Reads a device's "mig" object (scenario_mig.c). */
 int scenario_read_mig(struct scenario_ctx *ctx, const json_t *value, void *device);
 
+/* Reads the top-level "call_latency" object into the model (scenario_latency.c). */
+int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *base);
+
 #endif /* NVITOP_SIM_SCENARIO_INTERNAL_H */

@@ -1,7 +1,7 @@
 /*
  * The scenario loader's entry points: reading the file, the top-level object ("driver",
- * "clock", "devices") and turning the first error into one "<file>:<line>:<column>: <message>"
- * line.
+ * "clock", "devices", "call_latency") and turning the first error into one
+ * "<file>:<line>:<column>: <message>" line.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -47,6 +47,7 @@ static const struct scenario_field top_fields[] = {
     {.key = "driver", .kind = FIELD_GROUP, .fields = driver_fields, .required = true},
     {.key = "clock", .kind = FIELD_CUSTOM, .custom = read_clock},
     {.key = "devices", .kind = FIELD_CUSTOM, .custom = read_devices, .required = true},
+    {.key = "call_latency", .kind = FIELD_CUSTOM, .custom = scenario_read_latency},
     {0},
 };
 

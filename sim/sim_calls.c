@@ -3,6 +3,7 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 /*
@@ -11,6 +12,10 @@
  * cheap and correct under concurrent queries.
  */
 static atomic_ulong sim_call_counts[SIM_CALL_COUNT];
+
+/* Numbers the temporary files of concurrent dumps (a stalled call in one thread, a shutdown in
+ * another), so that each writes its own before the rename. */
+static atomic_ulong sim_dump_sequence;
 
 #define SIM_CALL_NAME(name, params) #name,
 static const char *const sim_call_names[SIM_CALL_COUNT] = {
@@ -22,13 +27,24 @@ void sim_calls_count(enum sim_call_id id) {
     atomic_fetch_add_explicit(&sim_call_counts[id], 1, memory_order_relaxed);
 }
 
+bool sim_calls_find(const char *name, enum sim_call_id *id) {
+    for (size_t i = 0; i < SIM_CALL_COUNT; i++) {
+        if (strcmp(sim_call_names[i], name) == 0) {
+            *id = (enum sim_call_id)i;
+            return true;
+        }
+    }
+    return false;
+}
+
 void sim_calls_dump(void) {
     const char *path = getenv("NVML_SIM_CALLS_FILE");
     if (path == NULL || path[0] == '\0') {
         return;
     }
     char tmp[4096];
-    int n = snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid());
+    unsigned long sequence = atomic_fetch_add_explicit(&sim_dump_sequence, 1, memory_order_relaxed);
+    int n = snprintf(tmp, sizeof(tmp), "%s.%ld.%lu.tmp", path, (long)getpid(), sequence);
     if (n < 0 || (size_t)n >= sizeof(tmp)) {
         return;
     }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "nvml/nvml_abi.h"
+#include "sim_calls.h"
 
 /* The fixed handle table (sim_handle.c) bounds these; scenarios beyond them are rejected. */
 #define SIM_MAX_DEVICES   64
@@ -191,6 +192,8 @@ struct sim_model {
     double frozen_at_s;
     size_t device_count;
     struct sim_device *devices;
+    /* Seconds each entry point sleeps before it answers ("call_latency"), by call id. */
+    double call_latency_s[SIM_CALL_COUNT];
     /* Every block the loader allocated for this model (strings, arrays, schedules): the model
      * is freed in one sweep, so no field needs its own destructor. */
     size_t block_count;

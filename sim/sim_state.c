@@ -9,6 +9,7 @@
 
 #include "scenario.h"
 #include "sim_handle.h"
+#include "sim_latency.h"
 #include "sim_reload.h"
 
 /*
@@ -109,10 +110,13 @@ nvmlReturn_t sim_init(enum sim_call_id id) {
     if (d->refcount == 0) {
         ret = load_first(d);
     }
+    double latency_s = 0.0;
     if (ret == NVML_SUCCESS) {
         d->refcount++;
+        latency_s = d->model->call_latency_s[id];
     }
     pthread_rwlock_unlock(&d->lock);
+    sim_latency_wait(latency_s);
     return ret;
 }
 
@@ -129,13 +133,18 @@ nvmlReturn_t sim_shutdown(void) {
     pthread_rwlock_wrlock(&d->lock);
     nvmlReturn_t ret = NVML_SUCCESS;
     bool last = false;
+    double latency_s = 0.0;
     if (d->refcount == 0) {
         ret = NVML_ERROR_UNINITIALIZED;
-    } else if (--d->refcount == 0) {
-        release_model(d);
-        last = true;
+    } else {
+        latency_s = d->model->call_latency_s[SIM_CALL_nvmlShutdown];
+        if (--d->refcount == 0) {
+            release_model(d);
+            last = true;
+        }
     }
     pthread_rwlock_unlock(&d->lock);
+    sim_latency_wait(latency_s);
     if (last) {
         sim_calls_dump();
     }
@@ -174,6 +183,7 @@ nvmlReturn_t sim_begin(struct sim_query *q, enum sim_call_id id) {
         return NVML_ERROR_UNINITIALIZED;
     }
     q->model = d->model;
+    q->latency_s = d->model->call_latency_s[id];
     q->elapsed_s = monotonic_s() - d->origin_s;
     q->frozen = d->env_time_set || d->model->clock_frozen;
     if (d->env_time_set) {
@@ -229,6 +239,9 @@ nvmlReturn_t sim_end(struct sim_query *q, nvmlReturn_t ret) {
         pthread_rwlock_unlock(&sim_driver.lock);
         q->locked = false;
     }
+    /* After the unlock: a stalled call must not hold up reloads, shutdowns or other threads. */
+    sim_latency_wait(q->latency_s);
+    q->latency_s = 0.0;
     return ret;
 }
 

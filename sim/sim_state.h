@@ -2,7 +2,7 @@
  * The driver's state: the initialisation count, the current model, the simulated clock and the
  * file watch, behind one reader-writer lock.  Every export brackets its work with
  * sim_begin*() / sim_end(): queries share the lock, init, shutdown and reloads take it
- * exclusively.
+ * exclusively.  A call's latency from the scenario is slept after the lock is released.
  */
 #ifndef NVITOP_SIM_SIM_STATE_H
 #define NVITOP_SIM_SIM_STATE_H
@@ -23,12 +23,15 @@ struct sim_query {
     double elapsed_s;                /* real seconds since the first init, for counters */
     bool frozen;                     /* t_s is fixed (scenario clock or NVML_SIM_TIME) */
     bool locked;
+    double latency_s; /* the scenario's "call_latency" for this entry point, slept in sim_end */
 };
 
-/* nvmlInit*: counts the call, loads the scenario on the first init.  Returns NVML's codes. */
+/* nvmlInit*: counts the call, loads the scenario on the first init, sleeps the call's latency
+ * when it succeeds.  Returns NVML's codes. */
 nvmlReturn_t sim_init(enum sim_call_id id);
 
-/* nvmlShutdown: drops one reference; the last one frees the model and dumps call counts. */
+/* nvmlShutdown: drops one reference (after the call's latency); the last one frees the model
+ * and dumps call counts. */
 nvmlReturn_t sim_shutdown(void);
 
 /*
@@ -50,7 +53,8 @@ nvmlReturn_t sim_begin_device(struct sim_query *q, enum sim_call_id id, nvmlDevi
 nvmlReturn_t sim_begin_gpu(struct sim_query *q, enum sim_call_id id, nvmlDevice_t device,
                            bool args_ok);
 
-/* Ends a query (releases the lock if held) and returns `ret`, for `return sim_end(&q, ret)`. */
+/* Ends a query: releases the lock if held, then sleeps the call's latency (sim_latency.h), and
+ * returns `ret`, for `return sim_end(&q, ret)`. */
 nvmlReturn_t sim_end(struct sim_query *q, nvmlReturn_t ret);
 
 #endif /* NVITOP_SIM_SIM_STATE_H */
