@@ -32,12 +32,20 @@ static bool add_repeat(struct strbuf *out, const char *unit, long count) {
 
 /* Python's f'{x:.1f}' and f'{min(round(x), 100):d}%' with "100%" shown as "MAX". */
 static void percent_texts(double value, char *fraction, size_t fsize, char *whole, size_t wsize) {
-    snprintf(fraction, fsize, "%.1f%%", value);
+    size_t len = nvt_format_fixed(fraction, fsize, value, 1);
+    if (len + 1 < fsize) {
+        fraction[len] = '%';
+        fraction[len + 1] = '\0';
+    }
     double rounded = nvt_round_half_even(value);
     if (rounded >= 100.0) {
         snprintf(whole, wsize, "MAX");
     } else {
-        snprintf(whole, wsize, "%.0f%%", rounded);
+        len = nvt_format_fixed(whole, wsize, rounded, 0);
+        if (len + 1 < wsize) {
+            whole[len] = '%';
+            whole[len + 1] = '\0';
+        }
     }
 }
 

@@ -43,7 +43,12 @@ static void watts_text(char *buf, size_t size, uint32_t milliwatts) {
     if (nvt_is_na_u32(milliwatts)) {
         str_copy(buf, size, NA_TEXT);
     } else {
-        snprintf(buf, size, "%.0fW", nvt_round_half_even((double)milliwatts / 1000.0));
+        size_t len =
+            nvt_format_fixed(buf, size, nvt_round_half_even((double)milliwatts / 1000.0), 0);
+        if (len + 1 < size) {
+            buf[len] = 'W';
+            buf[len + 1] = '\0';
+        }
     }
 }
 

@@ -68,7 +68,7 @@ static void cpu_text(char *buf, size_t size, double percent) {
     if (isnan(percent)) {
         str_copy(buf, size, "N/A");
     } else if (percent < 1000.0) {
-        snprintf(buf, size, "%.1f", percent);
+        nvt_format_fixed(buf, size, percent, 1);
     } else if (percent < 10000.0) {
         snprintf(buf, size, "%d", (int)percent);
     } else {
@@ -143,7 +143,7 @@ static char *host_info_text(const struct view_process_row *row, size_t time_widt
     if (isnan(memory)) {
         str_copy(mem, sizeof(mem), "N/A");
     } else {
-        snprintf(mem, sizeof(mem), "%.1f", memory);
+        nvt_format_fixed(mem, sizeof(mem), memory, 1);
     }
     time_text(time, sizeof(time), host);
     size_t pad = time_width > strlen(time) ? time_width - strlen(time) : 0;

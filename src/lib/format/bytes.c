@@ -22,12 +22,15 @@ static size_t put_scaled(char *buf, size_t size, uint64_t bytes, uint64_t unit, 
     double scaled = (double)bytes / (double)unit;
     double rounded = nvt_round_half_even_digits(scaled, digits);
     char text[64];
-    if (digits == 0) {
-        format_c_snprintf(text, sizeof(text), "%.0f%s", rounded, suffix);
-    } else {
-        format_c_snprintf(text, sizeof(text), "%.*f%s", digits, rounded, suffix);
+    size_t len = nvt_format_fixed(text, sizeof(text), rounded, digits);
+    if (len >= sizeof(text)) {
+        len = sizeof(text) - 1;
     }
-    return put_text(buf, size, text);
+    struct format_out out;
+    format_out_init(&out, buf, size);
+    format_out_put(&out, text, len);
+    format_out_puts(&out, suffix);
+    return out.len;
 }
 
 size_t nvt_format_bytes(char *buf, size_t size, uint64_t bytes, uint64_t min_unit) {

@@ -6,7 +6,9 @@
 #ifndef NVITOP_SRC_LIB_FORMAT_FORMAT_INTERNAL_H
 #define NVITOP_SRC_LIB_FORMAT_FORMAT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Writes into buf[size] while counting the full length, like snprintf. */
 struct format_out {
@@ -23,6 +25,10 @@ void format_out_put(struct format_out *out, const char *text, size_t len);
 
 /* Append a C string. */
 void format_out_puts(struct format_out *out, const char *text);
+
+/* round(|value| * 10^digits) to the nearest integer in *n when that is certain without printing
+ * (digits <= 8, no near-tie, magnitude below 2^50); false otherwise (round.c). */
+bool format_scaled_integer(double value, int digits, uint64_t *n);
 
 /* snprintf() in the "C" locale.  Returns what snprintf returns. */
 int format_c_snprintf(char *buf, size_t size, const char *fmt, ...)

@@ -2,6 +2,7 @@
 #include <float.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include <nvitop/format.h>
 
@@ -31,21 +32,20 @@ double nvt_round_half_even(double value) {
 #define MAX_DIGITS 330
 
 /*
- * The common case without printing: value * 10^digits computed in double is within an ulp or so
- * of the exact product, so when its fraction is clearly away from one half the rounded integer n
- * is certain, and n / 10^digits (both exact doubles, one correctly rounded division) is the double
- * nearest to the decimal result, which is what Python returns.  Near a tie, or for magnitudes
- * where fractions are not represented, false.
+ * The common case without printing: |value| * 10^digits computed in double is within an ulp or
+ * so of the exact product, so when its fraction is clearly away from one half the nearest integer
+ * n is certain (near an integer the error cannot change which one is nearest).  Near a tie, or
+ * for magnitudes where fractions are not represented, false.
  */
 #define FAST_MAX_DIGITS 8
 
-static bool round_fast(double value, int digits, double *out) {
-    static const double powers[FAST_MAX_DIGITS + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
-    if (digits > FAST_MAX_DIGITS) {
+static const double powers[FAST_MAX_DIGITS + 1] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
+
+bool format_scaled_integer(double value, int digits, uint64_t *n) {
+    if (!isfinite(value) || digits < 0 || digits > FAST_MAX_DIGITS) {
         return false;
     }
-    double scale = powers[digits];
-    double scaled = fabs(value) * scale;
+    double scaled = fabs(value) * powers[digits];
     if (!(scaled < 0x1p50)) {
         return false;
     }
@@ -56,8 +56,18 @@ static bool round_fast(double value, int digits, double *out) {
     if (fabs(fraction - 0.5) <= margin) {
         return false;
     }
-    double n = fraction > 0.5 ? lower + 1.0 : lower;
-    double rounded = n / scale;
+    *n = (uint64_t)lower + (fraction > 0.5 ? 1 : 0);
+    return true;
+}
+
+/* n / 10^digits (both exact doubles, one correctly rounded division) is the double nearest to
+ * the decimal result, which is what Python's round(value, digits) returns. */
+static bool round_fast(double value, int digits, double *out) {
+    uint64_t n = 0;
+    if (!format_scaled_integer(value, digits, &n)) {
+        return false;
+    }
+    double rounded = (double)n / powers[digits];
     /* Keep the sign of a result that rounds to zero, as Python does (round(-0.001, 2) == -0.0). */
     *out = copysign(rounded, value);
     return true;
