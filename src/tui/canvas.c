@@ -85,6 +85,24 @@ bool canvas_set_ascii(struct canvas *canvas, bool ascii) {
     return previous;
 }
 
+/* One character of UTF-8, U+FFFD for an invalid byte: the three-byte form of box drawing,
+ * blocks and Braille inline, anything else through util's decoder. */
+static size_t decode(const unsigned char *s, size_t len, uint32_t *cp) {
+    if (len >= 3 && (s[0] & 0xF0) == 0xE0 && (s[1] & 0xC0) == 0x80 && (s[2] & 0xC0) == 0x80) {
+        uint32_t value = ((uint32_t)(s[0] & 0x0F) << 12) | ((uint32_t)(s[1] & 0x3F) << 6) |
+                         (uint32_t)(s[2] & 0x3F);
+        if (value >= 0x800 && (value < 0xD800 || value > 0xDFFF)) {
+            *cp = value;
+            return 3;
+        }
+    }
+    size_t n = utf8_decode((const char *)s, len, cp);
+    if (*cp == UTF8_INVALID) {
+        *cp = 0xFFFD;
+    }
+    return n;
+}
+
 /* Display width of a code point: the C library knows it under a UTF-8 locale; without one every
  * printable character counts 1, which is what the terminal then shows too. */
 static int code_point_width(uint32_t cp) {
@@ -242,10 +260,7 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
             continue;
         }
         uint32_t cp;
-        size_t n = utf8_decode(text + i, len - i, &cp);
-        if (cp == UTF8_INVALID) {
-            cp = 0xFFFD;
-        }
+        size_t n = decode(s + i, len - i, &cp);
         int width = code_point_width(cp);
         char ascii = canvas->ascii ? ascii_for(cp) : 0;
         if (ascii != 0) {

@@ -74,6 +74,10 @@ unsigned utf8_cp_width(uint32_t cp) {
         /* Nothing below the combining diacritics is wide or zero-width (U+00AD stays 1). */
         return 1;
     }
+    if ((cp >= 0x2500 && cp <= 0x259F) || (cp >= 0x2800 && cp <= 0x28FF)) {
+        /* Box drawing, block elements and Braille, the bulk of every frame: all narrow. */
+        return 1;
+    }
     if (cp == UTF8_INVALID) {
         return 1;
     }
@@ -91,6 +95,12 @@ size_t utf8_width(const char *text, size_t len) {
     size_t cells = 0;
     size_t i = 0;
     while (i < len) {
+        if ((unsigned char)text[i] < 0x80) {
+            /* ASCII: one cell per byte (control characters included, as utf8_cp_width says). */
+            cells++;
+            i++;
+            continue;
+        }
         uint32_t cp = 0;
         i += utf8_decode(text + i, len - i, &cp);
         cells += utf8_cp_width(cp);
