@@ -67,14 +67,11 @@ static int read_into(int fd, off_t offset, char *buf, size_t size, size_t *len) 
 }
 
 int file_read_into(int dirfd, const char *path, char *buf, size_t size, size_t *len) {
-    buf[0] = '\0';
     int fd = -1;
-    int err = open_read_only(dirfd, path, &fd);
-    if (err != 0) {
-        return err;
+    int err = file_open_read_into(dirfd, path, buf, size, len, &fd);
+    if (fd >= 0) {
+        close(fd);
     }
-    err = read_into(fd, -1, buf, size, len);
-    close(fd);
     return err;
 }
 
