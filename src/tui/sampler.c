@@ -2,6 +2,8 @@
  * The sampling thread (see sampler.h).  The UI and the thread share one mutex-guarded mailbox:
  * the newest snapshot, a refresh request, a signal request and its result.  The thread sleeps on a
  * condition variable with a monotonic deadline, so stopping it never waits for a full period.
+ * A driver call can stall for seconds, so a stop may also give up waiting: the thread is then
+ * abandoned and frees the sampler itself when the call returns (sampler_stop_within).
  */
 #include "tui/sampler.h"
 
@@ -33,9 +35,12 @@ struct sampler {
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
+    pthread_cond_t done; /* signalled when the thread leaves its loop */
     int pipe_fds[2];
     /* Guarded by lock. */
     bool stop;
+    bool finished;  /* the thread has left its loop and no longer uses the context */
+    bool abandoned; /* the UI gave up waiting: the thread frees the sampler on its way out */
     bool refresh;
     bool resample_processes; /* the next snapshot must carry processes */
     struct nvt_snapshot *pending;
@@ -52,6 +57,19 @@ static void release_context(struct sampler *sampler) {
         nvt_close(sampler->ctx);
     }
     sampler->ctx = NULL;
+}
+
+/* Free everything once the thread has ended or is on its way out. */
+static void destroy(struct sampler *sampler) {
+    pthread_mutex_destroy(&sampler->lock);
+    pthread_cond_destroy(&sampler->wake);
+    pthread_cond_destroy(&sampler->done);
+    nvt_snapshot_free(sampler->pending);
+    free(sampler->signal_targets);
+    close(sampler->pipe_fds[0]);
+    close(sampler->pipe_fds[1]);
+    release_context(sampler);
+    free(sampler);
 }
 
 static void notify_ui(struct sampler *sampler) {
@@ -165,7 +183,14 @@ static void *sampler_main(void *arg) {
         struct timespec deadline = deadline_of(next_due);
         pthread_cond_timedwait(&sampler->wake, &sampler->lock, &deadline);
     }
+    sampler->finished = true;
+    bool abandoned = sampler->abandoned;
+    pthread_cond_signal(&sampler->done);
     pthread_mutex_unlock(&sampler->lock);
+    if (abandoned) {
+        /* The UI has moved on (the thread is detached): nobody else will free the sampler. */
+        destroy(sampler);
+    }
     return NULL;
 }
 
@@ -176,12 +201,19 @@ static bool init_sync(struct sampler *sampler) {
     }
     pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
     int rc = pthread_cond_init(&sampler->wake, &attr);
+    if (rc == 0) {
+        rc = pthread_cond_init(&sampler->done, &attr);
+        if (rc != 0) {
+            pthread_cond_destroy(&sampler->wake);
+        }
+    }
     pthread_condattr_destroy(&attr);
     if (rc != 0) {
         return false;
     }
     if (pthread_mutex_init(&sampler->lock, NULL) != 0) {
         pthread_cond_destroy(&sampler->wake);
+        pthread_cond_destroy(&sampler->done);
         return false;
     }
     return true;
@@ -229,6 +261,7 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
         snprintf(error, error_size, "cannot start the sampling thread: %s", strerror(rc));
         pthread_mutex_destroy(&sampler->lock);
         pthread_cond_destroy(&sampler->wake);
+        pthread_cond_destroy(&sampler->done);
         goto fail_sync;
     }
     return sampler;
@@ -250,14 +283,35 @@ void sampler_stop(struct sampler *sampler) {
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
     pthread_join(sampler->thread, NULL);
-    pthread_mutex_destroy(&sampler->lock);
-    pthread_cond_destroy(&sampler->wake);
-    nvt_snapshot_free(sampler->pending);
-    free(sampler->signal_targets);
-    close(sampler->pipe_fds[0]);
-    close(sampler->pipe_fds[1]);
-    release_context(sampler);
-    free(sampler);
+    destroy(sampler);
+}
+
+bool sampler_stop_within(struct sampler *sampler, double wait_s) {
+    if (sampler == NULL) {
+        return true;
+    }
+    struct timespec deadline = deadline_of(clock_monotonic_ns() + (uint64_t)(wait_s * 1e9));
+    pthread_mutex_lock(&sampler->lock);
+    sampler->stop = true;
+    pthread_cond_signal(&sampler->wake);
+    while (!sampler->finished) {
+        if (pthread_cond_timedwait(&sampler->done, &sampler->lock, &deadline) != 0) {
+            break; /* ETIMEDOUT */
+        }
+    }
+    if (!sampler->finished) {
+        /* Decided under the lock, so exactly one side frees: the thread, once its call returns.
+         * Nothing of the sampler may be touched after the unlock. */
+        sampler->abandoned = true;
+        pthread_t thread = sampler->thread;
+        pthread_mutex_unlock(&sampler->lock);
+        pthread_detach(thread);
+        return false;
+    }
+    pthread_mutex_unlock(&sampler->lock);
+    pthread_join(sampler->thread, NULL);
+    destroy(sampler);
+    return true;
 }
 
 int sampler_fd(const struct sampler *sampler) {

@@ -58,6 +58,16 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
  * Accepts NULL. */
 void sampler_stop(struct sampler *sampler);
 
+/*
+ * Stop the thread, but wait at most wait_s for a snapshot or signal delivery in progress.  Returns
+ * true when the thread has ended and everything is freed, as after sampler_stop() (a lent context
+ * is the caller's again).  Returns false when the thread is still inside a library call after
+ * wait_s (a stalled driver): it is left to finish that call and then frees the sampler itself,
+ * and a lent context stays in its use, so the caller must neither use nor close that context for
+ * the rest of the process.  Accepts NULL (true).
+ */
+bool sampler_stop_within(struct sampler *sampler, double wait_s);
+
 /* A descriptor that becomes readable when a new snapshot or a signal result is ready. */
 int sampler_fd(const struct sampler *sampler);
 

@@ -24,6 +24,9 @@
 #define SLOW_FIELDS_PERIOD_S   5.0
 #define FIRST_SNAPSHOT_WAIT_MS 1000
 #define CLOCK_TICK_S           1.2
+/* How long quitting waits for a snapshot in progress.  Far more than a healthy driver needs (a
+ * few milliseconds), and short enough that q still quits at once when a call has stalled. */
+#define STOP_WAIT_S 0.5
 
 /* nvitop's cadence (SPEC.md §3.16): memory, utilisation and host every second, the slow device
  * fields (fan, temperature, power, modes, ECC) every five seconds and the process list every two
@@ -181,11 +184,11 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
     }
 }
 
-int tui_run(const struct tui_config *config, char *error, size_t error_size) {
+enum tui_result tui_run(const struct tui_config *config, char *error, size_t error_size) {
     struct tui_app app;
     if (!app_init(&app, config)) {
         snprintf(error, error_size, "out of memory");
-        return -1;
+        return TUI_FAILED;
     }
     struct sampler_schedule schedule;
     plan_schedule(config, &schedule);
@@ -193,7 +196,7 @@ int tui_run(const struct tui_config *config, char *error, size_t error_size) {
         sampler_start(config->context, config->lib_options, &schedule, error, error_size);
     if (sampler == NULL) {
         app_fini(&app);
-        return -1;
+        return TUI_FAILED;
     }
     struct canvas *canvas = canvas_create(24, 80);
     struct term_options options = {.light = config->view.light, .colorful = config->view.colorful};
@@ -202,18 +205,20 @@ int tui_run(const struct tui_config *config, char *error, size_t error_size) {
             snprintf(error, error_size, "out of memory");
         }
         canvas_destroy(canvas);
+        /* The caller prints the once report instead, with the driver: wait for it. */
         sampler_stop(sampler);
         app_fini(&app);
-        return -1;
+        return TUI_FAILED;
     }
     xalloc_set_fatal_hook(term_emergency_stop);
     app.gradients = term_has_gradients();
     wait_first_snapshot(sampler);
     run_loop(&app, canvas, sampler);
+    /* The terminal first: the user has their shell back even if the driver keeps us a while. */
     term_stop();
     xalloc_set_fatal_hook(NULL);
     canvas_destroy(canvas);
-    sampler_stop(sampler);
+    bool stopped = sampler_stop_within(sampler, STOP_WAIT_S);
     app_fini(&app);
-    return 0;
+    return stopped ? TUI_QUIT : TUI_QUIT_DRIVER_BUSY;
 }

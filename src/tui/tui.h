@@ -25,13 +25,26 @@ struct tui_config {
     nvt_context *context;
 };
 
+/* How tui_run() ended. */
+enum tui_result {
+    /* The terminal cannot be used (curses failed to start): error holds the reason for nvitop's
+     * "ERROR: Failed to initialize `curses` (<reason>)" message and the caller falls back to once
+     * mode. */
+    TUI_FAILED = -1,
+    /* The user quit; a lent context is the caller's again, for the once report nvitop prints
+     * after the monitor. */
+    TUI_QUIT = 0,
+    /* The user quit while the sampling thread was stuck in a driver call (a stalled driver): the
+     * monitor did not wait for it.  The thread goes on inside that call, so a lent context must
+     * be neither used nor closed again (no report), and the process should leave without running
+     * the driver library's destructors (_exit), which could wait for the call too. */
+    TUI_QUIT_DRIVER_BUSY = 1,
+};
+
 /*
- * Run the monitor until the user quits.  Returns 0 after a normal quit, with the last snapshot
- * taken left for the caller to print as the once report (nvitop prints the final screen once
- * more on exit).  Returns -1 when the terminal cannot be used (curses failed to start); error then
- * holds the reason for nvitop's "ERROR: Failed to initialize `curses` (<reason>)" message and the
- * caller falls back to once mode.  The terminal is always restored before returning.
+ * Run the monitor until the user quits.  Quitting waits at most half a second for a snapshot in
+ * progress.  The terminal is always restored before returning.
  */
-int tui_run(const struct tui_config *config, char *error, size_t error_size);
+enum tui_result tui_run(const struct tui_config *config, char *error, size_t error_size);
 
 #endif /* NVITOP_SRC_TUI_TUI_H */

@@ -152,9 +152,11 @@ static bool under_watch(nvt_context *ctx) {
     return result;
 }
 
-/* Run the monitor.  The once report is printed afterwards in every case: after a session nvitop
- * prints the final screen once more, and when curses cannot start it falls back to the report. */
-static void run_monitor(nvt_context *ctx, const struct nvitop_options *options,
+/* Run the monitor.  The once report is printed afterwards: after a session nvitop prints the
+ * final screen once more, and when curses cannot start it falls back to the report.  Returns
+ * false when the user quit while the monitor's sampling thread was stuck in a driver call: that
+ * thread still uses ctx, so nothing may touch it again (no report, no nvt_close). */
+static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
                         const struct view_config *config, struct messages *messages) {
     /* The monitor's sampling thread borrows our context for the session, so the driver is
      * initialised once; it is ours again for the report printed after the session. */
@@ -165,12 +167,15 @@ static void run_monitor(nvt_context *ctx, const struct nvitop_options *options,
                              .lib_options = NULL,
                              .context = ctx};
     char reason[256] = "";
-    if (tui_run(&tui, reason, sizeof(reason)) != 0) {
+    enum tui_result result = tui_run(&tui, reason, sizeof(reason));
+    if (result == TUI_FAILED) {
         messages_addf(messages, "ERROR: Failed to initialize `curses` (%s)", reason);
     }
+    return result != TUI_QUIT_DRIVER_BUSY;
 }
 
-static int run(struct nvitop_options *options) {
+/* Sets *driver_busy when the monitor left a thread inside a stalled driver call. */
+static int run(struct nvitop_options *options, bool *driver_busy) {
     bool color = decide_color(options->force_color);
     struct messages messages;
     messages_init(&messages, color);
@@ -206,31 +211,46 @@ static int run(struct nvitop_options *options) {
     struct view_config config;
     build_config(options, color, geteuid() == 0, indices, count, &config);
 
+    bool ctx_ours = true;
     if (monitor && count > 0) {
-        run_monitor(ctx, options, &config, &messages);
+        ctx_ours = run_monitor(ctx, options, &config, &messages);
     } else if (!isatty(STDOUT_FILENO) && options->output == NVITOP_OUTPUT_REPORT &&
                under_watch(ctx)) {
         messages_addf(&messages, "%s",
                       "HINT: You are running `nvitop` under `watch` command. Please try "
                       "`nvitop -m` directly.");
     }
-    int code = output_print(ctx, &config, options->output) ? 0 : 1;
-    messages_add_missing_functions(&messages, ctx);
+    int code = 0;
+    if (ctx_ours) {
+        code = output_print(ctx, &config, options->output) ? 0 : 1;
+        messages_add_missing_functions(&messages, ctx);
+    }
     if (messages_print(&messages)) {
         code = 1;
     }
     messages_fini(&messages);
     free(indices);
-    nvt_close(ctx);
+    if (ctx_ours) {
+        nvt_close(ctx);
+    }
+    *driver_busy = !ctx_ours;
     return code;
 }
 
 int main(int argc, char **argv) {
     struct nvitop_options options;
     int code = nvitop_options_parse(&options, argc, argv);
+    bool driver_busy = false;
     if (code < 0) {
-        code = run(&options);
+        code = run(&options, &driver_busy);
     }
     nvitop_options_fini(&options);
+    if (driver_busy) {
+        /* A thread of ours is still inside a stalled driver call: leave without the driver
+         * library's destructors, which could wait for that call (the terminal is restored). */
+        fflush(stdout);
+        fflush(stderr);
+        _exit(code);
+    }
     return code;
 }
