@@ -186,6 +186,26 @@ static void put_str(const char *text) {
     }
 }
 
+/* tputs() hands out characters through a callback without a context: into the frame. */
+static int put_padded_char(int c) {
+    char ch = (char)c;
+    put(&ch, 1);
+    return c;
+}
+
+/* A terminfo string as the terminal should get it: most are plain bytes, but some entries (vt100
+ * and its kin) carry padding specifications "$<5>" that only tputs() may interpret. */
+static void put_cap(const char *cap) {
+    if (cap == NULL) {
+        return;
+    }
+    if (strstr(cap, "$<") == NULL) {
+        put_str(cap);
+    } else {
+        tputs(cap, 1, put_padded_char);
+    }
+}
+
 /* setaf / setab expanded for index, kept in cache ("" when the terminal cannot). */
 static const char *color_sequence(const char *cap, char cache[PALETTE][SEQ_MAX], int index) {
     if (cap == NULL || index < 0 || index >= PALETTE) {
@@ -206,28 +226,28 @@ static const char *color_sequence(const char *cap, char cache[PALETTE][SEQ_MAX],
 static void change_look(struct look *current, struct look look) {
     bool reset = (current->attrs & ~look.attrs) != 0;
     if (reset) {
-        put_str(screen.sgr0);
+        put_cap(screen.sgr0);
         *current = (struct look){-1, -1, 0};
     }
     bool to_default = (look.fg < 0 && current->fg >= 0) || (look.bg < 0 && current->bg >= 0);
     if (to_default && screen.colors) {
-        put_str(screen.op);
+        put_cap(screen.op);
         current->fg = current->bg = -1;
     }
     if (reset && screen.colors && screen.op != NULL) {
         /* sgr0 need not reset the colours everywhere; op does. */
-        put_str(screen.op);
+        put_cap(screen.op);
     }
     for (size_t i = 0; i < ATTR_COUNT; i++) {
         if ((look.attrs & view_attrs[i]) != 0 && (current->attrs & view_attrs[i]) == 0) {
-            put_str(screen.attr_on[i]);
+            put_cap(screen.attr_on[i]);
         }
     }
     if (look.fg >= 0 && look.fg != current->fg) {
-        put_str(color_sequence(screen.setaf, screen.fg_seq, look.fg));
+        put_cap(color_sequence(screen.setaf, screen.fg_seq, look.fg));
     }
     if (look.bg >= 0 && look.bg != current->bg) {
-        put_str(color_sequence(screen.setab, screen.bg_seq, look.bg));
+        put_cap(color_sequence(screen.setab, screen.bg_seq, look.bg));
     }
     *current = look;
 }
@@ -259,7 +279,7 @@ static char *put_digits(char *text, int value) {
 /* Move the cursor to (row, col), 0-based. */
 static void put_cursor(int row, int col) {
     if (!screen.ansi_cup) {
-        put_str(tiparm(screen.cup, row, col));
+        put_cap(tiparm(screen.cup, row, col));
         return;
     }
     /* What tiparm() makes of the common "\E[%i%p1%d;%p2%dH", for a fraction of its cost. */
@@ -386,7 +406,7 @@ void term_screen_draw(const struct canvas *canvas) {
         return; /* out of memory: try again next frame */
     }
     if (whole) {
-        put_str(screen.clear);
+        put_cap(screen.clear);
     }
     /* The terminal's attributes are all off between frames (see the end of this function). */
     struct look current = {-1, -1, 0};
@@ -395,10 +415,10 @@ void term_screen_draw(const struct canvas *canvas) {
         put_row_changes(canvas_row(canvas, row), row, cols, last_row, &current);
     }
     if (current.attrs != 0) {
-        put_str(screen.sgr0);
+        put_cap(screen.sgr0);
     }
     if (screen.colors && (current.fg >= 0 || current.bg >= 0 || current.attrs != 0)) {
-        put_str(screen.op);
+        put_cap(screen.op);
     }
     if (screen.out_failed) {
         /* Out of memory mid-frame: drop it and draw everything again next time. */

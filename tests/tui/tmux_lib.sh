@@ -72,7 +72,7 @@ start_monitor() {
     height=$2
     shift 2
     cat >"$WORK/run.sh" <<RUN
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
+export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM="${NVT_TEST_TERM:-xterm-256color}"
 export NVML_SIM_SCENARIO='$SCENARIO' NVML_SIM_TIME="\${NVML_SIM_TIME:-100}"
 export LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}'
 export NVITOP_MONITOR_MODE="${NVITOP_MONITOR_MODE:-}"
