@@ -224,19 +224,18 @@ static const char *color_sequence(const char *cap, char cache[PALETTE][SEQ_MAX],
  * attribute goes away (terminals have no single "attribute off" for each), the default colours
  * back only when a colour becomes the default. */
 static void change_look(struct look *current, struct look look) {
-    bool reset = (current->attrs & ~look.attrs) != 0;
+    bool to_default = (look.fg < 0 && current->fg >= 0) || (look.bg < 0 && current->bg >= 0);
+    /* Without op, sgr0 is the only way back to the default colours. */
+    bool reset = (current->attrs & ~look.attrs) != 0 || (to_default && screen.op == NULL);
     if (reset) {
         put_cap(screen.sgr0);
+        if (screen.colors) {
+            put_cap(screen.op); /* sgr0 need not reset the colours everywhere; op does */
+        }
         *current = (struct look){-1, -1, 0};
-    }
-    bool to_default = (look.fg < 0 && current->fg >= 0) || (look.bg < 0 && current->bg >= 0);
-    if (to_default && screen.colors) {
+    } else if (to_default) {
         put_cap(screen.op);
         current->fg = current->bg = -1;
-    }
-    if (reset && screen.colors && screen.op != NULL) {
-        /* sgr0 need not reset the colours everywhere; op does. */
-        put_cap(screen.op);
     }
     for (size_t i = 0; i < ATTR_COUNT; i++) {
         if ((look.attrs & view_attrs[i]) != 0 && (current->attrs & view_attrs[i]) == 0) {
@@ -414,12 +413,8 @@ void term_screen_draw(const struct canvas *canvas) {
         bool last_row = row == LINES - 1 && cols == COLS;
         put_row_changes(canvas_row(canvas, row), row, cols, last_row, &current);
     }
-    if (current.attrs != 0) {
-        put_cap(screen.sgr0);
-    }
-    if (screen.colors && (current.fg >= 0 || current.bg >= 0 || current.attrs != 0)) {
-        put_cap(screen.op);
-    }
+    /* Leave the terminal with everything off between frames, as curses believes it is. */
+    change_look(&current, (struct look){-1, -1, 0});
     if (screen.out_failed) {
         /* Out of memory mid-frame: drop it and draw everything again next time. */
         strbuf_clear(&screen.out);
