@@ -6,6 +6,9 @@ set -eu
 build=${1:-build}
 scenario=${2:-sim/scenarios/h100-8gpu.json}
 here=$(cd "$(dirname "$0")/.." && pwd)
+# Relative paths are relative to the source tree (as the Makefile passes them).
+case $build in /*) ;; *) build="$here/$build" ;; esac
+case $scenario in /*) ;; *) scenario="$here/$scenario" ;; esac
 state=$(mktemp -d "${TMPDIR:-/tmp}/nvitop-demo.XXXXXX")
 cleanup() {
     NVT_STANDIN_STATE=$state sh "$here/scripts/standins.sh" stop >/dev/null 2>&1 || true
@@ -14,12 +17,12 @@ cleanup() {
 trap cleanup EXIT INT TERM
 export NVT_STANDIN_STATE="$state"
 eval "$(sh "$here/scripts/standins.sh" start)"
-export LD_LIBRARY_PATH="$here/$build/sim-driver${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export NVML_SIM_SCENARIO="$here/$scenario"
-if [ -x "$here/$build/bin/nvitop" ] && [ -t 0 ] && [ -t 1 ]; then
-    "$here/$build/bin/nvitop"
-elif [ -x "$here/$build/bin/nvitop" ]; then
-    "$here/$build/bin/nvitop" -1
+export LD_LIBRARY_PATH="$build/sim-driver${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export NVML_SIM_SCENARIO="$scenario"
+if [ -x "$build/bin/nvitop" ] && [ -t 0 ] && [ -t 1 ]; then
+    "$build/bin/nvitop"
+elif [ -x "$build/bin/nvitop" ]; then
+    "$build/bin/nvitop" -1
 else
-    "$here/$build/bin/example-list-devices"
+    "$build/bin/example-list-devices"
 fi
