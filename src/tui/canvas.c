@@ -274,6 +274,12 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
         } else {
             put_char(canvas, row, col, text + i, n, width, style);
             col += width;
+            /* The same character again (box rules, bar blocks) needs no decoding. */
+            while (n > 1 && i + 2 * n <= len && memcmp(s + i + n, s + i, n) == 0) {
+                i += n;
+                put_char(canvas, row, col, text + i, n, width, style);
+                col += width;
+            }
         }
         i += n;
     }
