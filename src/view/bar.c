@@ -22,10 +22,15 @@ static long cells_of(const char *text) {
 }
 
 static bool add_repeat(struct strbuf *out, const char *unit, long count) {
+    size_t len = strlen(unit);
+    if (count <= 0 || len == 0) {
+        return true;
+    }
+    if (!strbuf_reserve(out, len * (size_t)count)) {
+        return false;
+    }
     for (long i = 0; i < count; i++) {
-        if (!strbuf_append_str(out, unit)) {
-            return false;
-        }
+        strbuf_append(out, unit, len); /* cannot fail: the room is reserved */
     }
     return true;
 }

@@ -70,8 +70,13 @@ static void frame_line(const struct panel *p, const char *left79, const char *la
     }
     view_line_add(line, joint, plain);
     size_t split_col = p->width - p->right_width - 4;
-    for (size_t col = TABLE_WIDTH; col < p->width - 1; col++) {
-        view_line_add(line, split != NULL && col == split_col ? split : fill, plain);
+    size_t last_col = p->width - 1; /* columns TABLE_WIDTH .. last_col - 1 are filled */
+    if (split != NULL && split_col >= TABLE_WIDTH && split_col < last_col) {
+        view_line_add_repeat(line, fill, split_col - TABLE_WIDTH, plain);
+        view_line_add(line, split, plain);
+        view_line_add_repeat(line, fill, last_col - split_col - 1, plain);
+    } else if (last_col > TABLE_WIDTH) {
+        view_line_add_repeat(line, fill, last_col - TABLE_WIDTH, plain);
     }
     view_line_add(line, end, plain);
 }

@@ -78,6 +78,24 @@ void view_line_add(struct view_line *line, const char *text, struct view_style s
     view_line_add_n(line, text, strlen(text), style);
 }
 
+void view_line_add_repeat(struct view_line *line, const char *text, size_t count,
+                          struct view_style style) {
+    size_t unit = strlen(text);
+    if (unit == 0 || count == 0) {
+        return;
+    }
+    reserve_text(line, unit * count);
+    size_t start = line->len;
+    for (size_t i = 0; i < count; i++) {
+        memcpy(line->text + line->len, text, unit);
+        line->len += unit;
+    }
+    line->text[line->len] = '\0';
+    if (!style_is_plain(style)) {
+        push_span(line, start, line->len - start, style);
+    }
+}
+
 void view_line_addf(struct view_line *line, struct view_style style, const char *fmt, ...) {
     char small[256];
     va_list ap;

@@ -85,6 +85,10 @@ void view_line_clear(struct view_line *line);
  * strings, and the ANSI renderer reproduces that byte for byte. */
 void view_line_add_n(struct view_line *line, const char *text, size_t len, struct view_style style);
 void view_line_add(struct view_line *line, const char *text, struct view_style style);
+
+/* Append count copies of text (rules, padding). */
+void view_line_add_repeat(struct view_line *line, const char *text, size_t count,
+                          struct view_style style);
 void view_line_addf(struct view_line *line, struct view_style style, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
