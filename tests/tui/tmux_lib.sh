@@ -76,6 +76,9 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM="${NVT_TEST_TERM:-xterm-256color}"
 export NVML_SIM_SCENARIO='$SCENARIO' NVML_SIM_TIME="\${NVML_SIM_TIME:-100}"
 export LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}'
 export NVITOP_MONITOR_MODE="${NVITOP_MONITOR_MODE:-}"
+# A tmux pane is no Linux console: keep ncurses from trying the GPM mouse server for TERM=linux
+# (libgpm, which it loads for that, leaks a few bytes that ASan would report).
+export NCURSES_GPM_TERMS=
 # Ctrl-C reaches the whole foreground process group: this shell must outlive it to record the
 # monitor's exit status (a trap, not an ignore, so that the monitor inherits the default).
 trap true INT
