@@ -43,9 +43,13 @@ now_ns() {
     date +%s%N
 }
 
-# pane COMMAND...: a fresh 120x40 pane running COMMAND.
+# pane COMMAND...: a fresh 120x40 pane running COMMAND, on a server of its own (a server that
+# is still shutting down cannot take a new session).
+panes=0
 pane() {
     tmux -L "$socket" kill-server >/dev/null 2>&1 || true
+    panes=$((panes + 1))
+    socket="nvt-keys-$$-$panes"
     tmux -L "$socket" -f "$work/tmux.conf" new-session -d -s main -x 120 -y 40 "$@"
 }
 
