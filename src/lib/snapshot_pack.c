@@ -40,24 +40,6 @@ static int compare_pid(const void *key, const void *element) {
     return (pid > other) - (pid < other);
 }
 
-/* A host process blank except for its pid: what a snapshot holds without host sampling. */
-static void blank_host(struct nvt_host_process *host, uint32_t pid) {
-    memset(host, 0, sizeof(*host));
-    host->pid = pid;
-    host->status = NVT_HOST_OK;
-    host->ppid = NVT_NA_U32;
-    host->uid = NVT_NA_U32;
-    host->num_threads = NVT_NA_U32;
-    host->user = "";
-    host->name = "";
-    host->command = "";
-    host->cpu_percent = NAN;
-    host->memory_percent = NAN;
-    host->rss_bytes = NVT_NA_U64;
-    host->create_time = NAN;
-    host->running_time_s = NAN;
-}
-
 /* Copy one host process's strings; returns its public part pointing into the block. */
 static struct nvt_host_process pack_host(struct packer *p, const struct host_process *in) {
     struct nvt_host_process out = in->pub;
@@ -113,7 +95,7 @@ static void walk(struct packer *p, const struct snapshot_parts *parts) {
         if (found != NULL) {
             processes[i].host = hosts[found - parts->hosts];
         } else {
-            blank_host(&processes[i].host, pid);
+            host_process_init_na(&processes[i].host, pid, NVT_HOST_OK);
         }
     }
     memset(snap, 0, sizeof(*snap));

@@ -26,6 +26,9 @@ void host_close(struct host_ctx *host);
 /* Set every field of *out to N/A (no CPUs, empty hostname).  Pure; thread-safe. */
 void host_state_init_na(struct nvt_host_state *out);
 
+/* Set every field of *out to N/A ("" strings, no command line) but pid and status.  Pure. */
+void host_process_init_na(struct nvt_host_process *out, uint32_t pid, enum nvt_host_status status);
+
 /* Number of CPUs the last host_sample() saw (0 before the first). */
 uint32_t host_cpu_count(const struct host_ctx *host);
 

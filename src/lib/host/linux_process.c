@@ -37,19 +37,7 @@ static void set_strings(struct host_process *p) {
 
 static void init_process(struct host_process *p, uint32_t pid, enum nvt_host_status status) {
     memset(p, 0, sizeof(*p));
-    p->pub.pid = pid;
-    p->pub.status = status;
-    p->pub.ppid = NVT_NA_U32;
-    p->pub.uid = NVT_NA_U32;
-    p->pub.uid_effective = NVT_NA_U32;
-    p->pub.uid_saved = NVT_NA_U32;
-    p->pub.num_threads = NVT_NA_U32;
-    p->pub.cpu_percent = NAN;
-    p->pub.memory_percent = NAN;
-    p->pub.rss_bytes = NVT_NA_U64;
-    p->pub.create_time = NAN;
-    p->pub.running_time_s = NAN;
-    set_strings(p);
+    host_process_init_na(&p->pub, pid, status);
 }
 
 void host_process_fini(struct host_process *p) {

@@ -47,19 +47,7 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
         return NVT_ERR_INVALID_ARGUMENT;
     }
     memset(out, 0, sizeof(*out));
-    out->pub.pid = pid;
-    out->pub.status = NVT_HOST_GONE;
-    out->pub.ppid = NVT_NA_U32;
-    out->pub.uid = NVT_NA_U32;
-    out->pub.num_threads = NVT_NA_U32;
-    out->pub.user = "";
-    out->pub.name = "";
-    out->pub.command = "";
-    out->pub.cpu_percent = NAN;
-    out->pub.memory_percent = NAN;
-    out->pub.rss_bytes = NVT_NA_U64;
-    out->pub.create_time = NAN;
-    out->pub.running_time_s = NAN;
+    host_process_init_na(&out->pub, pid, NVT_HOST_GONE);
     return NVT_OK;
 }
 
