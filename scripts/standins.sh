@@ -94,6 +94,17 @@ start() {
         echo "export NVT_STANDIN_$i=$pid"
         i=$((i + 1))
     done
+    # A job is forked as a copy of this shell and only then becomes its program: wait for every
+    # exec, or a reader right after us may see the shell's command line instead of the job's.
+    shell=$(readlink "/proc/$$/exe" 2>/dev/null || true)
+    while read -r i pid started; do
+        tries=0
+        while [ "$tries" -lt 100 ] && [ -e "/proc/$pid" ] &&
+            [ "$(readlink "/proc/$pid/exe" 2>/dev/null || true)" = "$shell" ]; do
+            sleep 0.05
+            tries=$((tries + 1))
+        done
+    done <"$record"
 }
 
 list() {
