@@ -3,7 +3,6 @@
  * host value is N/A, and the public process functions report NVT_ERR_NOT_SUPPORTED, so that GPU
  * data still works there.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
