@@ -81,16 +81,18 @@ NVT_API void nvt_host_process_free(struct nvt_host_process *process);
 /*
  * The environment of a process as "NAME=value" strings, in the order the process has them.  On
  * success *out is one allocation (an array of *count pointers followed by the strings) freed with
- * free().  NVT_ERR_NO_PERMISSION when unreadable.
+ * free().  NVT_ERR_NO_PERMISSION when unreadable.  NVT_ERR_NO_SUCH_PROCESS when the pid does not
+ * exist, or when this context read the pid before (a snapshot or nvt_host_process_read) and it now
+ * belongs to another process (another start time): a recycled pid is not taken for the old one.
  */
 NVT_API nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out,
                                             size_t *count);
 
 /*
  * The current working directory of a process, written to buf (at most size bytes including the
- * NUL; a longer path is cut).  NVT_ERR_NO_SUCH_PROCESS when the pid does not exist,
- * NVT_ERR_NO_PERMISSION when the kernel refuses (another user's process).  Thread-safe for
- * distinct contexts.
+ * NUL; a longer path is cut).  NVT_ERR_NO_SUCH_PROCESS when the pid does not exist or was
+ * recycled (as for nvt_host_process_environ), NVT_ERR_NO_PERMISSION when the kernel refuses
+ * (another user's process).  Thread-safe for distinct contexts.
  */
 NVT_API nvt_status nvt_host_process_cwd(nvt_context *ctx, uint32_t pid, char *buf, size_t size);
 

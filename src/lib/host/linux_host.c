@@ -42,6 +42,7 @@ nvt_status host_open(const char *proc_root, struct host_ctx **out) {
         host->clock_ticks = 100;
     }
     host->identity_ttl_s = HOST_IDENTITY_TTL_S;
+    pid_cache_init(&host->pids);
     host->page_size = sysconf(_SC_PAGESIZE);
     if (host->page_size <= 0) {
         host->page_size = 4096;

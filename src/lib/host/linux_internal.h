@@ -20,9 +20,18 @@
  * name in stat changes) at once. */
 #define HOST_IDENTITY_TTL_S 10.0
 
-/* Processes per pass whose stat file is kept open between passes (read again with pread(2)
- * instead of opened and closed each time); the others are opened each time. */
+/* At most this many /proc/<pid>/stat files are kept open between reads (read again with pread(2)
+ * instead of opened and closed each time); the others are opened each time.  A kept file is
+ * closed when its process is forgotten (below), its read fails, or at host_close(). */
 #define HOST_KEPT_STAT_FDS 128
+
+/* Bounds on the pid cache for callers that read processes without snapshots (which end a
+ * generation after every pass): a generation also ends when it holds this many processes or when
+ * its first reading is this old, so that processes not read again are forgotten (with their kept
+ * descriptors) after two generations.  A pass of a snapshot reads fewer processes and is quicker,
+ * so neither bound ends a generation in the middle of one. */
+#define HOST_GENERATION_MAX_COUNT 1024
+#define HOST_GENERATION_MAX_AGE_S 60.0
 
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
 struct process_identity {
@@ -56,6 +65,10 @@ struct pid_table {
 struct pid_cache {
     struct pid_table current;
     struct pid_table previous;
+    size_t kept_fds;             /* identities in either generation with stat_fd >= 0 */
+    double current_started_s;    /* clock_monotonic_s() of the first store into current */
+    size_t generation_max;       /* HOST_GENERATION_MAX_COUNT; tests lower it */
+    double generation_max_age_s; /* HOST_GENERATION_MAX_AGE_S; tests lower it */
 };
 
 struct user_entry {
@@ -114,8 +127,23 @@ struct host_ctx {
     struct host_kept_file files[HOST_FILE_COUNT];
 };
 
-/* Close the identity's stat file, if open, and free it; NULL is ignored. */
-void process_identity_free(struct process_identity *identity);
+/* Close the identity's stat file, if open (counted in cache->kept_fds), and free it; NULL is
+ * ignored. */
+void process_identity_free(struct pid_cache *cache, struct process_identity *identity);
+
+/* Close the identity's kept stat file, if open. */
+void process_identity_close_stat(struct pid_cache *cache, struct process_identity *identity);
+
+/* Open dir_fd/path keeping the descriptor in identity->stat_fd while fewer than
+ * HOST_KEPT_STAT_FDS are kept, else only read it; as file_read_into(). */
+int pid_cache_open_stat(struct pid_cache *cache, struct process_identity *identity, int dir_fd,
+                        const char *path, char *buf, size_t size);
+
+/* Start the cache with the default bounds. */
+void pid_cache_init(struct pid_cache *cache);
+
+/* End the current generation when it is full or old (HOST_GENERATION_MAX_*). */
+void pid_cache_age(struct pid_cache *cache, double now_s);
 
 /* The newest reading of pid, whatever its start time, in either generation; NULL if none. */
 struct pid_cache_entry *pid_cache_find_pid(struct pid_cache *cache, uint32_t pid);

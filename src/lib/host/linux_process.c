@@ -123,7 +123,7 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
                 identity->stat_fd = previous->identity->stat_fd;
                 previous->identity->stat_fd = -1;
             }
-            process_identity_free(previous->identity);
+            process_identity_free(&host->pids, previous->identity);
         }
         previous->identity = NULL;
         double elapsed = now - previous->monotonic_s;
@@ -212,7 +212,7 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
     if (ok && stat_ok) {
         return measure_cpu(host, p, st, identity);
     }
-    process_identity_free(identity);
+    process_identity_free(&host->pids, identity);
     return ok;
 }
 
@@ -299,24 +299,20 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
 }
 
 /* Read the stat file of a known process into buf: again through its kept descriptor, or opened
- * (and kept while fewer than HOST_KEPT_STAT_FDS are kept in this pass).  0 or an errno value; a
- * kept descriptor that failed (the process exited) is closed. */
+ * (and kept while fewer than HOST_KEPT_STAT_FDS are kept).  0 or an errno value; a kept
+ * descriptor that failed (the process exited) is closed. */
 static int read_known_stat(struct host_ctx *host, uint32_t pid, struct process_identity *identity,
                            char *buf, size_t size) {
     if (identity->stat_fd >= 0) {
         int err = file_reread_into(identity->stat_fd, buf, size, NULL);
         if (err != 0 && err != EFBIG) {
-            close(identity->stat_fd);
-            identity->stat_fd = -1;
+            process_identity_close_stat(&host->pids, identity);
         }
         return err;
     }
     char path[32];
     snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
-    if (host->pids.current.count >= HOST_KEPT_STAT_FDS) {
-        return file_read_into(host->root_fd, path, buf, size, NULL);
-    }
-    return file_open_read_into(host->root_fd, path, buf, size, NULL, &identity->stat_fd);
+    return pid_cache_open_stat(&host->pids, identity, host->root_fd, path, buf, size);
 }
 
 /* The steady state: a process read in the last two passes, its identity still fresh, needs only
@@ -353,6 +349,7 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
         return NVT_ERR_INVALID_ARGUMENT;
     }
     init_process(out, pid, NVT_HOST_OK);
+    pid_cache_age(&host->pids, clock_monotonic_s());
     nvt_status known = NVT_OK;
     bool any_known = host->pids.current.count > 0 || host->pids.previous.count > 0;
     if (host->root_fd >= 0 && pid != 0 && any_known && read_known_process(host, pid, out, &known)) {

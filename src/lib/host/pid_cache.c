@@ -1,11 +1,15 @@
 /* Two generations of per-process readings (CPU counters and the identity read from status and
  * cmdline), so that CPU percentages are measured between two reads of the same process, the slow
- * files are not read on every pass, and readings of exited processes are dropped after one pass. */
+ * files are not read on every pass, and readings of exited processes are dropped after one pass.
+ * The cache also counts the stat descriptors its identities keep open, so that their number is
+ * bounded whatever order processes are read in. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "linux_internal.h"
+#include "util/clock.h"
+#include "util/file.h"
 
 static size_t slot_of(uint32_t pid, size_t capacity) {
     /* Knuth's multiplicative hash spreads consecutive pids over the table. */
@@ -27,7 +31,8 @@ static struct pid_cache_entry *table_find(const struct pid_table *table, uint32_
     }
 }
 
-static void table_put(struct pid_table *table, const struct pid_cache_entry *entry) {
+static void table_put(struct pid_cache *cache, struct pid_table *table,
+                      const struct pid_cache_entry *entry) {
     size_t i = slot_of(entry->pid, table->capacity);
     while (table->slots[i].used && table->slots[i].pid != entry->pid) {
         i = (i + 1) & (table->capacity - 1);
@@ -35,21 +40,21 @@ static void table_put(struct pid_table *table, const struct pid_cache_entry *ent
     if (!table->slots[i].used) {
         table->count++;
     } else if (table->slots[i].identity != entry->identity) {
-        process_identity_free(table->slots[i].identity);
+        process_identity_free(cache, table->slots[i].identity);
     }
     table->slots[i] = *entry;
     table->slots[i].used = true;
 }
 
-static void table_free_identities(struct pid_table *table) {
+static void table_free_identities(struct pid_cache *cache, struct pid_table *table) {
     for (size_t i = 0; i < table->capacity; i++) {
-        process_identity_free(table->slots[i].identity);
+        process_identity_free(cache, table->slots[i].identity);
         table->slots[i].identity = NULL;
     }
 }
 
 /* Keep the load factor at or below one half so that probes stay short. */
-static bool table_grow(struct pid_table *table) {
+static bool table_grow(struct pid_cache *cache, struct pid_table *table) {
     size_t capacity = table->capacity == 0 ? 64 : table->capacity * 2;
     if (capacity > SIZE_MAX / sizeof(struct pid_cache_entry)) {
         return false;
@@ -60,7 +65,7 @@ static bool table_grow(struct pid_table *table) {
     }
     for (size_t i = 0; i < table->capacity; i++) {
         if (table->slots[i].used) {
-            table_put(&bigger, &table->slots[i]);
+            table_put(cache, &bigger, &table->slots[i]);
         }
     }
     free(table->slots);
@@ -68,11 +73,43 @@ static bool table_grow(struct pid_table *table) {
     return true;
 }
 
-void process_identity_free(struct process_identity *identity) {
+void process_identity_close_stat(struct pid_cache *cache, struct process_identity *identity) {
     if (identity != NULL && identity->stat_fd >= 0) {
         close(identity->stat_fd);
+        identity->stat_fd = -1;
+        cache->kept_fds--;
     }
+}
+
+void process_identity_free(struct pid_cache *cache, struct process_identity *identity) {
+    process_identity_close_stat(cache, identity);
     free(identity);
+}
+
+int pid_cache_open_stat(struct pid_cache *cache, struct process_identity *identity, int dir_fd,
+                        const char *path, char *buf, size_t size) {
+    if (cache->kept_fds >= HOST_KEPT_STAT_FDS) {
+        return file_read_into(dir_fd, path, buf, size, NULL);
+    }
+    int err = file_open_read_into(dir_fd, path, buf, size, NULL, &identity->stat_fd);
+    if (identity->stat_fd >= 0) {
+        cache->kept_fds++;
+    }
+    return err;
+}
+
+void pid_cache_init(struct pid_cache *cache) {
+    memset(cache, 0, sizeof(*cache));
+    cache->generation_max = HOST_GENERATION_MAX_COUNT;
+    cache->generation_max_age_s = HOST_GENERATION_MAX_AGE_S;
+}
+
+void pid_cache_age(struct pid_cache *cache, double now_s) {
+    size_t count = cache->current.count;
+    if (count >= cache->generation_max ||
+        (count > 0 && !(now_s - cache->current_started_s < cache->generation_max_age_s))) {
+        pid_cache_rotate(cache);
+    }
 }
 
 struct pid_cache_entry *pid_cache_find_pid(struct pid_cache *cache, uint32_t pid) {
@@ -91,11 +128,14 @@ struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid,
 
 bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry) {
     struct pid_table *table = &cache->current;
-    if ((table->count + 1) * 2 > table->capacity && !table_grow(table)) {
-        process_identity_free(entry->identity);
+    if ((table->count + 1) * 2 > table->capacity && !table_grow(cache, table)) {
+        process_identity_free(cache, entry->identity);
         return false;
     }
-    table_put(table, entry);
+    if (table->count == 0) {
+        cache->current_started_s = clock_monotonic_s();
+    }
+    table_put(cache, table, entry);
     return true;
 }
 
@@ -104,7 +144,7 @@ void pid_cache_rotate(struct pid_cache *cache) {
     cache->previous = cache->current;
     /* Reuse the old storage for the new generation. */
     if (old.slots != NULL) {
-        table_free_identities(&old);
+        table_free_identities(cache, &old);
         memset(old.slots, 0, old.capacity * sizeof(struct pid_cache_entry));
     }
     old.count = 0;
@@ -112,9 +152,9 @@ void pid_cache_rotate(struct pid_cache *cache) {
 }
 
 void pid_cache_fini(struct pid_cache *cache) {
-    table_free_identities(&cache->current);
-    table_free_identities(&cache->previous);
+    table_free_identities(cache, &cache->current);
+    table_free_identities(cache, &cache->previous);
     free(cache->current.slots);
     free(cache->previous.slots);
-    memset(cache, 0, sizeof(*cache));
+    pid_cache_init(cache);
 }

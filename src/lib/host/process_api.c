@@ -128,17 +128,59 @@ static size_t environ_entries(char *data, size_t len, char **entries) {
     return count;
 }
 
+/*
+ * Open <proc root>/<pid> for the calls that read one more file of a process.  Reads through the
+ * directory descriptor all come from the process it was opened for (those of an exited one fail,
+ * even when the pid has been reused), and its start time is checked against the process this
+ * context last read under that pid (a snapshot or nvt_host_process_read): a pid now used by
+ * another process answers NVT_ERR_NO_SUCH_PROCESS, as nvt_process_signal does.  -1 on failure
+ * with *status set.
+ */
+static int open_same_process(struct host_ctx *host, uint32_t pid, nvt_status *status) {
+    char name[16];
+    snprintf(name, sizeof(name), "%" PRIu32, pid);
+    int dir_fd =
+        host->root_fd >= 0 ? openat(host->root_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+    if (dir_fd < 0) {
+        *status = host->root_fd >= 0 ? status_of_errno(errno) : NVT_ERR_NO_SUCH_PROCESS;
+        return -1;
+    }
+    const struct pid_cache_entry *known = pid_cache_find_pid(&host->pids, pid);
+    if (known != NULL) {
+        char buf[4096];
+        struct proc_pid_stat st;
+        int err = file_read_into(dir_fd, "stat", buf, sizeof(buf), NULL);
+        if (err != 0 && err != EFBIG) {
+            *status = status_of_errno(err);
+        } else if (!proc_parse_pid_stat(buf, &st) || st.start_ticks != known->start_ticks) {
+            *status = NVT_ERR_NO_SUCH_PROCESS;
+        } else {
+            *status = NVT_OK;
+        }
+        if (*status != NVT_OK) {
+            close(dir_fd);
+            return -1;
+        }
+    }
+    *status = NVT_OK;
+    return dir_fd;
+}
+
 nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out, size_t *count) {
     if (ctx == NULL || out == NULL || count == NULL || pid == 0) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
     *out = NULL;
     *count = 0;
-    char path[32];
-    snprintf(path, sizeof(path), "%" PRIu32 "/environ", pid);
+    nvt_status st = NVT_OK;
+    int dir_fd = open_same_process(context_host(ctx), pid, &st);
+    if (dir_fd < 0) {
+        return st;
+    }
     char *data = NULL;
     size_t len = 0;
-    int err = host_read_file(context_host(ctx), path, ENVIRON_CAP, &data, &len);
+    int err = file_read_at(dir_fd, "environ", ENVIRON_CAP, &data, &len);
+    close(dir_fd);
     if (err != 0) {
         return status_of_errno(err);
     }
@@ -164,16 +206,17 @@ nvt_status nvt_host_process_cwd(nvt_context *ctx, uint32_t pid, char *buf, size_
         return NVT_ERR_INVALID_ARGUMENT;
     }
     buf[0] = '\0';
-    const struct host_ctx *host = context_host(ctx);
-    if (host->root_fd < 0) {
-        return NVT_ERR_NO_SUCH_PROCESS;
+    nvt_status st = NVT_OK;
+    int dir_fd = open_same_process(context_host(ctx), pid, &st);
+    if (dir_fd < 0) {
+        return st;
     }
-    char path[32];
-    snprintf(path, sizeof(path), "%" PRIu32 "/cwd", pid);
     char link[4096];
-    ssize_t n = readlinkat(host->root_fd, path, link, sizeof(link) - 1);
+    ssize_t n = readlinkat(dir_fd, "cwd", link, sizeof(link) - 1);
+    int err = n < 0 ? errno : 0;
+    close(dir_fd);
     if (n < 0) {
-        return status_of_errno(errno);
+        return status_of_errno(err);
     }
     link[n] = '\0';
     snprintf(buf, size, "%s", link);

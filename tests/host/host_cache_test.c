@@ -1,0 +1,152 @@
+/*
+ * The pid cache of a long-lived caller that reads processes one by one, without snapshots (which
+ * end a generation after every pass): readings and kept /proc/<pid>/stat descriptors stay bounded
+ * however many distinct pids are read, and those of processes not read again (exited ones
+ * included) are forgotten and closed.
+ */
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "host.h"
+#include "host_fixture.h"
+#include "linux_internal.h"
+
+#define FIRST_PID  1000
+#define PID_COUNT  600
+#define GENERATION 64
+
+static size_t open_fds(void) {
+    DIR *dir = opendir("/proc/self/fd");
+    assert_non_null(dir);
+    size_t count = 0;
+    for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+        count += e->d_name[0] != '.';
+    }
+    closedir(dir);
+    return count;
+}
+
+/* A proc tree of PID_COUNT ordinary processes. */
+static void make_tree(char *dir, size_t size) {
+    fixture_copy(dir, size, "empty");
+    for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
+        char path[1200];
+        snprintf(path, sizeof(path), "%s/%u", dir, pid);
+        assert_int_equal(mkdir(path, 0755), 0);
+        char name[32];
+        char text[512];
+        snprintf(name, sizeof(name), "%u/stat", pid);
+        snprintf(text, sizeof(text),
+                 "%u (worker) S 1 %u %u 0 -1 4194304 100 0 0 0 20 30 0 0 20 0 1 0 %u 1000 25 "
+                 "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n",
+                 pid, pid, pid, 5000 + pid);
+        fixture_write(dir, name, text);
+        snprintf(name, sizeof(name), "%u/status", pid);
+        fixture_write(dir, name, "Name:\tworker\nUid:\t0\t0\t0\t0\nThreads:\t1\n");
+        snprintf(name, sizeof(name), "%u/cmdline", pid);
+        fixture_write(dir, name, "worker --task");
+    }
+}
+
+static void read_pid(struct host_ctx *host, unsigned pid, enum nvt_host_status expected) {
+    struct host_process p;
+    assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
+    assert_int_equal(p.pub.status, expected);
+    host_process_fini(&p);
+}
+
+static size_t cached(const struct host_ctx *host) {
+    return host->pids.current.count + host->pids.previous.count;
+}
+
+static void test_many_pids_stay_bounded(void **state) {
+    (void)state;
+    char dir[1024];
+    make_tree(dir, sizeof(dir));
+    size_t baseline = open_fds();
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->pids.generation_max = GENERATION;
+    /* Every pid twice, so that the second read would keep its stat file open. */
+    for (unsigned round = 0; round < 2; round++) {
+        for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
+            read_pid(host, pid, NVT_HOST_OK);
+            read_pid(host, pid, NVT_HOST_OK);
+            assert_true(cached(host) <= 2 * GENERATION);
+            assert_true(host->pids.kept_fds <= HOST_KEPT_STAT_FDS);
+            /* The proc root's descriptor, and the kept stat files. */
+            assert_true(open_fds() <= baseline + 1 + host->pids.kept_fds);
+        }
+    }
+    assert_true(host->pids.kept_fds > 0);
+
+    /* Half the processes exit; reads of them find nothing and keep nothing. */
+    for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT / 2; pid++) {
+        static const char *const files[] = {"stat", "status", "cmdline"};
+        char path[1200];
+        for (size_t i = 0; i < 3; i++) {
+            snprintf(path, sizeof(path), "%s/%u/%s", dir, pid, files[i]);
+            assert_int_equal(unlink(path), 0);
+        }
+        snprintf(path, sizeof(path), "%s/%u", dir, pid);
+        assert_int_equal(rmdir(path), 0);
+        read_pid(host, pid, NVT_HOST_GONE);
+    }
+    assert_true(cached(host) <= 2 * GENERATION);
+
+    /* Generations also end with age: readings not repeated within two of them are forgotten,
+     * and their descriptors closed.  An age of 0 ends a generation at every read. */
+    host->pids.generation_max_age_s = 0.0;
+    unsigned last = FIRST_PID + PID_COUNT - 1;
+    for (int i = 0; i < 3; i++) {
+        read_pid(host, last, NVT_HOST_OK);
+    }
+    assert_true(cached(host) <= 2);
+    assert_true(host->pids.kept_fds <= 1);
+    assert_true(open_fds() <= baseline + 2);
+    host_close(host);
+    assert_int_equal(open_fds(), baseline);
+    fixture_remove(dir);
+}
+
+/* A caller that reads the same few processes again and again keeps measuring their CPU percentage
+ * between reads: ending generations forgets only what was not read in the last one. */
+static void test_repeated_reads_survive_aging(void **state) {
+    (void)state;
+    char dir[1024];
+    make_tree(dir, sizeof(dir));
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->pids.generation_max = 3;
+    for (int round = 0; round < 3; round++) {
+        for (unsigned pid = FIRST_PID; pid < FIRST_PID + 3; pid++) {
+            struct host_process p;
+            assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
+            assert_true(p.cpu_percent_is_lifetime == (round == 0));
+            host_process_fini(&p);
+        }
+    }
+    host_close(host);
+    fixture_remove(dir);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_many_pids_stay_bounded),
+        cmocka_unit_test(test_repeated_reads_survive_aging),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
