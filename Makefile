@@ -18,7 +18,7 @@ deps:
 	@sh scripts/deps.sh
 
 build: deps
-	cmake -S . -B $(BUILD) -DNVT_WERROR=ON
+	cmake -S . -B $(BUILD) -DNVT_WERROR=ON -DCMAKE_INSTALL_PREFIX=$(PREFIX)
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The most complete front end on the bundled 8-GPU machine, with stand-in processes that are
@@ -56,6 +56,8 @@ format:
 check: deps lint test test-asan fuzz
 	@echo "make check: all passed"
 
+# The library finds its helper program (nvitop-cuda-probe) under the prefix it was configured
+# with, which `build` sets to $(PREFIX).
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 

@@ -14,6 +14,7 @@ function(nvt_test_environment out)
         "NVT_SCENARIO_DIR=${NVT_SCENARIO_DIR}"
         "NVT_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
         "NVT_BINARY_DIR=${CMAKE_BINARY_DIR}"
+        "NVITOP_CUDA_PROBE=${CMAKE_BINARY_DIR}/bin/nvitop-cuda-probe"
         ${ARGN}
         PARENT_SCOPE)
 endfunction()

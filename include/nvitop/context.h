@@ -22,8 +22,9 @@ struct nvt_options {
     const char *nvml_library_path;
     /* Root of the proc file system.  NULL: "/proc".  Tests point it at fixture trees. */
     const char *proc_root;
-    /* CUDA driver library used to resolve CUDA_VISIBLE_DEVICES in a child process.  NULL:
-     * "libcuda.so.1", then "libcuda.so".  "" disables the CUDA path (pure NVML resolution). */
+    /* CUDA driver library the helper program loads to resolve CUDA_VISIBLE_DEVICES (an absolute
+     * path, or a name for the loader's search).  NULL: "libcuda.so.1", then "libcuda.so".  ""
+     * disables the CUDA path (pure NVML resolution). */
     const char *cuda_library_path;
     /* Open even when NVML cannot be loaded or initialised: the context then has no GPUs, host
      * sampling still works, and nvt_context_gpu_status() tells why.  Default false: nvt_open

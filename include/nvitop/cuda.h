@@ -2,11 +2,12 @@
  * CUDA ordinals: which devices a CUDA program would see for a CUDA_VISIBLE_DEVICES value, in
  * CUDA order (SPEC.md §5.5).
  *
- * When the CUDA driver library is installed, a child process (never this one: CUDA must not be
- * initialised in a monitor) loads it, applies the value and reports the UUIDs of the visible
- * devices; this honours CUDA_DEVICE_ORDER and abbreviated UUIDs exactly as CUDA does.  Without
- * libcuda a pure-NVML resolution is used: integers are NVML indices; full and abbreviated
- * GPU-/MIG- UUIDs are matched against the driver's devices.
+ * When the CUDA driver library is installed, a helper program (nvitop-cuda-probe, started with
+ * posix_spawn; never this process: CUDA must not be initialised in a monitor) loads it, applies
+ * the value and reports the UUIDs of the visible devices; this honours CUDA_DEVICE_ORDER and
+ * abbreviated UUIDs exactly as CUDA does.  Without the helper or libcuda a pure-NVML resolution is
+ * used: integers are NVML indices; full and abbreviated GPU-/MIG- UUIDs are matched against the
+ * driver's devices.
  */
 #ifndef NVITOP_CUDA_H
 #define NVITOP_CUDA_H

@@ -26,6 +26,17 @@ endforeach()
 list(TRANSFORM NVT_LIB_SOURCES PREPEND ${NVT_LIB_DIR}/)
 
 add_library(nvitop_core OBJECT ${NVT_LIB_SOURCES})
+# The CUDA helper program (cuda/cuda_probe.c), found by the library at its installed path unless
+# $NVITOP_CUDA_PROBE names another one (the tests point it at the build tree's copy).
+set(NVT_CUDA_PROBE_PATH ${CMAKE_INSTALL_FULL_LIBEXECDIR}/nvitop/nvitop-cuda-probe)
+target_compile_definitions(nvitop_core PRIVATE NVT_CUDA_PROBE_PATH="${NVT_CUDA_PROBE_PATH}")
+if(EXISTS ${NVT_LIB_DIR}/cuda/cuda_probe.c)
+    add_executable(nvitop-cuda-probe ${NVT_LIB_DIR}/cuda/cuda_probe.c)
+    target_include_directories(nvitop-cuda-probe PRIVATE
+        ${CMAKE_SOURCE_DIR}/include ${NVT_LIB_DIR})
+    target_link_libraries(nvitop-cuda-probe PRIVATE ${CMAKE_DL_LIBS})
+    install(TARGETS nvitop-cuda-probe RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/nvitop)
+endif()
 set_target_properties(nvitop_core PROPERTIES
     POSITION_INDEPENDENT_CODE ON
     C_VISIBILITY_PRESET hidden)

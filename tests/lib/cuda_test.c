@@ -1,7 +1,8 @@
 /*
  * CUDA ordinals (SPEC.md §5.5) against the simulator: the NVML-only resolution (what runs on this
- * machine, which has no CUDA driver) on the MIG scenario, and the CUDA child process against a
- * stand-in libcuda whose device order differs from NVML's.
+ * machine, which has no CUDA driver) on the MIG scenario, and the CUDA helper process
+ * (nvitop-cuda-probe, $NVITOP_CUDA_PROBE from the test environment) against a stand-in libcuda
+ * whose device order differs from NVML's; the helper inherits nothing of a busy caller.
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */
@@ -12,10 +13,15 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lib_testutil.h"
 
@@ -98,17 +104,75 @@ static void test_missing_cuda_library(void **state) {
     nvt_close(ctx);
 }
 
+/* A directory holding a link to the stand-in libcuda and its configuration file. */
+static char fake_dir[4096];
+
 static const char *fake_cuda(void) {
-    static char path[4096];
-    snprintf(path, sizeof(path), "%s/tests/lib/libfakecuda.so",
-             getenv("NVT_BINARY_DIR") != NULL ? getenv("NVT_BINARY_DIR") : "build");
+    static char path[4200];
+    if (fake_dir[0] == '\0') {
+        snprintf(fake_dir, sizeof(fake_dir), "%s/nvt-fake-cuda-XXXXXX",
+                 getenv("TMPDIR") != NULL ? getenv("TMPDIR") : "/tmp");
+        assert_non_null(mkdtemp(fake_dir));
+        char target[4096];
+        const char *binary = getenv("NVT_BINARY_DIR");
+        snprintf(target, sizeof(target), "%s/tests/lib/libfakecuda.so",
+                 binary != NULL ? binary : "build");
+        char *absolute = realpath(target, NULL);
+        assert_non_null(absolute);
+        snprintf(path, sizeof(path), "%s/libcuda.so.1", fake_dir);
+        assert_int_equal(symlink(absolute, path), 0);
+        free(absolute);
+    }
     return path;
+}
+
+/* Write fake_cuda.conf (init_error NULL for none). */
+static void fake_conf(const char *uuids, const char *init_error) {
+    fake_cuda();
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/fake_cuda.conf", fake_dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "uuids=%s\n", uuids);
+    if (init_error != NULL) {
+        fprintf(f, "init_error=%s\n", init_error);
+    }
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The line "key=..." of fake_cuda.report, without the key, in buf. */
+static void fake_report(const char *key, char *buf, size_t size) {
+    char path[4200];
+    snprintf(path, sizeof(path), "%s/fake_cuda.report", fake_dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char line[4096];
+    buf[0] = '\0';
+    while (fgets(line, sizeof(line), f) != NULL) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strncmp(line, key, strlen(key)) == 0 && line[strlen(key)] == '=') {
+            snprintf(buf, size, "%s", line + strlen(key) + 1);
+        }
+    }
+    fclose(f);
+}
+
+static int fake_teardown(void **state) {
+    (void)state;
+    if (fake_dir[0] != '\0') {
+        char command[4200];
+        snprintf(command, sizeof(command), "rm -rf '%s'", fake_dir);
+        if (system(command) != 0) {
+            return -1;
+        }
+    }
+    return 0;
 }
 
 static void test_cuda_child(void **state) {
     (void)state;
     /* CUDA orders the two GPUs the other way round (as CUDA_DEVICE_ORDER=FASTEST_FIRST may). */
-    setenv("FAKE_CUDA_UUIDS", WS_GPU1 "," WS_GPU0, 1);
+    fake_conf(WS_GPU1 "," WS_GPU0, NULL);
     nvt_context *ctx = open_with_cuda(tu_bundled_scenario("workstation-2gpu.json"), fake_cuda());
     expect(ctx, NULL, "1,0");
     expect(ctx, "0", "1");
@@ -119,26 +183,108 @@ static void test_cuda_child(void **state) {
     void (*previous)(int) = signal(SIGCHLD, SIG_IGN);
     expect(ctx, "1,0", "0,1");
     signal(SIGCHLD, previous);
-    setenv("FAKE_CUDA_INIT_ERROR", "100", 1); /* CUDA_ERROR_NO_DEVICE: nothing is visible */
+    fake_conf(WS_GPU1 "," WS_GPU0, "100"); /* CUDA_ERROR_NO_DEVICE: nothing is visible */
     expect(ctx, NULL, "");
-    setenv("FAKE_CUDA_INIT_ERROR", "999", 1); /* any other failure: NVML resolution */
+    fake_conf(WS_GPU1 "," WS_GPU0, "999"); /* any other failure: NVML resolution */
     expect(ctx, "1", "1");
-    unsetenv("FAKE_CUDA_INIT_ERROR");
     nvt_close(ctx);
 }
 
 static void test_cuda_child_with_mig(void **state) {
     (void)state;
     /* With a MIG-capable GPU the UUIDs CUDA reports go through the full resolution. */
-    setenv("FAKE_CUDA_UUIDS",
-           "5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40,9f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b,"
-           "d184f67c-c95f-5ef2-a935-b69bb2cd6d7e",
-           1);
+    fake_conf("5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40,9f1e2d3c-4b5a-6978-8a9b-0c1d2e3f4a5b,"
+              "d184f67c-c95f-5ef2-a935-b69bb2cd6d7e",
+              NULL);
     nvt_context *ctx = open_with_cuda(tu_test_scenario("lib-basic.json"), fake_cuda());
     expect(ctx, "0,1", "1,2");
     expect(ctx, NULL, "0:2");
     nvt_close(ctx);
-    unsetenv("FAKE_CUDA_UUIDS");
+}
+
+/* A busy caller: another thread holding a lock, a lock held here, descriptors open without
+ * O_CLOEXEC, an atfork handler, variables of its own in the environment.  The helper inherits
+ * none of it and the caller's state is untouched (with fork(), the prepare handler would run
+ * here and the child would hold the descriptors). */
+static pthread_mutex_t held_by_thread = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t held_here = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t release = PTHREAD_MUTEX_INITIALIZER;
+static int atfork_calls;
+
+static void count_atfork(void) {
+    atfork_calls++;
+}
+
+static void *hold_lock(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&held_by_thread);
+    pthread_mutex_lock(&release); /* until the test is done */
+    pthread_mutex_unlock(&release);
+    pthread_mutex_unlock(&held_by_thread);
+    return NULL;
+}
+
+static void test_helper_inherits_nothing(void **state) {
+    (void)state;
+    fake_conf(WS_GPU1 "," WS_GPU0, NULL);
+    nvt_context *ctx = open_with_cuda(tu_bundled_scenario("workstation-2gpu.json"), fake_cuda());
+    assert_int_equal(pthread_atfork(count_atfork, NULL, NULL), 0);
+    pthread_mutex_lock(&release);
+    pthread_mutex_lock(&held_here);
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, hold_lock, NULL), 0);
+    while (pthread_mutex_trylock(&held_by_thread) == 0) { /* until the thread holds it */
+        pthread_mutex_unlock(&held_by_thread);
+        sched_yield();
+    }
+    int leaked[2];
+    assert_int_equal(pipe(leaked), 0); /* no O_CLOEXEC */
+    int file = open("/dev/null", O_RDONLY);
+    assert_true(file >= 0);
+    setenv("NVT_TEST_SECRET", "do-not-pass", 1);
+    setenv("CUDA_DEVICE_ORDER", "PCI_BUS_ID", 1);
+
+    expect(ctx, "1,0", "0,1");
+
+    char fds[256];
+    char env[1024];
+    fake_report("fds", fds, sizeof(fds));
+    fake_report("env", env, sizeof(env));
+    assert_string_equal(fds, "0,1,2");
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    assert_string_equal(env, ld != NULL ? "CUDA_VISIBLE_DEVICES,CUDA_DEVICE_ORDER,LD_LIBRARY_PATH"
+                                        : "CUDA_VISIBLE_DEVICES,CUDA_DEVICE_ORDER");
+    assert_int_equal(atfork_calls, 0);
+    /* Nobody else holds the pipe's write end: closing ours gives end of file at once. */
+    assert_int_equal(close(leaked[1]), 0);
+    char byte;
+    assert_int_equal(read(leaked[0], &byte, 1), 0);
+    assert_int_equal(pthread_mutex_trylock(&held_by_thread), EBUSY);
+
+    pthread_mutex_unlock(&release);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    pthread_mutex_unlock(&held_here);
+    close(leaked[0]);
+    close(file);
+    unsetenv("NVT_TEST_SECRET");
+    unsetenv("CUDA_DEVICE_ORDER");
+    nvt_close(ctx);
+}
+
+/* No helper program: the NVML resolution answers, as without libcuda. */
+static void test_missing_helper(void **state) {
+    (void)state;
+    fake_conf(WS_GPU1 "," WS_GPU0, NULL);
+    char *saved = getenv("NVITOP_CUDA_PROBE") != NULL ? strdup(getenv("NVITOP_CUDA_PROBE")) : NULL;
+    setenv("NVITOP_CUDA_PROBE", "/nonexistent/nvitop-cuda-probe", 1);
+    nvt_context *ctx = open_with_cuda(tu_bundled_scenario("workstation-2gpu.json"), fake_cuda());
+    expect(ctx, NULL, "0,1"); /* NVML's order, not the stand-in CUDA's */
+    expect(ctx, "1", "1");
+    nvt_close(ctx);
+    if (saved != NULL) {
+        setenv("NVITOP_CUDA_PROBE", saved, 1);
+        free(saved);
+    }
 }
 
 int main(void) {
@@ -147,6 +293,8 @@ int main(void) {
         cmocka_unit_test(test_missing_cuda_library),
         cmocka_unit_test(test_cuda_child),
         cmocka_unit_test(test_cuda_child_with_mig),
+        cmocka_unit_test(test_helper_inherits_nothing),
+        cmocka_unit_test(test_missing_helper),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, NULL, fake_teardown);
 }

@@ -1,155 +1,47 @@
 /*
- * The CUDA driver in a child process.  The child writes one line per visible device (its UUID as
- * 32 hex digits grouped 8-4-4-4-12) followed by "END", or exits with a code that says what went
- * wrong; the parent reads the pipe with a deadline, then reaps the child.
+ * The CUDA driver in a helper process (nvitop-cuda-probe), started with posix_spawn: unlike
+ * fork() in a threaded caller, nothing runs in a copy of the caller's address space but the
+ * exec, atfork handlers do not run, and the helper gets a minimal environment and no descriptor
+ * but its three standard ones.  It writes one line per visible device followed by "END", or
+ * exits with a code that says what went wrong; we read the pipe with a deadline, then reap it.
  */
 #include "cuda/cuda_child.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
 #include "util/strbuf.h"
 
-enum child_exit {
-    CHILD_OK = 0,
-    CHILD_NO_LIBRARY = 40,
-    CHILD_FAILED = 41
-};
+/* Where the build installed the helper (lib.cmake). */
+#ifndef NVT_CUDA_PROBE_PATH
+#define NVT_CUDA_PROBE_PATH "/usr/local/libexec/nvitop/nvitop-cuda-probe"
+#endif
 
-/* CUDA error codes after which CUDA sees no device at all (SPEC.md §5.5). */
-#define CUDA_ERROR_INVALID_DEVICE                 101
-#define CUDA_ERROR_NO_DEVICE                      100
-#define CUDA_ERROR_SYSTEM_DRIVER_MISMATCH         803
-#define CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE 804
-
-struct cuda_uuid {
-    unsigned char bytes[16];
-};
-
-typedef int (*cu_init_fn)(unsigned int);
-typedef int (*cu_count_fn)(int *);
-typedef int (*cu_get_fn)(int *, int);
-typedef int (*cu_uuid_fn)(struct cuda_uuid *, int);
-
-/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer.  The memcpy
- * keeps the conversion free of the ISO C warning about object-to-function casts. */
-static void resolve(void *dl, const char *name, void *slot, size_t size) {
-    void *found = dlsym(dl, name);
-    memset(slot, 0, size);
-    if (found != NULL && sizeof(found) == size) {
-        memcpy(slot, &found, size);
-    }
-}
-
-static void write_all(int fd, const char *text, size_t len) {
-    while (len > 0) {
-        ssize_t n = write(fd, text, len);
-        if (n < 0 && errno == EINTR) {
-            continue;
-        }
-        if (n <= 0) {
-            _exit(CHILD_FAILED);
-        }
-        text += n;
-        len -= (size_t)n;
-    }
-}
-
-static void write_uuid(int fd, const struct cuda_uuid *uuid) {
-    static const char hex[] = "0123456789abcdef";
-    char line[40];
-    size_t n = 0;
-    for (size_t i = 0; i < 16; i++) {
-        if (i == 4 || i == 6 || i == 8 || i == 10) {
-            line[n++] = '-';
-        }
-        line[n++] = hex[uuid->bytes[i] >> 4];
-        line[n++] = hex[uuid->bytes[i] & 0xF];
-    }
-    line[n++] = '\n';
-    write_all(fd, line, n);
-}
-
-static _Noreturn void run_child(int fd, const char *library, const char *value) {
-    if (value != NULL) {
-        setenv("CUDA_VISIBLE_DEVICES", value, 1);
-    } else {
-        unsetenv("CUDA_VISIBLE_DEVICES");
-    }
-    void *dl = NULL;
-    if (library != NULL) {
-        dl = dlopen(library, RTLD_NOW | RTLD_LOCAL);
-    } else {
-        dl = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-        if (dl == NULL) {
-            dl = dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
-        }
-    }
-    if (dl == NULL) {
-        _exit(CHILD_NO_LIBRARY);
-    }
-    cu_init_fn cu_init;
-    cu_count_fn cu_count;
-    cu_get_fn cu_get;
-    cu_uuid_fn cu_uuid;
-    resolve(dl, "cuInit", &cu_init, sizeof(cu_init));
-    resolve(dl, "cuDeviceGetCount", &cu_count, sizeof(cu_count));
-    resolve(dl, "cuDeviceGet", &cu_get, sizeof(cu_get));
-    resolve(dl, "cuDeviceGetUuid_v2", &cu_uuid, sizeof(cu_uuid));
-    if (cu_uuid == NULL) {
-        resolve(dl, "cuDeviceGetUuid", &cu_uuid, sizeof(cu_uuid));
-    }
-    if (cu_init == NULL || cu_count == NULL || cu_get == NULL || cu_uuid == NULL) {
-        _exit(CHILD_FAILED);
-    }
-    int result = cu_init(0);
-    if (result == CUDA_ERROR_NO_DEVICE || result == CUDA_ERROR_INVALID_DEVICE ||
-        result == CUDA_ERROR_SYSTEM_DRIVER_MISMATCH ||
-        result == CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE) {
-        write_all(fd, "END\n", 4);
-        _exit(CHILD_OK);
-    }
-    int count = 0;
-    if (result != 0 || cu_count(&count) != 0 || count < 0) {
-        _exit(CHILD_FAILED);
-    }
-    for (int i = 0; i < count; i++) {
-        int device = 0;
-        struct cuda_uuid uuid;
-        if (cu_get(&device, i) != 0 || cu_uuid(&uuid, device) != 0) {
-            _exit(CHILD_FAILED);
-        }
-        write_uuid(fd, &uuid);
-    }
-    write_all(fd, "END\n", 4);
-    _exit(CHILD_OK);
-}
-
-static long long now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+/* The caller's variables the helper needs besides CUDA_VISIBLE_DEVICES: CUDA's device order and
+ * where the loader finds libcuda when it is not in the system's search path. */
+static const char *const PASSED_VARIABLES[] = {"CUDA_DEVICE_ORDER", "LD_LIBRARY_PATH"};
+#define PASSED_COUNT (sizeof(PASSED_VARIABLES) / sizeof(PASSED_VARIABLES[0]))
 
 /* Read everything until EOF or the deadline.  Returns false on timeout, error or no memory. */
 static bool read_output(int fd, struct strbuf *out, bool *oom) {
-    long long deadline = now_ms() + CUDA_CHILD_TIMEOUT_MS;
+    double deadline = clock_monotonic_s() + CUDA_CHILD_TIMEOUT_MS / 1000.0;
     for (;;) {
-        long long left = deadline - now_ms();
+        double left_s = deadline - clock_monotonic_s();
+        int left = left_s > 0.0 ? (int)(left_s * 1000.0) + 1 : 0;
         if (left <= 0) {
             return false;
         }
         struct pollfd pfd = {fd, POLLIN, 0};
-        int ready = poll(&pfd, 1, (int)left);
+        int ready = poll(&pfd, 1, left);
         if (ready < 0 && errno == EINTR) {
             continue;
         }
@@ -181,7 +73,7 @@ static int reap(pid_t pid, bool kill_first) {
     int status = 0;
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
-            return -1;
+            return -1; /* ECHILD: the caller ignores SIGCHLD, the kernel reaped it */
         }
     }
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -206,28 +98,146 @@ static bool to_list(char *text) {
     return true;
 }
 
+/* "NAME=value" in a fresh allocation; NULL when out of memory. */
+static char *env_entry(const char *name, const char *value) {
+    size_t size = strlen(name) + strlen(value) + 2;
+    char *entry = malloc(size);
+    if (entry != NULL) {
+        snprintf(entry, size, "%s=%s", name, value);
+    }
+    return entry;
+}
+
+/* The helper's environment: CUDA_VISIBLE_DEVICES and PASSED_VARIABLES, NULL-terminated.  False
+ * when out of memory (what was built is freed by env_free all the same). */
+static bool env_build(char **env, const char *value) {
+    size_t n = 0;
+    if (value != NULL && (env[n++] = env_entry("CUDA_VISIBLE_DEVICES", value)) == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < PASSED_COUNT; i++) {
+        const char *passed = getenv(PASSED_VARIABLES[i]);
+        if (passed != NULL && (env[n++] = env_entry(PASSED_VARIABLES[i], passed)) == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void env_free(char **env) {
+    for (size_t i = 0; env[i] != NULL; i++) {
+        free(env[i]);
+    }
+}
+
+/* stdin and stderr on /dev/null, stdout the pipe's write end, nothing else open. */
+static int file_actions(posix_spawn_file_actions_t *actions, int out_fd) {
+    int err = posix_spawn_file_actions_init(actions);
+    if (err != 0) {
+        return err;
+    }
+    err = posix_spawn_file_actions_addopen(actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    if (err == 0) {
+        err = posix_spawn_file_actions_adddup2(actions, out_fd, STDOUT_FILENO);
+    }
+    if (err == 0) {
+        err = posix_spawn_file_actions_addopen(actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    }
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    /* Descriptors the caller opened without O_CLOEXEC; the helper closes them too. */
+    if (err == 0) {
+        err = posix_spawn_file_actions_addclosefrom_np(actions, STDERR_FILENO + 1);
+    }
+#endif
+    if (err != 0) {
+        posix_spawn_file_actions_destroy(actions);
+    }
+    return err;
+}
+
+/* No signal blocked, every signal at its default action: the caller's signal mask and ignored
+ * signals are its own business, not the helper's. */
+static int spawn_attributes(posix_spawnattr_t *attr) {
+    int err = posix_spawnattr_init(attr);
+    if (err != 0) {
+        return err;
+    }
+    sigset_t none;
+    sigset_t all;
+    sigemptyset(&none);
+    sigfillset(&all);
+    err = posix_spawnattr_setsigmask(attr, &none);
+    if (err == 0) {
+        err = posix_spawnattr_setsigdefault(attr, &all);
+    }
+    if (err == 0) {
+        err = posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    }
+    if (err != 0) {
+        posix_spawnattr_destroy(attr);
+    }
+    return err;
+}
+
+/* Start the helper with its stdout on out_fd; 0 or an errno value. */
+static int spawn_probe(const char *library, const char *value, int out_fd, pid_t *pid) {
+    const char *probe = secure_getenv(CUDA_PROBE_ENV);
+    if (probe == NULL || probe[0] == '\0') {
+        probe = NVT_CUDA_PROBE_PATH;
+    }
+    char *env[PASSED_COUNT + 2] = {NULL};
+    if (!env_build(env, value)) {
+        env_free(env);
+        return ENOMEM;
+    }
+    posix_spawn_file_actions_t actions;
+    int err = file_actions(&actions, out_fd);
+    posix_spawnattr_t attr;
+    if (err == 0 && (err = spawn_attributes(&attr)) != 0) {
+        posix_spawn_file_actions_destroy(&actions);
+    }
+    /* posix_spawn takes argv as char *const[]: copies, not casts of the const strings. */
+    char name[] = "nvitop-cuda-probe";
+    char *library_copy = library != NULL ? strdup(library) : NULL;
+    if (err == 0 && library != NULL && library_copy == NULL) {
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+        err = ENOMEM;
+    }
+    if (err == 0) {
+        char *argv[] = {name, library_copy, NULL};
+        err = posix_spawn(pid, probe, &actions, &attr, argv, env);
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+    }
+    free(library_copy);
+    env_free(env);
+    return err;
+}
+
 nvt_status cuda_child_uuids(const char *library, const char *value, char **uuids) {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) {
         return NVT_ERR_CUDA;
     }
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fds[0]);
-        close(fds[1]);
-        return NVT_ERR_CUDA;
-    }
-    if (pid == 0) {
-        close(fds[0]);
-        run_child(fds[1], library, value);
-    }
+    pid_t pid = 0;
+    int err = spawn_probe(library, value, fds[1], &pid);
     close(fds[1]);
+    if (err != 0) {
+        close(fds[0]);
+        if (err == ENOMEM) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        /* No helper installed (or not executable): CUDA cannot be asked. */
+        return err == ENOENT || err == EACCES || err == ENOEXEC ? NVT_ERR_LIBRARY_NOT_FOUND
+                                                                : NVT_ERR_CUDA;
+    }
     struct strbuf out = STRBUF_INIT;
     bool oom = false;
     bool complete = read_output(fds[0], &out, &oom);
     close(fds[0]);
     int code = reap(pid, !complete);
-    nvt_status failure = code == CHILD_NO_LIBRARY ? NVT_ERR_LIBRARY_NOT_FOUND : NVT_ERR_CUDA;
+    nvt_status failure = code == CUDA_PROBE_NO_LIBRARY ? NVT_ERR_LIBRARY_NOT_FOUND : NVT_ERR_CUDA;
     if (oom) {
         strbuf_fini(&out);
         return NVT_ERR_NO_MEMORY;
