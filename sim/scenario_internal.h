@@ -128,4 +128,7 @@ int scenario_read_mig(struct scenario_ctx *ctx, const json_t *value, void *devic
 /* Reads the top-level "call_latency" object into the model (scenario_latency.c). */
 int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *base);
 
+/* Reads the top-level "call_errors" object into the model (scenario_call_errors.c). */
+int scenario_read_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
+
 #endif /* NVITOP_SIM_SCENARIO_INTERNAL_H */

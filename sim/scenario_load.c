@@ -48,6 +48,7 @@ static const struct scenario_field top_fields[] = {
     {.key = "clock", .kind = FIELD_CUSTOM, .custom = read_clock},
     {.key = "devices", .kind = FIELD_CUSTOM, .custom = read_devices, .required = true},
     {.key = "call_latency", .kind = FIELD_CUSTOM, .custom = scenario_read_latency},
+    {.key = "call_errors", .kind = FIELD_CUSTOM, .custom = scenario_read_call_errors},
     {0},
 };
 

@@ -194,6 +194,8 @@ struct sim_model {
     struct sim_device *devices;
     /* Seconds each entry point sleeps before it answers ("call_latency"), by call id. */
     double call_latency_s[SIM_CALL_COUNT];
+    /* What each entry point fails with on every call ("call_errors"); NVML_SUCCESS: nothing. */
+    nvmlReturn_t call_error[SIM_CALL_COUNT];
     /* Every block the loader allocated for this model (strings, arrays, schedules): the model
      * is freed in one sweep, so no field needs its own destructor. */
     size_t block_count;

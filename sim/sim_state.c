@@ -184,6 +184,9 @@ nvmlReturn_t sim_begin(struct sim_query *q, enum sim_call_id id) {
     }
     q->model = d->model;
     q->latency_s = d->model->call_latency_s[id];
+    if (d->model->call_error[id] != NVML_SUCCESS) {
+        return d->model->call_error[id];
+    }
     q->elapsed_s = monotonic_s() - d->origin_s;
     q->frozen = d->env_time_set || d->model->clock_frozen;
     if (d->env_time_set) {
