@@ -16,7 +16,8 @@
 #define NVT_ENV_NVML_LIBRARY "NVITOP_NVML_LIBRARY"
 
 struct nvt_options {
-    /* NVML shared library to dlopen.  NULL: $NVITOP_NVML_LIBRARY if set, else
+    /* NVML shared library to dlopen.  NULL: $NVITOP_NVML_LIBRARY if set (ignored by set-user-id
+     * programs), else
      * "libnvidia-ml.so.1", then "libnvidia-ml.so" (the system's search path, as NVIDIA's own
      * bindings do). */
     const char *nvml_library_path;
@@ -47,6 +48,16 @@ struct nvt_system_info {
  * init errors, NVT_ERR_NO_MEMORY.  Thread-safe (each call makes its own context).
  */
 NVT_API nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out);
+
+/*
+ * After nvt_open(opts) failed with NVT_ERR_LIBRARY_NOT_FOUND: why, for an error message, naming
+ * the library and where its name came from, e.g. "NVITOP_NVML_LIBRARY=/opt/x.so: /opt/x.so:
+ * cannot open shared object file: No such file or directory" or "nvml_library_path=/lib/libz.so.1:
+ * not an NVML library (it has no nvmlInit)".  Loads the library again to find out.  Writes at most
+ * size bytes (always NUL-terminated when size > 0) and returns the length of the whole text; 0
+ * and "" when the library loads and is NVML.  opts may be NULL.  Thread-safe.
+ */
+NVT_API size_t nvt_nvml_library_error(const struct nvt_options *opts, char *buf, size_t size);
 
 /* Close a context (shuts NVML down once, unloads it).  Accepts NULL. */
 NVT_API void nvt_close(nvt_context *ctx);

@@ -37,8 +37,10 @@ struct nvt_snapshot {
 /*
  * Take a snapshot of every device (physical and MIG) and its processes.  flags: NVT_SAMPLE_*
  * bits.  On success *out is one allocation freed with nvt_snapshot_free(); it may be read from any
- * thread.  No NVML query is repeated within one snapshot.  Fails only for NVT_ERR_NO_MEMORY and
- * NVT_ERR_INVALID_ARGUMENT: unreadable fields are N/A, lost GPUs are flagged per device.
+ * thread.  No NVML query is repeated within one snapshot; flags with no device bit (only
+ * NVT_SAMPLE_HOST and NVT_SAMPLE_HOST_PROCESSES) make none at all and list no device.  Fails only
+ * for NVT_ERR_NO_MEMORY and NVT_ERR_INVALID_ARGUMENT: unreadable fields are N/A, lost GPUs are
+ * flagged per device (state.status), also when the GPU is lost while its processes are listed.
  */
 NVT_API nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapshot **out);
 

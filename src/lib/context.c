@@ -15,6 +15,13 @@ struct host_ctx *context_host(nvt_context *ctx) {
     return ctx->host;
 }
 
+size_t nvt_nvml_library_error(const struct nvt_options *opts, char *buf, size_t size) {
+    if (buf == NULL) {
+        size = 0;
+    }
+    return nvml_backend_library_error(opts != NULL ? opts->nvml_library_path : NULL, buf, size);
+}
+
 static void free_device(nvt_device *device) {
     if (device == NULL) {
         return;

@@ -165,6 +165,11 @@ static nvt_status sample_processes(struct pass *pass) {
         }
         nvt_status status =
             nvml_device_processes(pass->ctx->nvml, pass->handles[slot]->nvml, &pass->list);
+        if (status == NVT_ERR_GPU_IS_LOST) {
+            /* Lost between its state and its processes: a lost device, not an idle one. */
+            pass->devices[slot].state.status = NVT_ERR_GPU_IS_LOST;
+            continue;
+        }
         if (status != NVT_OK) {
             return status;
         }
@@ -248,7 +253,9 @@ static nvt_status sample_host_processes(struct pass *pass) {
 
 static nvt_status run_pass(struct pass *pass) {
     nvt_status status = NVT_OK;
-    if (pass->ctx->nvml != NULL) {
+    /* A host-only snapshot lists no device and asks the driver nothing. */
+    unsigned host_only = NVT_SAMPLE_HOST | NVT_SAMPLE_HOST_PROCESSES;
+    if (pass->ctx->nvml != NULL && (pass->flags & ~host_only) != 0) {
         status = sample_devices(pass);
     }
     if (status == NVT_OK && (pass->flags & NVT_SAMPLE_PROCESSES) != 0) {

@@ -89,6 +89,12 @@ static void print_result(const struct nvt_snapshot *snap, const size_t *chosen, 
     }
 }
 
+/* NVITOP_NVML_LIBRARY set and not empty (an empty one is ignored, as by the library). */
+static bool nvml_library_named(void) {
+    const char *named = getenv(NVT_ENV_NVML_LIBRARY);
+    return named != NULL && named[0] != '\0';
+}
+
 static int report_open_error(nvt_status status) {
     if (status == NVT_ERR_LIBRARY_NOT_FOUND) {
         fputs("FATAL ERROR: NVIDIA Management Library (NVML) not found.\n"
@@ -102,6 +108,11 @@ static int report_open_error(nvt_status status) {
               "be\n"
               "      found in the NVML API Reference at https://docs.nvidia.com/deploy/nvml-api.\n",
               stderr);
+        /* A library named by the environment: say which one failed, and why. */
+        char why[1024];
+        if (nvml_library_named() && nvt_nvml_library_error(NULL, why, sizeof(why)) > 0) {
+            fprintf(stderr, "ERROR: %s\n", why);
+        }
         return 1;
     }
     fprintf(stderr, "NVML ERROR: %s\n", nvt_strerror(status));

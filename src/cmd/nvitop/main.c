@@ -197,6 +197,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     nvt_status status = nvt_open(NULL, &ctx);
     if (status == NVT_ERR_LIBRARY_NOT_FOUND) {
         messages_print_nvml_not_found(color);
+        messages_print_nvml_library_error(color);
         messages_fini(&messages);
         return 1;
     }

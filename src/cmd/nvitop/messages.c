@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <nvitop/nvitop.h>
+
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -133,6 +135,21 @@ void messages_print_nvml_not_found(bool color) {
         "      The lists of OS platforms and NVIDIA-GPUs supported by the NVML library can be\n"
         "      found in the NVML API Reference at %shttps://docs.nvidia.com/deploy/nvml-api%s.\n",
         fatal, hint, ul, end, ul, end, ul, end);
+}
+
+/* NVITOP_NVML_LIBRARY set and not empty (an empty one is ignored, as by the library). */
+static bool nvml_library_named(void) {
+    const char *named = getenv(NVT_ENV_NVML_LIBRARY);
+    return named != NULL && named[0] != '\0';
+}
+
+void messages_print_nvml_library_error(bool color) {
+    /* Only for a library named by the environment (nvitop has no such variable): which one
+     * failed, and why. */
+    char why[1024];
+    if (nvml_library_named() && nvt_nvml_library_error(NULL, why, sizeof(why)) > 0) {
+        fprintf(stderr, "%s %s\n", color ? BOLD "\033[31mERROR:" RESET : "ERROR:", why);
+    }
 }
 
 void messages_print_nvml_error(bool color, const char *message) {

@@ -35,6 +35,10 @@ bool messages_print(const struct messages *messages);
 /* The FATAL/HINT text printed when no NVML library can be loaded. */
 void messages_print_nvml_not_found(bool color);
 
+/* After messages_print_nvml_not_found: when $NVITOP_NVML_LIBRARY named the library, one line
+ * naming it and why it could not be used. */
+void messages_print_nvml_library_error(bool color);
+
 /* "NVML ERROR: <message>" for a failed NVML initialisation. */
 void messages_print_nvml_error(bool color, const char *message);
 

@@ -120,6 +120,7 @@ int main(int argc, char **argv) {
         write_uuid(&uuid);
     }
     write_all("END\n", 4);
-    /* _exit: the CUDA driver's exit handlers have nothing to do for us; skipping them is quicker. */
+    /* _exit: the CUDA driver's exit handlers have nothing to do for us; skipping them is quicker.
+     */
     _exit(0);
 }

@@ -67,8 +67,9 @@ void nvml_copy_string(char *dst, size_t size, const char *src, nvmlReturn_t resu
 }
 
 /*
- * A versioned entry point that answers FUNCTION_NOT_FOUND is a stub (the simulator's one shared
- * object does this for what a driver generation lacks): the older variant takes over for good.
+ * FUNCTION_NOT_FOUND means "this version of NVML does not implement the function" (NVML's
+ * documentation), whether the symbol is missing or answers so: the older variant takes over for
+ * good.
  */
 static nvmlReturn_t call_init(struct nvml_lib *lib) {
     nvmlReturn_t result = lib->init();
@@ -148,6 +149,10 @@ nvt_status nvml_backend_open(const char *library_path, struct nvml_backend **out
     return NVT_OK;
 }
 
+size_t nvml_backend_library_error(const char *library_path, char *buf, size_t size) {
+    return nvml_loader_describe(library_path, buf, size);
+}
+
 void nvml_backend_close(struct nvml_backend *backend) {
     if (backend == NULL) {
         return;
@@ -196,16 +201,10 @@ static nvt_status device_alloc(bool is_mig, struct nvml_device **out) {
     return NVT_OK;
 }
 
-/* GPU_IS_LOST and UNKNOWN keep the device without a handle (nvitop shows "ERROR: ..."); any other
- * refusal is reported the same way, as an unknown error, so that the index stays listed. */
+/* A refused handle keeps the device, without a handle, so that the index stays listed (nvitop
+ * shows "ERROR: GPU is Lost" / "ERROR: Unknown"); the status says what the driver answered. */
 static nvt_status handle_status_from(nvmlReturn_t result) {
-    if (result == NVML_SUCCESS) {
-        return NVT_OK;
-    }
-    if (result == NVML_ERROR_GPU_IS_LOST) {
-        return NVT_ERR_GPU_IS_LOST;
-    }
-    return NVT_ERR_NVML_UNKNOWN;
+    return nvml_status_from_return(result);
 }
 
 nvt_status nvml_device_open(struct nvml_backend *backend, uint32_t index,

@@ -57,6 +57,9 @@ struct nvml_process_list {
 nvt_status nvml_backend_open(const char *library_path, struct nvml_backend **out);
 
 /* Shut NVML down (once) and unload it.  Accepts NULL. */
+/* Why nvml_backend_open(library_path) finds no NVML library (nvml_loader_describe). */
+size_t nvml_backend_library_error(const char *library_path, char *buf, size_t size);
+
 void nvml_backend_close(struct nvml_backend *backend);
 
 /* Driver facts and the number of physical devices (0 when the count query fails). */
@@ -108,7 +111,8 @@ void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device,
 /*
  * The processes on a device (compute, graphics and MPS lists merged by pid, sorted by pid) with
  * their per-process utilisation.  Replaces the contents of *out.  Errors from the driver give an
- * empty list; returns NVT_OK or NVT_ERR_NO_MEMORY.
+ * empty list; returns NVT_OK, NVT_ERR_GPU_IS_LOST (the GPU fell off the bus during a list call;
+ * the list is empty) or NVT_ERR_NO_MEMORY.
  */
 nvt_status nvml_device_processes(struct nvml_backend *backend, struct nvml_device *device,
                                  struct nvml_process_list *out);

@@ -6,6 +6,7 @@
 #include "nvml/nvml_loader.h"
 
 #include <dlfcn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,13 +22,20 @@ static void resolve(void *dl, const char *name, void *slot, size_t size) {
     }
 }
 
+/* The library named by the caller or the environment; NULL for the default search.  A set-user-id
+ * program ignores the environment (secure_getenv), so that nobody loads code into it. */
+static const char *chosen_path(const char *path) {
+    if (path != NULL) {
+        return path;
+    }
+    const char *env = secure_getenv(NVT_ENV_NVML_LIBRARY);
+    return env != NULL && env[0] != '\0' ? env : NULL;
+}
+
 static void *open_first(const char *path) {
+    path = chosen_path(path);
     if (path != NULL) {
         return dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    }
-    const char *env = getenv(NVT_ENV_NVML_LIBRARY);
-    if (env != NULL && env[0] != '\0') {
-        return dlopen(env, RTLD_NOW | RTLD_LOCAL);
     }
     void *dl = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
     if (dl == NULL) {
@@ -69,6 +77,32 @@ nvt_status nvml_loader_open(const char *path, struct nvml_lib *out) {
     resolve(dl, "nvmlErrorString", &out->api.nvmlErrorString, sizeof(out->api.nvmlErrorString));
     choose_variants(out);
     return NVT_OK;
+}
+
+size_t nvml_loader_describe(const char *path, char *buf, size_t size) {
+    const char *chosen = chosen_path(path);
+    const char *origin = path != NULL ? "nvml_library_path" : NVT_ENV_NVML_LIBRARY;
+    int needed = 0;
+    void *dl = open_first(path);
+    if (dl == NULL) {
+        const char *why = dlerror();
+        why = why != NULL ? why : "cannot be loaded";
+        needed = chosen != NULL
+                     ? snprintf(buf, size, "%s=%s: %s", origin, chosen, why)
+                     : snprintf(buf, size, "libnvidia-ml.so.1 and libnvidia-ml.so: %s", why);
+    } else {
+        void *init = dlsym(dl, "nvmlInit_v2");
+        init = init != NULL ? init : dlsym(dl, "nvmlInit");
+        if (init == NULL) {
+            needed = snprintf(buf, size, "%s=%s: not an NVML library (it has no nvmlInit)",
+                              chosen != NULL ? origin : "library",
+                              chosen != NULL ? chosen : "libnvidia-ml.so.1");
+        } else if (size > 0) {
+            buf[0] = '\0';
+        }
+        dlclose(dl);
+    }
+    return needed > 0 ? (size_t)needed : 0;
 }
 
 void nvml_loader_close(struct nvml_lib *lib) {

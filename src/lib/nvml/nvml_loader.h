@@ -34,12 +34,21 @@ struct nvml_lib {
 };
 
 /*
- * Load the library: path when not NULL, else $NVITOP_NVML_LIBRARY when set and not empty, else
+ * Load the library: path when not NULL, else $NVITOP_NVML_LIBRARY when set and not empty (read
+ * with secure_getenv: ignored in set-user-id programs), else
  * "libnvidia-ml.so.1", then "libnvidia-ml.so".  Returns NVT_ERR_LIBRARY_NOT_FOUND when nothing
  * loads.  Does not initialise NVML.  Thread-safe (dlopen is); *out is owned by the caller, who
  * releases it with nvml_loader_close().
  */
 nvt_status nvml_loader_open(const char *path, struct nvml_lib *out);
+
+/*
+ * Why nvml_loader_open(path) would not give an NVML library, naming where the path came from
+ * ("NVITOP_NVML_LIBRARY=/x.so: <dlerror>", "nvml_library_path=/x.so: not an NVML library ..."):
+ * written like snprintf, returns the length of the whole text, 0 ("") when the library loads and
+ * has nvmlInit.  Thread-safe.
+ */
+size_t nvml_loader_describe(const char *path, char *buf, size_t size);
 
 /* Unload the library (after nvmlShutdown).  Accepts a zeroed struct. */
 void nvml_loader_close(struct nvml_lib *lib);

@@ -27,8 +27,10 @@ enum nvml_process_layout {
 struct nvml_backend {
     struct nvml_lib lib;
     bool initialised;
-    bool memory_v2_disabled;     /* _v2 failed with FUNCTION_NOT_FOUND or UNKNOWN once */
-    bool temperature_v_disabled; /* TemperatureV answered FUNCTION_NOT_FOUND once */
+    bool memory_v2_disabled;     /* _v2 failed with FUNCTION_NOT_FOUND, UNKNOWN or
+                                    ARGUMENT_VERSION_MISMATCH once */
+    bool temperature_v_disabled; /* TemperatureV answered FUNCTION_NOT_FOUND or
+                                    ARGUMENT_VERSION_MISMATCH once */
     enum nvml_process_layout layout;
     const char *missing[NVML_MISSING_MAX];
     size_t missing_count;
@@ -57,8 +59,10 @@ struct nvml_device {
     struct nvml_util_sample *util_recent;
     size_t util_recent_count;
     double util_recent_time; /* monotonic seconds */
-    /* NVLink counters of the previous sample, in KiB, and their time in microseconds. */
-    bool nvlink_have_previous;
+    /* NVLink counters of the previous sample, in KiB, and their time in microseconds; a counter
+     * is a baseline only when its field was read successfully (its _known flag). */
+    bool nvlink_tx_known[NVML_NVLINK_MAX_LINKS];
+    bool nvlink_rx_known[NVML_NVLINK_MAX_LINKS];
     unsigned long long nvlink_tx_kib[NVML_NVLINK_MAX_LINKS];
     unsigned long long nvlink_rx_kib[NVML_NVLINK_MAX_LINKS];
     long long nvlink_time_us;

@@ -34,33 +34,6 @@ static size_t element_size(enum nvml_process_layout layout) {
     }
 }
 
-/*
- * The simulator is one shared object for every driver generation and answers
- * FUNCTION_NOT_FOUND for the entry points its generation lacks, so presence is probed by calling:
- * a present entry point answers anything but FUNCTION_NOT_FOUND.  Two calls, once per context.
- */
-static bool conf_compute_present(struct nvml_backend *backend, nvmlDevice_t handle) {
-    if (backend->lib.api.nvmlDeviceGetConfComputeMemSizeInfo == NULL) {
-        return false;
-    }
-    nvmlConfComputeMemSizeInfo_t info;
-    memset(&info, 0, sizeof(info));
-    return backend->lib.api.nvmlDeviceGetConfComputeMemSizeInfo(handle, &info) !=
-           NVML_ERROR_FUNCTION_NOT_FOUND;
-}
-
-static bool detail_list_present(struct nvml_backend *backend, nvmlDevice_t handle) {
-    if (backend->lib.api.nvmlDeviceGetRunningProcessDetailList == NULL) {
-        return false;
-    }
-    nvmlProcessDetailList_v1_t list;
-    memset(&list, 0, sizeof(list));
-    list.version = nvmlProcessDetailList_v1;
-    list.mode = NVML_PROCESS_MODE_COMPUTE;
-    return backend->lib.api.nvmlDeviceGetRunningProcessDetailList(handle, &list) !=
-           NVML_ERROR_FUNCTION_NOT_FOUND;
-}
-
 static enum nvml_process_layout fallback_layout(const struct nvml_api *api,
                                                 enum nvml_process_layout from) {
     if (from <= NVML_LAYOUT_V3_24 && api->nvmlDeviceGetComputeRunningProcesses_v2 != NULL) {
@@ -72,10 +45,14 @@ static enum nvml_process_layout fallback_layout(const struct nvml_api *api,
     return NVML_LAYOUT_NONE;
 }
 
-static void decide_layout(struct nvml_backend *backend, nvmlDevice_t handle) {
+/* nvitop's rule (PEERS.md §3.2), by the entry points the driver library exports: the 32-byte _v3
+ * element only on drivers with ConfComputeMemSizeInfo but without RunningProcessDetailList (R535),
+ * whose header still had the protected-memory field. */
+static void decide_layout(struct nvml_backend *backend) {
     const struct nvml_api *api = &backend->lib.api;
     if (api->nvmlDeviceGetComputeRunningProcesses_v3 != NULL) {
-        bool v3_32 = conf_compute_present(backend, handle) && !detail_list_present(backend, handle);
+        bool v3_32 = api->nvmlDeviceGetConfComputeMemSizeInfo != NULL &&
+                     api->nvmlDeviceGetRunningProcessDetailList == NULL;
         backend->layout = v3_32 ? NVML_LAYOUT_V3_32 : NVML_LAYOUT_V3_24;
         return;
     }
@@ -185,9 +162,9 @@ static bool merge(const struct nvml_device *device, enum nvml_process_layout lay
 }
 
 /* One list into the device's buffer.  Returns the number of elements read (0 on driver errors);
- * *oom is set when the buffer cannot grow. */
+ * *oom is set when the buffer cannot grow, *lost when the GPU fell off the bus. */
 static unsigned read_list(struct nvml_backend *backend, struct nvml_device *device,
-                          enum list_kind kind, bool *oom) {
+                          enum list_kind kind, bool *oom, bool *lost) {
     if (!grow_buffer(device, INITIAL_COUNT)) {
         *oom = true;
         return 0;
@@ -211,10 +188,12 @@ static unsigned read_list(struct nvml_backend *backend, struct nvml_device *devi
             continue;
         }
         if (result == NVML_ERROR_FUNCTION_NOT_FOUND && kind == LIST_COMPUTE) {
-            /* The compute list decides the generation; an older one may lack only MPS. */
+            /* Not implemented (NVML's meaning of the code): the compute list decides the
+             * generation; an older one may lack only MPS. */
             backend->layout = fallback_layout(&backend->lib.api, backend->layout);
             continue;
         }
+        *lost = result == NVML_ERROR_GPU_IS_LOST;
         return 0; /* NO_PERMISSION and the like: no processes, as nvitop shows */
     }
     return 0;
@@ -233,7 +212,7 @@ nvt_status nvml_device_processes(struct nvml_backend *backend, struct nvml_devic
         return NVT_OK;
     }
     if (backend->layout == NVML_LAYOUT_UNDECIDED) {
-        decide_layout(backend, device->handle);
+        decide_layout(backend);
     }
     static const struct {
         enum list_kind kind;
@@ -246,9 +225,14 @@ nvt_status nvml_device_processes(struct nvml_backend *backend, struct nvml_devic
     bool memory_na_seen = false;
     for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
         bool oom = false;
-        unsigned count = read_list(backend, device, lists[i].kind, &oom);
+        bool lost = false;
+        unsigned count = read_list(backend, device, lists[i].kind, &oom, &lost);
         if (oom) {
             return NVT_ERR_NO_MEMORY;
+        }
+        if (lost) {
+            out->count = 0;
+            return NVT_ERR_GPU_IS_LOST;
         }
         if (!merge(device, backend->layout, count, lists[i].type, out, &memory_na_seen)) {
             return NVT_ERR_NO_MEMORY;

@@ -1,7 +1,8 @@
 /*
  * Process lists and per-process utilisation against scripted driver entry points: the element
- * layout chosen per driver generation (PEERS.md §3.2), growing the buffer on INSUFFICIENT_SIZE,
- * falling back when _v3 is a stub, merging C/G/MPS lists by pid, and the utilisation cursor with
+ * layout chosen by the entry points the driver exports (PEERS.md §3.2), growing the buffer on
+ * INSUFFICIENT_SIZE, falling back when _v3 answers FUNCTION_NOT_FOUND, a GPU lost during a list
+ * call, merging C/G/MPS lists by pid, and the utilisation cursor with
  * its one-second memory of samples.
  */
 /* cmocka needs these four headers first, in this order. */
@@ -31,6 +32,7 @@ static struct {
     unsigned mps_pid;
     bool v3_is_stub;    /* _v3 answers FUNCTION_NOT_FOUND */
     unsigned too_small; /* answer INSUFFICIENT_SIZE this many times first */
+    bool graphics_lost; /* the graphics list answers GPU_IS_LOST */
     unsigned list_calls;
     /* utilisation samples of the next call */
     nvmlProcessUtilizationSample_t samples[8];
@@ -73,6 +75,9 @@ static nvmlReturn_t compute_v3(nvmlDevice_t d, unsigned int *count, void *infos)
 
 static nvmlReturn_t graphics_v3(nvmlDevice_t d, unsigned int *count, void *infos) {
     (void)d;
+    if (drv.graphics_lost) {
+        return NVML_ERROR_GPU_IS_LOST;
+    }
     return drv.v3_is_stub ? NVML_ERROR_FUNCTION_NOT_FOUND : list(count, infos, 1, drv.graphics_pid);
 }
 
@@ -95,12 +100,6 @@ static nvmlReturn_t conf_compute(nvmlDevice_t d, nvmlConfComputeMemSizeInfo_t *i
     (void)d;
     (void)info;
     return NVML_ERROR_NOT_SUPPORTED; /* present, but not a confidential-computing GPU */
-}
-
-static nvmlReturn_t detail_list(nvmlDevice_t d, nvmlProcessDetailList_v1_t *plist) {
-    (void)d;
-    (void)plist;
-    return NVML_ERROR_FUNCTION_NOT_FOUND; /* a stub, as on R535 */
 }
 
 static nvmlReturn_t detail_list_ok(nvmlDevice_t d, nvmlProcessDetailList_v1_t *plist) {
@@ -196,10 +195,10 @@ static void test_r550_layout(void **state) {
 
 static void test_r535_layout(void **state) {
     struct fixture *f = *state;
-    /* ConfCompute present, ProcessDetailList a stub: _v3 fills the 32-byte element. */
+    /* ConfCompute exported, ProcessDetailList not: _v3 fills the 32-byte element. */
     drv.stride = sizeof(nvmlProcessInfo_v3_t);
     f->backend.lib.api.nvmlDeviceGetConfComputeMemSizeInfo = conf_compute;
-    f->backend.lib.api.nvmlDeviceGetRunningProcessDetailList = detail_list;
+    f->backend.lib.api.nvmlDeviceGetRunningProcessDetailList = NULL;
     assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
     assert_int_equal(f->backend.layout, NVML_LAYOUT_V3_32);
     check_merged(&f->out);
@@ -207,13 +206,21 @@ static void test_r535_layout(void **state) {
 
 static void test_v3_stub_falls_back(void **state) {
     struct fixture *f = *state;
-    /* A driver exporting _v3 that answers FUNCTION_NOT_FOUND (pre-R535 in one shared object). */
+    /* A driver exporting _v3 that answers FUNCTION_NOT_FOUND (not implemented, in NVML's terms). */
     drv.v3_is_stub = true;
     drv.mps_pid = 100;
     assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
     assert_int_equal(f->backend.layout, NVML_LAYOUT_V2);
     assert_int_equal(f->out.count, 3); /* no MPS entry point in _v2 here */
     assert_int_equal(find(&f->out, 100)->type, NVT_PROCESS_COMPUTE | NVT_PROCESS_GRAPHICS);
+}
+
+/* A GPU that falls off the bus between two list calls is lost, not idle. */
+static void test_lost_during_lists(void **state) {
+    struct fixture *f = *state;
+    drv.graphics_lost = true;
+    assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_ERR_GPU_IS_LOST);
+    assert_int_equal(f->out.count, 0);
 }
 
 static void test_buffer_grows(void **state) {
@@ -298,6 +305,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_r550_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_r535_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_v3_stub_falls_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lost_during_lists, setup, teardown),
         cmocka_unit_test_setup_teardown(test_buffer_grows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utilization_cursor, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utilization_na_with_hidden_memory, setup, teardown),

@@ -59,8 +59,10 @@ static void read_memory(struct reader *r, bool *unsupported) {
         memset(&memory, 0, sizeof(memory));
         memory.version = nvmlMemory_v2;
         result = backend->lib.api.nvmlDeviceGetMemoryInfo_v2(r->handle, &memory);
-        if (result == NVML_ERROR_FUNCTION_NOT_FOUND || result == NVML_ERROR_UNKNOWN) {
-            /* Drivers that export _v2 without implementing it: use v1 from now on. */
+        if (result == NVML_ERROR_FUNCTION_NOT_FOUND || result == NVML_ERROR_UNKNOWN ||
+            result == NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
+            /* Not implemented, failing as nvitop saw on some drivers, or built for another
+             * version of the struct: use v1 from now on. */
             backend->memory_v2_disabled = true;
         } else {
             if (ok(r, result)) {
@@ -105,7 +107,10 @@ static uint32_t read_temperature(struct reader *r) {
         temperature.version = nvmlTemperature_v1;
         temperature.sensorType = NVML_TEMPERATURE_GPU;
         nvmlReturn_t result = backend->lib.api.nvmlDeviceGetTemperatureV(r->handle, &temperature);
-        if (result != NVML_ERROR_FUNCTION_NOT_FOUND) {
+        /* Not implemented, or a driver built for another version of the struct: the older call
+         * from now on. */
+        if (result != NVML_ERROR_FUNCTION_NOT_FOUND &&
+            result != NVML_ERROR_ARGUMENT_VERSION_MISMATCH) {
             return ok(r, result) && temperature.temperature >= 0 ? (uint32_t)temperature.temperature
                                                                  : NVT_NA_U32;
         }
@@ -265,6 +270,27 @@ static long long now_us(void) {
     return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
 }
 
+static void forget_nvlink(struct nvml_device *device) {
+    memset(device->nvlink_tx_known, 0, sizeof(device->nvlink_tx_known));
+    memset(device->nvlink_rx_known, 0, sizeof(device->nvlink_rx_known));
+}
+
+/* One counter: the rate since its baseline, when it has one, and the new baseline.  A field the
+ * driver failed to read is no baseline (its value is not a counter). */
+static void nvlink_counter(const nvmlFieldValue_t *field, double elapsed_s,
+                           unsigned long long *previous, bool *known, double *rate) {
+    if (field->nvmlReturn != NVML_SUCCESS) {
+        *known = false;
+        return;
+    }
+    unsigned long long kib = field_u64(field);
+    if (*known && elapsed_s > 0 && kib >= *previous) {
+        *rate = (double)(kib - *previous) / elapsed_s;
+    }
+    *previous = kib;
+    *known = true;
+}
+
 /* Throughput from the counters' deltas since the previous sample of this context: one
  * nvmlDeviceGetFieldValues call for every link's TX and RX, never a blocking wait. */
 static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t links) {
@@ -281,36 +307,31 @@ static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t l
     }
     if (!ok(r, NVML_QUERY(r->backend, nvmlDeviceGetFieldValues, r->handle, (int)(2 * links),
                           fields))) {
-        device->nvlink_have_previous = false;
+        forget_nvlink(device);
         return;
     }
-    /* Prefer the driver's own timestamp of the counters (as nvitop does); the monotonic clock
-     * stands in for drivers that leave it zero. */
-    bool driver_time = fields[0].timestamp > 0;
-    long long now = driver_time ? fields[0].timestamp : now_us();
+    /* Prefer the driver's own timestamp of the counters (as nvitop does), from a field it read;
+     * the monotonic clock stands in for drivers that leave it zero. */
+    long long driver_us = 0;
+    for (size_t i = 0; i < 2 * links && driver_us == 0; i++) {
+        if (fields[i].nvmlReturn == NVML_SUCCESS && fields[i].timestamp > 0) {
+            driver_us = fields[i].timestamp;
+        }
+    }
+    bool driver_time = driver_us > 0;
+    long long now = driver_time ? driver_us : now_us();
     if (driver_time != device->nvlink_driver_time) {
-        device->nvlink_have_previous = false; /* the two times are on different clocks */
+        forget_nvlink(device); /* the two times are on different clocks */
     }
     double elapsed_s = (double)(now - device->nvlink_time_us) / 1e6;
     for (size_t i = 0; i < links; i++) {
-        const nvmlFieldValue_t *tx = &fields[2 * i];
-        const nvmlFieldValue_t *rx = &fields[2 * i + 1];
-        unsigned long long tx_kib = field_u64(tx);
-        unsigned long long rx_kib = field_u64(rx);
-        if (device->nvlink_have_previous && elapsed_s > 0 && tx->nvmlReturn == NVML_SUCCESS &&
-            tx_kib >= device->nvlink_tx_kib[i]) {
-            r->out->nvlink_tx_kibps[i] = (double)(tx_kib - device->nvlink_tx_kib[i]) / elapsed_s;
-        }
-        if (device->nvlink_have_previous && elapsed_s > 0 && rx->nvmlReturn == NVML_SUCCESS &&
-            rx_kib >= device->nvlink_rx_kib[i]) {
-            r->out->nvlink_rx_kibps[i] = (double)(rx_kib - device->nvlink_rx_kib[i]) / elapsed_s;
-        }
-        device->nvlink_tx_kib[i] = tx_kib;
-        device->nvlink_rx_kib[i] = rx_kib;
+        nvlink_counter(&fields[2 * i], elapsed_s, &device->nvlink_tx_kib[i],
+                       &device->nvlink_tx_known[i], &r->out->nvlink_tx_kibps[i]);
+        nvlink_counter(&fields[2 * i + 1], elapsed_s, &device->nvlink_rx_kib[i],
+                       &device->nvlink_rx_known[i], &r->out->nvlink_rx_kibps[i]);
     }
     device->nvlink_time_us = now;
     device->nvlink_driver_time = driver_time;
-    device->nvlink_have_previous = true;
 }
 
 /* Keep the slow fields of a full reading for later fast ones. */
