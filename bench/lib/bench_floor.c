@@ -8,12 +8,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "nvml/nvml_loader.h"
 
 #define MAX_DEVICES   64
 #define MAX_PROCESSES 256
+/* How long a process's status and cmdline are kept (the library's HOST_IDENTITY_TTL_S). */
+#define IDENTITY_TTL_S 10.0
+
+/* The host files a snapshot reads, kept open between passes. */
+static const char *const HOST_FILES[] = {"/proc/stat", "/proc/meminfo", "/proc/loadavg",
+                                         "/proc/uptime", "/proc/sys/kernel/hostname"};
+#define HOST_FILE_COUNT (sizeof(HOST_FILES) / sizeof(HOST_FILES[0]))
+
+/* A GPU process seen in a pass: its stat file kept open, and when status and cmdline were read. */
+struct kept_process {
+    unsigned pid;
+    int stat_fd;
+    double identity_s;
+    unsigned long pass; /* the last pass that saw it */
+};
 
 struct bench_floor {
     struct nvml_lib lib;
@@ -24,13 +40,26 @@ struct bench_floor {
     unsigned long long cursor[MAX_DEVICES];
     unsigned pids[MAX_PROCESSES];
     unsigned pid_count;
+    int host_fds[HOST_FILE_COUNT];
+    struct kept_process kept[MAX_PROCESSES];
+    unsigned kept_count;
+    unsigned long pass;
     char buffer[1 << 16];
 };
+
+static double monotonic_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
 
 int bench_floor_open(struct bench_floor **out) {
     struct bench_floor *floor = calloc(1, sizeof(*floor));
     if (floor == NULL) {
         return -1;
+    }
+    for (size_t i = 0; i < HOST_FILE_COUNT; i++) {
+        floor->host_fds[i] = -1;
     }
     if (nvml_loader_open(NULL, &floor->lib) != NVT_OK || floor->lib.init == NULL ||
         floor->lib.init() != NVML_SUCCESS) {
@@ -52,11 +81,22 @@ void bench_floor_close(struct bench_floor *floor) {
     if (floor == NULL) {
         return;
     }
+    for (size_t i = 0; i < HOST_FILE_COUNT; i++) {
+        if (floor->host_fds[i] >= 0) {
+            close(floor->host_fds[i]);
+        }
+    }
+    for (unsigned i = 0; i < floor->kept_count; i++) {
+        if (floor->kept[i].stat_fd >= 0) {
+            close(floor->kept[i].stat_fd);
+        }
+    }
     floor->lib.api.nvmlShutdown();
     nvml_loader_close(&floor->lib);
     free(floor);
 }
 
+/* A whole proc file, opened and closed (what the library does for status and cmdline). */
 static void read_file(struct bench_floor *floor, const char *path) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
@@ -65,6 +105,58 @@ static void read_file(struct bench_floor *floor, const char *path) {
     while (read(fd, floor->buffer, sizeof(floor->buffer)) > 0) {
     }
     close(fd);
+}
+
+/* A proc file through a kept descriptor: opened once, then one pread from its start, which makes
+ * the kernel generate it afresh. */
+static void reread(struct bench_floor *floor, int *fd, const char *path) {
+    if (*fd < 0) {
+        *fd = open(path, O_RDONLY | O_CLOEXEC);
+    }
+    if (*fd >= 0 && pread(*fd, floor->buffer, sizeof(floor->buffer), 0) < 0) {
+        close(*fd);
+        *fd = -1;
+    }
+}
+
+/* One GPU process: its stat file through a kept descriptor, status and cmdline when first seen
+ * and when 10 s old. */
+static void read_process(struct bench_floor *floor, unsigned pid, double now) {
+    struct kept_process *p = NULL;
+    for (unsigned i = 0; i < floor->kept_count && p == NULL; i++) {
+        p = floor->kept[i].pid == pid ? &floor->kept[i] : NULL;
+    }
+    if (p == NULL && floor->kept_count < MAX_PROCESSES) {
+        p = &floor->kept[floor->kept_count++];
+        *p = (struct kept_process){.pid = pid, .stat_fd = -1, .identity_s = -1e9};
+    }
+    if (p == NULL) {
+        return;
+    }
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+    reread(floor, &p->stat_fd, path);
+    p->pass = floor->pass;
+    if (now - p->identity_s >= IDENTITY_TTL_S) {
+        snprintf(path, sizeof(path), "/proc/%u/status", pid);
+        read_file(floor, path);
+        snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
+        read_file(floor, path);
+        p->identity_s = now;
+    }
+}
+
+/* Processes not seen in the last two passes are forgotten, their descriptors closed. */
+static void forget_old(struct bench_floor *floor) {
+    unsigned kept = 0;
+    for (unsigned i = 0; i < floor->kept_count; i++) {
+        if (floor->pass - floor->kept[i].pass < 2) {
+            floor->kept[kept++] = floor->kept[i];
+        } else if (floor->kept[i].stat_fd >= 0) {
+            close(floor->kept[i].stat_fd);
+        }
+    }
+    floor->kept_count = kept;
 }
 
 static void note_pid(struct bench_floor *floor, unsigned pid) {
@@ -140,20 +232,16 @@ static void query_device(struct bench_floor *floor, unsigned index) {
 
 void bench_floor_pass(struct bench_floor *floor) {
     floor->pid_count = 0;
+    floor->pass++;
     for (unsigned i = 0; i < floor->count; i++) {
         query_device(floor, i);
     }
-    static const char *const host_files[] = {"/proc/stat", "/proc/meminfo", "/proc/loadavg",
-                                             "/proc/uptime"};
-    for (size_t i = 0; i < sizeof(host_files) / sizeof(host_files[0]); i++) {
-        read_file(floor, host_files[i]);
+    for (size_t i = 0; i < HOST_FILE_COUNT; i++) {
+        reread(floor, &floor->host_fds[i], HOST_FILES[i]);
     }
-    static const char *const process_files[] = {"stat", "status", "cmdline"};
+    double now = monotonic_s();
     for (unsigned i = 0; i < floor->pid_count; i++) {
-        for (size_t k = 0; k < sizeof(process_files) / sizeof(process_files[0]); k++) {
-            char path[64];
-            snprintf(path, sizeof(path), "/proc/%u/%s", floor->pids[i], process_files[k]);
-            read_file(floor, path);
-        }
+        read_process(floor, floor->pids[i], now);
     }
+    forget_old(floor);
 }

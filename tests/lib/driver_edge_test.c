@@ -155,10 +155,14 @@ static void test_nvlink_baseline_skips_failed_reads(void **state) {
     assert_true(measured);
 }
 
-static const char *const QUERIED[] = {
-    "nvmlInit_v2",          "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetMigMode",
-    "nvmlDeviceGetName",    "nvmlDeviceGetMemoryInfo_v2",    "nvmlDeviceGetUtilizationRates",
-    "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetComputeRunningProcesses_v3"};
+static const char *const QUERIED[] = {"nvmlInit_v2",
+                                      "nvmlDeviceGetHandleByIndex_v2",
+                                      "nvmlDeviceGetMigMode",
+                                      "nvmlDeviceGetName",
+                                      "nvmlDeviceGetMemoryInfo_v2",
+                                      "nvmlDeviceGetUtilizationRates",
+                                      "nvmlDeviceGetPciInfo_v3",
+                                      "nvmlDeviceGetComputeRunningProcesses_v3"};
 #define QUERIED_COUNT (sizeof(QUERIED) / sizeof(QUERIED[0]))
 
 /* Open a context, take `snapshots` host-only snapshots, close it; then the session's call counts
