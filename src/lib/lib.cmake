@@ -15,6 +15,7 @@ set(NVT_LIB_SOURCES
     nvml/nvml_backend.c
     nvml/nvml_info.c
     nvml/nvml_loader.c
+    nvml/nvml_nvlink.c
     nvml/nvml_proc_util.c
     nvml/nvml_process.c
     nvml/nvml_state.c)

@@ -1,8 +1,9 @@
 /*
- * The pid cache of a long-lived caller that reads processes one by one, without snapshots (which
- * end a generation after every pass): readings and kept /proc/<pid>/stat descriptors stay bounded
- * however many distinct pids are read, and those of processes not read again (exited ones
- * included) are forgotten and closed.
+ * The pid cache: a recycled pid (same pid, another start time) is another process, for the
+ * readings and for environ and cwd; and for a long-lived caller that reads processes one by one,
+ * without snapshots (which end a generation after every pass), readings and kept /proc/<pid>/stat
+ * descriptors stay bounded however many distinct pids are read, and those of processes not read
+ * again (exited ones included) are forgotten and closed.
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */
@@ -19,6 +20,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <nvitop/process.h>
 
 #include "host.h"
 #include "host_fixture.h"
@@ -70,6 +73,76 @@ static void read_pid(struct host_ctx *host, unsigned pid, enum nvt_host_status e
 
 static size_t cached(const struct host_ctx *host) {
     return host->pids.current.count + host->pids.previous.count;
+}
+
+/* A pid recycled between two reads (another start time, the same name): the kept status and
+ * command line belong to the old process, so everything is read again, and the CPU percentage is
+ * not a delta against the old process's counters. */
+static void test_recycled_pid_is_read_again(void **state) {
+    (void)state;
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->identity_ttl_s = 3600.0;
+    struct host_process p;
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_string_equal(p.pub.command, "python3 train.py --name \"a b\"");
+    host_process_fini(&p);
+    host_generation_end(host);
+
+    fixture_write(dir, "100/cmdline", "python3 new.py");
+    fixture_write(dir, "100/stat",
+                  "100 (python3) S 1 100 100 0 -1 4194304 100 0 0 0 2000 346 0 0 20 0 4 0 1000500 "
+                  "123456789 2500 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_string_equal(p.pub.command, "python3 new.py");
+    assert_true(p.cpu_percent_is_lifetime);
+    double ticks = (double)sysconf(_SC_CLK_TCK);
+    assert_true(p.pub.create_time == 1700000000.0 + 1000500.0 / ticks);
+    host_process_fini(&p);
+    host_close(host);
+    fixture_remove(dir);
+}
+
+/* environ and cwd of a pid this context has read belong to the process it read: after the pid is
+ * recycled (another start time) both refuse it. */
+static void test_environ_cwd_of_recycled_pid(void **state) {
+    (void)state;
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    char link[1200];
+    snprintf(link, sizeof(link), "%s/100/cwd", dir);
+    assert_int_equal(symlink("/srv/job", link), 0);
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    nvt_context *ctx = (nvt_context *)host;
+    struct host_process p;
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    host_process_fini(&p);
+    char cwd[64];
+    char **env = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_process_cwd(ctx, 100, cwd, sizeof(cwd)), NVT_OK);
+    assert_string_equal(cwd, "/srv/job");
+    assert_int_equal(nvt_host_process_environ(ctx, 100, &env, &count), NVT_OK);
+    assert_int_equal(count, 3);
+    free(env);
+
+    fixture_write(dir, "100/stat",
+                  "100 (python3) S 1 100 100 0 -1 4194304 100 0 0 0 2000 346 0 0 20 0 4 0 1000500 "
+                  "123456789 2500 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
+    assert_int_equal(nvt_host_process_cwd(ctx, 100, cwd, sizeof(cwd)), NVT_ERR_NO_SUCH_PROCESS);
+    assert_string_equal(cwd, "");
+    assert_int_equal(nvt_host_process_environ(ctx, 100, &env, &count), NVT_ERR_NO_SUCH_PROCESS);
+    assert_null(env);
+    /* Once the new process has been read, it is the one the pid stands for. */
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    host_process_fini(&p);
+    assert_int_equal(nvt_host_process_cwd(ctx, 100, cwd, sizeof(cwd)), NVT_OK);
+    assert_string_equal(cwd, "/srv/job");
+    host_close(host);
+    fixture_remove(dir);
 }
 
 static void test_many_pids_stay_bounded(void **state) {
@@ -145,6 +218,8 @@ static void test_repeated_reads_survive_aging(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_recycled_pid_is_read_again),
+        cmocka_unit_test(test_environ_cwd_of_recycled_pid),
         cmocka_unit_test(test_many_pids_stay_bounded),
         cmocka_unit_test(test_repeated_reads_survive_aging),
     };

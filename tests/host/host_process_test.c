@@ -346,76 +346,6 @@ static void test_identity_is_kept(void **state) {
     fixture_remove(dir);
 }
 
-/* A pid recycled between two reads (another start time, the same name): the kept status and
- * command line belong to the old process, so everything is read again, and the CPU percentage is
- * not a delta against the old process's counters. */
-static void test_recycled_pid_is_read_again(void **state) {
-    (void)state;
-    char dir[1024];
-    fixture_copy(dir, sizeof(dir), "basic");
-    struct host_ctx *host = NULL;
-    assert_int_equal(host_open(dir, &host), NVT_OK);
-    host->identity_ttl_s = 3600.0;
-    struct host_process p;
-    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
-    assert_string_equal(p.pub.command, "python3 train.py --name \"a b\"");
-    host_process_fini(&p);
-    host_generation_end(host);
-
-    fixture_write(dir, "100/cmdline", "python3 new.py");
-    fixture_write(dir, "100/stat",
-                  "100 (python3) S 1 100 100 0 -1 4194304 100 0 0 0 2000 346 0 0 20 0 4 0 1000500 "
-                  "123456789 2500 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
-    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
-    assert_string_equal(p.pub.command, "python3 new.py");
-    assert_true(p.cpu_percent_is_lifetime);
-    double ticks = (double)sysconf(_SC_CLK_TCK);
-    assert_true(p.pub.create_time == 1700000000.0 + 1000500.0 / ticks);
-    host_process_fini(&p);
-    host_close(host);
-    fixture_remove(dir);
-}
-
-/* environ and cwd of a pid this context has read belong to the process it read: after the pid is
- * recycled (another start time) both refuse it. */
-static void test_environ_cwd_of_recycled_pid(void **state) {
-    (void)state;
-    char dir[1024];
-    fixture_copy(dir, sizeof(dir), "basic");
-    char link[1200];
-    snprintf(link, sizeof(link), "%s/100/cwd", dir);
-    assert_int_equal(symlink("/srv/job", link), 0);
-    struct host_ctx *host = NULL;
-    assert_int_equal(host_open(dir, &host), NVT_OK);
-    nvt_context *ctx = (nvt_context *)host;
-    struct host_process p;
-    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
-    host_process_fini(&p);
-    char cwd[64];
-    char **env = NULL;
-    size_t count = 0;
-    assert_int_equal(nvt_host_process_cwd(ctx, 100, cwd, sizeof(cwd)), NVT_OK);
-    assert_string_equal(cwd, "/srv/job");
-    assert_int_equal(nvt_host_process_environ(ctx, 100, &env, &count), NVT_OK);
-    assert_int_equal(count, 3);
-    free(env);
-
-    fixture_write(dir, "100/stat",
-                  "100 (python3) S 1 100 100 0 -1 4194304 100 0 0 0 2000 346 0 0 20 0 4 0 1000500 "
-                  "123456789 2500 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
-    assert_int_equal(nvt_host_process_cwd(ctx, 100, cwd, sizeof(cwd)), NVT_ERR_NO_SUCH_PROCESS);
-    assert_string_equal(cwd, "");
-    assert_int_equal(nvt_host_process_environ(ctx, 100, &env, &count), NVT_ERR_NO_SUCH_PROCESS);
-    assert_null(env);
-    /* Once the new process has been read, it is the one the pid stands for. */
-    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
-    host_process_fini(&p);
-    assert_int_equal(nvt_host_process_cwd(ctx, 100, cwd, sizeof(cwd)), NVT_OK);
-    assert_string_equal(cwd, "/srv/job");
-    host_close(host);
-    fixture_remove(dir);
-}
-
 /* psutil's environ rules: entries need a name before '='; an unterminated tail is dropped. */
 static void test_environ_fixture(void **state) {
     nvt_context *ctx = (nvt_context *)*state;
@@ -497,8 +427,6 @@ int main(void) {
         cmocka_unit_test(test_permission_denied),
         cmocka_unit_test(test_directory_instead_of_file),
         cmocka_unit_test(test_identity_is_kept),
-        cmocka_unit_test(test_recycled_pid_is_read_again),
-        cmocka_unit_test(test_environ_cwd_of_recycled_pid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,6 +94,15 @@ nvmlReturn_t nvml_note(struct nvml_backend *backend, const char *name, nvmlRetur
 /* Copy an NVML string buffer into a public fixed-size field ("" on failure). */
 void nvml_copy_string(char *dst, size_t size, const char *src, nvmlReturn_t result);
 
+/*
+ * NVLink throughput of the first `links` links into out->nvlink_{tx,rx}_kibps (nvml_nvlink.c): the
+ * counter deltas since this device's previous reading divided by the time between them; N/A on
+ * the first reading and for a counter whose field failed (which is no baseline either).  Returns
+ * the result of the nvmlDeviceGetFieldValues call (NVML_SUCCESS when there are no links).
+ */
+nvmlReturn_t nvml_read_nvlink(struct nvml_backend *backend, struct nvml_device *device,
+                              nvmlDevice_t handle, uint32_t links, struct nvt_device_state *out);
+
 /* Process-utilisation samples for the listed processes (nvml_proc_util.c). */
 nvt_status nvml_apply_process_utilization(struct nvml_backend *backend, struct nvml_device *device,
                                           struct nvml_process_list *list, bool memory_na_seen);

@@ -5,7 +5,6 @@
  */
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
@@ -251,89 +250,6 @@ static void read_mig_mode(struct reader *r) {
     }
 }
 
-static unsigned long long field_u64(const nvmlFieldValue_t *field) {
-    switch (field->valueType) {
-    case NVML_VALUE_TYPE_UNSIGNED_INT:
-        return field->value.uiVal;
-    case NVML_VALUE_TYPE_UNSIGNED_LONG:
-        return field->value.ulVal;
-    case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
-        return field->value.sllVal < 0 ? 0 : (unsigned long long)field->value.sllVal;
-    default:
-        return field->value.ullVal;
-    }
-}
-
-static long long now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
-static void forget_nvlink(struct nvml_device *device) {
-    memset(device->nvlink_tx_known, 0, sizeof(device->nvlink_tx_known));
-    memset(device->nvlink_rx_known, 0, sizeof(device->nvlink_rx_known));
-}
-
-/* One counter: the rate since its baseline, when it has one, and the new baseline.  A field the
- * driver failed to read is no baseline (its value is not a counter). */
-static void nvlink_counter(const nvmlFieldValue_t *field, double elapsed_s,
-                           unsigned long long *previous, bool *known, double *rate) {
-    if (field->nvmlReturn != NVML_SUCCESS) {
-        *known = false;
-        return;
-    }
-    unsigned long long kib = field_u64(field);
-    if (*known && elapsed_s > 0 && kib >= *previous) {
-        *rate = (double)(kib - *previous) / elapsed_s;
-    }
-    *previous = kib;
-    *known = true;
-}
-
-/* Throughput from the counters' deltas since the previous sample of this context: one
- * nvmlDeviceGetFieldValues call for every link's TX and RX, never a blocking wait. */
-static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t links) {
-    if (links == 0 || links == NVT_NA_U32 || lost(r)) {
-        return;
-    }
-    nvmlFieldValue_t fields[2 * NVML_NVLINK_MAX_LINKS];
-    memset(fields, 0, sizeof(fields));
-    for (size_t i = 0; i < links; i++) {
-        fields[2 * i].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX;
-        fields[2 * i].scopeId = (unsigned int)i;
-        fields[2 * i + 1].fieldId = NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX;
-        fields[2 * i + 1].scopeId = (unsigned int)i;
-    }
-    if (!ok(r, NVML_QUERY(r->backend, nvmlDeviceGetFieldValues, r->handle, (int)(2 * links),
-                          fields))) {
-        forget_nvlink(device);
-        return;
-    }
-    /* Prefer the driver's own timestamp of the counters (as nvitop does), from a field it read;
-     * the monotonic clock stands in for drivers that leave it zero. */
-    long long driver_us = 0;
-    for (size_t i = 0; i < 2 * links && driver_us == 0; i++) {
-        if (fields[i].nvmlReturn == NVML_SUCCESS && fields[i].timestamp > 0) {
-            driver_us = fields[i].timestamp;
-        }
-    }
-    bool driver_time = driver_us > 0;
-    long long now = driver_time ? driver_us : now_us();
-    if (driver_time != device->nvlink_driver_time) {
-        forget_nvlink(device); /* the two times are on different clocks */
-    }
-    double elapsed_s = (double)(now - device->nvlink_time_us) / 1e6;
-    for (size_t i = 0; i < links; i++) {
-        nvlink_counter(&fields[2 * i], elapsed_s, &device->nvlink_tx_kib[i],
-                       &device->nvlink_tx_known[i], &r->out->nvlink_tx_kibps[i]);
-        nvlink_counter(&fields[2 * i + 1], elapsed_s, &device->nvlink_rx_kib[i],
-                       &device->nvlink_rx_known[i], &r->out->nvlink_rx_kibps[i]);
-    }
-    device->nvlink_time_us = now;
-    device->nvlink_driver_time = driver_time;
-}
-
 /* Keep the slow fields of a full reading for later fast ones. */
 static void remember_slow(struct nvml_device *device, const struct nvt_device_state *in) {
     device->slow_known = true;
@@ -414,7 +330,7 @@ void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device,
         read_codec(&r);
     }
     read_pcie(&r, flags);
-    if ((flags & NVT_SAMPLE_NVLINK) != 0) {
-        read_nvlink(&r, device, info->nvlink_count);
+    if ((flags & NVT_SAMPLE_NVLINK) != 0 && !lost(&r)) {
+        ok(&r, nvml_read_nvlink(backend, device, r.handle, info->nvlink_count, out));
     }
 }
