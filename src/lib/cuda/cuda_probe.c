@@ -78,10 +78,22 @@ static void *open_library(const char *library) {
     return dl != NULL ? dl : dlopen("libcuda.so", RTLD_NOW | RTLD_LOCAL);
 }
 
+/* Close every descriptor but the standard three.  The library already has posix_spawn close
+ * them where the C library can (glibc 2.34 and later); elsewhere this is the only guard. */
+static void close_others(void) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    if (close_range(3, ~0U, 0) == 0) {
+        return;
+    }
+#endif
+    long max = sysconf(_SC_OPEN_MAX);
+    for (long fd = 3; fd < (max > 0 && max < 65536 ? max : 65536); fd++) {
+        close((int)fd);
+    }
+}
+
 int main(int argc, char **argv) {
-    /* The library closes every other descriptor when it starts us; a caller without
-     * posix_spawn_file_actions_addclosefrom_np relies on this. */
-    close_range(3, ~0U, 0);
+    close_others();
     void *dl = open_library(argc > 1 ? argv[1] : NULL);
     if (dl == NULL) {
         return CUDA_PROBE_NO_LIBRARY;
