@@ -48,9 +48,9 @@ struct nvt_collector_options {
     /* Seconds between samples: 0 for NVT_COLLECTOR_DEFAULT_INTERVAL_S, else at least
      * NVT_COLLECTOR_MIN_INTERVAL_S. */
     double interval_s;
-    /* No sampling thread: samples are taken only by nvt_collector_sample(), by activating a tag
-     * and by a collect that finds the last sample older than the interval.  For tests that need
-     * to know exactly when samples happen, and for callers with their own timer. */
+    /* No sampling thread: samples are taken only by nvt_collector_sample() and by a collect that
+     * finds the last sample older than the interval (or none since a tag was activated).  For tests
+     * that need to know exactly when samples happen, and for callers with their own timer. */
     bool manual_sampling;
     /* The clock of timestamps and statistics; NULL: the real clock (CLOCK_REALTIME).  Tests pass
      * a frozen one.  The sampling thread still waits on the real monotonic clock. */
@@ -83,9 +83,10 @@ NVT_API void nvt_collector_destroy(nvt_collector *collector);
 
 /*
  * Push a tag: a new statistics buffer whose keys are prefixed by the enclosing tags and this one
- * ("train" then "batch" gives "train/batch/...").  Samples go to every buffer on the stack.  Takes
- * a sample at once and (re)starts the sampling thread.  tag must be non-empty, without '/'.
- * NVT_ERR_INVALID_ARGUMENT for a bad tag or one already on the stack, NVT_ERR_NO_MEMORY.
+ * ("train" then "batch" gives "train/batch/...").  Samples go to every buffer on the stack.  As in
+ * nvitop, the next collect takes a fresh sample; the sampling thread is started (or woken).  tag
+ * must be non-empty.  NVT_ERR_INVALID_ARGUMENT for an empty tag or one already on the stack,
+ * NVT_ERR_NO_MEMORY.
  */
 NVT_API nvt_status nvt_collector_activate(nvt_collector *collector, const char *tag);
 
@@ -136,7 +137,7 @@ typedef bool (*nvt_collector_on_collect_fn)(const struct nvt_metric *metrics, si
 typedef void (*nvt_collector_hook_fn)(void *user);
 
 struct nvt_collector_daemon_options {
-    const char *tag;  /* NULL: "metrics-daemon" */
+    const char *tag;   /* NULL: "metrics-daemon" */
     double interval_s; /* 0: the collector's interval; else min(this, the collector's), > 0 */
     nvt_collector_on_collect_fn on_collect; /* required */
     nvt_collector_hook_fn on_start;
