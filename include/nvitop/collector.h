@@ -99,7 +99,8 @@ NVT_API nvt_status nvt_collector_deactivate(nvt_collector *collector, const char
 
 /*
  * Restart the statistics of the buffers from the top down to and including tag (NULL: the top
- * one).  Same errors as nvt_collector_deactivate().
+ * one); the next collect takes a fresh sample (unlike nvitop, whose collect right after a clear
+ * can return no metric at all).  Same errors as nvt_collector_deactivate().
  */
 NVT_API nvt_status nvt_collector_clear(nvt_collector *collector, const char *tag);
 

@@ -213,8 +213,8 @@ static void test_keys_and_units(void **state) {
     struct nvt_metric *m = NULL;
     size_t n = 0;
     assert_int_equal(nvt_collector_collect(c, &m, &n), NVT_OK);
-    static const char *const host[] = {"cpu_percent (%)", "memory_percent (%)",
-                                       "swap_percent (%)", "memory_used (GiB)"};
+    static const char *const host[] = {"cpu_percent (%)", "memory_percent (%)", "swap_percent (%)",
+                                       "memory_used (GiB)"};
     char key[256];
     for (size_t i = 0; i < 4; i++) {
         snprintf(key, sizeof(key), "t/host/%s/mean", host[i]);
@@ -488,7 +488,9 @@ static void test_concurrent_collect(void **state) {
     struct nvt_collector_options opts = {.interval_s = 0.25};
     nvt_collector *c = create_with(f, &opts, true);
     assert_int_equal(nvt_collector_activate(c, "outer"), NVT_OK);
-    enum { THREADS = 4 };
+    enum {
+        THREADS = 4
+    };
     pthread_t threads[THREADS];
     struct worker workers[THREADS];
     for (int i = 0; i < THREADS; i++) {

@@ -2,14 +2,13 @@
  * nvt_collector: the tag stack, the sampling thread and collect (the daemon is in
  * collector_daemon.c).  Locking rules are in collector_internal.h.
  */
-#include <nvitop/collector.h>
-
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <nvitop/collector.h>
 #include <nvitop/cuda.h>
 #include <nvitop/device.h>
 #include <nvitop/snapshot.h>
@@ -152,8 +151,8 @@ nvt_status nvt_collector_create(const struct nvt_collector_options *opts, nvt_co
     size_t device_count = 0;
     st = resolve_devices(c->ctx, opts, &devices, &device_count);
     if (st == NVT_OK) {
-        st = sampler_init(&c->sampler, devices, device_count, opts->root_pids,
-                          opts->root_pid_count, opts->no_processes);
+        st = sampler_init(&c->sampler, devices, device_count, opts->root_pids, opts->root_pid_count,
+                          opts->no_processes);
         free(devices);
     }
     if (st == NVT_OK) {
@@ -345,6 +344,8 @@ nvt_status nvt_collector_clear(nvt_collector *c, const char *tag) {
         for (size_t i = index; i < c->depth; i++) {
             metric_buffer_clear(&c->stack[i], now);
         }
+        /* An emptied buffer has no keys until the next sample: take one at the next collect. */
+        c->last_sample = -INFINITY;
     } else if (st == NVT_ERR_NOT_FOUND && c->depth == 0) {
         st = NVT_OK;
     }

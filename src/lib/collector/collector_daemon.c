@@ -2,11 +2,11 @@
  * The collector's daemon (nvitop's collect_in_background): a thread that activates a tag and hands
  * a collect to a callback at fixed-rate ticks until told to stop.
  */
-#include <nvitop/collector.h>
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <nvitop/collector.h>
 
 #include "collector/collector_internal.h"
 #include "util/clock.h"
@@ -41,8 +41,8 @@ static void *daemon_thread(void *arg) {
     if (o->on_start != NULL) {
         o->on_start(o->user);
     }
-    double interval = o->interval_s > 0.0 && o->interval_s < c->interval_s ? o->interval_s
-                                                                            : c->interval_s;
+    double interval =
+        o->interval_s > 0.0 && o->interval_s < c->interval_s ? o->interval_s : c->interval_s;
     bool active = nvt_collector_activate(c, c->daemon.tag) == NVT_OK;
     double start = clock_monotonic_s();
     while (active && !should_stop(c)) {

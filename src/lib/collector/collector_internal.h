@@ -38,7 +38,7 @@ struct nvt_collector {
     struct sampler sampler;
 
     pthread_mutex_t lock;
-    pthread_cond_t wake; /* the sampling thread: a tag was pushed, or quit */
+    pthread_cond_t wake;         /* the sampling thread: a tag was pushed, or quit */
     struct metric_buffer *stack; /* stack[0] is the outermost tag */
     size_t depth;
     size_t stack_cap;

@@ -245,8 +245,7 @@ static void emit(const struct metric_buffer *buffer, double now, double wall, st
             put(em, e->stat.max, "%s/%s", buffer->prefix, e->key);
             continue;
         }
-        double values[] = {metric_stat_mean(&e->stat, now), e->stat.min, e->stat.max,
-                           e->stat.last};
+        double values[] = {metric_stat_mean(&e->stat, now), e->stat.min, e->stat.max, e->stat.last};
         for (size_t s = 0; s < 4; s++) {
             put(em, values[s], "%s/%s/%s", buffer->prefix, e->key, stat_names[s]);
         }

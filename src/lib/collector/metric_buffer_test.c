@@ -12,12 +12,12 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include "collector/metric_buffer.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "collector/metric_buffer.h"
 
 #define EPS 1e-9
 
@@ -129,7 +129,9 @@ static void test_many_keys(void **state) {
     (void)state;
     struct metric_buffer b;
     assert_int_equal(metric_buffer_init(&b, NULL, "t", 0.0), NVT_OK);
-    enum { N = 1000 };
+    enum {
+        N = 1000
+    };
     static char names[N][32];
     const char *keys[N];
     double values[N];

@@ -43,8 +43,8 @@ nvt_status sampler_init(struct sampler *sampler, const struct sampler_device *de
     memcpy(sampler->roots, roots, root_count * sizeof(*roots));
     sampler->root_count = root_count;
     qsort(sampler->roots, root_count, sizeof(*roots), compare_u32);
-    sampler->all_processes = bsearch(&(uint32_t){1}, sampler->roots, root_count,
-                                     sizeof(uint32_t), compare_u32) != NULL;
+    sampler->all_processes =
+        bsearch(&(uint32_t){1}, sampler->roots, root_count, sizeof(uint32_t), compare_u32) != NULL;
     return NVT_OK;
 }
 
@@ -152,8 +152,7 @@ static bool add_device(struct sampler *s, const char *ident, const struct nvt_de
            add(s, ident, "memory_percent (%)",
                percent_of(d->memory_used_bytes, d->memory_total_bytes)) &&
            add(s, ident, "gpu_utilization (%)", u32_or_nan(d->gpu_util_pct, 1.0)) &&
-           add(s, ident, "memory_utilization (%)",
-               u32_or_nan(d->memory_bandwidth_util_pct, 1.0)) &&
+           add(s, ident, "memory_utilization (%)", u32_or_nan(d->memory_bandwidth_util_pct, 1.0)) &&
            add(s, ident, "fan_speed (%)", u32_or_nan(d->fan_speed_pct, 1.0)) &&
            add(s, ident, "temperature (C)", u32_or_nan(d->temperature_c, 1.0)) &&
            add(s, ident, "power_usage (W)", u32_or_nan(d->power_usage_mw, 1000.0));
@@ -199,9 +198,9 @@ static bool name_slots(struct sampler *s, const struct nvt_snapshot *snap) {
         for (size_t slot = 0; slot < snap->device_count; slot++) {
             const struct nvt_device_info *info = &snap->devices[slot].info;
             bool match = info->index == want->index &&
-                         (nvt_is_na_u32(want->mig_index) ? !info->is_mig
-                                                         : info->is_mig &&
-                                                               info->mig_index == want->mig_index);
+                         (nvt_is_na_u32(want->mig_index)
+                              ? !info->is_mig
+                              : info->is_mig && info->mig_index == want->mig_index);
             if (!match) {
                 continue;
             }
@@ -214,8 +213,8 @@ static bool name_slots(struct sampler *s, const struct nvt_snapshot *snap) {
             if (nvt_is_na_u32(want->cuda_index)) {
                 snprintf(s->idents[slot], sizeof(s->idents[slot]), "%s", base);
             } else {
-                snprintf(s->idents[slot], sizeof(s->idents[slot]), "cuda:%u (%s)",
-                         want->cuda_index, base);
+                snprintf(s->idents[slot], sizeof(s->idents[slot]), "cuda:%u (%s)", want->cuda_index,
+                         base);
             }
             /* A followed GPU brings its MIG devices, under their own names. */
             const struct nvt_device_snapshot *d = &snap->devices[slot];
@@ -336,8 +335,7 @@ static nvt_status classify(struct sampler *s, nvt_context *ctx, const struct nvt
             }
         }
         followed[i] = descends_from_root(s, p->host.ppid, map, map_count);
-        next[next_count++] =
-            (struct sampler_lineage){p->pid, p->host.create_time, followed[i]};
+        next[next_count++] = (struct sampler_lineage){p->pid, p->host.create_time, followed[i]};
     }
     free(map);
     if (st != NVT_OK) {
@@ -396,7 +394,8 @@ nvt_status sampler_build(struct sampler *s, nvt_context *ctx, const struct nvt_s
         return NVT_ERR_NO_MEMORY;
     }
     for (size_t slot = 0; slot < snap->device_count; slot++) {
-        if (s->idents[slot][0] != '\0' && !add_device(s, s->idents[slot], &snap->devices[slot].state)) {
+        if (s->idents[slot][0] != '\0' &&
+            !add_device(s, s->idents[slot], &snap->devices[slot].state)) {
             return NVT_ERR_NO_MEMORY;
         }
     }

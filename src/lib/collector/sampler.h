@@ -66,7 +66,7 @@ unsigned sampler_flags(const struct sampler *sampler);
 
 /* Turn a snapshot into metrics.  ctx is read for the parent pids of processes not seen before.
  * *view stays valid until the next call. */
-nvt_status sampler_build(struct sampler *sampler, nvt_context *ctx,
-                         const struct nvt_snapshot *snap, struct metric_sample_view *view);
+nvt_status sampler_build(struct sampler *sampler, nvt_context *ctx, const struct nvt_snapshot *snap,
+                         struct metric_sample_view *view);
 
 #endif /* NVITOP_SRC_LIB_COLLECTOR_SAMPLER_H */
