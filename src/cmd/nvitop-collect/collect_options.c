@@ -29,13 +29,14 @@ static const char help_text[] =
     "utilisation of its GPU processes, their host CPU and memory) together with the GPUs' and the\n"
     "host's, as nvitop's ResourceMetricCollector summarises them: one row every --every seconds\n"
     "with the mean, min, max and last value of each metric over the row's window. The exit status\n"
-    "is COMMAND's (128+N when a signal N killed it); SIGINT, SIGTERM, SIGHUP and SIGQUIT sent to\n"
-    PROG " are passed on to COMMAND.\n"
+    "is COMMAND's (128+N when a signal N killed it); SIGINT, SIGTERM, SIGHUP and SIGQUIT sent "
+    "to\n" PROG " are passed on to COMMAND.\n"
     "\n"
     "options:\n"
     "  -o, --output FILE     Write to FILE (created or truncated). Default or \"-\": standard\n"
     "                        output.\n"
-    "  -f, --format FORMAT   \"csv\" (a header of keys, a row per window) or \"jsonl\" (JSON Lines,\n"
+    "  -f, --format FORMAT   \"csv\" (a header of keys, a row per window) or \"jsonl\" (JSON "
+    "Lines,\n"
     "                        one object per window). Default: jsonl when FILE ends in .jsonl or\n"
     "                        .json, else csv.\n"
     "  -i, --interval SECONDS\n"
@@ -44,7 +45,8 @@ static const char help_text[] =
     "                        run.\n"
     "  -t, --tag TAG         Key prefix (default: " DEFAULT_TAG ").\n"
     "  -d, --devices all|LIST\n"
-    "                        GPUs to follow: \"all\", or NVML indices such as \"0,2\". Default: the\n"
+    "                        GPUs to follow: \"all\", or NVML indices such as \"0,2\". Default: "
+    "the\n"
     "                        devices CUDA_VISIBLE_DEVICES names (keys \"cuda:N (gpu:M)\") when it\n"
     "                        is set, else all.\n"
     "  --all-processes       Record every GPU process, not only COMMAND and its descendants.\n"
@@ -54,8 +56,10 @@ static const char help_text[] =
     "  -V, --version         Show " PROG "'s version number and exit.\n"
     "\n"
     "Keys look like \"<tag>/<scope>/<metric (unit)>/<mean|min|max|last>\", e.g.\n"
-    "\"metrics-daemon/gpu:0/memory_used (MiB)/mean\" or \"metrics-daemon/pid:4242/host/cpu_percent\n"
-    "(%)/max\"; each row also has \"<tag>/duration (s)\" and \"<tag>/timestamp\". Exit statuses of\n" PROG
+    "\"metrics-daemon/gpu:0/memory_used (MiB)/mean\" or "
+    "\"metrics-daemon/pid:4242/host/cpu_percent\n"
+    "(%)/max\"; each row also has \"<tag>/duration (s)\" and \"<tag>/timestamp\". Exit statuses "
+    "of\n" PROG
     " itself: 125 (bad usage, NVML unavailable, output not writable), 126 (COMMAND cannot\n"
     "be run), 127 (COMMAND not found).\n";
 
@@ -166,8 +170,7 @@ static enum collect_parse_result handle(int c, const char *arg, struct collect_o
     case 'e':
         return parse_seconds(arg, 0.01, &o->every_s) && o->every_s > 0.0
                    ? COLLECT_PARSE_OK
-                   : usage_error("argument --every: '%s' is not a positive number of seconds",
-                                 arg);
+                   : usage_error("argument --every: '%s' is not a positive number of seconds", arg);
     case 't':
         if (arg[0] == '\0') {
             return usage_error("argument --tag: the tag must not be empty");
@@ -202,8 +205,7 @@ static enum collect_parse_result handle(int c, const char *arg, struct collect_o
     }
 }
 
-enum collect_parse_result collect_options_parse(int argc, char **argv,
-                                                struct collect_options *o) {
+enum collect_parse_result collect_options_parse(int argc, char **argv, struct collect_options *o) {
     *o = (struct collect_options){.interval_s = NVT_COLLECTOR_DEFAULT_INTERVAL_S,
                                   .every_s = DEFAULT_EVERY,
                                   .tag = DEFAULT_TAG};

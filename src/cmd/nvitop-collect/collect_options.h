@@ -22,12 +22,12 @@ struct collect_options {
     double interval_s;          /* sampling interval */
     double every_s;             /* seconds between rows */
     const char *tag;
-    bool all_devices;        /* --devices all */
-    uint32_t *devices;       /* --devices LIST (NVML indices) */
+    bool all_devices;  /* --devices all */
+    uint32_t *devices; /* --devices LIST (NVML indices) */
     size_t device_count;
-    bool all_processes;      /* --all-processes */
-    bool cumulative;         /* statistics since the start instead of since the previous row */
-    char *const *command;    /* the job: argv, NULL-terminated */
+    bool all_processes;   /* --all-processes */
+    bool cumulative;      /* statistics since the start instead of since the previous row */
+    char *const *command; /* the job: argv, NULL-terminated */
 };
 
 enum collect_parse_result {
@@ -38,8 +38,7 @@ enum collect_parse_result {
 
 /* Parse argv.  Messages go to stderr, help and version to stdout.  Free with
  * collect_options_fini(). */
-enum collect_parse_result collect_options_parse(int argc, char **argv,
-                                                struct collect_options *out);
+enum collect_parse_result collect_options_parse(int argc, char **argv, struct collect_options *out);
 void collect_options_fini(struct collect_options *options);
 
 #endif /* NVITOP_SRC_CMD_NVITOP_COLLECT_COLLECT_OPTIONS_H */

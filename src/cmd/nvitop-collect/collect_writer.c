@@ -244,6 +244,5 @@ static bool csv_row(struct collect_writer *w, const struct nvt_metric *m, size_t
 }
 
 bool collect_writer_row(struct collect_writer *w, const struct nvt_metric *metrics, size_t count) {
-    return w->format == COLLECT_JSONL ? jsonl_row(w, metrics, count)
-                                      : csv_row(w, metrics, count);
+    return w->format == COLLECT_JSONL ? jsonl_row(w, metrics, count) : csv_row(w, metrics, count);
 }

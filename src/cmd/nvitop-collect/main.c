@@ -97,8 +97,8 @@ static void write_row(struct run *r) {
     }
     if (!r->write_failed && !collect_writer_row(r->writer, metrics, count)) {
         /* The job goes on; its exit status stays the contract. */
-        fprintf(stderr, PROG ": cannot write to %s: %s; no more rows are written\n",
-                r->output_name, strerror(errno));
+        fprintf(stderr, PROG ": cannot write to %s: %s; no more rows are written\n", r->output_name,
+                strerror(errno));
         r->write_failed = true;
     }
     nvt_metrics_free(metrics);
@@ -187,9 +187,9 @@ static int run(const struct collect_options *o) {
         st = nvt_collector_activate(collector, o->tag);
     }
     if (st != NVT_OK) {
-        fprintf(stderr, PROG ": %s%s\n",
-                st == NVT_ERR_INVALID_ARGUMENT ? "invalid device: " : "NVML ERROR: ",
-                nvt_strerror(st));
+        fprintf(
+            stderr, PROG ": %s%s\n",
+            st == NVT_ERR_INVALID_ARGUMENT ? "invalid device: " : "NVML ERROR: ", nvt_strerror(st));
         nvt_collector_destroy(collector);
         if (out != stdout) {
             fclose(out);

@@ -98,7 +98,9 @@ static bool add(struct sampler *s, const char *scope, const char *name, double v
     if (!reserve_metrics(s)) {
         return false;
     }
-    size_t need = strlen(scope) + 1 + strlen(name) + 1;
+    size_t scope_len = strlen(scope);
+    size_t name_len = strlen(name);
+    size_t need = scope_len + 1 + name_len + 1;
     if (s->text_cap - s->text_len < need) {
         size_t capacity = s->text_cap > 0 ? s->text_cap : 8192;
         while (capacity - s->text_len < need) {
@@ -109,7 +111,10 @@ static bool add(struct sampler *s, const char *scope, const char *name, double v
         }
         s->text_cap = capacity;
     }
-    snprintf(s->text + s->text_len, need, "%s/%s", scope, name);
+    char *key = s->text + s->text_len;
+    memcpy(key, scope, scope_len);
+    key[scope_len] = '/';
+    memcpy(key + scope_len + 1, name, name_len + 1);
     s->offsets[s->count] = s->text_len;
     s->values[s->count] = value;
     s->text_len += need;
