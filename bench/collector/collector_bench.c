@@ -168,6 +168,7 @@ int main(int argc, char **argv) {
            floor * 1000.0 / seconds, snapshots, snapshots > 0 ? floor * 1e6 / snapshots : 0.0);
     printf("collector (tag active):   %.1f ms CPU/s (%zu keys per collect, a collect per second)\n",
            collector * 1000.0 / seconds, keys);
-    printf("ratio collector / floor:  %.2f (target <= 1.5)\n", floor > 0.0 ? collector / floor : 0.0);
+    printf("ratio collector / floor:  %.2f (target <= 1.5)\n",
+           floor > 0.0 ? collector / floor : 0.0);
     return 0;
 }

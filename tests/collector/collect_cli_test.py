@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """nvitop-collect, the real binary against the simulated driver.
 
-A shell job forks a child; the job then rewrites the scenario so that the driver lists the child
-as a GPU process (after the first row, so the CSV header has to be widened); the child's keys
+A shell job starts a process through a subshell that exits, so the process is an orphan (which
+nvitop-collect, a subreaper, adopts); the job then rewrites the scenario so that the driver lists
+the orphan as a GPU process (after the first row, so the CSV header has to be widened); its keys
 must appear with the scenario's values, pid 1 (not a descendant) must not, and the exit status
 must be the job's.  Then: JSON Lines, signals passed on to the job (its status 128+N when it
 dies of one), and our own errors (usage, missing command) with their messages and statuses.
@@ -41,17 +42,17 @@ def env_for(scenario):
 
 
 def job_script(work):
-    """The job: fork a sleeping child, wait past the first row, list the child in the scenario,
-    let a few rows pass, end the child and exit 7."""
+    """The job: start a sleeping process from a subshell that exits at once (the orphan is
+    reparented to nvitop-collect, a subreaper, so it still descends from it), wait past the first
+    row, list the orphan in the scenario, let a few rows pass, end it and exit 7."""
     return (
-        "sleep 30 & child=$!\n"
-        f"echo $child > {work}/child.pid\n"
+        f"(sleep 30 & echo $! > {work}/child.pid)\n"
+        f"child=$(cat {work}/child.pid)\n"
         "sleep 1.2\n"
         f"sed 's/\"${{NVT_COLL_PID:-4194300}}\"/'$child'/' {work}/template.json > {work}/s.tmp\n"
         f"mv {work}/s.tmp {work}/scenario.json\n"
         "sleep 1.5\n"
         "kill $child\n"
-        "wait $child 2>/dev/null\n"
         "exit 7\n"
     )
 

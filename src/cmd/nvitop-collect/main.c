@@ -8,6 +8,9 @@
  * also times the rows.  The job starts with the default mask and dispositions.  A signal sent to
  * nvitop-collect with kill() is passed on to the job; one the terminal sends (Ctrl-C) is not, as
  * the terminal sends it to the whole foreground process group, the job included.
+ *
+ * nvitop-collect is the collector's root pid and the job's parent, and a child subreaper, so the
+ * whole process tree of the job descends from it even when intermediate processes exit.
  */
 #include <errno.h>
 #include <signal.h>
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -108,6 +112,11 @@ static void write_row(struct run *r) {
 }
 
 static int spawn_job(char *const *command, pid_t *pid) {
+#ifdef PR_SET_CHILD_SUBREAPER
+    /* Processes of the job whose parent exits (a launcher that double-forks its workers) are
+     * reparented to us instead of init, so they still descend from the collector's root. */
+    (void)prctl(PR_SET_CHILD_SUBREAPER, 1);
+#endif
     posix_spawnattr_t attr;
     sigset_t none;
     sigset_t defaults;
@@ -144,15 +153,31 @@ static int exit_status_of(int status) {
     return COLLECT_EXIT_FAILURE;
 }
 
+/* Reap every child that exited: the job, and orphans of the job's tree that were reparented to
+ * us (we are their subreaper).  True when the job was among them (*status then says how). */
+static bool reap(pid_t job, int *status) {
+    bool job_done = false;
+    for (;;) {
+        int st = 0;
+        pid_t done = waitpid(-1, &st, WNOHANG);
+        if (done <= 0) {
+            return job_done || (done < 0 && errno == ECHILD);
+        }
+        if (done == job) {
+            *status = st;
+            job_done = true;
+        }
+    }
+}
+
 /* Write rows until the job exits; returns its wait status. */
 static int follow_job(struct run *r, pid_t pid, const sigset_t *set) {
     double every = r->options->every_s;
     double next_row = monotonic_s() + every;
     for (;;) {
         int status = 0;
-        pid_t done = waitpid(pid, &status, WNOHANG);
-        if (done == pid || (done < 0 && errno == ECHILD)) {
-            return done == pid ? status : 0;
+        if (reap(pid, &status)) {
+            return status;
         }
         double now = monotonic_s();
         if (now >= next_row) {
