@@ -12,12 +12,12 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include "collect_writer.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "collect_writer.h"
 
 static void check_number(double value, const char *expected) {
     char buf[32];
