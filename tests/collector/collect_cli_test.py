@@ -13,6 +13,7 @@ usage: collect_cli_test.py NVITOP_COLLECT SCENARIO
 import csv
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -156,6 +157,17 @@ def test_own_errors(work):
     proc = run(["--help"], env)
     check(proc.returncode == 0 and proc.stdout.startswith("usage: nvitop-collect [-o FILE]"),
           "--help")
+    check(all(len(line) <= 79 for line in proc.stdout.splitlines()), "--help wider than 79")
+    # Every option of --help is in the manual page and the bash completion.
+    source = os.environ.get("NVT_SOURCE_DIR", ".")
+    man = open(os.path.join(source, "docs/man/nvitop-collect.1.scd")).read()
+    completion = open(os.path.join(source, "completions/nvitop-collect.bash")).read()
+    options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]+|-[a-zA-Z])\b", proc.stdout))
+    check(len(options) == 18, f"--help: only {sorted(options)}")
+    for option in sorted(options):
+        check("*" + option + "*" in man, f"man page lacks {option}")
+        check(re.search(r"(?<![\w-])" + re.escape(option) + r"\b", completion) is not None,
+              f"completion lacks {option}")
     # Options after the command belong to the command.
     proc = run(["-o", "-", "--", "sh", "-c", "exit 0", "-o", "x"], env)
     check(proc.returncode == 0 and proc.stdout.startswith(f"{TAG}/host/"),
