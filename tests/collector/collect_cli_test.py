@@ -168,6 +168,14 @@ def test_own_errors(work):
         check("*" + option + "*" in man, f"man page lacks {option}")
         check(re.search(r"(?<![\w-])" + re.escape(option) + r"\b", completion) is not None,
               f"completion lacks {option}")
+    # A reader that goes away: reported, and the job's status still returned.
+    proc = subprocess.Popen([BIN, "-e", "0.2", "--", "sh", "-c", "sleep 1; exit 4"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc.stdout.read(10)
+    proc.stdout.close()
+    _, err = proc.communicate(timeout=TIMEOUT)
+    check(proc.returncode == 4 and err == "nvitop-collect: cannot write to standard output: "
+          "Broken pipe; no more rows are written\n", f"closed pipe: {proc.returncode} {err!r}")
     # Options after the command belong to the command.
     proc = run(["-o", "-", "--", "sh", "-c", "exit 0", "-o", "x"], env)
     check(proc.returncode == 0 and proc.stdout.startswith(f"{TAG}/host/"),

@@ -201,6 +201,9 @@ static int follow_job(struct run *r, pid_t pid, const sigset_t *set) {
 static int run(const struct collect_options *o) {
     sigset_t set;
     block_signals(&set);
+    /* A closed pipe on our output must not kill us (and orphan the job): writes fail instead,
+     * which is reported, and the job's status is still returned.  The job gets the default. */
+    signal(SIGPIPE, SIG_IGN);
     FILE *out = NULL;
     bool rewritable = false;
     if (open_output(o, &out, &rewritable) != 0) {

@@ -130,7 +130,8 @@ nvt_status nvt_collector_create(const struct nvt_collector_options *opts, nvt_co
     double interval = opts->interval_s == 0.0 ? NVT_COLLECTOR_DEFAULT_INTERVAL_S : opts->interval_s;
     if (!(interval >= NVT_COLLECTOR_MIN_INTERVAL_S) || isinf(interval) ||
         (opts->devices == NULL && opts->device_count > 0) ||
-        (opts->root_pids == NULL && opts->root_pid_count > 0)) {
+        (opts->root_pids == NULL && opts->root_pid_count > 0) || opts->device_count > UINT32_MAX ||
+        opts->root_pid_count > UINT32_MAX) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
     nvt_collector *c = calloc(1, sizeof(*c));
@@ -214,8 +215,10 @@ nvt_status nvt_collector_sample(nvt_collector *c) {
     if (st == NVT_OK) {
         double now = collector_now(c);
         pthread_mutex_lock(&c->lock);
-        for (size_t i = 0; i < c->depth && st == NVT_OK; i++) {
-            st = metric_buffer_add(&c->stack[i], &view, now);
+        for (size_t i = 0; i < c->depth; i++) {
+            /* Out of memory in one buffer: the others still get the sample. */
+            nvt_status added = metric_buffer_add(&c->stack[i], &view, now);
+            st = st == NVT_OK ? added : st;
         }
         c->last_sample = now;
         pthread_mutex_unlock(&c->lock);
