@@ -98,12 +98,13 @@ def test_csv_rows_and_status(work):
 def test_jsonl_and_signal(work):
     out = os.path.join(work, "run.jsonl")
     env = env_for(SCENARIO)
-    script = "sleep 30 & trap 'kill $!; exit 9' TERM; wait $!"
+    ready = os.path.join(work, "ready")
+    script = f"sleep 30 & trap 'kill $!; exit 9' TERM; touch {ready}; wait $!"
     proc = subprocess.Popen([BIN, "-o", out, "-e", "0.3", "-t", "train", "--", "sh", "-c",
                              script], env=env, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:  # wait for a first row: the job is running then
-        if os.path.exists(out) and os.path.getsize(out) > 0:
+    while time.monotonic() < deadline:  # the job's trap is set and a first row is written
+        if os.path.exists(ready) and os.path.exists(out) and os.path.getsize(out) > 0:
             break
         time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
