@@ -26,7 +26,8 @@ typedef struct nvt_collector nvt_collector;
 #define NVT_COLLECTOR_MIN_INTERVAL_S     0.25
 #define NVT_COLLECTOR_DEFAULT_INTERVAL_S 1.0
 
-/* A clock: seconds since the epoch.  Called from any thread that samples or collects. */
+/* A clock: seconds since the epoch.  Called from any thread that samples or collects, with a lock
+ * of the collector held: it must not call the collector. */
 typedef double (*nvt_collector_clock_fn)(void *clock_data);
 
 struct nvt_collector_options {
@@ -52,8 +53,9 @@ struct nvt_collector_options {
      * finds the last sample older than the interval (or none since a tag was activated).  For tests
      * that need to know exactly when samples happen, and for callers with their own timer. */
     bool manual_sampling;
-    /* The clock of timestamps and statistics; NULL: the real clock (CLOCK_REALTIME).  Tests pass
-     * a frozen one.  The sampling thread still waits on the real monotonic clock. */
+    /* The clock of the statistics and of "<prefix>/timestamp".  NULL: CLOCK_MONOTONIC for the
+     * statistics (immune to clock changes) and CLOCK_REALTIME for the timestamp.  Tests pass a
+     * frozen one.  The sampling thread still waits on the real monotonic clock. */
     nvt_collector_clock_fn clock;
     void *clock_data;
 };
