@@ -20,6 +20,7 @@ set(NVT_LIB_SOURCES
     nvml/nvml_state.c
     collector/collector.c
     collector/collector_daemon.c
+    collector/lineage.c
     collector/metric_buffer.c
     collector/sampler.c)
 foreach(optional select.c cuda/cuda_api.c cuda/cuda_child.c cuda/cuda_visible.c)

@@ -1,57 +1,36 @@
 #include "collector/sampler.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <nvitop/format.h>
 #include <nvitop/process.h>
 
 #define MiB             1048576.0
 #define GiB             1073741824.0
-#define MAX_TREE_DEPTH  4096 /* bounds the ancestor walk (a pid loop cannot happen, but be safe) */
 #define INITIAL_METRICS 256
-
-static int compare_u32(const void *a, const void *b) {
-    uint32_t x = *(const uint32_t *)a;
-    uint32_t y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
 
 nvt_status sampler_init(struct sampler *sampler, const struct sampler_device *devices,
                         size_t device_count, const uint32_t *roots, size_t root_count,
                         bool no_processes) {
     memset(sampler, 0, sizeof(*sampler));
     sampler->no_processes = no_processes;
-    uint32_t self = (uint32_t)getpid();
-    if (roots == NULL || root_count == 0) {
-        roots = &self;
-        root_count = 1;
-    }
     sampler->devices = malloc((device_count > 0 ? device_count : 1) * sizeof(*devices));
-    sampler->roots = malloc(root_count * sizeof(*roots));
-    if (sampler->devices == NULL || sampler->roots == NULL) {
+    if (sampler->devices == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
     if (device_count > 0) {
         memcpy(sampler->devices, devices, device_count * sizeof(*devices));
     }
     sampler->device_count = device_count;
-    memcpy(sampler->roots, roots, root_count * sizeof(*roots));
-    sampler->root_count = root_count;
-    qsort(sampler->roots, root_count, sizeof(*roots), compare_u32);
-    sampler->all_processes =
-        bsearch(&(uint32_t){1}, sampler->roots, root_count, sizeof(uint32_t), compare_u32) != NULL;
-    return NVT_OK;
+    return lineage_init(&sampler->lineage, roots, root_count);
 }
 
 void sampler_fini(struct sampler *sampler) {
     free(sampler->devices);
-    free(sampler->roots);
-    free(sampler->lineage);
+    lineage_fini(&sampler->lineage);
     free(sampler->text);
     free(sampler->offsets);
     free(sampler->values);
@@ -235,124 +214,6 @@ static bool name_slots(struct sampler *s, const struct nvt_snapshot *snap) {
     return true;
 }
 
-/* ---- process lineage ------------------------------------------------------------------- */
-
-struct pid_pair {
-    uint32_t pid;
-    uint32_t ppid;
-};
-
-static int compare_pair(const void *a, const void *b) {
-    return compare_u32(&((const struct pid_pair *)a)->pid, &((const struct pid_pair *)b)->pid);
-}
-
-static bool is_root(const struct sampler *s, uint32_t pid) {
-    return bsearch(&pid, s->roots, s->root_count, sizeof(uint32_t), compare_u32) != NULL;
-}
-
-/* Read the parent of every process once, sorted by pid. */
-static nvt_status load_ppids(nvt_context *ctx, struct pid_pair **out, size_t *count) {
-    uint32_t *pids = NULL;
-    uint32_t *ppids = NULL;
-    size_t n = 0;
-    nvt_status st = nvt_host_ppid_map(ctx, &pids, &ppids, &n);
-    if (st != NVT_OK) {
-        return st;
-    }
-    struct pid_pair *pairs = malloc((n > 0 ? n : 1) * sizeof(*pairs));
-    if (pairs == NULL) {
-        free(pids);
-        return NVT_ERR_NO_MEMORY;
-    }
-    for (size_t i = 0; i < n; i++) {
-        pairs[i] = (struct pid_pair){pids[i], ppids[i]};
-    }
-    free(pids);
-    qsort(pairs, n, sizeof(*pairs), compare_pair);
-    *out = pairs;
-    *count = n;
-    return NVT_OK;
-}
-
-static bool descends_from_root(const struct sampler *s, uint32_t ppid, const struct pid_pair *map,
-                               size_t map_count) {
-    uint32_t pid = ppid;
-    for (int depth = 0; depth < MAX_TREE_DEPTH && pid > 0 && !nvt_is_na_u32(pid); depth++) {
-        if (is_root(s, pid)) {
-            return true;
-        }
-        struct pid_pair key = {pid, 0};
-        const struct pid_pair *found = bsearch(&key, map, map_count, sizeof(*map), compare_pair);
-        if (found == NULL) {
-            return false; /* the ancestor exited: its children were reparented elsewhere */
-        }
-        pid = found->ppid;
-    }
-    return false;
-}
-
-static bool same_time(double a, double b) {
-    return a == b || (isnan(a) && isnan(b));
-}
-
-/* Decide for every process of the snapshot whether it is followed; the lineage array is rebuilt
- * with exactly the processes of this snapshot, so exited ones are forgotten. */
-static nvt_status classify(struct sampler *s, nvt_context *ctx, const struct nvt_snapshot *snap,
-                           bool *followed) {
-    struct sampler_lineage *next = malloc((snap->process_count + 1) * sizeof(*next));
-    if (next == NULL) {
-        return NVT_ERR_NO_MEMORY;
-    }
-    size_t next_count = 0;
-    struct pid_pair *map = NULL;
-    size_t map_count = 0;
-    bool map_loaded = false;
-    nvt_status st = NVT_OK;
-    for (size_t i = 0; i < snap->process_count && st == NVT_OK; i++) {
-        const struct nvt_gpu_process *p = &snap->processes[i];
-        if (s->all_processes || is_root(s, p->pid)) {
-            followed[i] = true;
-            continue;
-        }
-        bool known = false;
-        for (size_t k = 0; k < next_count && !known; k++) { /* the same process on two GPUs */
-            if (next[k].pid == p->pid) {
-                followed[i] = next[k].positive;
-                known = true;
-            }
-        }
-        for (size_t k = 0; k < s->lineage_count && !known; k++) {
-            const struct sampler_lineage *l = &s->lineage[k];
-            if (l->pid == p->pid && same_time(l->create_time, p->host.create_time)) {
-                followed[i] = l->positive;
-                known = true;
-                next[next_count++] = *l;
-            }
-        }
-        if (known) {
-            continue;
-        }
-        if (!map_loaded) {
-            st = load_ppids(ctx, &map, &map_count);
-            map_loaded = true;
-            if (st == NVT_ERR_IO) { /* no proc file system: only the roots themselves count */
-                st = NVT_OK;
-            }
-        }
-        followed[i] = descends_from_root(s, p->host.ppid, map, map_count);
-        next[next_count++] = (struct sampler_lineage){p->pid, p->host.create_time, followed[i]};
-    }
-    free(map);
-    if (st != NVT_OK) {
-        free(next);
-        return st;
-    }
-    free(s->lineage);
-    s->lineage = next;
-    s->lineage_count = next_count;
-    return NVT_OK;
-}
-
 /* ---- the whole sample ------------------------------------------------------------------ */
 
 static bool pid_listed_before(const struct nvt_snapshot *snap, const bool *followed, size_t i) {
@@ -373,7 +234,7 @@ static nvt_status add_processes(struct sampler *s, nvt_context *ctx,
     if (followed == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
-    nvt_status st = classify(s, ctx, snap, followed);
+    nvt_status st = lineage_classify(&s->lineage, ctx, snap, followed);
     for (size_t i = 0; i < snap->process_count && st == NVT_OK; i++) {
         const struct nvt_gpu_process *p = &snap->processes[i];
         if (!followed[i] || p->device >= snap->device_count || s->idents[p->device][0] == '\0') {

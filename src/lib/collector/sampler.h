@@ -16,6 +16,7 @@
 #include <nvitop/snapshot.h>
 #include <nvitop/status.h>
 
+#include "collector/lineage.h"
 #include "collector/metric_buffer.h"
 
 /* A followed device: a physical GPU (mig_index N/A) or a MIG device, and its CUDA ordinal
@@ -26,22 +27,11 @@ struct sampler_device {
     uint32_t cuda_index;
 };
 
-/* Whether a process (pid + start time) descends from a root pid, remembered between samples. */
-struct sampler_lineage {
-    uint32_t pid;
-    double create_time;
-    bool positive;
-};
-
 struct sampler {
     struct sampler_device *devices;
     size_t device_count;
-    uint32_t *roots; /* sorted */
-    size_t root_count;
-    bool all_processes; /* root 1: every process */
+    struct lineage lineage;
     bool no_processes;
-    struct sampler_lineage *lineage;
-    size_t lineage_count;
     /* The last sample: key text, offsets into it, values, and the key pointers of the view. */
     char *text;
     size_t text_len;
