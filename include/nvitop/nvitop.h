@@ -1,8 +1,10 @@
 /* libnvitop: devices (physical, MIG, CUDA ordinals), GPU and host processes, host metrics,
- * snapshots, device selection and formatting.  Include this one header.  See docs/api.md. */
+ * snapshots, the metric collector, device selection and formatting.  Include this one header.  See
+ * docs/api.md. */
 #ifndef NVITOP_NVITOP_H
 #define NVITOP_NVITOP_H
 
+#include <nvitop/collector.h>
 #include <nvitop/common.h>
 #include <nvitop/context.h>
 #include <nvitop/cuda.h>

@@ -18,7 +18,12 @@ set(NVT_LIB_SOURCES
     nvml/nvml_nvlink.c
     nvml/nvml_proc_util.c
     nvml/nvml_process.c
-    nvml/nvml_state.c)
+    nvml/nvml_state.c
+    collector/collector.c
+    collector/collector_daemon.c
+    collector/lineage.c
+    collector/metric_buffer.c
+    collector/sampler.c)
 foreach(optional select.c cuda/cuda_api.c cuda/cuda_child.c cuda/cuda_visible.c)
     if(EXISTS ${NVT_LIB_DIR}/${optional})
         list(APPEND NVT_LIB_SOURCES ${optional})
@@ -91,7 +96,7 @@ install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/nvitop DESTINATION ${CMAKE_INSTALL
 install(FILES ${CMAKE_BINARY_DIR}/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # Unit tests beside their modules (they link the static library to reach internal functions).
-foreach(module select cuda/cuda_visible nvml/nvml_process)
+foreach(module select cuda/cuda_visible nvml/nvml_process collector/metric_buffer)
     if(EXISTS ${NVT_LIB_DIR}/${module}_test.c)
         get_filename_component(test_name ${module} NAME)
         nvt_add_test(lib_${test_name}_test

@@ -41,5 +41,8 @@ check snapshots-mig-uuid examples-mig.json 0 example-snapshots GPU-5e3b8a31
 check select-2gpu examples-2gpu.json 0 example-select 10GiB
 check select-2gpu-none examples-2gpu.json 0 example-select 30GiB
 check select-mig examples-mig.json 0 example-select 5GiB
+if [ -x "$bin/example-collector" ]; then
+    check collector-2gpu examples-2gpu.json 0 example-collector 2
+fi
 [ "$failed" -eq 0 ] && echo "examples: all outputs as expected"
 exit "$failed"

@@ -122,10 +122,48 @@ static void test_open_and_lookups(void **state) {
     assert_true(n > 5);
 }
 
+/* The collector: create, a tag, a sample, a collect (the sampling thread off, so that every
+ * allocation happens on this thread, in order). */
+static void test_collector(void **state) {
+    (void)state;
+    char pid[32];
+    snprintf(pid, sizeof(pid), "%d", (int)getpid());
+    setenv("NVT_LIB_PID_A", pid, 1);
+    tu_use_scenario(tu_test_scenario("lib-basic.json"));
+    struct nvt_collector_options opts = {.manual_sampling = true};
+    long n = 1;
+    for (; n < 100000; n++) {
+        nvt_collector *c = NULL;
+        arm(n);
+        nvt_status status = nvt_collector_create(&opts, &c);
+        if (status == NVT_OK) {
+            struct nvt_metric *m = NULL;
+            size_t count = 0;
+            nvt_status st = nvt_collector_activate(c, "outer");
+            assert_true(st == NVT_OK || st == NVT_ERR_NO_MEMORY);
+            st = nvt_collector_activate(c, "inner");
+            assert_true(st == NVT_OK || st == NVT_ERR_NO_MEMORY);
+            st = nvt_collector_sample(c);
+            assert_true(st == NVT_OK || st == NVT_ERR_NO_MEMORY);
+            st = nvt_collector_collect(c, &m, &count);
+            assert_true(st == NVT_OK || st == NVT_ERR_NO_MEMORY || st == NVT_ERR_UNINITIALIZED);
+            nvt_metrics_free(m);
+        }
+        disarm();
+        nvt_collector_destroy(c);
+        if (!failed) {
+            break;
+        }
+    }
+    print_message("collector: %ld allocation sites tried\n", n - 1);
+    assert_true(n > 20);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_open_and_lookups),
+        cmocka_unit_test(test_collector),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
