@@ -14,6 +14,17 @@ static bool starts_with(const char *text, size_t len, const char *prefix) {
     return len >= n && strncmp(text, prefix, n) == 0;
 }
 
+/* Length of the "MIG-GPU-", "GPU-" or "MIG-" an entry starts with, 0 for an index or other. */
+static size_t kind_length(const char *text, size_t len) {
+    if (starts_with(text, len, "MIG-GPU-")) {
+        return 8;
+    }
+    if (starts_with(text, len, "GPU-") || starts_with(text, len, "MIG-")) {
+        return 4;
+    }
+    return 0;
+}
+
 /* Hex digits of a UUID-like body (up to '/' or its end), or SIZE_MAX when it holds anything
  * else, which makes it not a prefix at all (the library rejects it as malformed). */
 static size_t hex_digits(const char *body, size_t len) {
@@ -40,9 +51,7 @@ bool nvisel_check_uuid_prefixes(const char *value, const char *where, char *mess
         while (len > 0 && isspace((unsigned char)cursor[len - 1])) {
             len--;
         }
-        size_t skip = starts_with(cursor, len, "MIG-GPU-")                               ? 8
-                      : starts_with(cursor, len, "GPU-") || starts_with(cursor, len, "MIG-") ? 4
-                                                                                           : 0;
+        size_t skip = kind_length(cursor, len);
         if (skip > 0 && hex_digits(cursor + skip, len - skip) < NVISEL_UUID_PREFIX_MIN) {
             snprintf(message, size,
                      "'%.*s' in %s is too short a UUID prefix: give at least %d hex digits after "
