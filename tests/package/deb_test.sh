@@ -152,4 +152,23 @@ diff -u "$here/tests/golden/expected/workstation-79.err" "$work/once.err" ||
     fail "nvitop -1 from the packages writes something else on stderr"
 [ "$status" -eq "$(cat "$here/tests/golden/expected/workstation-79.rc")" ] ||
     fail "nvitop -1 from the packages exits with $status"
+echo "package test: nvitop-sim's scenarios, stand-in jobs and errors"
+in_root nvitop-sim -l >"$work/list.out"
+[ "$(wc -l <"$work/list.out")" -eq "$(ls "$here"/sim/scenarios/*.json | wc -l)" ] ||
+    fail "nvitop-sim -l lists $(tr '\n' ' ' <"$work/list.out")"
+if in_root nvitop-sim -s no-such-scenario nvitop -1 >/dev/null 2>"$work/bad.err"; then
+    fail "nvitop-sim accepted an unknown scenario"
+fi
+grep -q "no scenario 'no-such-scenario'" "$work/bad.err" || fail "message: $(cat "$work/bad.err")"
+# Two stand-in jobs (perl: the chroot has no python3) appear with their command lines, and
+# nothing is left running in the chroot afterwards.
+in_root NVML_SIM_TIME=1000 COLUMNS=200 nvitop-sim -j 2 -s workstation-2gpu nvitop -1 \
+    >"$work/jobs.out" 2>&1 || fail "nvitop-sim -j 2 failed: $(cat "$work/jobs.out")"
+grep -q "finetune.pl --model llama-7b" "$work/jobs.out" ||
+    fail "the stand-in jobs do not show: $(cat "$work/jobs.out")"
+for proc in /proc/[0-9]*; do
+    if [ "$(readlink "$proc/root" 2>/dev/null || true)" = "$root" ]; then
+        fail "a process is left running in the chroot: $(tr '\0' ' ' <"$proc/cmdline")"
+    fi
+done
 echo "package test: passed"
