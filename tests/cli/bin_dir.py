@@ -32,10 +32,11 @@ def main():
         if os.path.dirname(path) == bin_dir:
             programs.add((test['name'], os.path.basename(path)))
     # What `cmake --install` puts in bin/ (components included): the only names allowed there.
-    with tempfile.TemporaryDirectory(prefix='nvt-bin-dir-') as prefix:
-        subprocess.run(['cmake', '--install', build, '--prefix', prefix], capture_output=True,
-                       check=True, timeout=120)
-        installed = set(os.listdir(os.path.join(prefix, 'bin')))
+    # Staged with DESTDIR, so that install rules with absolute paths (/etc, units) stay inside.
+    with tempfile.TemporaryDirectory(prefix='nvt-bin-dir-') as stage:
+        subprocess.run(['cmake', '--install', build, '--prefix', '/usr'], capture_output=True,
+                       check=True, timeout=120, env=dict(os.environ, DESTDIR=stage))
+        installed = set(os.listdir(os.path.join(stage, 'usr', 'bin')))
     for name, program in sorted(programs):
         if program not in installed:
             failures.append(f'test {name} runs {program} from {bin_dir}, which is not installed')
