@@ -10,7 +10,10 @@ SCENARIO ?= sim/scenarios/h100-8gpu.json
 FUZZ_SECONDS ?= 20
 BENCH_SECONDS ?= 60
 
-.PHONY: all deps build demo check test test-asan fuzz lint format bench install uninstall clean
+DEB      ?= $(BUILD)/deb
+
+.PHONY: all deps build demo check test test-asan fuzz lint format bench install uninstall clean \
+	deb package-test
 
 all: build
 
@@ -51,9 +54,20 @@ lint:
 format:
 	sh scripts/check-format.sh --fix
 
+# Debian packages (nvitop, libnvitop0, libnvitop-dev, nvitop-sim) built with debhelper into
+# $(DEB), from a copy of the tree.
+deb: deps
+	@sh scripts/deps.sh scripts/debian-packages-deb.txt
+	JOBS=$(JOBS) sh scripts/build-deb.sh $(DEB)
+
+# lintian on the packages, then apt install on a pristine Debian 12 (a debootstrap chroot, cached
+# in /var/cache/nvitop-tests) and `nvitop -1` on the simulator from the installed files.
+package-test: deb
+	sh tests/package/deb_test.sh $(DEB)
+
 # Everything CI runs: style and layer rules, the normal build and its tests, the sanitizer build
-# and its tests, and a short run of every fuzzer.
-check: deps lint test test-asan fuzz
+# and its tests, a short run of every fuzzer, and the Debian packages' test.
+check: deps lint test test-asan fuzz package-test
 	@echo "make check: all passed"
 
 # The library finds its helper program (nvitop-cuda-probe) under the prefix it was configured

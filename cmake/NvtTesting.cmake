@@ -1,7 +1,7 @@
 # nvt_add_test(NAME SOURCES files... [LIBS libs...] [LABELS labels...] [ENV VAR=value...]
 #              [ARGS args...])
 #
-# Builds one cmocka test program and registers it with CTest.  Every test runs with the simulated
+# Builds one cmocka test program (in <build>/tests) and registers it with CTest.  Every test runs with the simulated
 # driver on LD_LIBRARY_PATH (so libnvitop reaches it through the real dlopen path) and with
 # NVT_SCENARIO_DIR pointing at the bundled scenarios.  Labels: unit, integration, tui, fuzz.
 find_package(PkgConfig REQUIRED)
@@ -25,6 +25,8 @@ function(nvt_add_test name)
         return()
     endif()
     add_executable(${name} ${T_SOURCES})
+    # Test programs go to <build>/tests, so that <build>/bin holds only the programs.
+    set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
     target_link_libraries(${name} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
     target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
     add_test(NAME ${name} COMMAND ${name} ${T_ARGS})

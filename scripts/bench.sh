@@ -12,9 +12,9 @@ run() {
     echo "== $*"
     "$@"
 }
-LD_LIBRARY_PATH="$build/sim-driver" run "$build/bin/bench-sim" "$scenario"
-LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bin/bench-lib-snapshot"
-LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bin/bench-collector"
-run "$build/bin/bench-once"
+LD_LIBRARY_PATH="$build/sim-driver" run "$build/bench/bench-sim" "$scenario"
+LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-lib-snapshot"
+LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-collector"
+run "$build/bench/bench-once"
 run sh "$here/bench/monitor/monitor_bench.sh" "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"

@@ -24,5 +24,5 @@ if [ -x "$build/bin/nvitop" ] && [ -t 0 ] && [ -t 1 ]; then
 elif [ -x "$build/bin/nvitop" ]; then
     "$build/bin/nvitop" -1
 else
-    "$build/bin/example-list-devices"
+    "$build/examples/example-list-devices"
 fi

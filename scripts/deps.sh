@@ -1,8 +1,10 @@
 #!/bin/sh
-# Install the Debian packages listed in scripts/debian-packages.txt that are not installed yet.
-# Run as root on Debian 12.  Does nothing (and needs no network) when all are present.
+# Install the Debian packages listed in scripts/debian-packages.txt (or in the list named as the
+# argument) that are not installed yet.  Run as root on Debian 12.  Does nothing (and needs no
+# network) when all are present.
+#   usage: scripts/deps.sh [LIST]
 set -eu
-list="$(dirname "$0")/debian-packages.txt"
+list=${1:-"$(dirname "$0")/debian-packages.txt"}
 missing=""
 for pkg in $(grep -v '^#' "$list"); do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed'; then

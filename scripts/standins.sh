@@ -8,13 +8,35 @@
 #   scripts/standins.sh stop                   stop exactly those processes (idempotent)
 #   scripts/standins.sh list                   print "<i> <pid> <start-time>" of the live ones
 #
-# State lives in ${NVT_STANDIN_STATE:-/tmp/nvitop-standins} (a directory).  `stop` checks each
-# pid's start time (field 22 of /proc/<pid>/stat) against the recorded one, so a recycled pid is
-# never killed.
+# State lives in $NVT_STANDIN_STATE (a directory) or, by default, in a directory of the user's
+# own, so that two users' stand-ins never meet: $XDG_RUNTIME_DIR/nvitop-standins, or else
+# ${TMPDIR:-/tmp}/nvitop-standins-<uid> (mode 0700; refused if it is a symbolic link or belongs to
+# someone else).  `stop` checks each pid's start time (field 22 of /proc/<pid>/stat) against the
+# recorded one, so a recycled pid is never killed.
 set -eu
 
-state=${NVT_STANDIN_STATE:-/tmp/nvitop-standins}
+if [ -n "${NVT_STANDIN_STATE:-}" ]; then
+    state=$NVT_STANDIN_STATE
+    private=0
+elif [ -n "${XDG_RUNTIME_DIR:-}" ] && [ -d "$XDG_RUNTIME_DIR" ]; then
+    state=$XDG_RUNTIME_DIR/nvitop-standins
+    private=1
+else
+    state=${TMPDIR:-/tmp}/nvitop-standins-$(id -u)
+    private=1
+fi
 record="$state/standins"
+
+# The default directory sits in a shared place: only ever use one that is ours and private.
+check_private() {
+    [ "$private" -eq 1 ] && [ -e "$state" ] || return 0
+    if [ -L "$state" ] || [ ! -d "$state" ] || [ ! -O "$state" ]; then
+        echo "standins: $state is not a directory of your own; remove it or set" \
+            "NVT_STANDIN_STATE to one" >&2
+        exit 1
+    fi
+    chmod 700 "$state"
+}
 
 usage() {
     echo "usage: $0 start [N] | stop | list" >&2
@@ -62,6 +84,7 @@ spawn() {
 }
 
 stop() {
+    check_private
     [ -f "$record" ] || return 0
     while read -r i pid started; do
         [ -n "$pid" ] || continue
@@ -77,7 +100,13 @@ start() {
     case $count in
     '' | *[!0-9]*) usage ;;
     esac
-    mkdir -p "$state"
+    check_private
+    if [ "$private" -eq 1 ]; then
+        (umask 077 && mkdir -p "$state")
+        check_private
+    else
+        mkdir -p "$state"
+    fi
     stop
     : >"$record"
     i=1
@@ -108,6 +137,7 @@ start() {
 }
 
 list() {
+    check_private
     [ -f "$record" ] || return 0
     while read -r i pid started; do
         if [ -n "$pid" ] && [ "$(start_time "$pid")" = "$started" ]; then

@@ -40,7 +40,8 @@ static double monotonic_s(void) {
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Reads NVML_SIM_TIME; a malformed value is reported and ignored. */
+/* Reads NVML_SIM_TIME (seconds from the simulator's start, as the scenario's t); a malformed
+ * value is reported and ignored. */
 static void read_env_time(struct sim_driver *d) {
     const char *text = getenv("NVML_SIM_TIME");
     d->env_time_set = false;
@@ -50,8 +51,19 @@ static void read_env_time(struct sim_driver *d) {
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
+    if (*end == '\0' && errno == 0 && v > 1e9) {
+        /* Most likely `date +%s`: say what the clock counts rather than just the range. */
+        fprintf(stderr,
+                "nvml-sim: ignoring NVML_SIM_TIME=%s: it counts seconds from the simulator's start "
+                "(the first nvmlInit), 0..1e9, not a Unix time\n",
+                text);
+        return;
+    }
     if (*end != '\0' || errno != 0 || !(v >= 0.0 && v <= 1e9)) {
-        fprintf(stderr, "nvml-sim: ignoring NVML_SIM_TIME=%s (expected seconds in 0..1e9)\n", text);
+        fprintf(stderr,
+                "nvml-sim: ignoring NVML_SIM_TIME=%s (expected seconds from the simulator's start, "
+                "0..1e9)\n",
+                text);
         return;
     }
     d->env_time_set = true;

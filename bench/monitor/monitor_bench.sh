@@ -28,7 +28,7 @@ else
     interval=1
 fi
 nvitop=$build/bin/nvitop
-floor=$build/bin/bench-monitor-floor
+floor=$build/bench/bench-monitor-floor
 for program in "$nvitop" "$floor"; do
     [ -x "$program" ] || {
         echo "missing $program: build the nvitop-bin and bench-monitor-floor targets" >&2

@@ -112,7 +112,7 @@ int main(int argc, char **argv) {
     start_standins(state);
 
     char nvitop[] = NVT_BIN_DIR "/nvitop";
-    char floor[] = NVT_BIN_DIR "/bench-once-floor";
+    char floor[] = NVT_BENCH_DIR "/bench-once-floor";
     char once[] = "-1";
     char *nvitop_argv[] = {nvitop, once, NULL};
     char *floor_argv[] = {floor, NULL};

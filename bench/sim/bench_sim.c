@@ -3,7 +3,7 @@
  * run (a trivial exported function, nvmlErrorString, called through a dlsym'd pointer).  Prints
  * nanoseconds per call and the ratio to the floor; never fails on a time.
  *
- *   LD_LIBRARY_PATH=build/sim-driver build/bin/bench-sim [scenario]
+ *   LD_LIBRARY_PATH=build/sim-driver build/bench/bench-sim [scenario]
  */
 #include <dlfcn.h>
 #include <stdio.h>

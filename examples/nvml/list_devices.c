@@ -6,7 +6,7 @@
  * the driver has.  Run it against the simulated driver with
  *
  *     LD_LIBRARY_PATH=build/sim-driver NVML_SIM_SCENARIO=sim/scenarios/workstation-2gpu.json \
- *         build/bin/example-list-devices
+ *         build/examples/example-list-devices
  *
  * or against a real driver with no environment at all.
  */

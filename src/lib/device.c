@@ -84,16 +84,18 @@ void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_sta
     if (!memory_unsupported || (flags & (NVT_SAMPLE_DEVICES | NVT_SAMPLE_DEVICES_FAST)) == 0) {
         return;
     }
-    /* Unified memory (DGX Spark, Thor): the GPU uses host memory, so show the host's. */
+    /* Unified memory (DGX Spark, Thor): the GPU uses host memory, so show the host's, with
+     * nvitop 1.7's figures (psutil's total, free and used; buffers and caches count as neither). */
     uint64_t total = NVT_NA_U64;
-    uint64_t available = NVT_NA_U64;
-    host_virtual_memory(device->ctx->host, &total, &available);
-    if (total == NVT_NA_U64 || available == NVT_NA_U64 || available > total) {
+    uint64_t free_bytes = NVT_NA_U64;
+    uint64_t used = NVT_NA_U64;
+    host_virtual_memory(device->ctx->host, &total, &free_bytes, &used);
+    if (total == NVT_NA_U64 || free_bytes > total || used > total) {
         return;
     }
     out->memory_total_bytes = total;
-    out->memory_free_bytes = available;
-    out->memory_used_bytes = total - available;
+    out->memory_free_bytes = free_bytes;
+    out->memory_used_bytes = used;
     out->memory_reserved_bytes = NVT_NA_U64;
     out->memory_is_host = true;
 }

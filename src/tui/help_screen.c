@@ -45,7 +45,8 @@ static const char *const help_lines[] = {
     "Press any key to return.",
 };
 
-#define HELP_TITLE      "nvitop %s - C rebuild of nvitop by Xuehai Pan, 2021-2026."
+/* Says whose work this is: nvitop's own title names its author, who did not write this rebuild. */
+#define HELP_TITLE      "nvitop %s - a C rebuild of nvitop (original by Xuehai Pan)"
 #define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
 #define HELP_LINE_COUNT ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
 

@@ -63,11 +63,14 @@ static void test_basic_memory(void **state) {
     assert_int_equal(s.state.swap_free_bytes, 1536000000);
     assert_true(s.state.swap_percent == 25.0);
     assert_int_equal(host_memory_total(s.host), 16384000000);
+    /* What a unified-memory GPU shows: psutil's total, free and used, as nvitop 1.7. */
     uint64_t total = 0;
-    uint64_t available = 0;
-    host_virtual_memory(s.host, &total, &available);
+    uint64_t free_bytes = 0;
+    uint64_t used = 0;
+    host_virtual_memory(s.host, &total, &free_bytes, &used);
     assert_int_equal(total, 16384000000);
-    assert_int_equal(available, 10240000000);
+    assert_int_equal(free_bytes, 4096000000);
+    assert_int_equal(used, 8192000000);
     host_close(s.host);
 }
 

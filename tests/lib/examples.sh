@@ -5,7 +5,7 @@
 #   usage: examples.sh [--update]     (--update rewrites the expected files)
 set -eu
 src=${NVT_SOURCE_DIR:?}
-bin=${NVT_BINARY_DIR:?}/bin
+bin=${NVT_BINARY_DIR:?}/examples
 scenarios=$src/tests/lib/scenarios
 expected=$src/tests/lib/expected
 update=0

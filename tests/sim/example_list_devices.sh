@@ -14,7 +14,7 @@ trap cleanup EXIT INT TERM
 eval "$(sh "$NVT_SOURCE_DIR/scripts/standins.sh" start 3)"
 export NVML_SIM_SCENARIO="$NVT_SCENARIO_DIR/workstation-2gpu.json"
 export NVML_SIM_TIME=0
-"$NVT_BINARY_DIR/bin/example-list-devices" >"$work/out.txt"
+"$NVT_BINARY_DIR/examples/example-list-devices" >"$work/out.txt"
 sed -e "s/pid $NVT_STANDIN_1:/pid <1>:/" -e "s/pid $NVT_STANDIN_2:/pid <2>:/" \
     -e "s/pid $NVT_STANDIN_3:/pid <3>:/" "$work/out.txt" >"$work/actual.txt"
 diff -u "$NVT_SOURCE_DIR/tests/sim/expected/list-devices-workstation.txt" "$work/actual.txt"

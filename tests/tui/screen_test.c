@@ -202,6 +202,9 @@ static void test_help_notice_and_quit(void **state) {
     draw(f, 40, 120);
     assert_true(screen_has(f, "ob oB: sort by %GMBW"));
     assert_true(screen_has(f, "  - GPU utilization: light < 10% <= moderate < 75% <= heavy."));
+    /* The title credits nvitop's author with the original only, not with this rebuild. */
+    assert_true(screen_has(f, "nvitop " NVT_VERSION_STRING
+                              " - a C rebuild of nvitop (original by Xuehai Pan)"));
     press(f, 'x');
     draw(f, 40, 120);
     assert_true(screen_has(f, "Processes:"));

@@ -1,9 +1,10 @@
 /*
  * nvisel: choose GPUs for a job and print them as a CUDA_VISIBLE_DEVICES value (SPEC.md §4), with
- * nvitop's options, messages and exit codes.  Deliberate differences, documented in nvisel(1):
- * the tolerance defaults to 0 (strict) as the help text says, NVML failures are reported (exit 2,
- * or 1 when the library is missing) instead of printing an empty selection, and "--max-count"
- * below "--min-count" is a usage error rather than a Python traceback.
+ * nvitop's options, messages and exit codes (the tolerance defaults to 10 %, as nvitop's code
+ * does).  Deliberate differences, documented in nvisel(1): NVML failures are reported (exit 2,
+ * or 1 when the library is missing) instead of printing an empty selection, "--max-count" below
+ * "--min-count" is a usage error rather than a Python traceback, and a UUID prefix too short to
+ * name a device is an error rather than an empty selection.
  */
 #include <stdio.h>
 #include <stdlib.h>

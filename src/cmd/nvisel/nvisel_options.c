@@ -14,6 +14,7 @@
 
 #include "argparse.h"
 #include "util/xalloc.h"
+#include "uuid_prefix.h"
 
 enum option_id {
     OPT_HELP,
@@ -114,8 +115,7 @@ static const char help_text[] =
     "(example value: 50)\n"
     "                        If this constraint is given, check against all devices.\n"
     "  --tolerance TOL, --tol TOL\n"
-    "                        The constraints tolerance (in percentage). (default: 0, i.e., "
-    "strict)\n"
+    "                        The constraints tolerance (in percentage). (default: 10)\n"
     "                        This option can loosen the constraints if the requested resource is "
     "not available.\n"
     "                        For example, set `--tolerance=20` will accept a device with only "
@@ -293,6 +293,9 @@ static char *current_user(void) {
 int nvisel_options_parse(struct nvisel_options *options, int argc, char **argv) {
     memset(options, 0, sizeof(*options));
     nvt_select_criteria_init(&options->criteria);
+    /* nvitop's nvisel loosens by 10 % unless told otherwise (its help text says 0, its code and
+     * so its users' scripts use 10); the library's own default stays strict. */
+    options->criteria.tolerance_pct = NVISEL_DEFAULT_TOLERANCE_PCT;
     options->sep = ",";
     options->sep_len = 1;
     options->user_name = current_user();
@@ -321,6 +324,18 @@ int nvisel_options_parse(struct nvisel_options *options, int argc, char **argv) 
         options->criteria.max_count < options->criteria.min_count) {
         usage_error("Max count must be no less than min count.");
         return 2;
+    }
+    if (options->inherit) {
+        const char *value = options->inherit_value;
+        const char *where = "--inherit";
+        if (value == NULL) {
+            value = getenv("CUDA_VISIBLE_DEVICES");
+            where = "CUDA_VISIBLE_DEVICES";
+        }
+        if (value != NULL && !nvisel_check_uuid_prefixes(value, where, error, sizeof(error))) {
+            usage_error(error);
+            return 2;
+        }
     }
     return -1;
 }

@@ -9,6 +9,9 @@
 
 #include <nvitop/select.h>
 
+/* --tolerance when not given, in percent: nvitop's (SPEC.md §4.1). */
+#define NVISEL_DEFAULT_TOLERANCE_PCT 10
+
 struct nvisel_options {
     bool inherit;              /* --inherit given */
     const char *inherit_value; /* its value, or NULL to use the environment's */

@@ -69,7 +69,9 @@ void host_generation_end(struct host_ctx *host);
 /* Physical memory total (bytes) from the last host_sample() or a fresh read; NVT_NA_U64. */
 uint64_t host_memory_total(struct host_ctx *host);
 
-/* Host virtual memory for unified-memory GPUs: total and available bytes (NVT_NA_U64 on error). */
-void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *available);
+/* Host virtual memory for unified-memory GPUs, as nvitop 1.7 reports it for them (psutil's
+ * virtual_memory()): total, free (MemFree) and used (total - free - buffers - cached) bytes, all
+ * NVT_NA_U64 on error.  free + used is below total by the buffers and caches. */
+void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *free, uint64_t *used);
 
 #endif /* NVITOP_SRC_LIB_HOST_HOST_H */

@@ -64,6 +64,15 @@ static bool memory_figures(const struct host_ctx *host, const struct proc_meminf
     return true;
 }
 
+/* psutil's used: total - free - cached - buffers, or total - free when that would go negative. */
+static uint64_t used_memory(const struct proc_meminfo *m, uint64_t cached) {
+    uint64_t total = m->mem_total;
+    uint64_t buffers = m->buffers != NVT_NA_U64 ? m->buffers : 0;
+    uint64_t taken = m->mem_free;
+    bool fits = taken <= total && cached <= total - taken && buffers <= total - taken - cached;
+    return fits ? total - taken - cached - buffers : (taken <= total ? total - taken : 0);
+}
+
 static bool read_meminfo(struct host_ctx *host, struct proc_meminfo *m) {
     const char *text = NULL;
     if (host_read_kept(host, HOST_FILE_MEMINFO, MEMINFO_CAP, &text) != 0) {
@@ -82,15 +91,10 @@ void host_memory_sample(struct host_ctx *host, struct nvt_host_state *out) {
     uint64_t available = 0;
     if (memory_figures(host, &m, &cached, &available)) {
         uint64_t total = m.mem_total;
-        uint64_t buffers = m.buffers != NVT_NA_U64 ? m.buffers : 0;
-        uint64_t taken = m.mem_free;
-        /* used = total - free - cached - buffers, or total - free when that would go negative. */
-        bool fits = taken <= total && cached <= total - taken && buffers <= total - taken - cached;
         out->memory_total_bytes = total;
         out->memory_free_bytes = m.mem_free;
         out->memory_available_bytes = available;
-        out->memory_used_bytes =
-            fits ? total - taken - cached - buffers : (taken <= total ? total - taken : 0);
+        out->memory_used_bytes = used_memory(&m, cached);
         out->memory_percent = usage_percent(total - available, total);
         host->memory_total = total;
     }
@@ -116,14 +120,16 @@ uint64_t host_memory_total(struct host_ctx *host) {
     return host->memory_total;
 }
 
-void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *available) {
+void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *free, uint64_t *used) {
     *total = NVT_NA_U64;
-    *available = NVT_NA_U64;
+    *free = NVT_NA_U64;
+    *used = NVT_NA_U64;
     struct proc_meminfo m;
     uint64_t cached = 0;
-    uint64_t avail = 0;
-    if (host != NULL && read_meminfo(host, &m) && memory_figures(host, &m, &cached, &avail)) {
+    uint64_t available = 0;
+    if (host != NULL && read_meminfo(host, &m) && memory_figures(host, &m, &cached, &available)) {
         *total = m.mem_total;
-        *available = avail;
+        *free = m.mem_free;
+        *used = used_memory(&m, cached);
     }
 }

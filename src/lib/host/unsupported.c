@@ -63,10 +63,11 @@ uint64_t host_memory_total(struct host_ctx *host) {
     return NVT_NA_U64;
 }
 
-void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *available) {
+void host_virtual_memory(struct host_ctx *host, uint64_t *total, uint64_t *free, uint64_t *used) {
     (void)host;
     *total = NVT_NA_U64;
-    *available = NVT_NA_U64;
+    *free = NVT_NA_U64;
+    *used = NVT_NA_U64;
 }
 
 nvt_status nvt_host_process_read(nvt_context *ctx, uint32_t pid, struct nvt_host_process **out) {
