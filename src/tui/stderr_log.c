@@ -41,8 +41,7 @@ static bool make_parents(const char *path) {
 }
 
 static int open_log(struct stderr_log *log) {
-    if (!stderr_log_path(getenv("XDG_STATE_HOME"), getenv("HOME"), log->path,
-                         sizeof(log->path)) ||
+    if (!stderr_log_path(getenv("XDG_STATE_HOME"), getenv("HOME"), log->path, sizeof(log->path)) ||
         !make_parents(log->path)) {
         log->path[0] = '\0';
         return -1;

@@ -21,9 +21,9 @@
 #define STDERR_LOG_MAX_BYTES (1L << 20)
 
 struct stderr_log {
-    int saved_fd;         /* the original standard error, or -1 when not redirected */
-    off_t start;          /* size of the log when the redirection started */
-    char path[PATH_MAX];  /* the log file, or "" for /dev/null */
+    int saved_fd;        /* the original standard error, or -1 when not redirected */
+    off_t start;         /* size of the log when the redirection started */
+    char path[PATH_MAX]; /* the log file, or "" for /dev/null */
 };
 
 /* Redirect file descriptor 2.  Returns false (and changes nothing) when even /dev/null fails. */
