@@ -16,7 +16,7 @@ SOCKET="nvt-tui-$$-$RUNS"
 cat >"$WORK/shell.sh" <<SHELL
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color NCURSES_GPM_TERMS=
 export NVML_SIM_SCENARIO='$SCENARIO' NVML_SIM_TIME=100 LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}'
-export PS1='prompt\$ ' ENV=
+export PS1='prompt\$ ' ENV= XDG_STATE_HOME='$WORK/state'
 exec sh -i
 SHELL
 printf 'set -g status off\nset -g history-limit 1000\n' >"$WORK/tmux.conf"
