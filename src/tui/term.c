@@ -177,8 +177,11 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     mouseinterval(0);
     define_home_end_keys();
     install_handlers();
-    /* From here on the screen is ours: nothing may write over it (see stderr_log.h). */
-    stderr_log_start(&session.log);
+    /* From here on the screen is ours: nothing may write over it (see stderr_log.h).  Standard
+     * error sent elsewhere by the user stays where it was sent. */
+    if (isatty(STDERR_FILENO)) {
+        stderr_log_start(&session.log);
+    }
     /* curses clears the screen once; from then on term_screen.c draws (see read_code()). */
     refresh();
     return 0;

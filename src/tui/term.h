@@ -23,8 +23,8 @@ struct term_options {
  * Start curses.  Returns 0, or -1 with the reason in error (for nvitop's "Failed to initialize
  * `curses`" message) and the terminal untouched.  Installs handlers so that SIGINT becomes a
  * Ctrl-C key press, and fatal signals restore the terminal before the process dies.  Standard
- * error goes to a log file until term_stop() (stderr_log.h), which then names the file on
- * standard error if anything was written to it.
+ * error, when it is a terminal, goes to a log file until term_stop() (stderr_log.h), which then
+ * names the file on standard error if anything was written to it.
  */
 int term_start(const struct term_options *options, char *error, size_t error_size);
 
