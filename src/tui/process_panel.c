@@ -93,9 +93,8 @@ static void draw_host_titles(const struct tui_app *app, struct canvas *canvas, i
     int time_width = app->table.time_width > 4 ? (int)app->table.time_width : 4;
     char titles[64];
     snprintf(titles, sizeof(titles), "%%CPU  %%MEM  %*s  COMMAND", time_width, "TIME");
-    int command_offset = 14 + time_width - host_offset;
     const char *text = "COMMAND";
-    if (command_offset > 0) {
+    if (command_offset(app) > 0) {
         text = host_offset < (int)strlen(titles) ? titles + host_offset : "";
     }
     canvas_fill(canvas, y, HOST_COLUMN, width - 46, " ", plain);
