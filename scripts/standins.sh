@@ -13,6 +13,10 @@
 # ${TMPDIR:-/tmp}/nvitop-standins-<uid> (mode 0700; refused if it is a symbolic link or belongs to
 # someone else).  `stop` checks each pid's start time (field 22 of /proc/<pid>/stat) against the
 # recorded one, so a recycled pid is never killed.
+#
+# Stand-in i always has a lower pid than stand-in i+1 (tests expect that order, as the monitor
+# lists processes by pid): if the kernel's pid counter wraps around pid_max during `start`, the
+# stand-ins are started again (see start()).
 set -eu
 
 if [ -n "${NVT_STANDIN_STATE:-}" ]; then
@@ -95,6 +99,33 @@ stop() {
     rm -f "$record"
 }
 
+# Starts stand-ins 1..$1, recording "<i> <pid> <start-time>" lines in $record.
+launch() {
+    : >"$record"
+    i=1
+    while [ "$i" -le "$1" ]; do
+        pid=$(spawn "$i")
+        started=""
+        tries=0
+        # The child's /proc entry appears at once, but be patient on a loaded machine.
+        while [ -z "$started" ] && [ "$tries" -lt 50 ]; do
+            started=$(start_time "$pid")
+            tries=$((tries + 1))
+        done
+        echo "$i $pid $started" >>"$record"
+        i=$((i + 1))
+    done
+}
+
+# Succeeds when the recorded pids increase with the slot number.
+increasing() {
+    previous=0
+    while read -r i pid started; do
+        [ "$pid" -gt "$previous" ] || return 1
+        previous=$pid
+    done <"$record"
+}
+
 start() {
     count=${1:-20}
     case $count in
@@ -108,21 +139,26 @@ start() {
         mkdir -p "$state"
     fi
     stop
-    : >"$record"
-    i=1
-    while [ "$i" -le "$count" ]; do
-        pid=$(spawn "$i")
-        started=""
-        tries=0
-        # The child's /proc entry appears at once, but be patient on a loaded machine.
-        while [ -z "$started" ] && [ "$tries" -lt 50 ]; do
-            started=$(start_time "$pid")
-            tries=$((tries + 1))
-        done
-        echo "$i $pid $started" >>"$record"
-        echo "export NVT_STANDIN_$i=$pid"
-        i=$((i + 1))
+    # Tests expect stand-in i to sort before stand-in i+1 (processes are listed by pid).  When the
+    # kernel's pid counter wraps past pid_max in the middle of a start, the later stand-ins get
+    # lower pids: start them all again, from the low pids the counter now hands out.  A second
+    # wrap needs pid_max more forks in between, so three attempts are plenty.
+    attempt=1
+    launch "$count"
+    while ! increasing; do
+        if [ "$attempt" -ge 3 ]; then
+            echo "$0: stand-in pids are not increasing after $attempt attempts" >&2
+            stop
+            exit 1
+        fi
+        echo "$0: the pid counter wrapped around pid_max; starting the stand-ins again" >&2
+        stop
+        attempt=$((attempt + 1))
+        launch "$count"
     done
+    while read -r i pid started; do
+        echo "export NVT_STANDIN_$i=$pid"
+    done <"$record"
     # A job is forked as a copy of this shell and only then becomes its program: wait for every
     # exec, or a reader right after us may see the shell's command line instead of the job's.
     shell=$(readlink "/proc/$$/exe" 2>/dev/null || true)

@@ -149,7 +149,9 @@ NVT_API nvt_status nvt_device_by_uuid(nvt_context *ctx, const char *uuid, nvt_de
 NVT_API nvt_status nvt_device_by_bus_id(nvt_context *ctx, const char *bus_id, nvt_device **out);
 
 /* Number of MIG devices of a physical GPU (0 when MIG is disabled or unsupported, and for MIG
- * devices). */
+ * devices).  The layout is read again when it was last read 5 s ago or more (a re-partitioned
+ * GPU): MIG device handles obtained earlier stay valid until the context closes, but k may then
+ * name another instance. */
 NVT_API uint32_t nvt_device_mig_count(const nvt_device *device);
 
 /* The k-th MIG device of a physical GPU.  NVT_ERR_OUT_OF_RANGE past nvt_device_mig_count(). */

@@ -44,7 +44,9 @@ struct nvt_host_process {
     const char *command; /* the command line quoted like a shell would (nvitop's command_join) */
     const char *const *cmdline; /* argv, cmdline_count entries (trailing empty ones removed) */
     size_t cmdline_count;
-    double cpu_percent;    /* since the previous sample in this context; not divided by CPU count */
+    /* Since the previous sample of this process in this context, not divided by the CPU count;
+     * 0.0 in a process's first snapshot, as nvitop shows it (nvt_host_process_read: N/A). */
+    double cpu_percent;
     double memory_percent; /* RSS / physical memory * 100 */
     uint64_t rss_bytes;
     double create_time; /* seconds since the epoch */

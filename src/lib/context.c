@@ -30,6 +30,10 @@ static void free_device(nvt_device *device) {
         free_device(device->children[i]);
     }
     free(device->children);
+    for (uint32_t i = 0; i < device->retired_count; i++) {
+        free_device(device->retired[i]);
+    }
+    free(device->retired);
     nvml_device_close(device->nvml);
     free(device);
 }

@@ -11,6 +11,7 @@
 #include "host/host.h"
 #include "internal.h"
 #include "nvml/nvml_backend.h"
+#include "util/clock.h"
 
 void device_init(nvt_device *device, nvt_context *ctx, nvt_device *parent, uint32_t index,
                  uint32_t mig_index) {
@@ -100,30 +101,35 @@ void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_sta
     out->memory_is_host = true;
 }
 
-/* Undo a half-done listing, so that the next attempt starts clean. */
-static nvt_status forget_children(nvt_device *device, nvt_status status) {
-    for (uint32_t k = 0; k < device->child_count; k++) {
-        nvml_device_close(device->children[k]->nvml);
-        free(device->children[k]);
+/* How often the MIG layout of a MIG-enabled GPU is checked when nothing failed: instances created
+ * since the last check appear within this time.  A check costs one NVML call per MIG slot. */
+#define MIG_RECHECK_PERIOD_S 5.0
+
+struct child_list {
+    nvt_device **items;
+    uint32_t count;
+};
+
+static void free_child_list(struct child_list *list) {
+    for (uint32_t k = 0; k < list->count; k++) {
+        nvml_device_close(list->items[k]->nvml);
+        free(list->items[k]);
     }
-    free(device->children);
-    device->children = NULL;
-    device->child_count = 0;
-    return status;
+    free(list->items);
+    list->items = NULL;
+    list->count = 0;
 }
 
-nvt_status device_list_children(nvt_device *device) {
-    if (device->children_listed || device->info.is_mig) {
-        return NVT_OK;
-    }
-    device_ensure_facts(device, NVML_FACTS_MIG, NULL);
+/* Open the MIG devices of a physical GPU as the driver lists them now. */
+static nvt_status read_child_list(nvt_device *device, struct child_list *list) {
+    list->items = NULL;
+    list->count = 0;
     uint32_t max = device->info.mig_max_count;
     if (max == 0 || max == NVT_NA_U32) {
-        device->children_listed = true;
         return NVT_OK;
     }
-    device->children = calloc(max, sizeof(nvt_device *));
-    if (device->children == NULL) {
+    list->items = calloc(max, sizeof(nvt_device *));
+    if (list->items == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
     for (uint32_t k = 0; k < max; k++) {
@@ -133,7 +139,8 @@ nvt_status device_list_children(nvt_device *device) {
             continue; /* an empty slot: instances need not be numbered densely */
         }
         if (status == NVT_ERR_NO_MEMORY) {
-            return forget_children(device, status);
+            free_child_list(list);
+            return status;
         }
         if (status != NVT_OK) {
             break; /* like nvitop, stop at the first other failure */
@@ -141,14 +148,96 @@ nvt_status device_list_children(nvt_device *device) {
         nvt_device *child = malloc(sizeof(*child));
         if (child == NULL) {
             nvml_device_close(nvml);
-            return forget_children(device, NVT_ERR_NO_MEMORY);
+            free_child_list(list);
+            return NVT_ERR_NO_MEMORY;
         }
         device_init(child, device->ctx, device, device->info.index, k);
         child->nvml = nvml;
         child->info.handle_status = nvml_device_handle_status(nvml);
-        device->children[device->child_count++] = child;
+        list->items[list->count++] = child;
     }
+    return NVT_OK;
+}
+
+nvt_status device_list_children(nvt_device *device) {
+    if (device->children_listed || device->info.is_mig) {
+        return NVT_OK;
+    }
+    device_ensure_facts(device, NVML_FACTS_MIG, NULL);
+    struct child_list list;
+    nvt_status status = read_child_list(device, &list);
+    if (status != NVT_OK) {
+        return status;
+    }
+    device->children = list.items;
+    device->child_count = list.count;
     device->children_listed = true;
+    device->children_listed_at = clock_monotonic_s();
+    return NVT_OK;
+}
+
+/* Whether a fresh listing names the same instances, slot for slot, as the one in use.  A driver
+ * may hand out the same handle for an instance created again in a freed slot, so the instance
+ * ids are compared too (when the old ones were read: two calls per instance). */
+static bool same_children(const nvt_device *device, struct child_list *list) {
+    if (list->count != device->child_count) {
+        return false;
+    }
+    for (uint32_t k = 0; k < list->count; k++) {
+        const nvt_device *old = device->children[k];
+        nvt_device *now = list->items[k];
+        if (old->info.mig_index != now->info.mig_index ||
+            !nvml_device_same_handle(old->nvml, now->nvml)) {
+            return false;
+        }
+        if ((old->facts_read & NVML_FACTS_MIG) != 0) {
+            now->facts_read |=
+                nvml_device_facts(device->ctx->nvml, now->nvml, NVML_FACTS_MIG, &now->info);
+            if (old->info.gpu_instance_id != now->info.gpu_instance_id ||
+                old->info.compute_instance_id != now->info.compute_instance_id) {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+nvt_status device_refresh_children(nvt_device *device, bool failed) {
+    if (device->info.is_mig) {
+        return NVT_OK;
+    }
+    if (!device->children_listed) {
+        return device_list_children(device);
+    }
+    double now = clock_monotonic_s();
+    if (!failed && now - device->children_listed_at < MIG_RECHECK_PERIOD_S) {
+        return NVT_OK;
+    }
+    struct child_list list;
+    nvt_status status = read_child_list(device, &list);
+    if (status != NVT_OK) {
+        return status;
+    }
+    device->children_listed_at = now;
+    /* A failed read on an unchanged layout still gets fresh devices: an instance destroyed and
+     * created again in the same slot has new facts (profile, instance ids). */
+    if (!failed && same_children(device, &list)) {
+        free_child_list(&list);
+        return NVT_OK;
+    }
+    nvt_device **retired = realloc(
+        device->retired, (device->retired_count + device->child_count + 1) * sizeof(nvt_device *));
+    if (retired == NULL) {
+        free_child_list(&list);
+        return NVT_ERR_NO_MEMORY;
+    }
+    device->retired = retired;
+    for (uint32_t k = 0; k < device->child_count; k++) {
+        device->retired[device->retired_count++] = device->children[k];
+    }
+    free(device->children);
+    device->children = list.items;
+    device->child_count = list.count;
     return NVT_OK;
 }
 
@@ -179,7 +268,7 @@ uint32_t nvt_device_mig_count(const nvt_device *device) {
         return 0;
     }
     device_ensure_facts(mutable_device, NVML_FACTS_MIG, &state);
-    if (device_list_children(mutable_device) != NVT_OK) {
+    if (device_refresh_children(mutable_device, false) != NVT_OK) {
         return 0;
     }
     return mutable_device->child_count;

@@ -19,10 +19,16 @@ struct nvt_device {
     unsigned facts_read; /* enum nvml_facts groups already in info */
     bool mig_known;      /* info.mig_supported has been decided */
     nvt_device *parent;  /* NULL for a physical device */
-    /* MIG devices of a physical GPU, enumerated once, when MIG is first seen enabled. */
+    /* MIG devices of a physical GPU, enumerated when MIG is first seen enabled and again when
+     * the GPU may have been re-partitioned (device_refresh_children). */
     nvt_device **children;
     uint32_t child_count;
     bool children_listed;
+    double children_listed_at; /* monotonic seconds of the last enumeration or check */
+    /* MIG devices of earlier layouts: callers may still hold them, so they live (answering as
+     * lost) until the context closes. */
+    nvt_device **retired;
+    uint32_t retired_count;
 };
 
 struct nvt_context {
@@ -57,5 +63,13 @@ void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_sta
 
 /* Enumerate the MIG devices of a physical GPU once.  NVT_OK or NVT_ERR_NO_MEMORY. */
 nvt_status device_list_children(nvt_device *device);
+
+/*
+ * Enumerate the MIG devices of a physical GPU, or check the enumeration: at once when `failed`
+ * (a MIG device's read failed, as a destroyed instance's do), else at most every few seconds (so
+ * that a created instance appears).  A changed layout replaces device->children; the old MIG
+ * devices move to device->retired.  NVT_OK or NVT_ERR_NO_MEMORY.
+ */
+nvt_status device_refresh_children(nvt_device *device, bool failed);
 
 #endif /* NVITOP_SRC_LIB_INTERNAL_H */

@@ -108,14 +108,25 @@ static nvt_status sample_devices(struct pass *pass) {
         if (pass->devices[slot].state.mig_mode != NVT_FEATURE_ENABLED) {
             continue;
         }
-        status = device_list_children(device);
-        if (status != NVT_OK) {
-            return status;
-        }
-        for (uint32_t k = 0; k < device->child_count; k++) {
-            status = add_slot(pass, device->children[k], slot);
+        /* A MIG device whose read fails was most likely destroyed: read the layout again and
+         * sample the new one (once per pass; a layout check is otherwise periodic). */
+        bool failed = false;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            status = device_refresh_children(device, failed);
             if (status != NVT_OK) {
                 return status;
+            }
+            pass->device_count = slot + 1;
+            failed = false;
+            for (uint32_t k = 0; k < device->child_count; k++) {
+                status = add_slot(pass, device->children[k], slot);
+                if (status != NVT_OK) {
+                    return status;
+                }
+                failed = failed || pass->devices[pass->device_count - 1].state.status != NVT_OK;
+            }
+            if (!failed) {
+                break;
             }
         }
         pass->devices[slot].first_child = device->child_count > 0 ? slot + 1 : NVT_NA_SIZE;

@@ -141,6 +141,12 @@ bool app_handle_event(struct tui_app *app, const struct tui_event *event) {
     if (event->type == TUI_EVENT_RESIZE) {
         return true;
     }
+    if (event->type == TUI_EVENT_KEY && event->key == TUI_KEY_CTRL_L) {
+        /* On every screen, as in other full-screen programs: whatever wrote over the screen goes.
+         */
+        app->repaint_requested = true;
+        return true;
+    }
     if (app->box.open) {
         if (event->type == TUI_EVENT_KEY) {
             message_box_key(&app->box, event->key);

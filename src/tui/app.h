@@ -83,6 +83,7 @@ struct tui_app {
     double now_s; /* monotonic time of the event being handled */
     bool quit;
     bool refresh_requested;
+    bool repaint_requested; /* clear the terminal and draw every cell (Ctrl-L, force refresh) */
 };
 
 /* Take a new snapshot (ownership passes to the app): it replaces the newest snapshot and, when it

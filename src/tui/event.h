@@ -16,6 +16,7 @@ enum tui_key {
     TUI_KEY_CTRL_E = 5,
     TUI_KEY_TAB = 9,
     TUI_KEY_ENTER = 10,
+    TUI_KEY_CTRL_L = 12,
     TUI_KEY_CTRL_R = 18,
     TUI_KEY_ESC = 27,
     TUI_KEY_SPECIAL = 0x10000,

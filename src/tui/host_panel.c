@@ -14,6 +14,7 @@
 
 #include "tui/graph.h"
 #include "tui/panels.h"
+#include "view/device_panel.h"
 #include "view/filter.h"
 #include "view/intensity.h"
 
@@ -25,7 +26,15 @@ int host_panel_height(const struct tui_app *app, bool compact) {
     return compact || app->view.ascii ? 2 : FULL_HEIGHT;
 }
 
-/* GPU memory (sum used / sum total) and utilisation (mean) over the shown physical devices. */
+/* nvitop's leaf devices: the MIG devices of a GPU that has some, else the GPU itself. */
+static bool is_leaf(const struct tui_app *app, size_t slot) {
+    const struct nvt_device_snapshot *device = &app->snap->devices[slot];
+    return view_device_is_shown(app->snap, &app->view, slot) &&
+           (device->info.is_mig || device->child_count == 0);
+}
+
+/* GPU memory (sum used / sum total) and utilisation (mean) over the shown leaf devices, as nvitop
+ * 1.7 averages them (a MIG-enabled GPU counts through its instances). */
 static void gpu_averages(const struct tui_app *app, double *memory, double *util) {
     const struct nvt_snapshot *snap = app->snap;
     uint64_t used = 0;
@@ -34,7 +43,7 @@ static void gpu_averages(const struct tui_app *app, double *memory, double *util
     size_t util_count = 0;
     for (size_t slot = 0; slot < snap->device_count; slot++) {
         const struct nvt_device_snapshot *device = &snap->devices[slot];
-        if (device->info.is_mig || !view_device_is_shown(snap, &app->view, slot)) {
+        if (!is_leaf(app, slot)) {
             continue;
         }
         const struct nvt_device_state *state = &device->state;
@@ -120,7 +129,8 @@ static void draw_compact(const struct tui_app *app, struct canvas *canvas, int y
     view_lines_fini(&lines);
 }
 
-static void draw_frame(struct canvas *canvas, int y, int width) {
+/* joint: column of the device panel's bottom split joint, or 0 (see draw_frame). */
+static void draw_frame(struct canvas *canvas, int y, int width, int joint) {
     const struct view_style plain = {0};
     const struct view_style dim = {0, VIEW_ATTR_DIM};
     bool right = width >= 100;
@@ -148,6 +158,10 @@ static void draw_frame(struct canvas *canvas, int y, int width) {
     canvas_text(canvas, y - 1, BORDER_COL, "╪", plain);
     canvas_fill(canvas, y - 1, 79, remaining - 1, "═", plain);
     canvas_text(canvas, y - 1, width - 1, "╡", plain);
+    if (joint > BORDER_COL && joint < width - 1) {
+        /* nvitop 1.7 draws the device panel's joint below the last split device over this rule. */
+        canvas_text(canvas, y - 1, joint, "╧", plain);
+    }
     canvas_text(canvas, y + FULL_HEIGHT - 1, BORDER_COL, "╧", plain);
     canvas_fill(canvas, y + FULL_HEIGHT - 1, 79, remaining - 1, "═", plain);
     canvas_text(canvas, y + FULL_HEIGHT - 1, width - 1, "╛", plain);
@@ -213,9 +227,7 @@ static void pick_gpu_histories(const struct tui_app *app, const struct history *
     const struct app_histories *h = &app->histories;
     size_t shown = 0;
     for (size_t i = 0; i < app->snap->device_count; i++) {
-        if (!app->snap->devices[i].info.is_mig && view_device_is_shown(app->snap, &app->view, i)) {
-            shown++;
-        }
+        shown += is_leaf(app, i) ? 1 : 0;
     }
     size_t slot = app->selection.device_slot;
     if (shown > 1 && app->selection.set && slot < h->device_count) {
@@ -275,7 +287,13 @@ void host_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bo
         return;
     }
     int width = app->cols < 79 ? 79 : app->cols;
-    draw_frame(canvas, y, width);
+    struct view_device_panel_options device_options = {
+        .width = (size_t)width,
+        .compact = app->layout.device_compact,
+        .selected_slot = NVT_NA_SIZE,
+    };
+    size_t joint = view_device_panel_bottom_joint(app->snap, &app->view, &device_options);
+    draw_frame(canvas, y, width, (int)joint);
     draw_left(app, canvas, y);
     if (width >= 100) {
         draw_right(app, canvas, y);

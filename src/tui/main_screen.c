@@ -10,6 +10,9 @@
 
 #define HOST_SCROLL_STEP  2
 #define CTRL_WHEEL_FACTOR 5
+/* Home and End move the selection this far: to the first or last row, and the screen the rest of
+ * the way (nvitop's LARGE_INTEGER moves). */
+#define MOVE_TO_END (1L << 20)
 
 void main_screen_layout(struct tui_app *app) {
     struct app_layout *layout = &app->layout;
@@ -90,20 +93,36 @@ void main_screen_draw(struct tui_app *app, struct canvas *canvas, double wall_s)
     canvas_set_origin(canvas, 0);
 }
 
-static void move_selection(struct tui_app *app, int delta) {
+/* Move the selection by delta rows; what is left of the move past the first or last row scrolls
+ * the screen (SPEC.md §3.3.5; the draw clamps the scroll).  Without a selection a step selects the
+ * first row (down) or the last (up), and Home/End the first or last. */
+static void move_selection(struct tui_app *app, long delta) {
     size_t count = app->table.count;
     if (count == 0) {
         return;
     }
+    bool to_end = delta >= MOVE_TO_END || delta <= -MOVE_TO_END;
+    long last = (long)count - 1;
     if (!app->selection.set) {
-        selection_select(&app->selection, &app->table, delta > 0 ? 0 : count - 1);
+        long index = (delta > 0) == to_end ? last : 0;
+        selection_select(&app->selection, &app->table, (size_t)index);
+        if (to_end) {
+            /* Unlike nvitop, Home and End scroll all the way even without a selection, so that
+             * End always shows the bottom of the table and Home the top of the screen. */
+            app->scroll = delta > 0 ? app->layout.total_height : 0;
+        }
         return;
     }
-    long index = (long)app->selection.index + delta;
-    if (index < 0) {
-        index = 0;
-    }
+    long old = (long)app->selection.index;
+    long index = old + delta;
+    index = index < 0 ? 0 : index > last ? last : index;
     selection_select(&app->selection, &app->table, (size_t)index);
+    long rest = delta - (index - old);
+    if (to_end) {
+        app->scroll = delta > 0 ? app->layout.total_height : 0;
+    } else if (rest != 0) {
+        app->scroll += (int)rest;
+    }
 }
 
 static int max_host_offset(const struct tui_app *app) {
@@ -140,6 +159,7 @@ static void force_refresh(struct tui_app *app) {
     app->host_offset = -1;
     app->scroll = 0;
     app->refresh_requested = true;
+    app->repaint_requested = true;
 }
 
 static void set_order(struct tui_app *app, enum view_sort_order order, bool reverse) {
@@ -171,10 +191,10 @@ static bool selection_key(struct tui_app *app, int key) {
         move_selection(app, 1);
         return true;
     case TUI_KEY_HOME:
-        selection_select(&app->selection, &app->table, 0);
+        move_selection(app, -MOVE_TO_END);
         return true;
     case TUI_KEY_END:
-        selection_select(&app->selection, &app->table, app->table.count - 1);
+        move_selection(app, MOVE_TO_END);
         return true;
     case ' ':
         selection_toggle_tag(&app->selection, &app->table);

@@ -77,6 +77,14 @@ static void draw_caution_line(const struct tui_app *app, struct canvas *canvas, 
     }
 }
 
+/* Where COMMAND starts in the host columns once they are scrolled; 0 when scrolled past it. */
+static int command_offset(const struct tui_app *app) {
+    int host_offset = app->host_offset > 0 ? app->host_offset : 0;
+    int time_width = app->table.time_width > 4 ? (int)app->table.time_width : 4;
+    int offset = 14 + time_width - host_offset;
+    return offset > 0 ? offset : 0;
+}
+
 /* The host column titles, scrolled with the host columns (nvitop draws them from column 44). */
 static void draw_host_titles(const struct tui_app *app, struct canvas *canvas, int y) {
     const struct view_style plain = {0};
@@ -85,9 +93,8 @@ static void draw_host_titles(const struct tui_app *app, struct canvas *canvas, i
     int time_width = app->table.time_width > 4 ? (int)app->table.time_width : 4;
     char titles[64];
     snprintf(titles, sizeof(titles), "%%CPU  %%MEM  %*s  COMMAND", time_width, "TIME");
-    int command_offset = 14 + time_width - host_offset;
     const char *text = "COMMAND";
-    if (command_offset > 0) {
+    if (command_offset(app) > 0) {
         text = host_offset < (int)strlen(titles) ? titles + host_offset : "";
     }
     canvas_fill(canvas, y, HOST_COLUMN, width - 46, " ", plain);
@@ -209,6 +216,20 @@ static void draw_rows(struct tui_app *app, struct canvas *canvas, int y, bool co
         if (app->host_offset > 0) {
             const struct view_style plain = {0};
             canvas_text(canvas, y, HOST_COLUMN - 1, " ", plain);
+        }
+        const struct view_process_row *row = &app->table.rows[i];
+        if (row->special && command_offset(app) == 0) {
+            /* Scrolled past the start of COMMAND, the rows of exited, zombie and unreadable
+             * processes still say so (as nvitop does), within the host columns. */
+            struct view_line text;
+            view_line_init(&text);
+            const struct view_style style = {(uint16_t)row->command_color, 0};
+            int room = width - HOST_COLUMN - 2;
+            int cells = canvas_text_width(row->command, strlen(row->command));
+            view_line_add_fit(&text, row->command, (size_t)(cells < room ? cells : room), false,
+                              style);
+            canvas_line(canvas, y, HOST_COLUMN, &text);
+            view_line_fini(&text);
         }
         app->row_y[i] = y;
         paint_row(app, canvas, y, i);

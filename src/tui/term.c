@@ -14,6 +14,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "tui/stderr_log.h"
 #include "tui/term_screen.h"
 
 /* The one curses session of the process.  Signal handlers only touch the volatile flags and write
@@ -26,7 +27,8 @@ static struct {
     struct sigaction old_winch;
     struct sigaction old_cont;
     struct sigaction old_fatal[8];
-} session = {.wake_pipe = {-1, -1}};
+    struct stderr_log log; /* standard error goes there while the session is active */
+} session = {.wake_pipe = {-1, -1}, .log = {.saved_fd = -1}};
 
 static volatile sig_atomic_t interrupt_pending;
 static volatile sig_atomic_t resize_pending;
@@ -113,6 +115,23 @@ static void close_wake_pipe(void) {
     }
 }
 
+/* Home and End as terminals and multiplexers send them, whatever the terminal description says
+ * (tmux sends ESC [1~ and ESC [4~ to a pane whose TERM is xterm's, which names ESC OH and ESC OF):
+ * sequences the description already binds are left alone. */
+static void define_home_end_keys(void) {
+    static const struct {
+        const char *sequence;
+        int key;
+    } keys[] = {{"\033[1~", KEY_HOME}, {"\033[7~", KEY_HOME}, {"\033[H", KEY_HOME},
+                {"\033OH", KEY_HOME},  {"\033[4~", KEY_END},  {"\033[8~", KEY_END},
+                {"\033[F", KEY_END},   {"\033OF", KEY_END}};
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        if (key_defined(keys[i].sequence) == 0) {
+            define_key(keys[i].sequence, keys[i].key);
+        }
+    }
+}
+
 int term_start(const struct term_options *options, char *error, size_t error_size) {
     if (session.active) {
         snprintf(error, error_size, "curses is already running");
@@ -156,7 +175,13 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     curs_set(0);
     mousemask(ALL_MOUSE_EVENTS, NULL);
     mouseinterval(0);
+    define_home_end_keys();
     install_handlers();
+    /* From here on the screen is ours: nothing may write over it (see stderr_log.h).  Standard
+     * error sent elsewhere by the user stays where it was sent. */
+    if (isatty(STDERR_FILENO)) {
+        stderr_log_start(&session.log);
+    }
     /* curses clears the screen once; from then on term_screen.c draws (see read_code()). */
     refresh();
     return 0;
@@ -169,14 +194,20 @@ void term_stop(void) {
     session.active = false;
     mousemask(0, NULL);
     curs_set(1);
-    /* curses does not know where our drawing left the cursor: address it absolutely. */
-    mvcur(-1, -1, LINES - 1, 0);
+    /* endwin() leaves the alternate screen, which puts the cursor back under the prompt (where the
+     * report is printed, as nvitop does); on a terminal without one, curses moves it to the last
+     * line itself.  A move of ours would land after the switch, at the bottom of the shell's
+     * screen, and push a screenful of blank lines into the scrollback. */
     endwin();
     delscreen(session.screen);
     session.screen = NULL;
     restore_handlers();
     close_wake_pipe();
     term_screen_reset();
+    if (stderr_log_stop(&session.log)) {
+        fprintf(stderr, "nvitop: messages written to stderr while the monitor ran are in %s\n",
+                session.log.path);
+    }
 }
 
 void term_emergency_stop(void) {
@@ -187,6 +218,11 @@ void term_emergency_stop(void) {
     mousemask(0, NULL);
     curs_set(1);
     endwin();
+    stderr_log_restore_fd(&session.log);
+}
+
+void term_repaint(void) {
+    term_screen_forget();
 }
 
 void term_size(int *rows, int *cols) {

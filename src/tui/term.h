@@ -22,7 +22,9 @@ struct term_options {
 /*
  * Start curses.  Returns 0, or -1 with the reason in error (for nvitop's "Failed to initialize
  * `curses`" message) and the terminal untouched.  Installs handlers so that SIGINT becomes a
- * Ctrl-C key press, and fatal signals restore the terminal before the process dies.
+ * Ctrl-C key press, and fatal signals restore the terminal before the process dies.  Standard
+ * error, when it is a terminal, goes to a log file until term_stop() (stderr_log.h), which then
+ * names the file on standard error if anything was written to it.
  */
 int term_start(const struct term_options *options, char *error, size_t error_size);
 
@@ -31,6 +33,10 @@ void term_stop(void);
 
 /* Restore the terminal from a fatal path (allocation failure hook, fatal signal). */
 void term_emergency_stop(void);
+
+/* Clear the terminal and draw every cell with the next frame (Ctrl-L, force refresh): whatever
+ * else wrote over the screen goes. */
+void term_repaint(void);
 
 /* Current terminal size. */
 void term_size(int *rows, int *cols);

@@ -33,7 +33,8 @@
  * seconds; --interval I (at least 0.25 s) sets the process period to I and, below one second,
  * the device period too. */
 static void plan_schedule(const struct tui_config *config, struct sampler_schedule *schedule) {
-    schedule->flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_HOST;
+    /* Clocks every second too: the UTL and MBW bars end in "@ <clock>MHz", as in once mode. */
+    schedule->flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_CLOCKS | NVT_SAMPLE_HOST;
     schedule->slow_flags = NVT_SAMPLE_DEVICES;
     schedule->slow_period_s = SLOW_FIELDS_PERIOD_S;
     schedule->process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
@@ -151,6 +152,11 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
         if (app->refresh_requested) {
             app->refresh_requested = false;
             sampler_refresh(sampler);
+        }
+        if (app->repaint_requested) {
+            app->repaint_requested = false;
+            term_repaint();
+            dirty = true;
         }
         if (dirty && fit_canvas(app, canvas)) {
             app_draw(app, canvas, now, clock_wall_s());

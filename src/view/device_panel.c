@@ -415,6 +415,23 @@ void view_device_panel(const struct nvt_snapshot *snap, const struct view_config
     free(slots);
 }
 
+size_t view_device_panel_bottom_joint(const struct nvt_snapshot *snap,
+                                      const struct view_config *config,
+                                      const struct view_device_panel_options *options) {
+    struct panel p;
+    init_panel(&p, snap, config, options, NULL);
+    size_t last = NVT_NA_SIZE;
+    for (size_t slot = 0; slot < snap->device_count; slot++) {
+        if (view_device_is_shown(snap, config, slot)) {
+            last = slot;
+        }
+    }
+    if (last == NVT_NA_SIZE || !is_split(&p, &snap->devices[last])) {
+        return 0;
+    }
+    return p.width - p.right_width - 4;
+}
+
 /* Counted from the panel's structure rather than by rendering it: the monitor asks for both
  * layouts' heights on every frame to choose its display mode. */
 size_t view_device_panel_height(const struct nvt_snapshot *snap, const struct view_config *config,

@@ -39,6 +39,13 @@ size_t view_device_panel_height(const struct nvt_snapshot *snap, const struct vi
 void view_device_panel(const struct nvt_snapshot *snap, const struct view_config *config,
                        const struct view_device_panel_options *options, struct view_lines *out);
 
+/* The column of the joint that the bottom border has where the last device's bar column is split
+ * (nvitop 1.7 keeps it in the host panel's top rule, which replaces that border), or 0 when the
+ * border has none.  options may be NULL. */
+size_t view_device_panel_bottom_joint(const struct nvt_snapshot *snap,
+                                      const struct view_config *config,
+                                      const struct view_device_panel_options *options);
+
 /* The width the device panel wants in the once report: width itself when there is at least one
  * device and width >= 100, else 79. */
 size_t view_device_panel_print_width(const struct nvt_snapshot *snap,

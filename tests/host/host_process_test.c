@@ -65,11 +65,10 @@ static void test_ordinary_process(void **state) {
     double ticks = (double)sysconf(_SC_CLK_TCK);
     assert_true(p.pub.create_time == 1700000000.0 + 1000000.0 / ticks);
     assert_true(p.pub.running_time_s > 0.0);
-    /* First read: lifetime average, 23.46 s of CPU over 2345.67 s since start (at 100 Hz). */
-    assert_true(p.cpu_percent_is_lifetime);
-    if (ticks == 100.0) {
-        assert_true(p.pub.cpu_percent == 1.0);
-    }
+    /* First read: 0.0 as in nvitop, not the lifetime average (23.46 s of CPU over 2345.67 s
+     * since start at 100 Hz would be 1.0). */
+    assert_true(p.cpu_percent_first);
+    assert_true(p.pub.cpu_percent == 0.0);
     host_process_fini(&p);
     assert_string_equal(p.pub.command, "");
     assert_null(p.cmdline);
@@ -82,14 +81,14 @@ static void test_second_read_is_a_delta(void **state) {
     host_generation_end(*state);
     /* Still known one generation later; the counters did not move. */
     read_pid(state, 100, &p);
-    assert_false(p.cpu_percent_is_lifetime);
+    assert_false(p.cpu_percent_first);
     assert_true(p.pub.cpu_percent == 0.0);
     host_process_fini(&p);
     /* Two passes without a read forget the process. */
     host_generation_end(*state);
     host_generation_end(*state);
     read_pid(state, 100, &p);
-    assert_true(p.cpu_percent_is_lifetime);
+    assert_true(p.cpu_percent_first);
     host_process_fini(&p);
 }
 
@@ -321,7 +320,7 @@ static void test_identity_is_kept(void **state) {
     assert_int_equal(p.pub.uid, 0);
     assert_int_equal(p.pub.num_threads, 7);
     assert_int_equal(p.pub.rss_bytes, 5000 * (uint64_t)sysconf(_SC_PAGESIZE));
-    assert_false(p.cpu_percent_is_lifetime);
+    assert_false(p.cpu_percent_first);
     host_process_fini(&p);
     host_generation_end(host);
 
@@ -332,7 +331,7 @@ static void test_identity_is_kept(void **state) {
     assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
     assert_string_equal(p.pub.command, "python3 other.py");
     assert_int_equal(p.pub.uid, 4242);
-    assert_false(p.cpu_percent_is_lifetime);
+    assert_false(p.cpu_percent_first);
     host_process_fini(&p);
     host_generation_end(host);
 

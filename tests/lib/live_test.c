@@ -1,7 +1,8 @@
 /*
  * Live changes and driver generations: a scenario copy rewritten while a context is open (a
- * process appears, a GPU falls off the bus and comes back), seen by polling snapshots with a
- * deadline; and the process lists of every driver generation's element layout (PEERS.md §3.2).
+ * process appears, a GPU falls off the bus and comes back, a GPU is re-partitioned), seen by
+ * polling snapshots with a deadline; and the process lists of every driver generation's element
+ * layout (PEERS.md §3.2).
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */
@@ -179,6 +180,68 @@ static void test_facts_after_early_loss(void **state) {
     assert_true(poll_until(ctx, rtx_named));
 }
 
+/* The scenario without the A100's MIG instance in slot 2 (the last one). */
+static char *without_mig_slot_2(const char *original) {
+    const char *start = strstr(original, "] },\n          { \"slot\": 2,");
+    assert_non_null(start);
+    start += strlen("] }");
+    const char *end = strstr(start, "] }\n        ]");
+    assert_non_null(end);
+    end += strlen("] }");
+    size_t head = (size_t)(start - original);
+    char *text = malloc(strlen(original) + 1);
+    assert_non_null(text);
+    memcpy(text, original, head);
+    strcpy(text + head, end);
+    return text;
+}
+
+/* Slot of the A100's MIG device with this MIG index, or 0 when there is none. */
+static size_t mig_slot(const struct nvt_snapshot *snap, uint32_t mig_index) {
+    for (size_t i = 0; i < snap->device_count; i++) {
+        if (snap->devices[i].info.is_mig && snap->devices[i].info.mig_index == mig_index) {
+            return i;
+        }
+    }
+    return 0;
+}
+
+static bool mig_2_gone(const struct nvt_snapshot *snap) {
+    return mig_slot(snap, 2) == 0 && mig_slot(snap, 0) == 1 && snap->devices[0].child_count == 1;
+}
+
+static bool mig_2_back(const struct nvt_snapshot *snap) {
+    size_t slot = mig_slot(snap, 2);
+    return slot == 2 && snap->devices[0].child_count == 2 &&
+           snap->devices[slot].info.gpu_instance_id == 13 &&
+           strcmp(snap->devices[slot].info.name, "NVIDIA A100-SXM4-40GB MIG 1g.5gb") == 0;
+}
+
+/* A re-partitioned GPU: a destroyed MIG instance leaves the next snapshot (its reads fail), a
+ * created one appears within the periodic layout check, and a handle of the old layout stays
+ * usable until the context closes. */
+static void test_mig_repartitioned(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    assert_true(poll_until(ctx, mig_2_back));
+    nvt_device *a100 = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 0, &a100), NVT_OK);
+    assert_int_equal(nvt_device_mig_count(a100), 2);
+    nvt_device *old = NULL;
+    assert_int_equal(nvt_device_mig(a100, 1, &old), NVT_OK);
+    char *changed = without_mig_slot_2(f->original);
+    tu_write_file(f->path, changed);
+    free(changed);
+    assert_true(poll_until(ctx, mig_2_gone));
+    struct nvt_device_state state_of_old;
+    assert_int_equal(nvt_device_state(old, NVT_SAMPLE_DEVICES, &state_of_old), NVT_OK);
+    assert_int_equal(state_of_old.status, NVT_ERR_GPU_IS_LOST);
+    assert_int_equal(nvt_device_mig_count(a100), 1);
+    tu_write_file(f->path, f->original);
+    assert_true(poll_until(ctx, mig_2_back));
+    assert_int_equal(nvt_device_mig_count(a100), 2);
+}
+
 /* Open the scenario with another driver generation, on the simulated driver that exports what
  * that generation's drivers export (sim-driver-<variant>/, NULL for the default one: the library
  * decides the process layout by the symbols, as nvitop does), and check the RTX's processes. */
@@ -243,6 +306,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_gpu_lost_and_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_after_early_loss, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mig_repartitioned, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

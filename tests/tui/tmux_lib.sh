@@ -30,6 +30,11 @@ tmux_cmd() {
 
 cleanup() {
     tmux_cmd kill-server >/dev/null 2>&1 || true
+    # What the monitors wrote to stderr while they ran (sanitizer reports, say) is in their log.
+    if [ -s "$WORK/state/nvitop/nvitop.log" ]; then
+        echo "--- the monitor's log ($WORK/state/nvitop/nvitop.log):" >&2
+        cat "$WORK/state/nvitop/nvitop.log" >&2
+    fi
     if [ "$STANDINS_STARTED" = 1 ]; then
         NVT_STANDIN_STATE="$WORK/standins" sh "$SOURCE_DIR/scripts/standins.sh" stop \
             >/dev/null 2>&1 || true
@@ -76,6 +81,8 @@ export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM="${NVT_TEST_TERM:-xterm-256color}"
 export NVML_SIM_SCENARIO='$SCENARIO' NVML_SIM_TIME="\${NVML_SIM_TIME:-100}"
 export LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}'
 export NVITOP_MONITOR_MODE="${NVITOP_MONITOR_MODE:-}"
+# The monitor's stderr log (nvitop(1), FILES) stays with the test, not in the user's home.
+export XDG_STATE_HOME="${XDG_STATE_HOME:-$WORK/state}"
 # A tmux pane is no Linux console: keep ncurses from trying the GPM mouse server for TERM=linux
 # (libgpm, which it loads for that, leaks a few bytes that ASan would report).
 export NCURSES_GPM_TERMS=

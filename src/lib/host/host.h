@@ -52,15 +52,16 @@ struct host_process {
     char *command;
     char **cmdline; /* one allocation: cmdline_count + 1 pointers (NULL-terminated), then the
                        strings they point to; NULL when there are no arguments */
-    bool cpu_percent_is_lifetime; /* pub.cpu_percent is the lifetime average (first read) */
+    bool cpu_percent_first; /* first read of this process: pub.cpu_percent is 0.0 (no interval) */
 };
 
 /*
  * Read one process.  Always fills *out (status NVT_HOST_GONE / ZOMBIE / NO_PERMISSION /
  * NOT_IN_NAMESPACE with N/A fields when data is missing) and returns NVT_OK, or NVT_ERR_NO_MEMORY.
  * The CPU percentage is against the previous read of the same (pid, create time) in this host_ctx,
- * or the process's lifetime average on the first read.  Call host_generation_end() once per
- * sampling pass to drop counters of processes not read in the last two passes.
+ * and 0.0 on the first read (as psutil's first cpu_percent(), which nvitop shows).  Call
+ * host_generation_end() once per sampling pass to drop counters of processes not read in the last
+ * two passes.
  */
 nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_process *out);
 void host_process_fini(struct host_process *process);

@@ -104,8 +104,10 @@ static char *join_command(char *const *argv, size_t argc) {
     return command;
 }
 
-/* CPU percentage against the previous reading of the same process, or its lifetime average;
- * the reading is kept with identity (taken, NULL for none).  False when out of memory. */
+/* CPU percentage against the previous reading of the same process, 0.0 on the first reading (as
+ * nvitop shows a process it has just met: psutil measures from its first call, not from the
+ * process's start); the reading is kept with identity (taken, NULL for none).  False when out of
+ * memory. */
 static bool measure_cpu(struct host_ctx *host, struct host_process *p,
                         const struct proc_pid_stat *st, struct process_identity *identity) {
     double ticks = (double)host->clock_ticks;
@@ -132,11 +134,8 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
                           : 0.0;
         percent = elapsed > 0.0 ? used / elapsed * 100.0 : 0.0;
     } else {
-        double elapsed = host_uptime_now(host) - (double)st->start_ticks / ticks;
-        if (!isnan(elapsed)) {
-            percent = elapsed > 0.0 ? (double)cpu_ticks / ticks / elapsed * 100.0 : 0.0;
-        }
-        p->cpu_percent_is_lifetime = true;
+        percent = 0.0;
+        p->cpu_percent_first = true;
     }
     p->pub.cpu_percent = isnan(percent) ? NAN : nvt_round_half_even_digits(percent, 1);
     struct pid_cache_entry entry = {.pid = p->pub.pid,

@@ -76,8 +76,8 @@ nvt_status nvt_host_process_read(nvt_context *ctx, uint32_t pid, struct nvt_host
         host_process_fini(&hp);
         return NVT_ERR_NO_SUCH_PROCESS;
     }
-    /* The public call promises a measured percentage or N/A, never a lifetime average. */
-    if (hp.cpu_percent_is_lifetime) {
+    /* The public call promises a measured percentage or N/A, never the first reading's 0.0. */
+    if (hp.cpu_percent_first) {
         hp.pub.cpu_percent = NAN;
     }
     *out = pack_process(&hp);

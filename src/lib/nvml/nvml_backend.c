@@ -255,6 +255,10 @@ void nvml_device_close(struct nvml_device *device) {
     free(device);
 }
 
+bool nvml_device_same_handle(const struct nvml_device *a, const struct nvml_device *b) {
+    return a->handle != NULL && a->handle == b->handle;
+}
+
 nvt_status nvml_device_handle_status(const struct nvml_device *device) {
     return device->handle_status;
 }

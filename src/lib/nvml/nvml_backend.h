@@ -87,6 +87,10 @@ nvt_status nvml_device_open_mig(struct nvml_backend *backend, const struct nvml_
 
 void nvml_device_close(struct nvml_device *device);
 
+/* Whether two back-end devices stand for the same driver handle (both without one counts as
+ * different): how a re-read MIG layout is compared with the one in use. */
+bool nvml_device_same_handle(const struct nvml_device *a, const struct nvml_device *b);
+
 /* NVT_OK when the device has a handle, else why not. */
 nvt_status nvml_device_handle_status(const struct nvml_device *device);
 
