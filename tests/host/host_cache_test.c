@@ -97,7 +97,7 @@ static void test_recycled_pid_is_read_again(void **state) {
                   "123456789 2500 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
     assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
     assert_string_equal(p.pub.command, "python3 new.py");
-    assert_true(p.cpu_percent_is_lifetime);
+    assert_true(p.cpu_percent_first);
     double ticks = (double)sysconf(_SC_CLK_TCK);
     assert_true(p.pub.create_time == 1700000000.0 + 1000500.0 / ticks);
     host_process_fini(&p);
@@ -208,7 +208,7 @@ static void test_repeated_reads_survive_aging(void **state) {
         for (unsigned pid = FIRST_PID; pid < FIRST_PID + 3; pid++) {
             struct host_process p;
             assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
-            assert_true(p.cpu_percent_is_lifetime == (round == 0));
+            assert_true(p.cpu_percent_first == (round == 0));
             host_process_fini(&p);
         }
     }
