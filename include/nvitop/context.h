@@ -15,7 +15,14 @@
 /* Environment variable naming the NVML library to load instead of the default search. */
 #define NVT_ENV_NVML_LIBRARY "NVITOP_NVML_LIBRARY"
 
+/*
+ * How to open a context.  Set it up with nvt_options_init() (which records the size of the struct
+ * this program was compiled with in struct_size), then change the fields you need: a library of a
+ * later minor version may have more fields and reads only the ones your struct_size covers, the
+ * rest keep their defaults.
+ */
 struct nvt_options {
+    size_t struct_size; /* sizeof(struct nvt_options) of the caller: nvt_options_init() sets it */
     /* NVML shared library to dlopen.  NULL: $NVITOP_NVML_LIBRARY if set, else
      * "libnvidia-ml.so.1", then "libnvidia-ml.so" (the system's search path, as NVIDIA's own
      * bindings do). */
@@ -31,6 +38,12 @@ struct nvt_options {
     bool allow_no_gpu;
 };
 
+/* Defaults for every field (all NULL / false) and struct_size for this program's headers.  Inline,
+ * so that the size is the caller's; pure. */
+static inline void nvt_options_init(struct nvt_options *opts) {
+    *opts = (struct nvt_options){.struct_size = sizeof(struct nvt_options)};
+}
+
 /* Facts about the driver, read once when the context is opened. */
 struct nvt_system_info {
     char driver_version[NVT_VERSION_LEN]; /* e.g. "535.104.05"; "" when N/A */
@@ -40,10 +53,12 @@ struct nvt_system_info {
 };
 
 /*
- * Open a context.  opts may be NULL for defaults.  On success *out receives a context the caller
- * closes with nvt_close().  Failures: NVT_ERR_LIBRARY_NOT_FOUND (no NVML library),
- * NVT_ERR_DRIVER_NOT_LOADED, NVT_ERR_LIB_RM_VERSION_MISMATCH, NVT_ERR_NO_PERMISSION, other NVML
- * init errors, NVT_ERR_NO_MEMORY.  Thread-safe (each call makes its own context).
+ * Open a context.  opts may be NULL for defaults; otherwise it is set up with nvt_options_init()
+ * (NVT_ERR_INVALID_ARGUMENT when its struct_size is smaller than the first release's struct).  On
+ * success *out receives a context the caller closes with nvt_close().  Failures:
+ * NVT_ERR_LIBRARY_NOT_FOUND (no NVML library), NVT_ERR_DRIVER_NOT_LOADED,
+ * NVT_ERR_LIB_RM_VERSION_MISMATCH, NVT_ERR_NO_PERMISSION, other NVML init errors,
+ * NVT_ERR_NO_MEMORY.  Thread-safe (each call makes its own context).
  */
 NVT_API nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out);
 

@@ -57,8 +57,12 @@ struct nvt_device_info {
     uint32_t nvlink_count; /* 0 when NVLink is absent or N/A */
 };
 
-/* Live values.  Every field may be N/A; units are in the names. */
+/* Live values.  Every field may be N/A; units are in the names.  As nvt_device_state()'s
+ * out-parameter it is set up with nvt_device_state_init() (struct_size says how much the caller's
+ * struct holds; a later library writes only that much).  In a snapshot struct_size is the
+ * library's size. */
 struct nvt_device_state {
+    size_t struct_size;
     /* NVT_OK, or the error that made the whole device unreadable during this sample (e.g.
      * NVT_ERR_GPU_IS_LOST when it fell off the bus). */
     nvt_status status;
@@ -161,8 +165,17 @@ NVT_API nvt_device *nvt_device_parent(const nvt_device *device);
 /* Static facts, read once per context.  The pointer stays valid until nvt_close(). */
 NVT_API const struct nvt_device_info *nvt_device_info(nvt_device *device);
 
-/* Read live values now.  flags: NVT_SAMPLE_* device bits.  Never fails for a device that has a
- * handle (unreadable fields are N/A; a GPU lost now is reported in out->status). */
+/* Set struct_size for this program's headers (the other fields are written by
+ * nvt_device_state()).  Inline, so that the size is the caller's; pure. */
+static inline void nvt_device_state_init(struct nvt_device_state *state) {
+    *state = (struct nvt_device_state){.struct_size = sizeof(struct nvt_device_state)};
+}
+
+/* Read live values now into *out, set up with nvt_device_state_init() (NVT_ERR_INVALID_ARGUMENT
+ * when out->struct_size is smaller than the first release's struct; out->struct_size is kept).
+ * flags: NVT_SAMPLE_* device bits.  Never fails otherwise for a device that has a handle
+ * (unreadable fields are N/A; a GPU lost now is reported in out->status).  Uses the device's
+ * context: one thread at a time. */
 NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
                                     struct nvt_device_state *out);
 

@@ -106,6 +106,8 @@ static void walk(struct packer *p, const struct snapshot_parts *parts) {
     snap->host.cpu_percent_per_cpu = parts->host.cpu_count > 0 ? per_cpu : NULL;
     snap->device_count = parts->device_count;
     snap->devices = parts->device_count > 0 ? devices : NULL;
+    snap->device_stride = sizeof(struct nvt_device_snapshot);
+    snap->process_stride = sizeof(struct nvt_gpu_process);
     snap->process_count = parts->process_count;
     snap->processes = parts->process_count > 0 ? processes : NULL;
 }
@@ -132,4 +134,19 @@ bool nvt_snapshot_is_leaf(const struct nvt_snapshot *snapshot, size_t slot) {
     }
     const struct nvt_device_snapshot *device = &snapshot->devices[slot];
     return device->info.is_mig || device->state.mig_mode != NVT_FEATURE_ENABLED;
+}
+
+const struct nvt_device_snapshot *nvt_snapshot_device(const struct nvt_snapshot *snapshot,
+                                                      size_t slot) {
+    if (snapshot == NULL || slot >= snapshot->device_count) {
+        return NULL;
+    }
+    return &snapshot->devices[slot];
+}
+
+const struct nvt_gpu_process *nvt_snapshot_process(const struct nvt_snapshot *snapshot, size_t i) {
+    if (snapshot == NULL || i >= snapshot->process_count) {
+        return NULL;
+    }
+    return &snapshot->processes[i];
 }

@@ -14,11 +14,11 @@ fail() {
     failed=1
 }
 
-# Declarations of the headers: comments and preprocessor lines removed, then one statement per
-# line (split at ';', '{' and '}').
+# Declarations of the headers: comments, preprocessor lines and everything inside braces (struct
+# bodies, inline function bodies) removed, then one statement per line.
 for header in "$include"/nvitop/*.h; do
-    awk '
-        { text = text $0 "\n" }
+    grep -v '^[[:space:]]*#' "$header" | awk '
+        { text = text $0 " " }
         END {
             out = ""
             while ((start = index(text, "/*")) > 0) {
@@ -27,8 +27,23 @@ for header in "$include"/nvitop/*.h; do
                 out = out substr(text, 1, start - 1) " "
                 text = stop > 0 ? substr(rest, stop + 2) : ""
             }
-            printf "%s", out text
-        }' "$header" | grep -v '^[[:space:]]*#' | tr '\n' ' ' | tr ';{}' '\n\n\n' >>"$work/statements"
+            text = out text
+            depth = 0
+            out = ""
+            for (i = 1; i <= length(text); i++) {
+                c = substr(text, i, 1)
+                if (c == "{") {
+                    depth++
+                } else if (c == "}") {
+                    if (--depth == 0) {
+                        out = out ";"
+                    }
+                } else if (depth == 0) {
+                    out = out c
+                }
+            }
+            print out
+        }' | tr ';' '\n' >>"$work/statements"
     # Function-like macros: "#define NAME(" with no space before the parenthesis.
     if grep -n '^[[:space:]]*#[[:space:]]*define[[:space:]][[:space:]]*[A-Za-z_][A-Za-z0-9_]*(' \
         "$header" >"$work/macros"; then

@@ -166,6 +166,7 @@ static void test_facts_after_early_loss(void **state) {
     nvt_device *rtx = NULL;
     assert_int_equal(nvt_device_by_index(ctx, 1, &rtx), NVT_OK);
     struct nvt_device_state live;
+    nvt_device_state_init(&live);
     double deadline = tu_now() + DEADLINE_S;
     do {
         assert_int_equal(nvt_device_state(rtx, 0, &live), NVT_OK);
