@@ -42,4 +42,31 @@ NVT_API nvt_status nvt_cuda_visible_devices(nvt_context *ctx, const char *value,
 NVT_API size_t nvt_cuda_normalize_visible_devices(nvt_context *ctx, const char *value, char *buf,
                                                   size_t size);
 
+/*
+ * The device a CUDA program sees as ordinal cuda_index for a CUDA_VISIBLE_DEVICES value (NULL:
+ * unset), as a handle owned by the context (nvitop's CudaDevice(cuda_index)): a physical or MIG
+ * device.  NVT_ERR_OUT_OF_RANGE when the ordinal is not visible (CUDA's "invalid device ordinal"),
+ * else as nvt_cuda_visible_devices().  Uses the context: one thread at a time.
+ */
+NVT_API nvt_status nvt_device_by_cuda_index(nvt_context *ctx, const char *visible_devices,
+                                            uint32_t cuda_index, nvt_device **out);
+
+/*
+ * A CUDA version number as nvitop prints it: 12040 -> "12.4", 11041 -> "11.4.1" (the third part
+ * only when it is not 0), "N/A" for NVT_NA_I32.  Use it for nvt_system_info()'s
+ * cuda_driver_version and for nvt_cuda_runtime_version().  snprintf-like: writes at most size
+ * bytes including the NUL and returns the full length.  Pure; thread-safe.
+ */
+NVT_API size_t nvt_cuda_version_string(char *buf, size_t size, int32_t version);
+
+/*
+ * The version of the CUDA runtime library (libcudart) installed, e.g. 12040, from its
+ * cudaRuntimeGetVersion (nvitop's cuda_runtime_version()).  library_path NULL searches
+ * "libcudart.so", "libcudart.so.12", "libcudart.so.11.0" on the system's library path.  The library
+ * is loaded into this process for the call and unloaded; it does not initialise CUDA.
+ * NVT_ERR_LIBRARY_NOT_FOUND, NVT_ERR_FUNCTION_NOT_FOUND, or NVT_ERR_CUDA when it answers an error;
+ * *out is NVT_NA_I32 then.  Thread-safe (no context).
+ */
+NVT_API nvt_status nvt_cuda_runtime_version(const char *library_path, int32_t *out);
+
 #endif /* NVITOP_CUDA_H */

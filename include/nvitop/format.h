@@ -48,6 +48,26 @@ NVT_API double nvt_round_half_even_digits(double value, int digits);
  */
 NVT_API size_t nvt_command_join(char *buf, size_t size, const char *const *argv, size_t argc);
 
+/*
+ * nvitop's memory_usage(): "<used> / <total>" with bytes2human (min_unit 1) for each part, e.g.
+ * "20110MiB / 24576MiB", "1.23GiB / 79.65GiB" … "N/A / N/A".  The *_human forms of nvitop
+ * (memory_total_human(), gpu_memory_human(), host_memory_human()) are nvt_format_bytes(…, 1).
+ */
+NVT_API size_t nvt_format_memory_usage(char *buf, size_t size, uint64_t used_bytes,
+                                       uint64_t total_bytes);
+
+/* nvitop's power_status(): "<usage>W / <limit>W" in whole watts rounded half to even, "N/A" for an
+ * N/A part, e.g. "255W / 700W", "N/A / 350W". */
+NVT_API size_t nvt_format_power_status(char *buf, size_t size, uint32_t usage_mw,
+                                       uint32_t limit_mw);
+
+/* utilization2string for an integer percentage: "87%", "N/A". */
+NVT_API size_t nvt_format_utilization(char *buf, size_t size, uint32_t percent);
+
+/* nvitop's memory_percent() and gpu_memory_percent(): round(100 * part / total, 1), NaN when either
+ * is N/A or total is 0. */
+NVT_API double nvt_percent(uint64_t part, uint64_t total);
+
 /* Terminal cell width of a UTF-8 string: East-Asian wide and fullwidth characters count 2,
  * combining marks 0, invalid bytes 1 each. */
 NVT_API size_t nvt_text_width(const char *text);

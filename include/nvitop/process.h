@@ -67,6 +67,20 @@ struct nvt_gpu_process {
 };
 
 /*
+ * The GPU processes of one device now, without a snapshot (nvitop's Device.processes()): for a leaf
+ * device its own, for a GPU with MIG enabled those of its MIG devices.  Each entry's `device` is 0
+ * for the device itself and 1 + k for its k-th MIG device.  flags: NVT_SAMPLE_HOST_PROCESSES to
+ * join each process's /proc data (host.status N/A-like NVT_HOST_OK with empty fields otherwise), or
+ * 0.  The values, and the per-device utilisation cursor, are those of the snapshots of the same
+ * context.  On success *out is one allocation of *count entries (strings included) freed with
+ * nvt_free(); NULL when there are none.  Fails for NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY;
+ * a lost GPU or an unreadable list gives no processes.  Uses the device's context: one thread at a
+ * time.
+ */
+NVT_API nvt_status nvt_device_processes(nvt_device *device, unsigned flags,
+                                        struct nvt_gpu_process **out, size_t *count);
+
+/*
  * Read one host process now (for processes not on a GPU, e.g. the tree view).  On success *out is
  * one allocation the caller frees with nvt_host_process_free().  NVT_ERR_NO_SUCH_PROCESS when the
  * pid does not exist.  The CPU percentage is measured against the context's previous reading of

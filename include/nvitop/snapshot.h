@@ -51,6 +51,17 @@ struct nvt_snapshot {
  */
 NVT_API nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapshot **out);
 
+/*
+ * A snapshot of some physical GPUs only (nvitop's take_snapshots(devices)): indices are NVML
+ * indices, each device followed by its MIG devices in the result, in the order given; only their
+ * processes are listed.  NVT_ERR_OUT_OF_RANGE for an index past nvt_device_count(),
+ * NVT_ERR_INVALID_ARGUMENT for a repeated one.  index_count 0 gives a snapshot without devices
+ * (host data only, when asked).  Otherwise as nvt_snapshot_take().
+ */
+NVT_API nvt_status nvt_snapshot_take_devices(nvt_context *ctx, unsigned flags,
+                                             const uint32_t *indices, size_t index_count,
+                                             struct nvt_snapshot **out);
+
 /* Free a snapshot (nvt_free() does the same).  Accepts NULL.  Any thread, once. */
 NVT_API void nvt_snapshot_free(struct nvt_snapshot *snapshot);
 

@@ -18,8 +18,10 @@ set(NVT_LIB_SOURCES
     context.c
     device.c
     device_lookup.c
+    free.c
     snapshot.c
     snapshot_pack.c
+    snapshot_subset.c
     status.c
     version.c
     nvml/nvml_backend.c
@@ -28,7 +30,7 @@ set(NVT_LIB_SOURCES
     nvml/nvml_proc_util.c
     nvml/nvml_process.c
     nvml/nvml_state.c)
-foreach(optional select.c cuda/cuda_api.c cuda/cuda_child.c cuda/cuda_visible.c)
+foreach(optional select.c cuda/cuda_api.c cuda/cuda_child.c cuda/cuda_runtime.c cuda/cuda_visible.c)
     if(EXISTS ${NVT_LIB_DIR}/${optional})
         list(APPEND NVT_LIB_SOURCES ${optional})
     endif()

@@ -58,12 +58,20 @@ static struct nvt_host_process pack_host(struct packer *p, const struct host_pro
     return out;
 }
 
-static void walk(struct packer *p, const struct snapshot_parts *parts) {
+static void walk(struct packer *p, const struct snapshot_parts *parts,
+                 enum snapshot_layout layout) {
+    struct nvt_gpu_process *processes = NULL;
+    if (layout == SNAPSHOT_PROCESSES) {
+        processes =
+            take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
+    }
     struct nvt_snapshot *snap = take(p, sizeof(*snap), alignof(struct nvt_snapshot));
     struct nvt_device_snapshot *devices =
         take(p, parts->device_count * sizeof(*devices), alignof(struct nvt_device_snapshot));
-    struct nvt_gpu_process *processes =
-        take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
+    if (layout == SNAPSHOT_WHOLE) {
+        processes =
+            take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
+    }
     double *per_cpu = take(p, parts->host.cpu_count * sizeof(double), alignof(double));
     /* The host part of each distinct pid is packed once; GPU-process entries copy it, so a pid on
      * two GPUs shares its strings. */
@@ -112,15 +120,16 @@ static void walk(struct packer *p, const struct snapshot_parts *parts) {
     snap->processes = parts->process_count > 0 ? processes : NULL;
 }
 
-nvt_status snapshot_pack(const struct snapshot_parts *parts, struct nvt_snapshot **out) {
+nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
+                         void **out) {
     struct packer measure = {NULL, 0};
-    walk(&measure, parts);
+    walk(&measure, parts, layout);
     struct packer write = {malloc(measure.used), 0};
     if (write.base == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
-    walk(&write, parts);
-    *out = (struct nvt_snapshot *)(void *)write.base;
+    walk(&write, parts, layout);
+    *out = write.base;
     return NVT_OK;
 }
 

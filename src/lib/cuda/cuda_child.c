@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "util/clock.h"
+#include "util/dl.h"
 #include "util/strbuf.h"
 
 enum child_exit {
@@ -39,16 +40,6 @@ typedef int (*cu_init_fn)(unsigned int);
 typedef int (*cu_count_fn)(int *);
 typedef int (*cu_get_fn)(int *, int);
 typedef int (*cu_uuid_fn)(struct cuda_uuid *, int);
-
-/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer.  The memcpy
- * keeps the conversion free of the ISO C warning about object-to-function casts. */
-static void resolve(void *dl, const char *name, void *slot, size_t size) {
-    void *found = dlsym(dl, name);
-    memset(slot, 0, size);
-    if (found != NULL && sizeof(found) == size) {
-        memcpy(slot, &found, size);
-    }
-}
 
 static void write_all(int fd, const char *text, size_t len) {
     while (len > 0) {
@@ -101,12 +92,12 @@ static _Noreturn void run_child(int fd, const char *library, const char *value) 
     cu_count_fn cu_count;
     cu_get_fn cu_get;
     cu_uuid_fn cu_uuid;
-    resolve(dl, "cuInit", &cu_init, sizeof(cu_init));
-    resolve(dl, "cuDeviceGetCount", &cu_count, sizeof(cu_count));
-    resolve(dl, "cuDeviceGet", &cu_get, sizeof(cu_get));
-    resolve(dl, "cuDeviceGetUuid_v2", &cu_uuid, sizeof(cu_uuid));
+    dl_function(dl, "cuInit", &cu_init, sizeof(cu_init));
+    dl_function(dl, "cuDeviceGetCount", &cu_count, sizeof(cu_count));
+    dl_function(dl, "cuDeviceGet", &cu_get, sizeof(cu_get));
+    dl_function(dl, "cuDeviceGetUuid_v2", &cu_uuid, sizeof(cu_uuid));
     if (cu_uuid == NULL) {
-        resolve(dl, "cuDeviceGetUuid", &cu_uuid, sizeof(cu_uuid));
+        dl_function(dl, "cuDeviceGetUuid", &cu_uuid, sizeof(cu_uuid));
     }
     if (cu_init == NULL || cu_count == NULL || cu_get == NULL || cu_uuid == NULL) {
         _exit(CHILD_FAILED);
@@ -135,9 +126,7 @@ static _Noreturn void run_child(int fd, const char *library, const char *value) 
 }
 
 static long long now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    return (long long)(clock_monotonic_ns() / 1000000);
 }
 
 /* Read everything until EOF or the deadline.  Returns false on timeout, error or no memory. */

@@ -5,10 +5,10 @@
  */
 #include <math.h>
 #include <string.h>
-#include <time.h>
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
+#include "util/clock.h"
 
 struct reader {
     struct nvml_backend *backend;
@@ -260,12 +260,6 @@ static unsigned long long field_u64(const nvmlFieldValue_t *field) {
     }
 }
 
-static long long now_us(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000000LL + ts.tv_nsec / 1000;
-}
-
 /* Throughput from the counters' deltas since the previous sample of this context: one
  * nvmlDeviceGetFieldValues call for every link's TX and RX, never a blocking wait. */
 static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t links) {
@@ -288,7 +282,7 @@ static void read_nvlink(struct reader *r, struct nvml_device *device, uint32_t l
     /* Prefer the driver's own timestamp of the counters (as nvitop does); the monotonic clock
      * stands in for drivers that leave it zero. */
     bool driver_time = fields[0].timestamp > 0;
-    long long now = driver_time ? fields[0].timestamp : now_us();
+    long long now = driver_time ? fields[0].timestamp : (long long)(clock_monotonic_ns() / 1000);
     if (driver_time != device->nvlink_driver_time) {
         device->nvlink_have_previous = false; /* the two times are on different clocks */
     }
