@@ -62,8 +62,8 @@ NVT_API size_t nvt_cuda_version_string(char *buf, size_t size, int32_t version);
 /*
  * The version of the CUDA runtime library (libcudart) installed, e.g. 12040, from its
  * cudaRuntimeGetVersion (nvitop's cuda_runtime_version()).  library_path NULL searches
- * "libcudart.so", "libcudart.so.12", "libcudart.so.11.0" on the system's library path.  The library
- * is loaded into this process for the call and unloaded; it does not initialise CUDA.
+ * "libcudart.so", then the .so.13, .so.12 and .so.11.0 runtimes on the system's library path.  The
+ * library is loaded into this process for the call and unloaded; it does not initialise CUDA.
  * NVT_ERR_LIBRARY_NOT_FOUND, NVT_ERR_FUNCTION_NOT_FOUND, or NVT_ERR_CUDA when it answers an error;
  * *out is NVT_NA_I32 then.  Thread-safe (no context).
  */

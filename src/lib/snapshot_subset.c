@@ -37,7 +37,8 @@ nvt_status nvt_snapshot_take_devices(nvt_context *ctx, unsigned flags, const uin
         roots[i] = ctx->devices[indices[i]];
     }
     void *block = NULL;
-    nvt_status status = snapshot_take_some(ctx, flags, roots, index_count, SNAPSHOT_WHOLE, &block, NULL);
+    nvt_status status =
+        snapshot_take_some(ctx, flags, roots, index_count, SNAPSHOT_WHOLE, &block, NULL);
     free(roots);
     *out = block;
     return status;
@@ -55,6 +56,10 @@ nvt_status nvt_device_processes(nvt_device *device, unsigned flags, struct nvt_g
     void *block = NULL;
     nvt_status status = snapshot_take_some(device->ctx, flags | NVT_SAMPLE_PROCESSES, roots, 1,
                                            SNAPSHOT_PROCESSES, &block, count);
+    if (status == NVT_OK && *count == 0) {
+        free(block);
+        block = NULL;
+    }
     /* The block starts with the process array (the header packed after it is not used). */
     *out = block;
     return status;

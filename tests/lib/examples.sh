@@ -41,5 +41,12 @@ check snapshots-mig-uuid examples-mig.json 0 example-snapshots GPU-5e3b8a31
 check select-2gpu examples-2gpu.json 0 example-select 10GiB
 check select-2gpu-none examples-2gpu.json 0 example-select 30GiB
 check select-mig examples-mig.json 0 example-select 5GiB
+cudart=${NVT_BINARY_DIR}/tests/lib/libfakecuda.so
+check processes-2gpu examples-2gpu.json 0 example-processes 0 "$cudart"
+CUDA_VISIBLE_DEVICES=1,0 check processes-cuda-order examples-2gpu.json 0 example-processes 1 \
+    /nonexistent/libcudart.so
+check processes-mig examples-mig.json 0 example-processes 0 /nonexistent/libcudart.so
+check processes-bad-ordinal examples-2gpu.json 0 example-processes 7 /nonexistent/libcudart.so
+check host-fixture examples-2gpu.json 0 example-host "$src/tests/fixtures/proc/basic"
 [ "$failed" -eq 0 ] && echo "examples: all outputs as expected"
 exit "$failed"

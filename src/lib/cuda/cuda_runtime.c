@@ -34,13 +34,14 @@ nvt_status nvt_cuda_runtime_version(const char *library_path, int32_t *out) {
     *out = NVT_NA_I32;
     /* The unversioned name is what a CUDA toolkit installs; the versioned ones are what the
      * runtime packages of the current and previous major versions ship. */
-    static const char *const defaults[] = {"libcudart.so", "libcudart.so.12", "libcudart.so.11.0"};
+    static const char *const defaults[] = {"libcudart.so", "libcudart.so.13", "libcudart.so.12",
+                                           "libcudart.so.11.0"};
     void *dl = NULL;
     if (library_path != NULL) {
         dl = dlopen(library_path, RTLD_NOW | RTLD_LOCAL);
     }
-    for (size_t i = 0; library_path == NULL && dl == NULL && i < sizeof(defaults) / sizeof(*defaults);
-         i++) {
+    for (size_t i = 0;
+         library_path == NULL && dl == NULL && i < sizeof(defaults) / sizeof(*defaults); i++) {
         dl = dlopen(defaults[i], RTLD_NOW | RTLD_LOCAL);
     }
     if (dl == NULL) {
