@@ -13,6 +13,7 @@
 /* clang-format on */
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,11 +237,50 @@ static void test_host(void **state) {
     nvt_close(ctx);
 }
 
+/* The RTX's used memory in a fresh snapshot of ctx (NVT_NA_U64 when NVML no longer answers). */
+static uint64_t rtx_memory_used(nvt_context *ctx) {
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEVICES, &snap), NVT_OK);
+    uint64_t used = nvt_snapshot_device(snap, 3)->state.memory_used_bytes; /* A100, 2 MIG, RTX */
+    nvt_snapshot_free(snap);
+    return used;
+}
+
+static void *sample_in_thread(void *arg) {
+    nvt_context *ctx = arg;
+    for (int i = 0; i < 20; i++) {
+        if (rtx_memory_used(ctx) != 20110 * MiB) {
+            return arg; /* failure */
+        }
+    }
+    return NULL;
+}
+
+/* One context per thread, NVML initialised by each: NVML counts nvmlInit/nvmlShutdown calls, so
+ * closing one context leaves the others working, and contexts sample side by side. */
+static void test_contexts_share_nvml(void **state) {
+    (void)state;
+    nvt_context *first = open_basic();
+    nvt_context *second = NULL;
+    assert_int_equal(nvt_open(NULL, &second), NVT_OK);
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, sample_in_thread, second), 0);
+    void *failed = first;
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(rtx_memory_used(first), 20110 * MiB);
+    }
+    assert_int_equal(pthread_join(thread, &failed), 0);
+    assert_null(failed);
+    nvt_close(first);
+    assert_int_equal(rtx_memory_used(second), 20110 * MiB);
+    nvt_close(second);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_device_processes), cmocka_unit_test(test_snapshot_of_some_devices),
         cmocka_unit_test(test_cuda),             cmocka_unit_test(test_derived_strings),
-        cmocka_unit_test(test_host),
+        cmocka_unit_test(test_host),             cmocka_unit_test(test_contexts_share_nvml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
