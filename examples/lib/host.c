@@ -2,7 +2,8 @@
  * The host metrics without a snapshot, like nvitop's host module: CPU, memory, swap, load and
  * uptime, then the processes and the children of each (the reverse ppid map).
  *
- *   usage: example-host [PROC_ROOT]      (default /proc; e.g. a copied tree for reproducible output)
+ *   usage: example-host [PROC_ROOT]      (default /proc; e.g. a copied tree for reproducible
+ * output)
  */
 #include <stdio.h>
 

@@ -1,10 +1,13 @@
 /*
- * The library context: one loaded NVML driver (initialised once), the host back-end, and the
- * caches that make repeated sampling cheap (static device facts, previous CPU counters, the uid ->
- * user name map, the per-device process-utilisation cursors).
+ * The library context: the NVML driver loaded and initialised for this context, the host
+ * back-end, and the caches that make repeated sampling cheap (static device facts, previous CPU
+ * counters, the uid -> user name map, the per-device process-utilisation cursors).
  *
  * A context is used by one thread at a time.  Open one context per thread that samples; data
- * crosses threads by copy (snapshots are immutable and may be read from any thread).
+ * crosses threads by copy (snapshots are immutable and may be read from any thread).  Each context
+ * calls dlopen and nvmlInit once when opened and nvmlShutdown and dlclose once when closed; NVML
+ * counts its initialisations (it shuts down at the last nvmlShutdown) and is thread-safe, and
+ * dlopen counts its handles, so contexts coexist without any process-wide state in libnvitop.
  */
 #ifndef NVITOP_CONTEXT_H
 #define NVITOP_CONTEXT_H
@@ -62,20 +65,26 @@ struct nvt_system_info {
  */
 NVT_API nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out);
 
-/* Close a context (shuts NVML down once, unloads it).  Accepts NULL. */
+/* Close a context: its nvmlShutdown and dlclose (NVML and the library stay up for other
+ * contexts), its caches and descriptors.  Accepts NULL.
+ * Ends every use of the context, its device handles and what it lent (nvt_system_info()); call it
+ * from the thread that owns the context, once. */
 NVT_API void nvt_close(nvt_context *ctx);
 
-/* The driver facts read at open.  Valid until nvt_close().  Never NULL for an open context. */
+/* The driver facts read at open.  Valid until nvt_close().  Never NULL for an open context.
+ * Read-only after nvt_open(): any thread may call this and read the struct while the context is
+ * open. */
 NVT_API const struct nvt_system_info *nvt_system_info(const nvt_context *ctx);
 
-/* NVT_OK when GPUs are reachable; otherwise why not (only with opts->allow_no_gpu). */
+/* NVT_OK when GPUs are reachable; otherwise why not (only with opts->allow_no_gpu).
+ * Fixed at nvt_open(): any thread. */
 NVT_API nvt_status nvt_context_gpu_status(const nvt_context *ctx);
 
 /*
  * Names of NVML functions the loaded driver lacks that the library needed and could not replace
  * by an older variant, for the end-of-run "FunctionNotFound" report.  Writes up to max pointers to
  * static strings and returns how many exist in total.
- */
+ * The list grows while the context samples: one thread at a time, like the context. */
 NVT_API size_t nvt_missing_functions(const nvt_context *ctx, const char **names, size_t max);
 
 #endif /* NVITOP_CONTEXT_H */

@@ -25,7 +25,7 @@ struct nvt_cuda_device {
  * Resolve a CUDA_VISIBLE_DEVICES value.  value NULL means unset (all devices).  Invalid input is
  * not an error: like CUDA, the list is cut at the first invalid entry, a duplicate empties it, and
  * at most one MIG device is visible.  On success *out is an array of *count entries freed with
- * free() (may be NULL when *count is 0).
+ * nvt_free() (may be NULL when *count is 0).
  *
  * With a CUDA driver library this forks a short-lived child and waits for it (up to 30 s, as
  * cuInit may take seconds on GPUs without persistence mode); a context remembers when the library
@@ -38,7 +38,7 @@ NVT_API nvt_status nvt_cuda_visible_devices(nvt_context *ctx, const char *value,
  * The normalized form of a CUDA_VISIBLE_DEVICES value: the comma-joined full UUIDs of the devices
  * it selects ("" for none).  Writes at most size bytes including the NUL and returns the length
  * the full result needs (like snprintf).
- */
+ * Uses the context (it may run the CUDA child): one thread at a time. */
 NVT_API size_t nvt_cuda_normalize_visible_devices(nvt_context *ctx, const char *value, char *buf,
                                                   size_t size);
 

@@ -57,7 +57,7 @@ NVT_API nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nv
  * processes are listed.  NVT_ERR_OUT_OF_RANGE for an index past nvt_device_count(),
  * NVT_ERR_INVALID_ARGUMENT for a repeated one.  index_count 0 gives a snapshot without devices
  * (host data only, when asked).  Otherwise as nvt_snapshot_take().
- */
+ * Uses the context: one thread at a time; the snapshot may be read from any thread. */
 NVT_API nvt_status nvt_snapshot_take_devices(nvt_context *ctx, unsigned flags,
                                              const uint32_t *indices, size_t index_count,
                                              struct nvt_snapshot **out);

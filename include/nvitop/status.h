@@ -37,7 +37,8 @@ typedef enum nvt_status_code nvt_status;
 /* Human-readable message for a status.  Never NULL; thread-safe; the string is static. */
 NVT_API const char *nvt_strerror(nvt_status status);
 
-/* The status's symbolic name without the NVT_ prefix, e.g. "ERR_GPU_IS_LOST".  Never NULL. */
+/* The status's symbolic name without the NVT_ prefix, e.g. "ERR_GPU_IS_LOST".  Never NULL.
+ * Static string; pure and thread-safe. */
 NVT_API const char *nvt_status_name(nvt_status status);
 
 #endif /* NVITOP_STATUS_H */

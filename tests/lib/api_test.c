@@ -76,9 +76,9 @@ static void test_snapshot_of_some_devices(void **state) {
     nvt_context *ctx = open_basic();
     const uint32_t indices[] = {1, 0};
     struct nvt_snapshot *snap = NULL;
-    assert_int_equal(nvt_snapshot_take_devices(ctx, NVT_SAMPLE_DEFAULT | NVT_SAMPLE_INFO, indices,
-                                               2, &snap),
-                     NVT_OK);
+    assert_int_equal(
+        nvt_snapshot_take_devices(ctx, NVT_SAMPLE_DEFAULT | NVT_SAMPLE_INFO, indices, 2, &snap),
+        NVT_OK);
     assert_int_equal(snap->device_count, 4); /* the RTX, then the A100 and its two MIG devices */
     assert_string_equal(snap->devices[0].info.uuid, "GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40");
     assert_int_equal(snap->devices[1].info.index, 0);
@@ -278,9 +278,12 @@ static void test_contexts_share_nvml(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device_processes), cmocka_unit_test(test_snapshot_of_some_devices),
-        cmocka_unit_test(test_cuda),             cmocka_unit_test(test_derived_strings),
-        cmocka_unit_test(test_host),             cmocka_unit_test(test_contexts_share_nvml),
+        cmocka_unit_test(test_device_processes),
+        cmocka_unit_test(test_snapshot_of_some_devices),
+        cmocka_unit_test(test_cuda),
+        cmocka_unit_test(test_derived_strings),
+        cmocka_unit_test(test_host),
+        cmocka_unit_test(test_contexts_share_nvml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
