@@ -2,7 +2,8 @@
 # The exported symbols of libnvitop.so and libnvitop.a must be exactly the functions the public
 # headers declare with NVT_API (a new function declared in a header is expected automatically),
 # every public prototype must carry NVT_API, public headers define no function-like macro, and
-# the shared library has the SONAME and symbol version of its major version.
+# the shared library has the SONAME and symbol version of its major version, and every exported
+# function's comment says which thread may call it.
 #   usage: symbols.sh INCLUDE_DIR SHARED_LIBRARY STATIC_LIBRARY MAJOR
 set -eu
 include=$1 shared=$2 static=$3 major=$4
@@ -50,6 +51,28 @@ for header in "$include"/nvitop/*.h; do
         fail "function-like macro in public header $(basename "$header"): $(cat "$work/macros")"
     fi
 done
+
+# Every exported function says which thread may call it (docs/api.md, "Ownership and threads"):
+# the comment right before each NVT_API declaration must mention threads.
+for header in "$include"/nvitop/*.h; do
+    awk -v file="$(basename "$header")" '
+        /\/\*/ { comment = ""; in_comment = 1 }
+        in_comment { comment = comment $0 "\n" }
+        /\*\// { in_comment = 0; since = 0; next }
+        !in_comment && /^NVT_API/ {
+            if (comment !~ /[Tt]hread/ || since > 0) {
+                match($0, /nvt_[A-Za-z0-9_]*\(/)
+                print file ": " substr($0, RSTART, RLENGTH - 1)
+            }
+            comment = ""
+        }
+        !in_comment && /;[[:space:]]*$/ { since++ }
+    ' "$header" >>"$work/undocumented"
+done
+if [ -s "$work/undocumented" ]; then
+    fail "public functions whose comment does not say which thread may call them:"
+    sed 's/^/    /' "$work/undocumented" >&2
+fi
 
 # Function prototypes: a statement with an identifier directly followed by '(' that is not a
 # typedef, an inline definition or an initialiser.
