@@ -47,7 +47,8 @@ struct nvt_snapshot {
  * Take a snapshot of every device (physical and MIG) and its processes.  flags: NVT_SAMPLE_*
  * bits.  On success *out is one allocation freed with nvt_snapshot_free(); it may be read from any
  * thread.  No NVML query is repeated within one snapshot.  Fails only for NVT_ERR_NO_MEMORY and
- * NVT_ERR_INVALID_ARGUMENT: unreadable fields are N/A, lost GPUs are flagged per device.
+ * NVT_ERR_INVALID_ARGUMENT: unreadable fields are N/A, lost GPUs are flagged per device.  Uses the
+ * context: one thread at a time.
  */
 NVT_API nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapshot **out);
 
