@@ -92,6 +92,12 @@ add_custom_command(OUTPUT ${NVT_ARCHIVE_OBJECT}
 set_source_files_properties(${NVT_ARCHIVE_OBJECT} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
 add_library(nvitop_archive STATIC ${NVT_ARCHIVE_OBJECT})
 set_target_properties(nvitop_archive PROPERTIES OUTPUT_NAME nvitop LINKER_LANGUAGE C)
+# The object files above only order the rebuild; the targets that compile them must come first.
+foreach(part nvitop_core nvitop_host nvitop_format nvitop_util)
+    if(TARGET ${part})
+        add_dependencies(nvitop_archive ${part})
+    endif()
+endforeach()
 target_link_libraries(nvitop_archive INTERFACE ${CMAKE_DL_LIBS} Threads::Threads m)
 
 foreach(lib nvitop nvitop_static nvitop_archive)
