@@ -2,7 +2,8 @@
 # Enforce the layer rules of docs/architecture.md by looking at #include lines:
 #   cmd/ -> tui/ -> view/ -> <nvitop/*.h> -> src/lib (private) -> util/
 #   only src/lib/nvml/ and sim/ include nvml_abi.h; only src/tui/term.c and term_screen.c include curses;
-#   only src/lib/host/ names /proc; the library never uses the program-only x* allocators.
+#   only src/lib/host/ names /proc; the library never uses the program-only x* allocators, and
+#   reads clocks and resolves symbols with util/ (no private copies).
 set -eu
 cd "$(dirname "$0")/.."
 fail=0
@@ -34,6 +35,8 @@ lib=$(echo "$all" | grep -E '^(src/lib/|include/)' || true)
 check '#include ".*(view|tui|cmd)/' '^$' 'the library must not include view/tui/cmd headers' $lib
 # shellcheck disable=SC2086
 check '\bx(malloc|calloc|realloc|strdup)\(' '^$' 'the library checks allocations itself (no x* wrappers)' $lib
+# shellcheck disable=SC2086
+check '\b(clock_gettime|dlsym)\(' '^$' 'the library reads clocks through util/clock.h and resolves symbols through util/dl.h' $lib
 view=$(echo "$all" | grep -E '^src/view/' || true)
 # shellcheck disable=SC2086
 check '#include ".*(tui|cmd)/|#include "(\.\./)*lib/' '^$' 'view/ uses only the public API and util/' $view

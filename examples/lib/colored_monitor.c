@@ -130,7 +130,7 @@ int main(void) {
     }
     if (status != NVT_OK) {
         fprintf(stderr, "example-colored-monitor: %s\n", nvt_strerror(status));
-        free(cuda);
+        nvt_free(cuda);
         nvt_close(ctx);
         return 1;
     }
@@ -142,7 +142,7 @@ int main(void) {
         print_device(snap, &cuda[i]);
     }
     nvt_snapshot_free(snap);
-    free(cuda);
+    nvt_free(cuda);
     nvt_close(ctx);
     return 0;
 }

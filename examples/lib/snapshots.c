@@ -67,7 +67,7 @@ int main(int argc, char **argv) {
                 }
             }
         }
-        free(cuda);
+        nvt_free(cuda);
     }
     nvt_snapshot_free(snap);
     nvt_close(ctx);

@@ -51,6 +51,14 @@ static inline bool nvt_is_na_double(double value) {
     return isnan(value);
 }
 
+/*
+ * Free any array or block the library hands out (CUDA device lists, process lists, environments,
+ * pid maps, host states; snapshots and host processes too, though nvt_snapshot_free() and
+ * nvt_host_process_free() say the same).  Use this rather than free(): the library and the program
+ * may use different allocators.  Accepts NULL.  Thread-safe (any thread, once per block).
+ */
+NVT_API void nvt_free(void *block);
+
 /* A driver setting that is on, off or unknown (NVML's nvmlEnableState_t plus N/A). */
 enum nvt_feature {
     NVT_FEATURE_NA = -1,

@@ -1,10 +1,13 @@
 /*
- * The library context: one loaded NVML driver (initialised once), the host back-end, and the
- * caches that make repeated sampling cheap (static device facts, previous CPU counters, the uid ->
- * user name map, the per-device process-utilisation cursors).
+ * The library context: the NVML driver loaded and initialised for this context, the host
+ * back-end, and the caches that make repeated sampling cheap (static device facts, previous CPU
+ * counters, the uid -> user name map, the per-device process-utilisation cursors).
  *
  * A context is used by one thread at a time.  Open one context per thread that samples; data
- * crosses threads by copy (snapshots are immutable and may be read from any thread).
+ * crosses threads by copy (snapshots are immutable and may be read from any thread).  Each context
+ * calls dlopen and nvmlInit once when opened and nvmlShutdown and dlclose once when closed; NVML
+ * counts its initialisations (it shuts down at the last nvmlShutdown) and is thread-safe, and
+ * dlopen counts its handles, so contexts coexist without any process-wide state in libnvitop.
  */
 #ifndef NVITOP_CONTEXT_H
 #define NVITOP_CONTEXT_H
@@ -15,7 +18,14 @@
 /* Environment variable naming the NVML library to load instead of the default search. */
 #define NVT_ENV_NVML_LIBRARY "NVITOP_NVML_LIBRARY"
 
+/*
+ * How to open a context.  Set it up with nvt_options_init() (which records the size of the struct
+ * this program was compiled with in struct_size), then change the fields you need: a library of a
+ * later minor version may have more fields and reads only the ones your struct_size covers, the
+ * rest keep their defaults.
+ */
 struct nvt_options {
+    size_t struct_size; /* sizeof(struct nvt_options) of the caller: nvt_options_init() sets it */
     /* NVML shared library to dlopen.  NULL: $NVITOP_NVML_LIBRARY if set (ignored by set-user-id
      * programs), else
      * "libnvidia-ml.so.1", then "libnvidia-ml.so" (the system's search path, as NVIDIA's own
@@ -33,6 +43,12 @@ struct nvt_options {
     bool allow_no_gpu;
 };
 
+/* Defaults for every field (all NULL / false) and struct_size for this program's headers.  Inline,
+ * so that the size is the caller's; pure. */
+static inline void nvt_options_init(struct nvt_options *opts) {
+    *opts = (struct nvt_options){.struct_size = sizeof(struct nvt_options)};
+}
+
 /* Facts about the driver, read once when the context is opened. */
 struct nvt_system_info {
     char driver_version[NVT_VERSION_LEN]; /* e.g. "535.104.05"; "" when N/A */
@@ -42,10 +58,12 @@ struct nvt_system_info {
 };
 
 /*
- * Open a context.  opts may be NULL for defaults.  On success *out receives a context the caller
- * closes with nvt_close().  Failures: NVT_ERR_LIBRARY_NOT_FOUND (no NVML library),
- * NVT_ERR_DRIVER_NOT_LOADED, NVT_ERR_LIB_RM_VERSION_MISMATCH, NVT_ERR_NO_PERMISSION, other NVML
- * init errors, NVT_ERR_NO_MEMORY.  Thread-safe (each call makes its own context).
+ * Open a context.  opts may be NULL for defaults; otherwise it is set up with nvt_options_init()
+ * (NVT_ERR_INVALID_ARGUMENT when its struct_size is smaller than the first release's struct).  On
+ * success *out receives a context the caller closes with nvt_close().  Failures:
+ * NVT_ERR_LIBRARY_NOT_FOUND (no NVML library), NVT_ERR_DRIVER_NOT_LOADED,
+ * NVT_ERR_LIB_RM_VERSION_MISMATCH, NVT_ERR_NO_PERMISSION, other NVML init errors,
+ * NVT_ERR_NO_MEMORY.  Thread-safe (each call makes its own context).
  */
 NVT_API nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out);
 
@@ -59,20 +77,26 @@ NVT_API nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out);
  */
 NVT_API size_t nvt_nvml_library_error(const struct nvt_options *opts, char *buf, size_t size);
 
-/* Close a context (shuts NVML down once, unloads it).  Accepts NULL. */
+/* Close a context: its nvmlShutdown and dlclose (NVML and the library stay up for other
+ * contexts), its caches and descriptors.  Accepts NULL.
+ * Ends every use of the context, its device handles and what it lent (nvt_system_info()); call it
+ * from the thread that owns the context, once. */
 NVT_API void nvt_close(nvt_context *ctx);
 
-/* The driver facts read at open.  Valid until nvt_close().  Never NULL for an open context. */
+/* The driver facts read at open.  Valid until nvt_close().  Never NULL for an open context.
+ * Read-only after nvt_open(): any thread may call this and read the struct while the context is
+ * open. */
 NVT_API const struct nvt_system_info *nvt_system_info(const nvt_context *ctx);
 
-/* NVT_OK when GPUs are reachable; otherwise why not (only with opts->allow_no_gpu). */
+/* NVT_OK when GPUs are reachable; otherwise why not (only with opts->allow_no_gpu).
+ * Fixed at nvt_open(): any thread. */
 NVT_API nvt_status nvt_context_gpu_status(const nvt_context *ctx);
 
 /*
  * Names of NVML functions the loaded driver lacks that the library needed and could not replace
  * by an older variant, for the end-of-run "FunctionNotFound" report.  Writes up to max pointers to
  * static strings and returns how many exist in total.
- */
+ * The list grows while the context samples: one thread at a time, like the context. */
 NVT_API size_t nvt_missing_functions(const nvt_context *ctx, const char **names, size_t max);
 
 #endif /* NVITOP_CONTEXT_H */

@@ -57,8 +57,12 @@ struct nvt_device_info {
     uint32_t nvlink_count; /* 0 when NVLink is absent or N/A */
 };
 
-/* Live values.  Every field may be N/A; units are in the names. */
+/* Live values.  Every field may be N/A; units are in the names.  As nvt_device_state()'s
+ * out-parameter it is set up with nvt_device_state_init() (struct_size says how much the caller's
+ * struct holds; a later library writes only that much).  In a snapshot struct_size is the
+ * library's size. */
 struct nvt_device_state {
+    size_t struct_size;
     /* NVT_OK, or the error that made the whole device unreadable during this sample (e.g.
      * NVT_ERR_GPU_IS_LOST when it fell off the bus). */
     nvt_status status;
@@ -132,39 +136,60 @@ enum nvt_sample_flags {
     NVT_SAMPLE_ALL = 0x1FFFU
 };
 
-/* Number of physical devices.  Never fails for an open context (0 without GPUs). */
+/* Number of physical devices.  Never fails for an open context (0 without GPUs).
+ * Fixed at nvt_open(): any thread. */
 NVT_API uint32_t nvt_device_count(const nvt_context *ctx);
 
 /* The physical device with this NVML index.  NVT_ERR_OUT_OF_RANGE for a bad index.  A lost GPU
- * still yields a device whose info.handle_status says so. */
+ * still yields a device whose info.handle_status says so.
+ * The handle is owned by the context (never freed).  Any thread: the table of physical devices is
+ * fixed at nvt_open(). */
 NVT_API nvt_status nvt_device_by_index(nvt_context *ctx, uint32_t index, nvt_device **out);
 
 /* A physical or MIG device by UUID: "GPU-<uuid>", "MIG-<uuid>", "MIG-GPU-<uuid>/<gi>/<ci>", or
  * an unambiguous abbreviation of a "GPU-"/"MIG-" UUID (at least 8 hex digits after the prefix,
- * as nvidia-smi and nvitop accept).  NVT_ERR_NOT_FOUND when nothing or more than one matches. */
+ * as nvidia-smi and nvitop accept).  NVT_ERR_NOT_FOUND when nothing or more than one matches.
+ * The handle is owned by the context.  Reads facts from the driver on first use: one thread at a
+ * time. */
 NVT_API nvt_status nvt_device_by_uuid(nvt_context *ctx, const char *uuid, nvt_device **out);
 
 /* A physical device by PCI bus id ("00000000:1A:00.0"; "0000:1A:00.0" and the short "1A:00.0",
- * which matches any domain, are accepted too; hex digits in either case). */
+ * which matches any domain, are accepted too; hex digits in either case).
+ * The handle is owned by the context.  Reads facts from the driver on first use: one thread at a
+ * time. */
 NVT_API nvt_status nvt_device_by_bus_id(nvt_context *ctx, const char *bus_id, nvt_device **out);
 
 /* Number of MIG devices of a physical GPU (0 when MIG is disabled or unsupported, and for MIG
  * devices).  The layout is read again when it was last read 5 s ago or more (a re-partitioned
  * GPU): MIG device handles obtained earlier stay valid until the context closes, but k may then
- * name another instance. */
+ * name another instance.
+ * Queries the driver (const in appearance only): one thread at a time, with the device's context.
+ */
 NVT_API uint32_t nvt_device_mig_count(const nvt_device *device);
 
-/* The k-th MIG device of a physical GPU.  NVT_ERR_OUT_OF_RANGE past nvt_device_mig_count(). */
+/* The k-th MIG device of a physical GPU.  NVT_ERR_OUT_OF_RANGE past nvt_device_mig_count().
+ * The handle is owned by the context.  As nvt_device_mig_count(): one thread at a time. */
 NVT_API nvt_status nvt_device_mig(nvt_device *device, uint32_t k, nvt_device **out);
 
-/* The parent of a MIG device; NULL for a physical device. */
+/* The parent of a MIG device; NULL for a physical device.
+ * Fixed when the handle is made: any thread. */
 NVT_API nvt_device *nvt_device_parent(const nvt_device *device);
 
-/* Static facts, read once per context.  The pointer stays valid until nvt_close(). */
+/* Static facts, read once per context.  The pointer stays valid until nvt_close().
+ * Owned by the context; reads missing facts from the driver first: one thread at a time. */
 NVT_API const struct nvt_device_info *nvt_device_info(nvt_device *device);
 
-/* Read live values now.  flags: NVT_SAMPLE_* device bits.  Never fails for a device that has a
- * handle (unreadable fields are N/A; a GPU lost now is reported in out->status). */
+/* Set struct_size for this program's headers (the other fields are written by
+ * nvt_device_state()).  Inline, so that the size is the caller's; pure. */
+static inline void nvt_device_state_init(struct nvt_device_state *state) {
+    *state = (struct nvt_device_state){.struct_size = sizeof(struct nvt_device_state)};
+}
+
+/* Read live values now into *out, set up with nvt_device_state_init() (NVT_ERR_INVALID_ARGUMENT
+ * when out->struct_size is smaller than the first release's struct; out->struct_size is kept).
+ * flags: NVT_SAMPLE_* device bits.  Never fails otherwise for a device that has a handle
+ * (unreadable fields are N/A; a GPU lost now is reported in out->status).  Uses the device's
+ * context: one thread at a time. */
 NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
                                     struct nvt_device_state *out);
 

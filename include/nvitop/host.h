@@ -30,4 +30,31 @@ struct nvt_host_state {
     char hostname[NVT_NAME_LEN];
 };
 
+/*
+ * Read the host metrics now, without a snapshot: CPU percentage (total and per CPU), virtual and
+ * swap memory, load average, uptime, boot time and host name (psutil's cpu_percent(),
+ * virtual_memory(), swap_memory(), getloadavg(), nvitop's uptime()).  On success *out is one
+ * allocation (the per-CPU array included) freed with nvt_free().  The CPU percentages are since
+ * the context's previous host reading, by this call or a snapshot with NVT_SAMPLE_HOST (since boot
+ * for the first).  Unreadable values are N/A; fails only for NVT_ERR_INVALID_ARGUMENT and
+ * NVT_ERR_NO_MEMORY.  Uses the context: one thread at a time.
+ */
+NVT_API nvt_status nvt_host_state_read(nvt_context *ctx, struct nvt_host_state **out);
+
+/*
+ * The pids of every process in the proc file system, in increasing order (psutil's pids()).  On
+ * success *pids is an array of *count entries freed with nvt_free().  Uses the context: one thread
+ * at a time.
+ */
+NVT_API nvt_status nvt_host_pids(nvt_context *ctx, uint32_t **pids, size_t *count);
+
+/*
+ * The reverse ppid map (nvitop's reverse_ppid_map()): every process as a (ppid, pid) pair, sorted
+ * by ppid then pid, so that the children of a process are one run of *ppids (find it with a binary
+ * search).  On success *ppids and *pids are parallel arrays of *count entries in one allocation,
+ * freed with nvt_free(*ppids).  Uses the context: one thread at a time.
+ */
+NVT_API nvt_status nvt_host_reverse_ppid_map(nvt_context *ctx, uint32_t **ppids, uint32_t **pids,
+                                             size_t *count);
+
 #endif /* NVITOP_HOST_H */

@@ -69,23 +69,38 @@ struct nvt_gpu_process {
 };
 
 /*
+ * The GPU processes of one device now, without a snapshot (nvitop's Device.processes()): for a leaf
+ * device its own, for a GPU with MIG enabled those of its MIG devices.  Each entry's `device` is 0
+ * for the device itself and 1 + k for its k-th MIG device.  flags: NVT_SAMPLE_HOST_PROCESSES to
+ * join each process's /proc data, or 0 (host then holds the pid and N/A fields).  Values, and the
+ * per-device utilisation cursor, are shared with the snapshots of the same context.  On success
+ * *out is one allocation of *count entries (strings included) freed with nvt_free(), NULL when
+ * there are none.  Fails for NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY; a lost GPU or an
+ * unreadable list gives no processes.  Uses the device's context: one thread at a time.
+ */
+NVT_API nvt_status nvt_device_processes(nvt_device *device, unsigned flags,
+                                        struct nvt_gpu_process **out, size_t *count);
+
+/*
  * Read one host process now (for processes not on a GPU, e.g. the tree view).  On success *out is
  * one allocation the caller frees with nvt_host_process_free().  NVT_ERR_NO_SUCH_PROCESS when the
  * pid does not exist.  The CPU percentage is measured against the context's previous reading of
  * the same process (N/A on the first).
- */
+ * Uses the context's process cache: one thread at a time. */
 NVT_API nvt_status nvt_host_process_read(nvt_context *ctx, uint32_t pid,
                                          struct nvt_host_process **out);
 
-/* Free what nvt_host_process_read() returned.  Accepts NULL. */
+/* Free what nvt_host_process_read() returned.  Accepts NULL.
+ * Any thread, once. */
 NVT_API void nvt_host_process_free(struct nvt_host_process *process);
 
 /*
  * The environment of a process as "NAME=value" strings, in the order the process has them.  On
  * success *out is one allocation (an array of *count pointers followed by the strings) freed with
- * free().  NVT_ERR_NO_PERMISSION when unreadable.  NVT_ERR_NO_SUCH_PROCESS when the pid does not
- * exist, or when this context read the pid before (a snapshot or nvt_host_process_read) and it now
- * belongs to another process (another start time): a recycled pid is not taken for the old one.
+ * nvt_free().  NVT_ERR_NO_PERMISSION when unreadable.  NVT_ERR_NO_SUCH_PROCESS when the pid does
+ * not exist, or when this context read the pid before (a snapshot or nvt_host_process_read) and it
+ * now belongs to another process (another start time): a recycled pid is not taken for the old
+ * one.  Uses the context: one thread at a time.
  */
 NVT_API nvt_status nvt_host_process_environ(nvt_context *ctx, uint32_t pid, char ***out,
                                             size_t *count);
@@ -102,13 +117,13 @@ NVT_API nvt_status nvt_host_process_cwd(nvt_context *ctx, uint32_t pid, char *bu
  * Send a signal to a process only if it is still the process that was seen: same pid and the same
  * create time (to 10 ms).  A recycled pid gets NVT_ERR_NO_SUCH_PROCESS and no signal.
  * NVT_ERR_NO_PERMISSION when the kernel refuses.
- */
+ * Uses the context: one thread at a time. */
 NVT_API nvt_status nvt_process_signal(nvt_context *ctx, uint32_t pid, double create_time,
                                       int signal_number);
 
 /* Parent pid of every process currently in the proc file system, for tree views: on success
- * *pids and *ppids are parallel arrays of *count entries in one allocation, freed with free(*pids).
- */
+ * *pids and *ppids are parallel arrays of *count entries in one allocation, freed with
+ * nvt_free(*pids).  Uses the context: one thread at a time. */
 NVT_API nvt_status nvt_host_ppid_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids,
                                      size_t *count);
 

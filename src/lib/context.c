@@ -7,6 +7,7 @@
 
 #include <nvitop/context.h>
 
+#include "abi.h"
 #include "host/host.h"
 #include "internal.h"
 #include "nvml/nvml_backend.h"
@@ -73,11 +74,16 @@ nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
     *out = NULL;
-    struct nvt_options defaults;
-    memset(&defaults, 0, sizeof(defaults));
-    if (opts == NULL) {
-        opts = &defaults;
+    /* The caller's options over the defaults, as far as its struct goes. */
+    struct nvt_options options;
+    nvt_options_init(&options);
+    if (opts != NULL) {
+        if (opts->struct_size < ABI_OPTIONS_SIZE_1) {
+            return NVT_ERR_INVALID_ARGUMENT;
+        }
+        abi_copy(&options, opts, opts->struct_size, sizeof(options));
     }
+    opts = &options;
     nvt_context *ctx = calloc(1, sizeof(*ctx));
     if (ctx == NULL) {
         return NVT_ERR_NO_MEMORY;

@@ -8,6 +8,7 @@
 
 #include <nvitop/device.h>
 
+#include "abi.h"
 #include "host/host.h"
 #include "internal.h"
 #include "nvml/nvml_backend.h"
@@ -295,9 +296,14 @@ const struct nvt_device_info *nvt_device_info(nvt_device *device) {
 }
 
 nvt_status nvt_device_state(nvt_device *device, unsigned flags, struct nvt_device_state *out) {
-    if (device == NULL || out == NULL) {
+    if (device == NULL || out == NULL || out->struct_size < ABI_DEV_STATE_SIZE_1) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
-    device_read_state(device, flags, out);
+    /* Read into the library's own struct, then give the caller the part its struct holds. */
+    struct nvt_device_state state;
+    device_read_state(device, flags, &state);
+    size_t caller_size = out->struct_size;
+    abi_copy(out, &state, caller_size, sizeof(state));
+    out->struct_size = caller_size;
     return NVT_OK;
 }

@@ -1,4 +1,14 @@
-# libnvitop: the shared library (libnvitop.so, SONAME libnvitop.so.0) and the static one
+# The version macros of <nvitop/version.h> are the project's version: a release changes both.
+file(STRINGS ${CMAKE_SOURCE_DIR}/include/nvitop/version.h NVT_VERSION_LINES
+    REGEX "^#define NVT_VERSION_(MAJOR|MINOR|PATCH) ")
+string(REGEX REPLACE "[^0-9;]" "" NVT_HEADER_VERSION "${NVT_VERSION_LINES}")
+string(REPLACE ";" "." NVT_HEADER_VERSION "${NVT_HEADER_VERSION}")
+if(NOT NVT_HEADER_VERSION STREQUAL PROJECT_VERSION)
+    message(FATAL_ERROR "include/nvitop/version.h says ${NVT_HEADER_VERSION}, "
+                        "CMakeLists.txt says ${PROJECT_VERSION}")
+endif()
+
+# libnvitop: the shared library (libnvitop.so, SONAME libnvitop.so.<major>) and the static one
 # (libnvitop.a), built from one set of objects.  The host back-end (src/lib/host) and the
 # formatting code (src/lib/format) are object libraries of their own, linked in when present.
 find_package(Threads REQUIRED)
@@ -8,8 +18,10 @@ set(NVT_LIB_SOURCES
     context.c
     device.c
     device_lookup.c
+    free.c
     snapshot.c
     snapshot_pack.c
+    snapshot_subset.c
     status.c
     version.c
     nvml/nvml_backend.c
@@ -24,7 +36,7 @@ set(NVT_LIB_SOURCES
     collector/lineage.c
     collector/metric_buffer.c
     collector/sampler.c)
-foreach(optional select.c cuda/cuda_api.c cuda/cuda_child.c cuda/cuda_visible.c)
+foreach(optional select.c cuda/cuda_api.c cuda/cuda_child.c cuda/cuda_runtime.c cuda/cuda_visible.c)
     if(EXISTS ${NVT_LIB_DIR}/${optional})
         list(APPEND NVT_LIB_SOURCES ${optional})
     endif()
@@ -66,13 +78,46 @@ set_target_properties(nvitop PROPERTIES
 target_link_libraries(nvitop PRIVATE nvitop_util ${CMAKE_DL_LIBS} Threads::Threads m)
 target_link_options(nvitop PRIVATE -Wl,--no-undefined)
 
-# The archive carries the util objects too, so that users of libnvitop.a need nothing else; an
-# archive member is only linked when referenced, so the program-only allocators stay out.
+# The shared library exports only what the public headers declare: the objects are compiled with
+# hidden visibility, NVT_API marks the API, and the version script gives every nvt_* symbol the
+# version node of this major version (a later incompatible change gets a new node and SONAME).
+set(NVT_LIB_VERSION_SCRIPT ${CMAKE_CURRENT_BINARY_DIR}/libnvitop.map)
+configure_file(${NVT_LIB_DIR}/libnvitop.map.in ${NVT_LIB_VERSION_SCRIPT} @ONLY)
+target_link_options(nvitop PRIVATE -Wl,--version-script=${NVT_LIB_VERSION_SCRIPT})
+set_property(TARGET nvitop APPEND PROPERTY LINK_DEPENDS ${NVT_LIB_VERSION_SCRIPT})
+
+# The raw archive of every object, internal names included: unit tests and benchmarks that reach
+# internal functions link it.  It is never installed.
 add_library(nvitop_static STATIC ${NVT_LIB_OBJECTS} $<TARGET_OBJECTS:nvitop_util>)
-set_target_properties(nvitop_static PROPERTIES OUTPUT_NAME nvitop)
+set_target_properties(nvitop_static PROPERTIES OUTPUT_NAME nvitop_internal)
 target_link_libraries(nvitop_static INTERFACE ${CMAKE_DL_LIBS} Threads::Threads m)
 
-foreach(lib nvitop nvitop_static)
+# The installed libnvitop.a: the library objects and the util objects they use (not the
+# program-only allocators) partially linked into one object whose hidden symbols are then made
+# local, so that it defines no global name but the nvt_* API (internal helpers such as parse_u32
+# or str_copy would collide with a program's own).  tests/abi checks the result with nm.
+find_program(NVT_OBJCOPY NAMES ${CMAKE_OBJCOPY} objcopy REQUIRED)
+set(NVT_ARCHIVE_OBJECT ${CMAKE_CURRENT_BINARY_DIR}/nvitop_archive.o)
+set(NVT_ARCHIVE_INPUTS ${NVT_LIB_OBJECTS}
+    $<FILTER:$<TARGET_OBJECTS:nvitop_util>,EXCLUDE,xalloc>)
+add_custom_command(OUTPUT ${NVT_ARCHIVE_OBJECT}
+    COMMAND ${CMAKE_LINKER} -r -o ${NVT_ARCHIVE_OBJECT} ${NVT_ARCHIVE_INPUTS}
+    COMMAND ${NVT_OBJCOPY} --localize-hidden ${NVT_ARCHIVE_OBJECT}
+    DEPENDS ${NVT_ARCHIVE_INPUTS}
+    COMMAND_EXPAND_LISTS
+    COMMENT "Partially linking libnvitop.a with internal symbols made local")
+set_source_files_properties(${NVT_ARCHIVE_OBJECT} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+add_library(nvitop_archive STATIC ${NVT_ARCHIVE_OBJECT})
+set_target_properties(nvitop_archive PROPERTIES OUTPUT_NAME nvitop LINKER_LANGUAGE C)
+# The object files above only order the rebuild; the targets that compile them must come first.
+foreach(part nvitop_core nvitop_host nvitop_format nvitop_util)
+    if(TARGET ${part})
+        add_dependencies(nvitop_archive ${part})
+    endif()
+endforeach()
+target_link_libraries(nvitop_archive INTERFACE ${CMAKE_DL_LIBS} Threads::Threads m)
+
+foreach(lib nvitop nvitop_static nvitop_archive)
     target_include_directories(${lib} PUBLIC
         $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include>
         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
@@ -89,13 +134,13 @@ else()
     set(NVT_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
 endif()
 configure_file(${NVT_LIB_DIR}/nvitop.pc.in ${CMAKE_BINARY_DIR}/nvitop.pc @ONLY)
-install(TARGETS nvitop nvitop_static
+install(TARGETS nvitop nvitop_archive
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/nvitop DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(FILES ${CMAKE_BINARY_DIR}/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
-# Unit tests beside their modules (they link the static library to reach internal functions).
+# Unit tests beside their modules (they link the raw archive to reach internal functions).
 foreach(module select cuda/cuda_visible nvml/nvml_process collector/metric_buffer)
     if(EXISTS ${NVT_LIB_DIR}/${module}_test.c)
         get_filename_component(test_name ${module} NAME)

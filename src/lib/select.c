@@ -12,6 +12,8 @@
 
 #include <nvitop/select.h>
 
+#include "abi.h"
+
 struct candidate {
     size_t slot;
     size_t order; /* position among the candidates, for a stable sort */
@@ -24,17 +26,6 @@ struct candidate {
     uint32_t physical_index;
     bool is_mig;
 };
-
-void nvt_select_criteria_init(struct nvt_select_criteria *criteria) {
-    memset(criteria, 0, sizeof(*criteria));
-    criteria->min_count = 0;
-    criteria->max_count = NVT_NA_SIZE;
-    criteria->min_free_memory_bytes = NVT_NA_U64;
-    criteria->min_total_memory_bytes = NVT_NA_U64;
-    criteria->max_gpu_util_pct = NVT_NA_U32;
-    criteria->max_memory_util_pct = NVT_NA_U32;
-    criteria->tolerance_pct = 0;
-}
 
 static double from_u64(uint64_t value) {
     return value == NVT_NA_U64 ? INFINITY : (double)value;
@@ -181,9 +172,15 @@ nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const size_t *can
                               size_t candidate_count, const struct nvt_select_criteria *criteria,
                               size_t *out_slots, size_t *out_count, bool *prefer_uuid) {
     if (snap == NULL || criteria == NULL || out_count == NULL || prefer_uuid == NULL ||
-        (candidate_count > 0 && (candidates == NULL || out_slots == NULL))) {
+        (candidate_count > 0 && (candidates == NULL || out_slots == NULL)) ||
+        criteria->struct_size < ABI_CRITERIA_SIZE_1) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
+    /* The caller's criteria over the defaults, as far as its struct goes. */
+    struct nvt_select_criteria known;
+    nvt_select_criteria_init(&known);
+    abi_copy(&known, criteria, criteria->struct_size, sizeof(known));
+    criteria = &known;
     *out_count = 0;
     *prefer_uuid = false;
     size_t max_count = criteria->max_count;

@@ -5,8 +5,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <nvitop/snapshot.h>
 
@@ -14,11 +12,14 @@
 #include "internal.h"
 #include "nvml/nvml_backend.h"
 #include "snapshot_internal.h"
+#include "util/clock.h"
 
 /* Everything a pass collects before packing, in ordinary growable arrays. */
 struct pass {
     nvt_context *ctx;
     unsigned flags;
+    nvt_device *const *roots; /* the devices to sample, each followed by its MIG devices */
+    size_t root_count;
     struct nvt_device_snapshot *devices;
     nvt_device **handles; /* the device behind each slot */
     size_t device_count;
@@ -32,12 +33,6 @@ struct pass {
     double *per_cpu;
     struct nvt_host_state host;
 };
-
-static double wall_clock(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void pass_fini(struct pass *pass) {
     free(pass->devices);
@@ -97,9 +92,8 @@ static nvt_status add_slot(struct pass *pass, nvt_device *device, size_t parent)
 }
 
 static nvt_status sample_devices(struct pass *pass) {
-    nvt_context *ctx = pass->ctx;
-    for (uint32_t i = 0; i < ctx->system.device_count; i++) {
-        nvt_device *device = ctx->devices[i];
+    for (size_t i = 0; i < pass->root_count; i++) {
+        nvt_device *device = pass->roots[i];
         size_t slot = pass->device_count;
         nvt_status status = add_slot(pass, device, NVT_NA_SIZE);
         if (status != NVT_OK) {
@@ -195,27 +189,7 @@ static nvt_status sample_processes(struct pass *pass) {
 }
 
 static nvt_status sample_host(struct pass *pass) {
-    struct host_ctx *host = pass->ctx->host;
-    uint32_t capacity = host_cpu_count(host);
-    if (capacity == 0) {
-        /* Before the first sample: what the system is configured for (one sysfs read, once). */
-        long configured = sysconf(_SC_NPROCESSORS_CONF);
-        capacity = configured > 0 ? (uint32_t)configured : 1;
-    }
-    capacity += 8; /* CPUs brought online since */
-    pass->per_cpu = calloc(capacity, sizeof(double));
-    if (pass->per_cpu == NULL) {
-        return NVT_ERR_NO_MEMORY;
-    }
-    nvt_status status = host_sample(host, &pass->host, pass->per_cpu, capacity);
-    if (status != NVT_OK) {
-        host_state_init_na(&pass->host);
-        return NVT_OK;
-    }
-    if (pass->host.cpu_count > capacity) {
-        pass->host.cpu_count = capacity;
-    }
-    return NVT_OK;
+    return host_sample_owned(pass->ctx->host, &pass->host, &pass->per_cpu);
 }
 
 static int compare_u32(const void *a, const void *b) {
@@ -281,16 +255,17 @@ static nvt_status run_pass(struct pass *pass) {
     return status;
 }
 
-nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapshot **out) {
-    if (ctx == NULL || out == NULL || (flags & ~(unsigned)NVT_SAMPLE_ALL) != 0) {
-        return NVT_ERR_INVALID_ARGUMENT;
-    }
+nvt_status snapshot_take_some(nvt_context *ctx, unsigned flags, nvt_device *const *roots,
+                              size_t root_count, enum snapshot_layout layout, void **out,
+                              size_t *process_count) {
     struct pass pass;
     memset(&pass, 0, sizeof(pass));
     pass.ctx = ctx;
     pass.flags = flags;
+    pass.roots = roots;
+    pass.root_count = root_count;
     host_state_init_na(&pass.host);
-    double timestamp = wall_clock();
+    double timestamp = clock_wall_s();
     nvt_status status = run_pass(&pass);
     if (status == NVT_OK) {
         struct snapshot_parts parts = {
@@ -306,8 +281,22 @@ nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapsh
             .hosts = pass.hosts,
             .host_count = pass.host_count,
         };
-        status = snapshot_pack(&parts, out);
+        status = snapshot_pack(&parts, layout, out);
+    }
+    if (process_count != NULL) {
+        *process_count = status == NVT_OK ? pass.process_count : 0;
     }
     pass_fini(&pass);
+    return status;
+}
+
+nvt_status nvt_snapshot_take(nvt_context *ctx, unsigned flags, struct nvt_snapshot **out) {
+    if (ctx == NULL || out == NULL || (flags & ~(unsigned)NVT_SAMPLE_ALL) != 0) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    void *block = NULL;
+    nvt_status status = snapshot_take_some(ctx, flags, ctx->devices, ctx->system.device_count,
+                                           SNAPSHOT_WHOLE, &block, NULL);
+    *out = block;
     return status;
 }

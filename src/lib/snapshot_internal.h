@@ -25,8 +25,25 @@ struct snapshot_parts {
     size_t host_count;
 };
 
-/* Copy the parts into one allocation (freed with nvt_snapshot_free).  NVT_OK or
- * NVT_ERR_NO_MEMORY. */
-nvt_status snapshot_pack(const struct snapshot_parts *parts, struct nvt_snapshot **out);
+/* What a packed block starts with: the snapshot header (nvt_snapshot_take), or the process array
+ * (nvt_device_processes, which hands out the processes alone; the header is packed after it). */
+enum snapshot_layout {
+    SNAPSHOT_WHOLE,
+    SNAPSHOT_PROCESSES
+};
+
+/* Copy the parts into one allocation freed with free(); *out is its start, laid out as asked.
+ * NVT_OK or NVT_ERR_NO_MEMORY. */
+nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
+                         void **out);
+
+struct nvt_device;
+
+/* One sampling pass over roots (each a physical device followed by its MIG devices when MIG is
+ * enabled, or a MIG device), packed with the layout asked for; *process_count (when not NULL)
+ * receives the number of GPU processes.  NVT_OK or NVT_ERR_NO_MEMORY. */
+nvt_status snapshot_take_some(nvt_context *ctx, unsigned flags, struct nvt_device *const *roots,
+                              size_t root_count, enum snapshot_layout layout, void **out,
+                              size_t *process_count);
 
 #endif /* NVITOP_SRC_LIB_SNAPSHOT_INTERNAL_H */

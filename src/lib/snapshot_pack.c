@@ -58,12 +58,20 @@ static struct nvt_host_process pack_host(struct packer *p, const struct host_pro
     return out;
 }
 
-static void walk(struct packer *p, const struct snapshot_parts *parts) {
+static void walk(struct packer *p, const struct snapshot_parts *parts,
+                 enum snapshot_layout layout) {
+    struct nvt_gpu_process *processes = NULL;
+    if (layout == SNAPSHOT_PROCESSES) {
+        processes =
+            take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
+    }
     struct nvt_snapshot *snap = take(p, sizeof(*snap), alignof(struct nvt_snapshot));
     struct nvt_device_snapshot *devices =
         take(p, parts->device_count * sizeof(*devices), alignof(struct nvt_device_snapshot));
-    struct nvt_gpu_process *processes =
-        take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
+    if (layout == SNAPSHOT_WHOLE) {
+        processes =
+            take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
+    }
     double *per_cpu = take(p, parts->host.cpu_count * sizeof(double), alignof(double));
     /* The host part of each distinct pid is packed once; GPU-process entries copy it, so a pid on
      * two GPUs shares its strings. */
@@ -106,19 +114,22 @@ static void walk(struct packer *p, const struct snapshot_parts *parts) {
     snap->host.cpu_percent_per_cpu = parts->host.cpu_count > 0 ? per_cpu : NULL;
     snap->device_count = parts->device_count;
     snap->devices = parts->device_count > 0 ? devices : NULL;
+    snap->device_stride = sizeof(struct nvt_device_snapshot);
+    snap->process_stride = sizeof(struct nvt_gpu_process);
     snap->process_count = parts->process_count;
     snap->processes = parts->process_count > 0 ? processes : NULL;
 }
 
-nvt_status snapshot_pack(const struct snapshot_parts *parts, struct nvt_snapshot **out) {
+nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
+                         void **out) {
     struct packer measure = {NULL, 0};
-    walk(&measure, parts);
+    walk(&measure, parts, layout);
     struct packer write = {malloc(measure.used), 0};
     if (write.base == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
-    walk(&write, parts);
-    *out = (struct nvt_snapshot *)(void *)write.base;
+    walk(&write, parts, layout);
+    *out = write.base;
     return NVT_OK;
 }
 
@@ -132,4 +143,19 @@ bool nvt_snapshot_is_leaf(const struct nvt_snapshot *snapshot, size_t slot) {
     }
     const struct nvt_device_snapshot *device = &snapshot->devices[slot];
     return device->info.is_mig || device->state.mig_mode != NVT_FEATURE_ENABLED;
+}
+
+const struct nvt_device_snapshot *nvt_snapshot_device(const struct nvt_snapshot *snapshot,
+                                                      size_t slot) {
+    if (snapshot == NULL || slot >= snapshot->device_count) {
+        return NULL;
+    }
+    return &snapshot->devices[slot];
+}
+
+const struct nvt_gpu_process *nvt_snapshot_process(const struct nvt_snapshot *snapshot, size_t i) {
+    if (snapshot == NULL || i >= snapshot->process_count) {
+        return NULL;
+    }
+    return &snapshot->processes[i];
 }

@@ -1,9 +1,12 @@
 /*
- * The version of the library that is actually loaded, which may differ from the header a program
- * was built with.
+ * The library's own version: what the headers it was built with say.
  */
 #include <nvitop/version.h>
 
 const char *nvt_version_string(void) {
     return NVT_VERSION_STRING;
+}
+
+unsigned nvt_version_num(void) {
+    return NVT_VERSION_NUM;
 }

@@ -129,6 +129,7 @@ static void wait_for_memory_used(uint64_t mib) {
     assert_int_equal(nvt_device_by_index(probe, 0, &dev), NVT_OK);
     double deadline = tu_now() + DEADLINE_S;
     struct nvt_device_state st;
+    nvt_device_state_init(&st);
     do {
         assert_int_equal(nvt_device_state(dev, NVT_SAMPLE_DEVICES, &st), NVT_OK);
         if (st.memory_used_bytes == mib << 20) {
@@ -364,7 +365,9 @@ static void test_forked_grandchild(void **state) {
 static void test_all_processes_and_cuda_names(void **state) {
     struct fixture *f = *state;
     uint32_t all[] = {1};
-    struct nvt_options ctx_opts = {.cuda_library_path = ""}; /* pure NVML resolution */
+    struct nvt_options ctx_opts;
+    nvt_options_init(&ctx_opts);
+    ctx_opts.cuda_library_path = ""; /* pure NVML resolution */
     struct nvt_collector_options opts = {.manual_sampling = true,
                                          .root_pids = all,
                                          .root_pid_count = 1,

@@ -25,7 +25,8 @@ static void test_library_not_found(void **state) {
     (void)state;
     tu_use_scenario(tu_test_scenario("lib-basic.json"));
     nvt_context *ctx = (nvt_context *)&ctx; /* must be reset to NULL on failure */
-    struct nvt_options opts = {.nvml_library_path = "/nonexistent/libnvidia-ml.so.1"};
+    struct nvt_options opts = {.struct_size = sizeof(struct nvt_options),
+                               .nvml_library_path = "/nonexistent/libnvidia-ml.so.1"};
     assert_int_equal(nvt_open(&opts, &ctx), NVT_ERR_LIBRARY_NOT_FOUND);
     assert_null(ctx);
     assert_string_equal(nvt_strerror(NVT_ERR_LIBRARY_NOT_FOUND),
@@ -39,7 +40,8 @@ static void test_library_not_found(void **state) {
 
 static void test_allow_no_gpu(void **state) {
     (void)state;
-    struct nvt_options opts = {.nvml_library_path = "/nonexistent/libnvidia-ml.so.1",
+    struct nvt_options opts = {.struct_size = sizeof(struct nvt_options),
+                               .nvml_library_path = "/nonexistent/libnvidia-ml.so.1",
                                .allow_no_gpu = true};
     nvt_context *ctx = NULL;
     assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
@@ -97,7 +99,7 @@ static void test_init_errors(void **state) {
     assert_int_equal(open_with_init_error("UNKNOWN", dir), NVT_ERR_NVML_UNKNOWN);
 
     /* With allow_no_gpu the context opens and says why there are no GPUs. */
-    struct nvt_options opts = {.allow_no_gpu = true};
+    struct nvt_options opts = {.struct_size = sizeof(struct nvt_options), .allow_no_gpu = true};
     nvt_context *ctx = NULL;
     assert_int_equal(open_with_init_error("DRIVER_NOT_LOADED", dir), NVT_ERR_DRIVER_NOT_LOADED);
     assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
@@ -179,6 +181,7 @@ static void test_device_lookups(void **state) {
     assert_int_equal(nvt_device_by_bus_id(ctx, "zz", &found), NVT_ERR_NOT_FOUND);
 
     struct nvt_device_state live;
+    nvt_device_state_init(&live);
     assert_int_equal(nvt_device_state(rtx, NVT_SAMPLE_DEVICES | NVT_SAMPLE_CLOCKS, &live), NVT_OK);
     assert_int_equal(live.memory_used_bytes, 20110 * MiB);
     assert_int_equal(live.clock_sm_mhz, 1860);
@@ -202,7 +205,8 @@ static void test_legacy_driver(void **state) {
     snprintf(path, sizeof(path), "%s/sim-driver-legacy/libnvidia-ml.so.1",
              getenv("NVT_BINARY_DIR") != NULL ? getenv("NVT_BINARY_DIR") : "build");
     tu_use_scenario(tu_test_scenario("lib-basic.json"));
-    struct nvt_options opts = {.nvml_library_path = path};
+    struct nvt_options opts = {.struct_size = sizeof(struct nvt_options),
+                               .nvml_library_path = path};
     nvt_context *ctx = NULL;
     assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
     assert_int_equal(nvt_system_info(ctx)->device_count, 4);
@@ -273,7 +277,8 @@ static const char *test_library(const char *name) {
  * N/A, nothing crashes, and what was missing is reported. */
 static void test_minimal_driver(void **state) {
     (void)state;
-    struct nvt_options opts = {.nvml_library_path = test_library("libminimalnvml.so"),
+    struct nvt_options opts = {.struct_size = sizeof(struct nvt_options),
+                               .nvml_library_path = test_library("libminimalnvml.so"),
                                .cuda_library_path = ""};
     nvt_context *ctx = NULL;
     assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);

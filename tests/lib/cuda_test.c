@@ -34,7 +34,8 @@
 
 static nvt_context *open_with_cuda(const char *scenario, const char *cuda_library) {
     tu_use_scenario(scenario);
-    struct nvt_options opts = {.cuda_library_path = cuda_library};
+    struct nvt_options opts = {.struct_size = sizeof(struct nvt_options),
+                               .cuda_library_path = cuda_library};
     nvt_context *ctx = NULL;
     assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
     return ctx;

@@ -212,7 +212,9 @@ static void test_host_only_snapshot_asks_nothing(void **state) {
 static void test_library_error_names_the_path(void **state) {
     (void)state;
     char buf[512];
-    struct nvt_options opts = {.nvml_library_path = "/nonexistent/libnvidia-ml.so.1"};
+    struct nvt_options opts;
+    nvt_options_init(&opts);
+    opts.nvml_library_path = "/nonexistent/libnvidia-ml.so.1";
     size_t len = nvt_nvml_library_error(&opts, buf, sizeof(buf));
     assert_int_equal(len, strlen(buf));
     if (strstr(buf, "nvml_library_path=/nonexistent/libnvidia-ml.so.1: ") != buf ||

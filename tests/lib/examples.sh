@@ -44,5 +44,12 @@ check select-mig examples-mig.json 0 example-select 5GiB
 if [ -x "$bin/example-collector" ]; then
     check collector-2gpu examples-2gpu.json 0 example-collector 2
 fi
+cudart=${NVT_BINARY_DIR}/tests/lib/libfakecuda.so
+check processes-2gpu examples-2gpu.json 0 example-processes 0 "$cudart"
+CUDA_VISIBLE_DEVICES=1,0 check processes-cuda-order examples-2gpu.json 0 example-processes 1 \
+    /nonexistent/libcudart.so
+check processes-mig examples-mig.json 0 example-processes 0 /nonexistent/libcudart.so
+check processes-bad-ordinal examples-2gpu.json 0 example-processes 7 /nonexistent/libcudart.so
+check host-fixture examples-2gpu.json 0 example-host "$src/tests/fixtures/proc/basic"
 [ "$failed" -eq 0 ] && echo "examples: all outputs as expected"
 exit "$failed"

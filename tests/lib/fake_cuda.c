@@ -183,3 +183,17 @@ int cuDeviceGetUuid_v2(struct fake_uuid *uuid, int device) {
     }
     return n == 16 ? 0 : 1;
 }
+
+/* The CUDA runtime's version query too (libcudart), so that one stand-in library serves
+ * nvt_cuda_runtime_version(): $FAKE_CUDART_VERSION, else 12040; a negative value fails. */
+int cudaRuntimeGetVersion(int *version);
+
+int cudaRuntimeGetVersion(int *version) {
+    const char *text = getenv("FAKE_CUDART_VERSION");
+    int value = text != NULL ? atoi(text) : 12040;
+    if (value < 0) {
+        return 35; /* cudaErrorInsufficientDriver */
+    }
+    *version = value;
+    return 0;
+}

@@ -167,6 +167,7 @@ static void test_facts_after_early_loss(void **state) {
     nvt_device *rtx = NULL;
     assert_int_equal(nvt_device_by_index(ctx, 1, &rtx), NVT_OK);
     struct nvt_device_state live;
+    nvt_device_state_init(&live);
     double deadline = tu_now() + DEADLINE_S;
     do {
         assert_int_equal(nvt_device_state(rtx, 0, &live), NVT_OK);
@@ -255,7 +256,9 @@ static void check_generation(struct fixture *f, const char *generation, const ch
     const char *binary = getenv("NVT_BINARY_DIR");
     snprintf(library, sizeof(library), "%s/sim-driver-%s/libnvidia-ml.so.1",
              binary != NULL ? binary : "build", variant != NULL ? variant : "");
-    struct nvt_options opts = {.nvml_library_path = variant != NULL ? library : NULL};
+    struct nvt_options opts;
+    nvt_options_init(&opts);
+    opts.nvml_library_path = variant != NULL ? library : NULL;
     tu_use_scenario(f->path);
     assert_int_equal(nvt_open(&opts, &f->ctx), NVT_OK);
     nvt_context *ctx = f->ctx;

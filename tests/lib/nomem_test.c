@@ -13,6 +13,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -39,6 +40,7 @@ static int should_fail(void) {
     seen++;
     if (seen == fail_at) {
         failed = 1;
+        errno = ENOMEM; /* as the real allocator does: callers such as fdopendir() report it */
         return 1;
     }
     return 0;
@@ -159,11 +161,66 @@ static void test_collector(void **state) {
     assert_true(n > 20);
 }
 
+/* The calls of the completed API that allocate: every failure is NVT_ERR_NO_MEMORY, no leak. */
+static void test_completed_api(void **state) {
+    (void)state;
+    /* The pure-NVML CUDA resolution: a forked CUDA child would inherit the failing allocator. */
+    tu_use_scenario(tu_test_scenario("lib-basic.json"));
+    struct nvt_options opts;
+    nvt_options_init(&opts);
+    opts.cuda_library_path = "";
+    nvt_context *ctx = NULL;
+    assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
+    nvt_device *rtx = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 1, &rtx), NVT_OK);
+    long n = 1;
+    for (; n < 100000; n++) {
+        const uint32_t indices[] = {1, 0};
+        struct nvt_snapshot *snap = NULL;
+        struct nvt_gpu_process *list = NULL;
+        struct nvt_host_state *host = NULL;
+        uint32_t *pids = NULL;
+        uint32_t *ppids = NULL;
+        uint32_t *children = NULL;
+        size_t count = 0;
+        nvt_device *device = NULL;
+        arm(n);
+        nvt_status statuses[] = {
+            nvt_snapshot_take_devices(ctx, NVT_SAMPLE_ALL, indices, 2, &snap),
+            nvt_device_processes(rtx, NVT_SAMPLE_HOST_PROCESSES, &list, &count),
+            nvt_host_state_read(ctx, &host),
+            nvt_host_pids(ctx, &pids, &count),
+            nvt_host_reverse_ppid_map(ctx, &ppids, &children, &count),
+            nvt_device_by_cuda_index(ctx, "1,2", 1, &device),
+        };
+        disarm();
+        assert_true(statuses[5] != NVT_OK || nvt_device_info(device)->index == 2);
+        for (size_t i = 0; i < sizeof(statuses) / sizeof(*statuses); i++) {
+            if (statuses[i] != NVT_OK && statuses[i] != NVT_ERR_NO_MEMORY) {
+                print_message("call %zu, allocation %ld: %s\n", i, n, nvt_status_name(statuses[i]));
+            }
+            assert_true(statuses[i] == NVT_OK || statuses[i] == NVT_ERR_NO_MEMORY);
+        }
+        nvt_snapshot_free(snap);
+        nvt_free(list);
+        nvt_free(host);
+        nvt_free(pids);
+        nvt_free(ppids);
+        if (!failed) {
+            break;
+        }
+    }
+    print_message("completed API: %ld allocation sites tried\n", n - 1);
+    assert_true(n > 10);
+    nvt_close(ctx);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_snapshot),
         cmocka_unit_test(test_open_and_lookups),
         cmocka_unit_test(test_collector),
+        cmocka_unit_test(test_completed_api),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

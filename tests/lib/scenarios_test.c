@@ -201,7 +201,8 @@ static void check_scenario(const char *name, bool legacy) {
     char library[4096];
     snprintf(library, sizeof(library), "%s/sim-driver-legacy/libnvidia-ml.so.1",
              getenv("NVT_BINARY_DIR") != NULL ? getenv("NVT_BINARY_DIR") : "build");
-    struct nvt_options opts = {.nvml_library_path = legacy ? library : NULL};
+    struct nvt_options opts = {.struct_size = sizeof(struct nvt_options),
+                               .nvml_library_path = legacy ? library : NULL};
     assert_int_equal(nvt_open(&opts, &run.ctx), NVT_OK);
     assert_int_equal(nvt_snapshot_take(run.ctx, NVT_SAMPLE_ALL, &run.snap), NVT_OK);
 

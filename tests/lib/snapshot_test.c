@@ -326,7 +326,9 @@ static void test_unified_memory_figures(void **state) {
     const char *source = getenv("NVT_SOURCE_DIR");
     snprintf(root, sizeof(root), "%s/tests/fixtures/proc/basic", source != NULL ? source : ".");
     tu_use_scenario(tu_test_scenario("lib-basic.json"));
-    struct nvt_options opts = {.proc_root = root};
+    struct nvt_options opts;
+    nvt_options_init(&opts);
+    opts.proc_root = root;
     nvt_context *ctx = NULL;
     assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
     struct nvt_snapshot *snap = NULL;

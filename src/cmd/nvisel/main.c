@@ -51,7 +51,7 @@ static nvt_status candidates(nvt_context *ctx, const struct nvt_snapshot *snap,
             }
         }
     }
-    free(visible);
+    nvt_free(visible);
     return NVT_OK;
 }
 

@@ -85,7 +85,7 @@ static void select_devices(nvt_context *ctx, const struct nvitop_options *option
                 }
             }
         }
-        free(visible);
+        nvt_free(visible);
     } else {
         for (uint32_t i = 0; i < device_count; i++) {
             wanted[i] = true;

@@ -37,9 +37,22 @@ static nvt_status build_table(nvt_context *ctx, struct table_store *store) {
     if (store->gpus == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
+    /* Enumerate MIG devices here rather than through nvt_device_mig_count(), which cannot say
+     * that it ran out of memory (the table would silently lose a GPU's MIG devices). */
     size_t mig_total = 0;
     for (uint32_t i = 0; i < count; i++) {
-        mig_total += nvt_device_mig_count(ctx->devices[i]);
+        nvt_device *device = ctx->devices[i];
+        struct nvt_device_state state;
+        device_read_state(device, 0, &state);
+        if (state.mig_mode != NVT_FEATURE_ENABLED) {
+            continue;
+        }
+        device_ensure_facts(device, NVML_FACTS_MIG, &state);
+        nvt_status status = device_list_children(device);
+        if (status != NVT_OK) {
+            return status;
+        }
+        mig_total += device->child_count;
     }
     store->migs = calloc(mig_total > 0 ? mig_total : 1, sizeof(*store->migs));
     if (store->migs == NULL) {
@@ -133,6 +146,9 @@ nvt_status nvt_cuda_visible_devices(nvt_context *ctx, const char *value,
         bool abbreviations = uuid_value == NULL;
         *count = cuda_visible_resolve(uuid_value != NULL ? uuid_value : value, &store.table,
                                       abbreviations, devices);
+        if (*count == SIZE_MAX) {
+            status = NVT_ERR_NO_MEMORY;
+        }
     }
     free(uuid_value);
     store_fini(&store);

@@ -283,8 +283,9 @@ size_t cuda_visible_resolve(const char *value, const struct cuda_table *table, b
     }
     struct pick *picks = calloc(max, sizeof(*picks));
     struct item *seen = calloc(max, sizeof(*seen));
-    size_t count = 0;
+    size_t count = SIZE_MAX; /* out of memory */
     if (picks != NULL && seen != NULL) {
+        count = 0;
         if (value == NULL) {
             for (size_t i = 0; i < table->gpu_count; i++) {
                 picks[count++] = (struct pick){i, SIZE_MAX};

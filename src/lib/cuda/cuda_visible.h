@@ -37,7 +37,8 @@ size_t cuda_visible_max(const struct cuda_table *table);
  * write the visible devices in CUDA order to out (cuda_visible_max() entries).  Returns how many.
  * With abbreviations, "GPU-"/"MIG-" UUIDs may be cut after at least 8 hex digits when the prefix
  * names one device (CUDA accepts these; nvitop only through libcuda).  Invalid entries cut the
- * list, a repeated entry (or device) empties it, and at most one MIG device is visible.  Pure.
+ * list, a repeated entry (or device) empties it, and at most one MIG device is visible.  SIZE_MAX
+ * when out of memory.  Pure.
  */
 size_t cuda_visible_resolve(const char *value, const struct cuda_table *table, bool abbreviations,
                             struct nvt_cuda_device *out);

@@ -43,6 +43,13 @@ uint32_t host_cpu_count(const struct host_ctx *host);
 nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double *per_cpu,
                        uint32_t per_cpu_cap);
 
+/*
+ * host_sample() into *out with a per-CPU array allocated here, big enough for CPUs brought online
+ * since the last sample; out->cpu_percent_per_cpu points into *per_cpu, which the caller frees.
+ * Unreadable host data leaves *out N/A.  NVT_OK or NVT_ERR_NO_MEMORY.
+ */
+nvt_status host_sample_owned(struct host_ctx *host, struct nvt_host_state *out, double **per_cpu);
+
 /* Host data of one process, owning its strings (unlike the public struct, which borrows).  The
  * pub string pointers point at the members below, or at "" when those are NULL (N/A). */
 struct host_process {

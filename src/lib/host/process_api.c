@@ -318,10 +318,11 @@ static nvt_status collect_pairs(struct host_ctx *host, struct pid_pair **pairs, 
         host->root_fd >= 0 ? openat(host->root_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
     DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
     if (dir == NULL) {
+        int err = errno;
         if (fd >= 0) {
             close(fd);
         }
-        return NVT_ERR_IO;
+        return err == ENOMEM ? NVT_ERR_NO_MEMORY : NVT_ERR_IO; /* fdopendir allocates */
     }
     size_t capacity = 0;
     nvt_status st = NVT_OK;

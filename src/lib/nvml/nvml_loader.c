@@ -12,15 +12,7 @@
 
 #include <nvitop/context.h>
 
-/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer.  The memcpy
- * keeps the conversion free of the ISO C warning about object-to-function casts. */
-static void resolve(void *dl, const char *name, void *slot, size_t size) {
-    void *symbol = dlsym(dl, name);
-    memset(slot, 0, size);
-    if (symbol != NULL) {
-        memcpy(slot, &symbol, sizeof(symbol) < size ? sizeof(symbol) : size);
-    }
-}
+#include "util/dl.h"
 
 /* The library named by the caller or the environment; NULL for the default search.  A set-user-id
  * program ignores the environment (secure_getenv), so that nobody loads code into it. */
@@ -71,10 +63,10 @@ nvt_status nvml_loader_open(const char *path, struct nvml_lib *out) {
         return NVT_ERR_LIBRARY_NOT_FOUND;
     }
     out->dl = dl;
-#define NVML_RESOLVE(name, params) resolve(dl, #name, &out->api.name, sizeof(out->api.name));
+#define NVML_RESOLVE(name, params) dl_function(dl, #name, &out->api.name, sizeof(out->api.name));
     NVML_ABI_FUNCTIONS(NVML_RESOLVE)
 #undef NVML_RESOLVE
-    resolve(dl, "nvmlErrorString", &out->api.nvmlErrorString, sizeof(out->api.nvmlErrorString));
+    dl_function(dl, "nvmlErrorString", &out->api.nvmlErrorString, sizeof(out->api.nvmlErrorString));
     choose_variants(out);
     return NVT_OK;
 }

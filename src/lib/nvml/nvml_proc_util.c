@@ -11,21 +11,15 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
+#include "util/clock.h"
 
 #define LOOK_BACK_US    1000000ULL
 #define LOOK_BACK_S     1.0
 #define INITIAL_SAMPLES 64U
 #define MAX_SAMPLES     (1U << 16)
-
-static double monotonic_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static uint32_t clamp_pct(unsigned int value) {
     return value > 100 ? 100 : value;
@@ -133,7 +127,7 @@ nvt_status nvml_apply_process_utilization(struct nvml_backend *backend, struct n
     if (fresh < 0) {
         return NVT_ERR_NO_MEMORY;
     }
-    double now = monotonic_s();
+    double now = clock_monotonic_s();
     if (fresh > 0) {
         if (!remember(device, (size_t)fresh)) {
             return NVT_ERR_NO_MEMORY;

@@ -8,6 +8,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
+#include "util/clock.h"
 
 struct reader {
     struct nvml_backend *backend;
@@ -36,6 +37,7 @@ static enum nvt_feature feature(bool success, nvmlEnableState_t state) {
 
 static void set_na(struct nvt_device_state *out) {
     memset(out, 0xFF, sizeof(*out));
+    out->struct_size = sizeof(*out);
     out->status = NVT_OK;
     out->memory_is_host = false;
     out->persistence_mode = NVT_FEATURE_NA;
