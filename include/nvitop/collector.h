@@ -102,7 +102,7 @@ NVT_API nvt_status nvt_collector_deactivate(nvt_collector *collector, const char
 /*
  * Restart the statistics of the buffers from the top down to and including tag (NULL: the top
  * one); the next collect takes a fresh sample (unlike nvitop, whose collect right after a clear
- * can return no metric at all).  Same errors as nvt_collector_deactivate().
+ * can return no metric at all).  Same errors as nvt_collector_deactivate().  Any thread.
  */
 NVT_API nvt_status nvt_collector_clear(nvt_collector *collector, const char *tag);
 
@@ -110,20 +110,21 @@ NVT_API nvt_status nvt_collector_clear(nvt_collector *collector, const char *tag
  * The statistics of the innermost tag, taking a sample first when the last one is older than the
  * interval.  On success *out is one allocation of *count metrics (keys included) the caller frees
  * with nvt_metrics_free().  NVT_ERR_UNINITIALIZED when no tag is active, NVT_ERR_NO_MEMORY.
+ * Any thread, also several at once (each gets its own copy).
  */
 NVT_API nvt_status nvt_collector_collect(nvt_collector *collector, struct nvt_metric **out,
                                          size_t *count);
 
-/* Free what nvt_collector_collect() returned.  Accepts NULL. */
+/* Free what nvt_collector_collect() returned.  Accepts NULL.  Any thread, once per result. */
 NVT_API void nvt_metrics_free(struct nvt_metric *metrics);
 
 /*
  * Take one sample now and add it to every active buffer (nothing is kept when no tag is active).
- * Fails only with NVT_ERR_NO_MEMORY.
+ * Fails only with NVT_ERR_NO_MEMORY.  Any thread.
  */
 NVT_API nvt_status nvt_collector_sample(nvt_collector *collector);
 
-/* The sampling interval in seconds.  Never fails. */
+/* The sampling interval in seconds.  Never fails.  Any thread. */
 NVT_API double nvt_collector_interval(const nvt_collector *collector);
 
 /*
@@ -157,7 +158,8 @@ NVT_API nvt_status nvt_collector_daemon_start(nvt_collector *collector,
 
 /*
  * Ask the daemon to stop and wait for it (its last on_collect and on_stop return first).  Returns
- * NVT_OK also when no daemon runs (or it stopped by itself).
+ * NVT_OK also when no daemon runs (or it stopped by itself).  Any thread but the daemon's own
+ * (a callback must not call it).
  */
 NVT_API nvt_status nvt_collector_daemon_stop(nvt_collector *collector);
 

@@ -51,8 +51,8 @@ target_compile_definitions(nvitop_core PRIVATE NVT_CUDA_PROBE_PATH="${NVT_CUDA_P
 if(EXISTS ${NVT_LIB_DIR}/cuda/cuda_probe.c)
     add_executable(nvitop-cuda-probe ${NVT_LIB_DIR}/cuda/cuda_probe.c)
     target_include_directories(nvitop-cuda-probe PRIVATE
-        ${CMAKE_SOURCE_DIR}/include ${NVT_LIB_DIR})
-    target_link_libraries(nvitop-cuda-probe PRIVATE ${CMAKE_DL_LIBS})
+        ${CMAKE_SOURCE_DIR}/include ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
+    target_link_libraries(nvitop-cuda-probe PRIVATE nvitop_util ${CMAKE_DL_LIBS})
     install(TARGETS nvitop-cuda-probe RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/nvitop)
 endif()
 set_target_properties(nvitop_core PROPERTIES

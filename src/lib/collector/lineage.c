@@ -153,4 +153,3 @@ nvt_status lineage_classify(struct lineage *s, nvt_context *ctx, const struct nv
     s->known_count = next_count;
     return NVT_OK;
 }
-

@@ -27,7 +27,7 @@ struct lineage_entry {
 struct lineage {
     uint32_t *roots; /* sorted */
     size_t root_count;
-    bool all_processes; /* root 1: every process */
+    bool all_processes;          /* root 1: every process */
     struct lineage_entry *known; /* the processes of the last snapshot */
     size_t known_count;
 };

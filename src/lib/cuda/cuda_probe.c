@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cuda/cuda_child.h"
+#include "util/dl.h"
 
 /* CUDA error codes after which CUDA sees no device at all (SPEC.md §5.5). */
 #define CUDA_ERROR_INVALID_DEVICE                 101
@@ -30,16 +31,6 @@ typedef int (*cu_init_fn)(unsigned int);
 typedef int (*cu_count_fn)(int *);
 typedef int (*cu_get_fn)(int *, int);
 typedef int (*cu_uuid_fn)(struct cuda_uuid *, int);
-
-/* dlsym returns an object pointer; POSIX guarantees it converts to a function pointer.  The memcpy
- * keeps the conversion free of the ISO C warning about object-to-function casts. */
-static void resolve(void *dl, const char *name, void *slot, size_t size) {
-    void *found = dlsym(dl, name);
-    memset(slot, 0, size);
-    if (found != NULL && sizeof(found) == size) {
-        memcpy(slot, &found, size);
-    }
-}
 
 static void write_all(const char *text, size_t len) {
     while (len > 0) {
@@ -102,12 +93,12 @@ int main(int argc, char **argv) {
     cu_count_fn cu_count;
     cu_get_fn cu_get;
     cu_uuid_fn cu_uuid;
-    resolve(dl, "cuInit", &cu_init, sizeof(cu_init));
-    resolve(dl, "cuDeviceGetCount", &cu_count, sizeof(cu_count));
-    resolve(dl, "cuDeviceGet", &cu_get, sizeof(cu_get));
-    resolve(dl, "cuDeviceGetUuid_v2", &cu_uuid, sizeof(cu_uuid));
+    dl_function(dl, "cuInit", &cu_init, sizeof(cu_init));
+    dl_function(dl, "cuDeviceGetCount", &cu_count, sizeof(cu_count));
+    dl_function(dl, "cuDeviceGet", &cu_get, sizeof(cu_get));
+    dl_function(dl, "cuDeviceGetUuid_v2", &cu_uuid, sizeof(cu_uuid));
     if (cu_uuid == NULL) {
-        resolve(dl, "cuDeviceGetUuid", &cu_uuid, sizeof(cu_uuid));
+        dl_function(dl, "cuDeviceGetUuid", &cu_uuid, sizeof(cu_uuid));
     }
     if (cu_init == NULL || cu_count == NULL || cu_get == NULL || cu_uuid == NULL) {
         return CUDA_PROBE_FAILED;

@@ -83,8 +83,10 @@ size_t nvml_loader_describe(const char *path, char *buf, size_t size) {
                      ? snprintf(buf, size, "%s=%s: %s", origin, chosen, why)
                      : snprintf(buf, size, "libnvidia-ml.so.1 and libnvidia-ml.so: %s", why);
     } else {
-        void *init = dlsym(dl, "nvmlInit_v2");
-        init = init != NULL ? init : dlsym(dl, "nvmlInit");
+        void (*init)(void) = NULL;
+        if (!dl_function(dl, "nvmlInit_v2", &init, sizeof(init))) {
+            dl_function(dl, "nvmlInit", &init, sizeof(init));
+        }
         if (init == NULL) {
             needed = snprintf(buf, size, "%s=%s: not an NVML library (it has no nvmlInit)",
                               chosen != NULL ? origin : "library",
