@@ -183,12 +183,11 @@ static size_t first_child_pair(const uint32_t *pairs, size_t count, uint32_t ppi
     return lo;
 }
 
-static void add_children(struct builder *b, size_t gpu_count, const uint32_t *pairs,
-                         size_t count) {
+static void add_children(struct builder *b, size_t gpu_count, const uint32_t *pairs, size_t count) {
     for (size_t i = 0; i < gpu_count; i++) {
         uint32_t pid = b->nodes[i].pid;
-        for (size_t k = first_child_pair(pairs, count, pid);
-             k < count && pairs[2 * k + 1] == pid; k++) {
+        for (size_t k = first_child_pair(pairs, count, pid); k < count && pairs[2 * k + 1] == pid;
+             k++) {
             if (pairs[2 * k] == pid || find_node(b, pairs[2 * k]) != NO_NODE) {
                 continue;
             }
@@ -382,8 +381,7 @@ static void flatten(struct builder *b, size_t index, size_t depth, const char *c
         snprintf(next, len + 8, "%s%s", continuation, last ? "   " : "│  ");
     }
     out->items[out->count++] = (struct flat_item){index, depth, prefix};
-    qsort_r(node->children.items, node->children.count, sizeof(size_t), compare_children,
-            b->nodes);
+    qsort_r(node->children.items, node->children.count, sizeof(size_t), compare_children, b->nodes);
     for (size_t i = 0; i < node->children.count; i++) {
         flatten(b, node->children.items[i], depth + 1, next, i + 1 == node->children.count, out);
     }

@@ -60,7 +60,6 @@ void view_process_tree_build(const struct view_process_table *table, const uint3
 void view_process_tree_fini(struct view_process_tree *tree);
 
 /* The row showing (pid, create_time), or -1.  create_time NaN matches any. */
-long view_process_tree_find(const struct view_process_tree *tree, uint32_t pid,
-                            double create_time);
+long view_process_tree_find(const struct view_process_tree *tree, uint32_t pid, double create_time);
 
 #endif /* NVITOP_SRC_VIEW_PROCESS_TREE_H */

@@ -30,7 +30,10 @@ static const char *const help_lines[] = {
     "   Ctrl-A ^: scroll to left most                  T: terminate selected process",
     "   Ctrl-E $: scroll to right most                 e: show process environment",
     "   PageUp [: scroll entire screen up              t: toggle tree-view screen",
-    " PageDown ]: scroll entire screen down        Enter: show process metrics",
+    /* METRICS-KEYS: the process metrics screen's help goes here: "        Enter: show process
+     * metrics" at the end of the next line (as nvitop 1.7 has it) and the graph-switch key.
+     * Until that screen is built, Enter is not listed: the help lists the keys that work. */
+    " PageDown ]: scroll entire screen down",
     "",
     "      Wheel: scroll process list        Shift-Wheel: scroll horizontally",
     "        Tab: scroll process list         Ctrl-Wheel: fast scroll (5x)",
@@ -135,7 +138,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         /* The red rows are the process-mutating keys that --readonly disables. */
         if (readonly && rc->right == VIEW_COLOR_RED) {
             canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFFFF);
-        } else {
+        } else if (help_lines[rc->row] == NULL || strlen(help_lines[rc->row]) > 39) {
             paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
         }
     }
