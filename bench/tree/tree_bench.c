@@ -27,11 +27,11 @@
 
 #include "view/process_tree.h"
 
-#define PROCESSES     10000
-#define JOBS          100
-#define WORKERS       4
-#define JOB_BASE      100
-#define FILLER_BASE   2000
+#define PROCESSES      10000
+#define JOBS           100
+#define WORKERS        4
+#define JOB_BASE       100
+#define FILLER_BASE    2000
 #define DEFAULT_ROUNDS 20
 
 static double now_s(void) {
@@ -88,8 +88,9 @@ static void add_process(const char *root, unsigned pid, unsigned ppid, const cha
 static void make_fixture(const char *root) {
     write_file(root, "stat", "cpu  1000 0 500 8000 500 0 0 0 0 0\nbtime 1700000000\n");
     write_file(root, "uptime", "12345.67 20000.00\n");
-    write_file(root, "meminfo", "MemTotal:       16000000 kB\nMemFree:         4000000 kB\n"
-                                "MemAvailable:   10000000 kB\n");
+    write_file(root, "meminfo",
+               "MemTotal:       16000000 kB\nMemFree:         4000000 kB\n"
+               "MemAvailable:   10000000 kB\n");
     unsigned count = 0;
     add_process(root, 1, 0, "init", "/sbin/init\0", 11);
     count++;
@@ -239,8 +240,8 @@ int main(int argc, char **argv) {
            PROCESSES, JOBS, rounds);
     printf("  floor (list + read each <pid>/stat once): %8.2f ms  (%zu stat files)\n",
            floor_median * 1e3, stats);
-    printf("  tree rebuild (ppid map + reads + rows):   %8.2f ms  (%zu rows)\n",
-           tree_median * 1e3, rows);
+    printf("  tree rebuild (ppid map + reads + rows):   %8.2f ms  (%zu rows)\n", tree_median * 1e3,
+           rows);
     printf("  ratio: %.2fx (target: at most 2x)\n", tree_median / floor_median);
     for (unsigned j = 0; j < JOBS; j++) {
         nvt_host_process_free(table->hosts[j]);

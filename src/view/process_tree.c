@@ -126,8 +126,14 @@ static void link(struct builder *b, size_t child, size_t parent) {
     list_push(&b->nodes[parent].children, child);
 }
 
+static bool host_gone(const struct nvt_host_process *host) {
+    return host->status == NVT_HOST_GONE || host->status == NVT_HOST_NOT_IN_NAMESPACE;
+}
+
+/* A vanished process has no parent any more: it is a root. */
 static bool has_parent_pid(const struct nvt_host_process *host) {
-    return host->ppid != 0 && host->ppid != NVT_NA_U32 && host->ppid != host->pid;
+    return !host_gone(host) && host->ppid != 0 && host->ppid != NVT_NA_U32 &&
+           host->ppid != host->pid;
 }
 
 /* Walk up from a GPU process until a root or a node already present. */
@@ -197,10 +203,6 @@ static void add_children(struct builder *b, size_t gpu_count, const uint32_t *pa
             }
         }
     }
-}
-
-static bool host_gone(const struct nvt_host_process *host) {
-    return host->status == NVT_HOST_GONE || host->status == NVT_HOST_NOT_IN_NAMESPACE;
 }
 
 static const char *user_of(const struct nvt_host_process *host) {
