@@ -383,7 +383,10 @@ static void flatten(struct builder *b, size_t index, size_t depth, const char *c
         snprintf(next, len + 8, "%s%s", continuation, last ? "   " : "│  ");
     }
     out->items[out->count++] = (struct flat_item){index, depth, prefix};
-    qsort_r(node->children.items, node->children.count, sizeof(size_t), compare_children, b->nodes);
+    if (node->children.count > 1) {
+        qsort_r(node->children.items, node->children.count, sizeof(size_t), compare_children,
+                b->nodes);
+    }
     for (size_t i = 0; i < node->children.count; i++) {
         flatten(b, node->children.items[i], depth + 1, next, i + 1 == node->children.count, out);
     }
@@ -453,7 +456,9 @@ void view_process_tree_build(const struct view_process_table *table, const uint3
             list_push(&roots, i);
         }
     }
-    qsort_r(roots.items, roots.count, sizeof(size_t), compare_roots, b.nodes);
+    if (roots.count > 1) {
+        qsort_r(roots.items, roots.count, sizeof(size_t), compare_roots, b.nodes);
+    }
     struct flat flat = {xcalloc(b.count + 1, sizeof(struct flat_item)), 0};
     for (size_t i = 0; i < roots.count; i++) {
         flatten(&b, roots.items[i], 0, "", false, &flat);

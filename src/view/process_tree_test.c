@@ -25,8 +25,8 @@ static const struct {
     const char *user;
     const char *command;
 } known[] = {
-    {1, 0, "root", "/sbin/init"},  {10, 1, "root", "sh job.sh"},   {11, 10, "root", "sleep 1"},
-    {30, 20, "root", "worker b"},  {31, 20, "alice", "worker a"},  {32, 30, "root", "grandchild"},
+    {1, 0, "root", "/sbin/init"},    {10, 1, "root", "sh job.sh"},  {11, 10, "root", "sleep 1"},
+    {30, 20, "root", "worker b"},    {31, 20, "alice", "worker a"}, {32, 30, "root", "grandchild"},
     {61, 60, "root", "loop parent"},
 };
 
@@ -105,15 +105,9 @@ static void test_tree(void **state) {
         uint32_t pid;
         const char *command;
     } expected[] = {
-        {1, "/sbin/init"},
-        {10, "├─ sh job.sh"},
-        {20, "│  └─ python train.py"},
-        {31, "│     ├─ worker a"},
-        {30, "│     └─ worker b"},
-        {40, "└─ python eval.py"},
-        {50, "No Such Process"},
-        {61, "loop parent"},
-        {60, "└─ loop child"},
+        {1, "/sbin/init"},         {10, "├─ sh job.sh"},      {20, "│  └─ python train.py"},
+        {31, "│     ├─ worker a"}, {30, "│     └─ worker b"}, {40, "└─ python eval.py"},
+        {50, "No Such Process"},   {61, "loop parent"},       {60, "└─ loop child"},
     };
     size_t count = sizeof(expected) / sizeof(expected[0]);
     assert_int_equal(tree.count, count);
