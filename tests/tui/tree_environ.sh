@@ -184,7 +184,30 @@ keys q
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status"
 
-# ASCII glyphs and --readonly.
+# Another user's process: the monitor runs as nobody and the job is root's.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+    chmod 755 "$WORK"
+    chmod 644 "$SCENARIO"
+    cat >"$WORK/as-nobody.sh" <<EOF
+exec setpriv --reuid=nobody --regid=nogroup --clear-groups '$NVITOP' "\$@"
+EOF
+    chmod 755 "$WORK/as-nobody.sh"
+    real_nvitop=$NVITOP
+    NVITOP="$WORK/as-nobody.sh"
+    start_monitor 120 50
+    wait_for " $GPU_JOB X "
+    keys Down e
+    wait_for "Environment of process $GPU_JOB (root@GPU: Compute+Graphics)"
+    wait_for "Could not read process environment."
+    capture | grep -F "NVT_TREE_SECRET" && fail "another user's environment is shown"
+    keys q q
+    [ "$(wait_exit)" = 0 ] || fail "exit status (nobody)"
+    NVITOP=$real_nvitop
+else
+    echo "note: not root, the other-user case is not run"
+fi
+
+# ASCII glyphs and --readonly (last: the job ends with its last child).
 start_monitor 120 50 --ascii --readonly
 wait_for " $GPU_JOB X "
 keys Down t
@@ -197,27 +220,19 @@ keys Down K
 wait_for "Read-only mode: sending signals is disabled."
 keys e
 wait_for "NVT_TREE_SECRET=checkpoint?/data/run-7"
+# That is the environment of the job's remaining child (the tree's selection): once it has
+# exited, r says so instead of showing anything.
+child=$(children "$GPU_JOB" | head -n 1)
+wait_for "Environment of process $child (root@Host): sleep 2147483645"
+kill -9 "$child"
+deadline=$(($(date +%s) + 10))
+while [ -e "/proc/$child" ] && [ "$(date +%s)" -lt "$deadline" ]; do
+    sleep 0.05
+done
+keys r
+wait_for "Process $child has exited: its environment is gone."
+capture | grep -F "NVT_TREE_SECRET" && fail "the environment of an exited process is shown"
 keys q q q
 [ "$(wait_exit)" = 0 ] || fail "exit status (ascii)"
 
-# Another user's process: the monitor runs as nobody and the job is root's.
-if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
-    chmod 755 "$WORK"
-    chmod 644 "$SCENARIO"
-    cat >"$WORK/as-nobody.sh" <<EOF
-exec setpriv --reuid=nobody --regid=nogroup --clear-groups '$NVITOP' "\$@"
-EOF
-    NVITOP="$WORK/as-nobody.sh"
-    chmod 755 "$NVITOP"
-    start_monitor 120 50
-    wait_for " $GPU_JOB X "
-    keys Down e
-    wait_for "Environment of process $GPU_JOB (root@GPU: Compute+Graphics)"
-    wait_for "Could not read process environment."
-    capture | grep -F "NVT_TREE_SECRET" && fail "another user's environment is shown"
-    keys q q
-    [ "$(wait_exit)" = 0 ] || fail "exit status (nobody)"
-else
-    echo "note: not root, the other-user case is not run"
-fi
 finish

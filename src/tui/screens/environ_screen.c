@@ -83,7 +83,8 @@ static bool still_there(nvt_context *ctx, uint32_t pid, double create_time,
     if (nvt_host_process_read(ctx, pid, host) != NVT_OK) {
         return false;
     }
-    if (!same_process(*host, create_time)) {
+    /* A zombie has exited too: its environment is gone (the kernel shows it empty). */
+    if ((*host)->status == NVT_HOST_ZOMBIE || !same_process(*host, create_time)) {
         nvt_host_process_free(*host);
         *host = NULL;
         return false;
