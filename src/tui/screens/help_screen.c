@@ -6,7 +6,7 @@
 
 #include <nvitop/version.h>
 
-#include "tui/screens.h"
+#include "tui/screens/screen.h"
 
 /* nvitop 1.7's help text (SPEC.md §3.11 plus the %GMBW sort keys).  The first two lines name
  * this program and its licence instead of the Python original's. */
@@ -30,7 +30,10 @@ static const char *const help_lines[] = {
     "   Ctrl-A ^: scroll to left most                  T: terminate selected process",
     "   Ctrl-E $: scroll to right most                 e: show process environment",
     "   PageUp [: scroll entire screen up              t: toggle tree-view screen",
-    " PageDown ]: scroll entire screen down        Enter: show process metrics",
+    /* METRICS-KEYS: the process metrics screen's help goes here: "        Enter: show process
+     * metrics" at the end of the next line (as nvitop 1.7 has it) and the graph-switch key.
+     * Until that screen is built, Enter is not listed: the help lists the keys that work. */
+    " PageDown ]: scroll entire screen down",
     "",
     "      Wheel: scroll process list        Shift-Wheel: scroll horizontally",
     "        Tab: scroll process list         Ctrl-Wheel: fast scroll (5x)",
@@ -98,7 +101,8 @@ static void draw_text(const struct tui_app *app, struct canvas *canvas) {
     }
 }
 
-void help_screen_draw(const struct tui_app *app, struct canvas *canvas) {
+static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double wall_s) {
+    (void)wall_s;
     /* The help screen is not translated to ASCII (SPEC.md §3.13). */
     bool ascii = canvas_set_ascii(canvas, false);
     draw_text(app, canvas);
@@ -135,11 +139,24 @@ void help_screen_draw(const struct tui_app *app, struct canvas *canvas) {
         /* The red rows are the process-mutating keys that --readonly disables. */
         if (readonly && rc->right == VIEW_COLOR_RED) {
             canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFFFF);
-        } else {
+        } else if (help_lines[rc->row] == NULL || strlen(help_lines[rc->row]) > 39) {
             paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
         }
     }
 }
+
+/* Any key returns to the screen the help was opened from (SPEC.md §3.2). */
+static bool help_screen_key(struct tui_app *app, int key) {
+    (void)key;
+    app_screen_pop(app);
+    return true;
+}
+
+const struct screen_ops help_screen_ops = {
+    .name = "help",
+    .draw = help_screen_draw,
+    .key = help_screen_key,
+};
 
 void notice_draw(struct canvas *canvas, int cols) {
     const struct view_style plain = {0};

@@ -1,0 +1,8 @@
+/*
+ * The process metrics screen (SPEC.md §3.10): a placeholder until it is built.  Without a draw
+ * function, app_screen_push() shows "This screen is not part of this build." instead of entering
+ * it.
+ */
+#include "tui/screens/screen.h"
+
+const struct screen_ops metrics_screen_ops = {.name = "process-metrics"};
