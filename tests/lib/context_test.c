@@ -42,7 +42,9 @@ static void test_library_not_found(void **state) {
 static void test_host_only(void **state) {
     (void)state;
     tu_use_scenario(tu_test_scenario("lib-basic.json"));
-    struct nvt_options opts = {.host_only = true};
+    struct nvt_options opts;
+    nvt_options_init(&opts);
+    opts.host_only = true;
     nvt_context *ctx = NULL;
     assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
     assert_int_equal(nvt_context_gpu_status(ctx), NVT_ERR_NOT_SUPPORTED);

@@ -262,15 +262,15 @@ static void test_readonly_and_signal_box(void **state) {
     message_box_close(&f->app.box);
 }
 
-/* The sampler refuses a process whose create time differs (a recycled pid) and signals the real
- * one. */
 /* The environment screen checks the identity it was entered with: the right start time shows the
  * environment, a wrong one (a recycled pid) shows that the process exited, never the stranger's
  * environment.  Help over it returns to it; q returns to the main screen. */
 static void test_environ_identity(void **state) {
     struct fixture *f = *state;
     nvt_context *ctx = NULL;
-    struct nvt_options options = {.host_only = true};
+    struct nvt_options options;
+    nvt_options_init(&options);
+    options.host_only = true;
     assert_int_equal(nvt_open(&options, &ctx), NVT_OK);
     struct nvt_host_process *self = NULL;
     assert_int_equal(nvt_host_process_read(ctx, (uint32_t)getpid(), &self), NVT_OK);
@@ -321,6 +321,8 @@ static void test_tree_screen(void **state) {
     assert_int_equal(f->app.screen, APP_SCREEN_ENVIRON);
 }
 
+/* The sampler refuses a process whose create time differs (a recycled pid) and signals the real
+ * one. */
 static void test_sampler_identity_check(void **state) {
     (void)state;
     pid_t child = fork();
