@@ -119,7 +119,9 @@ static double measure_floor(double seconds, int *snapshots) {
 /* The collector: its own sampling thread at INTERVAL_S; this thread collects once a second. */
 static double measure_collector(double seconds, size_t *keys) {
     nvt_collector *c = NULL;
-    struct nvt_collector_options opts = {.interval_s = INTERVAL_S};
+    struct nvt_collector_options opts;
+    nvt_collector_options_init(&opts);
+    opts.interval_s = INTERVAL_S;
     if (nvt_collector_create(&opts, &c) != NVT_OK) {
         return -1.0;
     }

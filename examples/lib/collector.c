@@ -34,7 +34,9 @@ static void print_devices(const struct nvt_metric *metrics, size_t count, const 
 int main(int argc, char **argv) {
     int epochs = argc > 1 ? atoi(argv[1]) : 2;
     nvt_collector *collector = NULL;
-    struct nvt_collector_options options = {.interval_s = 0.25}; /* this process's GPU work */
+    struct nvt_collector_options options;
+    nvt_collector_options_init(&options); /* defaults: every GPU, this process's GPU work */
+    options.interval_s = 0.25;
     nvt_status status = nvt_collector_create(&options, &collector);
     if (status != NVT_OK) {
         fprintf(stderr, "NVML ERROR: %s\n", nvt_strerror(status));

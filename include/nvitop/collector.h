@@ -30,7 +30,11 @@ typedef struct nvt_collector nvt_collector;
  * of the collector held: it must not call the collector. */
 typedef double (*nvt_collector_clock_fn)(void *clock_data);
 
+/* Set up with nvt_collector_options_init(), which records this program's struct size in
+ * struct_size, then change the fields you need: a library of a later minor version may have more
+ * fields and reads only the ones your struct_size covers (docs/api.md, "ABI and versioning"). */
 struct nvt_collector_options {
+    size_t struct_size; /* sizeof(struct nvt_collector_options) of the caller: _init() sets it */
     /* Options of the collector's own context; NULL for defaults. */
     const struct nvt_options *context;
     /* Physical GPUs to follow, by NVML index (their MIG devices are followed too), named
@@ -60,6 +64,13 @@ struct nvt_collector_options {
     void *clock_data;
 };
 
+/* Defaults for every field (all NULL / 0 / false: every GPU, this process and its descendants,
+ * NVT_COLLECTOR_DEFAULT_INTERVAL_S, a sampling thread) and struct_size for this program's headers.
+ * Inline, so that the size is the caller's; pure. */
+static inline void nvt_collector_options_init(struct nvt_collector_options *opts) {
+    *opts = (struct nvt_collector_options){.struct_size = sizeof(struct nvt_collector_options)};
+}
+
 /* One collected value.  value is NaN when the metric was never available. */
 struct nvt_metric {
     const char *key; /* points into the same allocation */
@@ -68,10 +79,12 @@ struct nvt_metric {
 
 /*
  * Create a collector: opens its own context and resolves the devices.  opts may be NULL for the
- * defaults (every GPU, this process and its descendants, 1 s).  Nothing is sampled until a tag is
- * activated.  On success *out receives a collector freed with nvt_collector_destroy().  Failures:
- * NVT_ERR_INVALID_ARGUMENT (interval below the minimum, a device index out of range), the
- * statuses of nvt_open() and nvt_cuda_visible_devices(), NVT_ERR_NO_MEMORY.  Thread-safe.
+ * defaults (every GPU, this process and its descendants, 1 s); otherwise it is set up with
+ * nvt_collector_options_init().  Nothing is sampled until a tag is activated.  On success *out
+ * receives a collector freed with nvt_collector_destroy().  Failures: NVT_ERR_INVALID_ARGUMENT
+ * (a struct_size smaller than the first release's struct, interval below the minimum, a device
+ * index out of range), the statuses of nvt_open() and nvt_cuda_visible_devices(),
+ * NVT_ERR_NO_MEMORY.  Thread-safe.
  */
 NVT_API nvt_status nvt_collector_create(const struct nvt_collector_options *opts,
                                         nvt_collector **out);
@@ -140,18 +153,32 @@ typedef bool (*nvt_collector_on_collect_fn)(const struct nvt_metric *metrics, si
                                             void *user);
 typedef void (*nvt_collector_hook_fn)(void *user);
 
+/* Set up with nvt_collector_daemon_options_init() (struct_size as for nvt_collector_options), then
+ * set on_collect and the fields you need. */
 struct nvt_collector_daemon_options {
-    const char *tag;   /* NULL: "metrics-daemon" */
-    double interval_s; /* 0: the collector's interval; else min(this, the collector's), > 0 */
+    size_t struct_size; /* sizeof(struct nvt_collector_daemon_options) of the caller */
+    const char *tag;    /* NULL: "metrics-daemon" */
+    double interval_s;  /* 0: the collector's interval; else min(this, the collector's), > 0 */
     nvt_collector_on_collect_fn on_collect; /* required */
     nvt_collector_hook_fn on_start;
     nvt_collector_hook_fn on_stop;
     void *user;
 };
 
+/* Defaults for every field (NULL / 0: tag "metrics-daemon", the collector's interval, no
+ * callbacks) and struct_size for this program's headers.  Inline, so that the size is the
+ * caller's; pure. */
+static inline void nvt_collector_daemon_options_init(struct nvt_collector_daemon_options *opts) {
+    *opts = (struct nvt_collector_daemon_options){
+        .struct_size = sizeof(struct nvt_collector_daemon_options),
+    };
+}
+
 /*
- * Start the daemon.  One daemon per collector: NVT_ERR_INVALID_ARGUMENT when one is running (or
- * for bad options), NVT_ERR_NO_MEMORY when the thread cannot be created.
+ * Start the daemon.  opts is required (set up with nvt_collector_daemon_options_init(), with
+ * on_collect set).  One daemon per collector: NVT_ERR_INVALID_ARGUMENT when one is running (or
+ * for bad options, a struct_size smaller than the first release's struct included),
+ * NVT_ERR_NO_MEMORY when the thread cannot be created.
  */
 NVT_API nvt_status nvt_collector_daemon_start(nvt_collector *collector,
                                               const struct nvt_collector_daemon_options *opts);

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include <nvitop/collector.h>
 #include <nvitop/context.h>
 #include <nvitop/device.h>
 #include <nvitop/select.h>
@@ -18,9 +19,11 @@
  * that release, so appending members later does not change them. */
 #define ABI_SIZE_THROUGH(type, member) (offsetof(type, member) + sizeof(((type *)NULL)->member))
 
-#define ABI_OPTIONS_SIZE_1   ABI_SIZE_THROUGH(struct nvt_options, allow_no_gpu)
-#define ABI_CRITERIA_SIZE_1  ABI_SIZE_THROUGH(struct nvt_select_criteria, no_sort)
-#define ABI_DEV_STATE_SIZE_1 ABI_SIZE_THROUGH(struct nvt_device_state, nvlink_rx_kibps)
+#define ABI_OPTIONS_SIZE_1           ABI_SIZE_THROUGH(struct nvt_options, allow_no_gpu)
+#define ABI_CRITERIA_SIZE_1          ABI_SIZE_THROUGH(struct nvt_select_criteria, no_sort)
+#define ABI_DEV_STATE_SIZE_1         ABI_SIZE_THROUGH(struct nvt_device_state, nvlink_rx_kibps)
+#define ABI_COLLECTOR_OPTIONS_SIZE_1 ABI_SIZE_THROUGH(struct nvt_collector_options, clock_data)
+#define ABI_DAEMON_OPTIONS_SIZE_1    ABI_SIZE_THROUGH(struct nvt_collector_daemon_options, user)
 
 /* Copy the first min(caller_size, own_size) bytes: the part both the caller's and the library's
  * version of a struct have.  Pure. */

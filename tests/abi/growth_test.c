@@ -4,7 +4,8 @@
  * growable structs have members appended as a later minor version would ("grown", see
  * CMakeLists.txt).  Either way it must get the right values, through caller-allocated structs
  * sized by their struct_size and through the snapshot accessors, and the library must never write
- * past a struct the caller owns.  Runs against tests/lib/scenarios/examples-2gpu.json.
+ * past a struct the caller owns (nor read past one: options are placed right before a page the
+ * process may not touch).  Runs against tests/lib/scenarios/examples-2gpu.json.
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */
@@ -15,9 +16,14 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <nvitop/nvitop.h>
 
@@ -56,6 +62,31 @@ static void test_version(void **state) {
     snprintf(text, sizeof(text), "%d.%d.%d", NVT_VERSION_MAJOR, NVT_VERSION_MINOR,
              NVT_VERSION_PATCH);
     assert_string_equal(nvt_version_string(), text);
+}
+
+/* size bytes that end where a page the process may not touch begins: a library that reads past
+ * them (its own, larger, sizeof instead of struct_size) crashes the test.  Freed with
+ * guarded_free(). */
+struct guarded {
+    unsigned char *map;
+    size_t map_len;
+    void *data;
+};
+
+static struct guarded guarded_alloc(size_t size) {
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t pages = (size + page - 1) / page + 1;
+    struct guarded g = {.map_len = pages * page};
+    g.map = mmap(NULL, g.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    assert_true(g.map != MAP_FAILED);
+    assert_int_equal(mprotect(g.map + g.map_len - page, page, PROT_NONE), 0);
+    g.data = g.map + g.map_len - page - size;
+    memset(g.data, CANARY, size);
+    return g;
+}
+
+static void guarded_free(struct guarded *g) {
+    munmap(g->map, g->map_len);
 }
 
 /* Options of this program's size: the library reads what it covers and defaults the rest. */
@@ -185,12 +216,118 @@ static void test_snapshot_and_select(void **state) {
     nvt_close(ctx);
 }
 
+static double frozen_clock(void *data) {
+    (void)data;
+    return 100.0;
+}
+
+static double value_of(const struct nvt_metric *m, size_t n, const char *key) {
+    for (size_t i = 0; i < n; i++) {
+        if (strcmp(m[i].key, key) == 0) {
+            return m[i].value;
+        }
+    }
+    fail_msg("no key \"%s\" among %zu", key, n);
+    return NAN;
+}
+
+static bool has_prefix(const struct nvt_metric *m, size_t n, const char *prefix) {
+    for (size_t i = 0; i < n; i++) {
+        if (strncmp(m[i].key, prefix, strlen(prefix)) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+struct daemon_probe {
+    atomic_int collects;
+    atomic_int stops;
+    double gpu1_memory_mib;
+};
+
+static bool probe_collect(const struct nvt_metric *metrics, size_t count, void *user) {
+    struct daemon_probe *probe = user;
+    probe->gpu1_memory_mib = value_of(metrics, count, "abi/gpu:1/memory_used (MiB)/last");
+    probe->collects++;
+    return false; /* one collect, then the daemon stops by itself */
+}
+
+static void probe_stop(void *user) {
+    ((struct daemon_probe *)user)->stops++;
+}
+
+/* Collector and daemon options of this program's size, ending at a page the process may not touch:
+ * every field is read where this program put it, and nothing beyond struct_size is read. */
+static void test_collector_options(void **state) {
+    (void)state;
+    struct guarded g = guarded_alloc(sizeof(struct nvt_collector_options));
+    struct nvt_collector_options *opts = g.data;
+    nvt_collector_options_init(opts);
+    assert_int_equal(opts->struct_size, sizeof(*opts));
+    static const uint32_t gpu1[] = {1};
+    opts->devices = gpu1;
+    opts->device_count = 1;
+    opts->no_processes = true;
+    opts->interval_s = 2.0;
+    opts->manual_sampling = true;
+    opts->clock = frozen_clock;
+    nvt_collector *c = NULL;
+    assert_int_equal(nvt_collector_create(opts, &c), NVT_OK);
+    assert_true(nvt_collector_interval(c) == 2.0);
+    assert_int_equal(nvt_collector_activate(c, "t"), NVT_OK);
+    struct nvt_metric *m = NULL;
+    size_t n = 0;
+    assert_int_equal(nvt_collector_collect(c, &m, &n), NVT_OK);
+    assert_true(value_of(m, n, "t/gpu:1/memory_used (MiB)/last") == 3700.0);
+    assert_false(has_prefix(m, n, "t/gpu:0/"));
+    assert_false(has_prefix(m, n, "t/pid:"));
+    assert_true(value_of(m, n, "t/timestamp") == 100.0);
+    nvt_metrics_free(m);
+    assert_int_equal(nvt_collector_deactivate(c, NULL), NVT_OK);
+
+    /* Not set up by nvt_collector_options_init(), or shorter than the first release's struct:
+     * refused, not misread. */
+    nvt_collector *refused = (nvt_collector *)&refused;
+    opts->struct_size = 0;
+    assert_int_equal(nvt_collector_create(opts, &refused), NVT_ERR_INVALID_ARGUMENT);
+    opts->struct_size = offsetof(struct nvt_collector_options, clock_data);
+    assert_int_equal(nvt_collector_create(opts, &refused), NVT_ERR_INVALID_ARGUMENT);
+    assert_ptr_equal(refused, &refused);
+    guarded_free(&g);
+
+    g = guarded_alloc(sizeof(struct nvt_collector_daemon_options));
+    struct nvt_collector_daemon_options *d = g.data;
+    struct daemon_probe probe = {.gpu1_memory_mib = NAN};
+    atomic_init(&probe.collects, 0);
+    atomic_init(&probe.stops, 0);
+    nvt_collector_daemon_options_init(d);
+    assert_int_equal(d->struct_size, sizeof(*d));
+    d->on_collect = probe_collect;
+    d->user = &probe;
+    d->struct_size = offsetof(struct nvt_collector_daemon_options, user);
+    assert_int_equal(nvt_collector_daemon_start(c, d), NVT_ERR_INVALID_ARGUMENT);
+    d->struct_size = sizeof(*d);
+    d->tag = "abi";
+    d->on_stop = probe_stop;
+    assert_int_equal(nvt_collector_daemon_start(c, d), NVT_OK);
+    guarded_free(&g); /* the daemon keeps its own copy */
+    /* Bounded wait (10 s) for the daemon to collect once and stop by itself. */
+    for (int i = 0; i < 1000 && atomic_load(&probe.stops) == 0; i++) {
+        nanosleep(&(struct timespec){.tv_nsec = 10 * 1000 * 1000}, NULL);
+    }
+    assert_int_equal(nvt_collector_daemon_stop(c), NVT_OK);
+    assert_int_equal(atomic_load(&probe.collects), 1);
+    assert_int_equal(atomic_load(&probe.stops), 1);
+    assert_true(probe.gpu1_memory_mib == 3700.0);
+    nvt_collector_destroy(c);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_version),
-        cmocka_unit_test(test_options),
-        cmocka_unit_test(test_device_state),
-        cmocka_unit_test(test_snapshot_and_select),
+        cmocka_unit_test(test_version),           cmocka_unit_test(test_options),
+        cmocka_unit_test(test_device_state),      cmocka_unit_test(test_snapshot_and_select),
+        cmocka_unit_test(test_collector_options),
     };
     return cmocka_run_group_tests(tests, use_scenario, NULL);
 }

@@ -101,6 +101,13 @@ static nvt_collector *create(struct fixture *f, struct nvt_collector_options *op
     return create_with(f, opts, false);
 }
 
+/* Options set up as docs/api.md asks (nvt_collector_options_init()), for the caller to change. */
+static struct nvt_collector_options options(void) {
+    struct nvt_collector_options opts;
+    nvt_collector_options_init(&opts);
+    return opts;
+}
+
 /* The value of key in a collect, failing the test when absent. */
 static double value_of(const struct nvt_metric *m, size_t n, const char *key) {
     for (size_t i = 0; i < n; i++) {
@@ -149,14 +156,25 @@ static void rewrite(struct fixture *f, const char *from, const char *to) {
 
 static void test_bad_options(void **state) {
     struct fixture *f = *state;
-    struct nvt_collector_options opts = {.interval_s = 0.1};
+    struct nvt_collector_options opts = options();
+    opts.interval_s = 0.1;
     nvt_collector *c = NULL;
     assert_int_equal(nvt_collector_create(&opts, &c), NVT_ERR_INVALID_ARGUMENT);
     uint32_t devices[] = {5};
-    opts = (struct nvt_collector_options){.devices = devices, .device_count = 1};
+    opts = options();
+    opts.devices = devices;
+    opts.device_count = 1;
     assert_int_equal(nvt_collector_create(&opts, &c), NVT_ERR_INVALID_ARGUMENT);
     assert_null(c);
+    /* Options not set up by nvt_collector_options_init() (struct_size 0), or shorter than the first
+     * release's struct, are refused even when every field is valid. */
     opts = (struct nvt_collector_options){.manual_sampling = true};
+    assert_int_equal(nvt_collector_create(&opts, &c), NVT_ERR_INVALID_ARGUMENT);
+    opts.struct_size = offsetof(struct nvt_collector_options, clock_data);
+    assert_int_equal(nvt_collector_create(&opts, &c), NVT_ERR_INVALID_ARGUMENT);
+    assert_null(c);
+    opts = options();
+    opts.manual_sampling = true;
     c = create(f, &opts);
     assert_float_equal(nvt_collector_interval(c), 1.0, EPS);
     assert_int_equal(nvt_collector_activate(c, ""), NVT_ERR_INVALID_ARGUMENT);
@@ -164,7 +182,8 @@ static void test_bad_options(void **state) {
 
 static void test_tags(void **state) {
     struct fixture *f = *state;
-    struct nvt_collector_options opts = {.manual_sampling = true};
+    struct nvt_collector_options opts = options();
+    opts.manual_sampling = true;
     nvt_collector *c = create(f, &opts);
     struct nvt_metric *m = NULL;
     size_t n = 0;
@@ -207,7 +226,8 @@ static void test_keys_and_units(void **state) {
     char pid[32];
     snprintf(pid, sizeof(pid), "%d", (int)getpid());
     setenv("NVT_COLL_PID", pid, 1); /* the test itself is the GPU process */
-    struct nvt_collector_options opts = {.manual_sampling = true};
+    struct nvt_collector_options opts = options();
+    opts.manual_sampling = true;
     nvt_collector *c = create(f, &opts);
     assert_int_equal(nvt_collector_activate(c, "t"), NVT_OK);
     f->now += 2.0;
@@ -264,7 +284,9 @@ static void test_statistics_and_exit(void **state) {
     char pid[32];
     snprintf(pid, sizeof(pid), "%d", (int)child);
     setenv("NVT_COLL_PID", pid, 1);
-    struct nvt_collector_options opts = {.manual_sampling = true, .interval_s = 100.0};
+    struct nvt_collector_options opts = options();
+    opts.manual_sampling = true;
+    opts.interval_s = 100.0;
     nvt_collector *c = create(f, &opts);
     assert_int_equal(nvt_collector_activate(c, "run"), NVT_OK);
     f->now = 1002.0;
@@ -339,7 +361,8 @@ static void test_forked_grandchild(void **state) {
     close(fds[0]);
     f->children[1] = grandchild;
 
-    struct nvt_collector_options opts = {.manual_sampling = true};
+    struct nvt_collector_options opts = options();
+    opts.manual_sampling = true;
     nvt_collector *c = create(f, &opts);
     assert_int_equal(nvt_collector_activate(c, "job"), NVT_OK);
     assert_int_equal(nvt_collector_sample(c), NVT_OK);
@@ -368,11 +391,12 @@ static void test_all_processes_and_cuda_names(void **state) {
     struct nvt_options ctx_opts;
     nvt_options_init(&ctx_opts);
     ctx_opts.cuda_library_path = ""; /* pure NVML resolution */
-    struct nvt_collector_options opts = {.manual_sampling = true,
-                                         .root_pids = all,
-                                         .root_pid_count = 1,
-                                         .cuda_visible_devices = "0",
-                                         .context = &ctx_opts};
+    struct nvt_collector_options opts = options();
+    opts.manual_sampling = true;
+    opts.root_pids = all;
+    opts.root_pid_count = 1;
+    opts.cuda_visible_devices = "0";
+    opts.context = &ctx_opts;
     nvt_collector *c = create(f, &opts);
     assert_int_equal(nvt_collector_activate(c, "c"), NVT_OK);
     struct nvt_metric *m = NULL;
@@ -418,12 +442,24 @@ static void on_stop(void *user) {
 
 static void test_daemon(void **state) {
     struct fixture *f = *state;
-    struct nvt_collector_options opts = {.interval_s = 0.25};
+    struct nvt_collector_options opts = options();
+    opts.interval_s = 0.25;
     nvt_collector *c = create_with(f, &opts, true);
     struct daemon_probe probe;
     probe_init(&probe);
+    /* Daemon options not set up by nvt_collector_daemon_options_init(), or too short, are
+     * refused. */
     struct nvt_collector_daemon_options d = {
         .on_collect = on_collect, .on_start = on_start, .on_stop = on_stop, .user = &probe};
+    assert_int_equal(nvt_collector_daemon_start(c, &d), NVT_ERR_INVALID_ARGUMENT);
+    d.struct_size = offsetof(struct nvt_collector_daemon_options, user);
+    assert_int_equal(nvt_collector_daemon_start(c, &d), NVT_ERR_INVALID_ARGUMENT);
+    assert_int_equal(probe.starts, 0);
+    nvt_collector_daemon_options_init(&d);
+    d.on_collect = on_collect;
+    d.on_start = on_start;
+    d.on_stop = on_stop;
+    d.user = &probe;
     assert_int_equal(nvt_collector_daemon_start(c, &d), NVT_OK);
     assert_int_equal(nvt_collector_daemon_start(c, &d), NVT_ERR_INVALID_ARGUMENT);
     /* It stops by itself after its third collect (on_collect returns false). */
@@ -488,7 +524,8 @@ static void *collect_loop(void *arg) {
 
 static void test_concurrent_collect(void **state) {
     struct fixture *f = *state;
-    struct nvt_collector_options opts = {.interval_s = 0.25};
+    struct nvt_collector_options opts = options();
+    opts.interval_s = 0.25;
     nvt_collector *c = create_with(f, &opts, true);
     assert_int_equal(nvt_collector_activate(c, "outer"), NVT_OK);
     enum {

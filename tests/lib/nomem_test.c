@@ -132,7 +132,9 @@ static void test_collector(void **state) {
     snprintf(pid, sizeof(pid), "%d", (int)getpid());
     setenv("NVT_LIB_PID_A", pid, 1);
     tu_use_scenario(tu_test_scenario("lib-basic.json"));
-    struct nvt_collector_options opts = {.manual_sampling = true};
+    struct nvt_collector_options opts;
+    nvt_collector_options_init(&opts);
+    opts.manual_sampling = true;
     long n = 1;
     for (; n < 100000; n++) {
         nvt_collector *c = NULL;

@@ -75,7 +75,9 @@ static int open_output(const struct collect_options *o, FILE **out, bool *rewrit
 
 static nvt_status create_collector(const struct collect_options *o, nvt_collector **out) {
     uint32_t all[] = {1};
-    struct nvt_collector_options co = {.interval_s = o->interval_s};
+    struct nvt_collector_options co;
+    nvt_collector_options_init(&co);
+    co.interval_s = o->interval_s;
     if (o->all_processes) {
         co.root_pids = all;
         co.root_pid_count = 1;

@@ -13,6 +13,7 @@
 #include <nvitop/device.h>
 #include <nvitop/snapshot.h>
 
+#include "abi.h"
 #include "collector/collector_internal.h"
 #include "util/clock.h"
 
@@ -122,11 +123,19 @@ static nvt_status init_sync(nvt_collector *c) {
 }
 
 nvt_status nvt_collector_create(const struct nvt_collector_options *opts, nvt_collector **out) {
-    static const struct nvt_collector_options defaults = {0};
     if (out == NULL) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
-    opts = opts != NULL ? opts : &defaults;
+    /* Only what the caller's struct_size covers is read; the rest keeps its default. */
+    struct nvt_collector_options options;
+    nvt_collector_options_init(&options);
+    if (opts != NULL) {
+        if (opts->struct_size < ABI_COLLECTOR_OPTIONS_SIZE_1) {
+            return NVT_ERR_INVALID_ARGUMENT;
+        }
+        abi_copy(&options, opts, opts->struct_size, sizeof(options));
+    }
+    opts = &options;
     double interval = opts->interval_s == 0.0 ? NVT_COLLECTOR_DEFAULT_INTERVAL_S : opts->interval_s;
     if (!(interval >= NVT_COLLECTOR_MIN_INTERVAL_S) || isinf(interval) ||
         (opts->devices == NULL && opts->device_count > 0) ||

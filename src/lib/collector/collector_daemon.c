@@ -8,6 +8,7 @@
 
 #include <nvitop/collector.h>
 
+#include "abi.h"
 #include "collector/collector_internal.h"
 #include "util/clock.h"
 #include "util/str.h"
@@ -91,8 +92,16 @@ static void join_daemon(nvt_collector *c) {
 
 nvt_status nvt_collector_daemon_start(nvt_collector *c,
                                       const struct nvt_collector_daemon_options *opts) {
-    if (c == NULL || opts == NULL || opts->on_collect == NULL || opts->interval_s < 0.0 ||
-        isnan(opts->interval_s) || (opts->tag != NULL && opts->tag[0] == '\0')) {
+    if (c == NULL || opts == NULL || opts->struct_size < ABI_DAEMON_OPTIONS_SIZE_1) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    /* Only what the caller's struct_size covers is read; the rest keeps its default. */
+    struct nvt_collector_daemon_options options;
+    nvt_collector_daemon_options_init(&options);
+    abi_copy(&options, opts, opts->struct_size, sizeof(options));
+    opts = &options;
+    if (opts->on_collect == NULL || opts->interval_s < 0.0 || isnan(opts->interval_s) ||
+        (opts->tag != NULL && opts->tag[0] == '\0')) {
         return NVT_ERR_INVALID_ARGUMENT;
     }
     pthread_mutex_lock(&c->lock);
