@@ -235,6 +235,7 @@ static void test_mig_repartitioned(void **state) {
     free(changed);
     assert_true(poll_until(ctx, mig_2_gone));
     struct nvt_device_state state_of_old;
+    nvt_device_state_init(&state_of_old);
     assert_int_equal(nvt_device_state(old, NVT_SAMPLE_DEVICES, &state_of_old), NVT_OK);
     assert_int_equal(state_of_old.status, NVT_ERR_GPU_IS_LOST);
     assert_int_equal(nvt_device_mig_count(a100), 1);
