@@ -1,6 +1,6 @@
 #!/bin/sh
 # Enforce the layer rules of docs/architecture.md by looking at #include lines:
-#   cmd/ -> tui/ -> view/ -> <nvitop/*.h> -> src/lib (private) -> util/
+#   cmd/ -> tui/ -> view/, record/ -> <nvitop/*.h> -> src/lib (private) -> util/
 #   only src/lib/nvml/ and sim/ include nvml_abi.h; only src/tui/term.c and term_screen.c include curses;
 #   only src/lib/host/ names /proc; the library never uses the program-only x* allocators, and
 #   reads clocks and resolves symbols with util/ (no private copies).
@@ -40,5 +40,8 @@ check '\b(clock_gettime|dlsym)\(' '^$' 'the library reads clocks through util/cl
 view=$(echo "$all" | grep -E '^src/view/' || true)
 # shellcheck disable=SC2086
 check '#include ".*(tui|cmd)/|#include "(\.\./)*lib/' '^$' 'view/ uses only the public API and util/' $view
+record=$(echo "$all" | grep -E '^src/record/' || true)
+# shellcheck disable=SC2086
+check '#include ".*(view|tui|cmd)/|#include "(\.\./)*lib/' '^$' 'record/ uses only the public API and util/' $record
 [ "$fail" -eq 0 ] && echo "layers: ok"
 exit "$fail"

@@ -227,10 +227,12 @@ static void process_object(struct json_writer *w, const struct nvt_snapshot *sna
     json_end_object(w);
 }
 
-bool json_print(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config) {
+static bool print_document(FILE *out, const struct nvt_snapshot *snap,
+                           const struct view_config *config, bool compact) {
     struct strbuf text = STRBUF_INIT;
     struct json_writer w;
     json_init(&w, &text);
+    w.compact = compact;
     json_begin_object(&w);
     json_key(&w, "schema_version");
     json_u64(&w, JSON_SCHEMA_VERSION);
@@ -263,4 +265,12 @@ bool json_print(FILE *out, const struct nvt_snapshot *snap, const struct view_co
     ok = fflush(out) == 0 && ok;
     strbuf_fini(&text);
     return ok;
+}
+
+bool json_print(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config) {
+    return print_document(out, snap, config, false);
+}
+
+bool json_print_line(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config) {
+    return print_document(out, snap, config, true);
 }

@@ -19,4 +19,7 @@
  * failed or memory ran out. */
 bool json_print(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config);
 
+/* The same document on one line, for JSON Lines (`--replay --from/--to`). */
+bool json_print_line(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config);
+
 #endif /* NVITOP_SRC_CMD_NVITOP_JSON_H */

@@ -16,6 +16,7 @@ void json_init(struct json_writer *w, struct strbuf *out) {
     w->need_comma = false;
     w->after_key = false;
     w->ok = true;
+    w->compact = false;
 }
 
 static void put(struct json_writer *w, const char *text) {
@@ -23,6 +24,9 @@ static void put(struct json_writer *w, const char *text) {
 }
 
 static void newline(struct json_writer *w) {
+    if (w->compact) {
+        return;
+    }
     put(w, "\n");
     for (unsigned i = 0; i < w->depth; i++) {
         put(w, "  ");

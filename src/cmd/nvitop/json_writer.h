@@ -1,7 +1,8 @@
 /*
  * A minimal streaming JSON writer: objects, arrays, keys, strings (escaped; invalid UTF-8 becomes
  * U+FFFD), integers, finite doubles and null.  Commas and two-space indentation are handled
- * here.  Appends to a strbuf; out-of-memory leaves the buffer short (checked by the caller).
+ * here (none with compact set after json_init()).  Appends to a strbuf; out-of-memory leaves the
+ * buffer short (checked by the caller).
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_JSON_WRITER_H
 #define NVITOP_SRC_CMD_NVITOP_JSON_WRITER_H
@@ -17,7 +18,8 @@ struct json_writer {
     unsigned depth;
     bool need_comma;
     bool after_key;
-    bool ok; /* false once an append failed */
+    bool ok;      /* false once an append failed */
+    bool compact; /* one line (JSON Lines): no newlines or indentation inside the document */
 };
 
 void json_init(struct json_writer *w, struct strbuf *out);

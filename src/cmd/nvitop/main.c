@@ -14,7 +14,9 @@
 #include "messages.h"
 #include "options.h"
 #include "output.h"
+#include "replay.h"
 #include "report.h"
+#include "run_config.h"
 #include "tui/tui.h"
 #include "util/xalloc.h"
 #include "view/config.h"
@@ -101,41 +103,6 @@ static void select_devices(nvt_context *ctx, const struct nvitop_options *option
     free(wanted);
 }
 
-static void sorted_pair(const uint32_t in[2], uint32_t *low, uint32_t *high) {
-    *low = in[0] < in[1] ? in[0] : in[1];
-    *high = in[0] < in[1] ? in[1] : in[0];
-}
-
-static void build_config(const struct nvitop_options *options, bool color, bool superuser,
-                         const uint32_t *indices, size_t count, struct view_config *config) {
-    memset(config, 0, sizeof(*config));
-    config->thresholds = (struct view_thresholds){10, 75, 10, 80};
-    if (options->gpu_thresh_given) {
-        sorted_pair(options->gpu_thresh, &config->thresholds.gpu_low, &config->thresholds.gpu_high);
-    }
-    if (options->mem_thresh_given) {
-        sorted_pair(options->mem_thresh, &config->thresholds.mem_low, &config->thresholds.mem_high);
-    }
-    config->ascii = options->ascii;
-    config->colorful = options->colorful;
-    config->light = options->light;
-    config->color = color;
-    config->device_filter = (struct view_device_filter){true, indices, count};
-    struct view_process_filter *filter = &config->process_filter;
-    filter->compute = options->compute;
-    filter->only_compute = options->only_compute;
-    filter->graphics = options->graphics;
-    filter->only_graphics = options->only_graphics;
-    filter->by_user = options->user_given;
-    filter->users = (const char *const *)options->users;
-    filter->user_count = options->user_count;
-    filter->by_pid = options->pid_given;
-    filter->pids = options->pids;
-    filter->pid_count = options->pid_count;
-    config->user_name = options->user_name;
-    config->superuser = superuser;
-}
-
 /* nvitop's hint when run as `watch nvitop`: our parent is sh and its parent is watch. */
 static bool under_watch(nvt_context *ctx) {
     struct nvt_host_process *parent = NULL;
@@ -192,6 +159,16 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     if (!set_utf8_locale()) {
         options->ascii = true;
     }
+    if (options->replay != NULL) {
+        /* A recording needs no driver: nothing here opens NVML. */
+        messages_fini(&messages);
+        if (monitor) {
+            fprintf(stderr, "nvitop: the replay monitor is not available yet: add --once (-1) or "
+                            "--json to print the recording at a time (--at)\n");
+            return 2;
+        }
+        return replay_print(options, color);
+    }
 
     nvt_context *ctx = NULL;
     nvt_status status = nvt_open(NULL, &ctx);
@@ -210,7 +187,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     size_t count = 0;
     select_devices(ctx, options, &messages, &indices, &count);
     struct view_config config;
-    build_config(options, color, geteuid() == 0, indices, count, &config);
+    run_config_build(options, color, geteuid() == 0, indices, count, &config);
 
     bool ctx_ours = true;
     if (monitor && count > 0) {

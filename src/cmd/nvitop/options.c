@@ -39,7 +39,12 @@ enum option_id {
     OPT_GRAPHICS,
     OPT_ONLY_GRAPHICS,
     OPT_USER,
-    OPT_PID
+    OPT_PID,
+    OPT_RECORD,
+    OPT_REPLAY,
+    OPT_AT,
+    OPT_FROM,
+    OPT_TO
 };
 
 /* Declaration order matters: argparse lists prefix matches in this order. */
@@ -66,6 +71,11 @@ static const struct argparse_option option_table[] = {
     {OPT_ONLY_GRAPHICS, {"--only-graphics", "-G"}, ARGPARSE_FLAG, 0, NULL},
     {OPT_USER, {"--user", "-u"}, ARGPARSE_ZERO_OR_MORE, 0, NULL},
     {OPT_PID, {"--pid", "-p"}, ARGPARSE_ONE_OR_MORE, 0, NULL},
+    {OPT_RECORD, {"--record"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_REPLAY, {"--replay"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_AT, {"--at"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_FROM, {"--from"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_TO, {"--to"}, ARGPARSE_ONE, 0, NULL},
     {0, {NULL}, ARGPARSE_FLAG, 0, NULL},
 };
 
@@ -251,6 +261,21 @@ static bool handle_option(void *context, const struct argparse_option *option, c
         return true;
     case OPT_PID:
         return parse_pids(o, display, values, count, error, size);
+    case OPT_RECORD:
+        o->record = values[0];
+        return true;
+    case OPT_REPLAY:
+        o->replay = values[0];
+        return true;
+    case OPT_AT:
+        o->at = values[0];
+        return true;
+    case OPT_FROM:
+        o->from = values[0];
+        return true;
+    case OPT_TO:
+        o->to = values[0];
+        return true;
     }
     return true;
 }
@@ -365,6 +390,27 @@ static enum view_display_mode env_mode(void) {
     return count == 1 ? (enum view_display_mode)found : VIEW_MODE_AUTO;
 }
 
+/* Combinations of the recording options that mean nothing; NULL when fine. */
+static const char *replay_conflict(const struct nvitop_options *o) {
+    if ((o->at != NULL || o->from != NULL || o->to != NULL) && o->replay == NULL) {
+        return "argument --at/--from/--to: only with --replay FILE|DIR";
+    }
+    if (o->record != NULL && o->replay != NULL) {
+        return "argument --record: not allowed with argument --replay";
+    }
+    if (o->at != NULL && (o->from != NULL || o->to != NULL)) {
+        return "argument --at: not allowed with argument --from/--to";
+    }
+    if ((o->from != NULL || o->to != NULL) && o->output != NVITOP_OUTPUT_JSON) {
+        return "argument --from/--to: prints JSON Lines, only with --json";
+    }
+    if (o->replay != NULL && (o->monitor || o->only_visible || o->output == NVITOP_OUTPUT_QUERY)) {
+        return "argument --replay: not allowed with --monitor, --only-visible or --query (the "
+               "replay monitor is not available yet; use --once or --json with --at)";
+    }
+    return NULL;
+}
+
 int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) {
     memset(options, 0, sizeof(*options));
     options->user_name = nvitop_current_user();
@@ -383,6 +429,11 @@ int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) 
                  "Expected 1/4 or higher.",
                  options->interval_s);
         nvitop_usage_error(error);
+        return 2;
+    }
+    const char *conflict = replay_conflict(options);
+    if (conflict != NULL) {
+        nvitop_usage_error(conflict);
         return 2;
     }
     /* The mode of an implied monitor (a terminal and no -1) comes from the environment too. */

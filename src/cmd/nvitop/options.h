@@ -47,6 +47,12 @@ struct nvitop_options {
     uint32_t *pids;
     size_t pid_count;
     enum nvitop_output output;
+    /* Recording and replay (docs/recording.md); pointers into argv, NULL when not given. */
+    const char *record;
+    const char *replay;
+    const char *at;
+    const char *from;
+    const char *to;
     char *user_name; /* the current login name (owned) */
 };
 

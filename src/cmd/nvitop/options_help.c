@@ -32,6 +32,8 @@ static const char *const usage_parts[] = {
     "[--only-graphics]",
     "[--user [USERNAME ...]]",
     "[--pid PID [PID ...]]",
+    "[--record FILE]",
+    "[--replay FILE|DIR [--at TIME | --from TIME --to TIME]]",
     NULL,
 };
 
@@ -101,7 +103,17 @@ static const char help_format[] =
     "                        Only show processes of the given users (or `$USER` for no "
     "argument).\n"
     "  --pid PID [PID ...], -p PID [PID ...]\n"
-    "                        Only show processes of the given PIDs.\n";
+    "                        Only show processes of the given PIDs.\n"
+    "\n"
+    "recording (docs/recording.md, nvitop-record(1)):\n"
+    "  --record FILE         Append every snapshot the monitor (or once mode) takes to FILE.\n"
+    "  --replay FILE|DIR     Print the report (with --once) or JSON (--json) from a recording\n"
+    "                        made by `--record` or `nvitop-record` instead of the live GPUs.\n"
+    "  --at TIME             The moment to replay: HH:MM[:SS] (local time, the latest such\n"
+    "                        moment in the recording), YYYY-MM-DD[THH:MM[:SS]] or @EPOCH.\n"
+    "                        (default: the last recorded frame)\n"
+    "  --from TIME, --to TIME\n"
+    "                        With --json: every recorded frame in the range, as JSON Lines.\n";
 
 /* termcolor's decision for stdout without --force-color (the help is built before it applies). */
 static bool help_color(void) {

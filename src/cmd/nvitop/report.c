@@ -67,11 +67,16 @@ void report_lines(const struct nvt_snapshot *snap, const struct view_config *con
 
 bool report_print(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config,
                   size_t columns) {
+    return report_print_at(out, snap, config, columns, (double)time(NULL));
+}
+
+bool report_print_at(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config,
+                     size_t columns, double when) {
     size_t width = report_width(snap, config, columns);
     struct view_lines lines;
     view_lines_init(&lines);
     char stamp[64];
-    time_t now = time(NULL);
+    time_t now = (time_t)when;
     struct tm local;
     if (localtime_r(&now, &local) == NULL ||
         strftime(stamp, sizeof(stamp), "%a %b %d %H:%M:%S %Y", &local) == 0) {

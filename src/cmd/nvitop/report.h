@@ -32,4 +32,9 @@ void report_lines(const struct nvt_snapshot *snap, const struct view_config *con
 bool report_print(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config,
                   size_t columns);
 
+/* As report_print(), with the time line showing `when` (seconds since the epoch) instead of now:
+ * a replayed report shows the time it was recorded. */
+bool report_print_at(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config,
+                     size_t columns, double when);
+
 #endif /* NVITOP_SRC_CMD_NVITOP_REPORT_H */

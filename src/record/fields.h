@@ -1,0 +1,56 @@
+/*
+ * Field tables: which member of a public struct each tag of a recorded message holds.  Tags are
+ * never reused or renumbered (docs/recording.md); a new member gets a new tag.  The encoder
+ * writes every field of a table, the decoder fills every field with its N/A value first, so a
+ * field an older file lacks reads as N/A.  Thread-safe (constant tables).
+ */
+#ifndef NVITOP_SRC_RECORD_FIELDS_H
+#define NVITOP_SRC_RECORD_FIELDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record/wire.h"
+
+enum field_kind {
+    FIELD_U32,    /* N/A: NVT_NA_U32 */
+    FIELD_U64,    /* N/A: NVT_NA_U64 */
+    FIELD_I32,    /* int32_t, N/A: NVT_NA_I32 */
+    FIELD_INT,    /* an int-sized enum or status, N/A: -1 (NVT_FEATURE_NA, NVT_COMPUTE_MODE_NA) */
+    FIELD_STATUS, /* nvt_status / enum nvt_host_status, default 0 */
+    FIELD_BOOL,
+    FIELD_CHAR,
+    FIELD_SIZE,   /* size_t, N/A: NVT_NA_SIZE */
+    FIELD_DOUBLE, /* N/A: NaN */
+    FIELD_TEXT,   /* char[size] */
+    FIELD_DOUBLES /* double[size / sizeof(double)], packed */
+};
+
+struct field {
+    uint16_t tag;
+    uint16_t kind;
+    uint32_t size; /* bytes of the member */
+    size_t offset;
+};
+
+struct field_table {
+    const struct field *fields;
+    size_t count;
+};
+
+extern const struct field_table fields_system;
+extern const struct field_table fields_device_info;
+extern const struct field_table fields_device_state;
+extern const struct field_table fields_gpu_process;
+extern const struct field_table fields_host_process;
+extern const struct field_table fields_host_state;
+
+/* Append every field of the table from the struct at base. */
+void fields_encode(struct strbuf *out, const struct field_table *table, const void *base);
+/* Set every field of the table to its N/A value. */
+void fields_default(const struct field_table *table, void *base);
+/* Store one field if the table knows its tag and type; returns false when it does not (the caller
+ * may know it, or skips it). */
+bool fields_decode(const struct field_table *table, void *base, const struct wire_field *field);
+
+#endif /* NVITOP_SRC_RECORD_FIELDS_H */

@@ -1,0 +1,220 @@
+/*
+ * Daily recording files with rotation and retention (record_dir.h).
+ */
+#include "record_dir.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+#define PREFIX "nvitop-"
+#define SUFFIX ".nvtrec"
+
+struct rec_dir {
+    char *dir;
+    struct rec_writer_options options;
+    struct rec_dir_limits limits;
+    struct rec_writer *writer;
+    char day[16];  /* YYYY-MM-DD of the current file */
+    unsigned part; /* NNN of the current file */
+    char *current; /* its name */
+    unsigned appends;
+};
+
+struct name_list {
+    char **names;
+    size_t count;
+};
+
+static int compare_names(const void *a, const void *b) {
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Our files only: nvitop-YYYY-MM-DD-NNN.nvtrec. */
+static bool is_ours(const char *name) {
+    size_t n = strlen(name);
+    return n == strlen(PREFIX "YYYY-MM-DD-NNN" SUFFIX) && strncmp(name, PREFIX, 7) == 0 &&
+           strcmp(name + n - strlen(SUFFIX), SUFFIX) == 0;
+}
+
+static void list_files(const char *dir, struct name_list *list) {
+    list->names = NULL;
+    list->count = 0;
+    DIR *d = opendir(dir);
+    if (d == NULL) {
+        return;
+    }
+    size_t cap = 0;
+    struct dirent *ent;
+    while ((ent = readdir(d)) != NULL) {
+        if (!is_ours(ent->d_name)) {
+            continue;
+        }
+        if (list->count == cap) {
+            cap = cap == 0 ? 16 : cap * 2;
+            list->names = xrealloc(list->names, cap * sizeof(*list->names));
+        }
+        list->names[list->count++] = xstrdup(ent->d_name);
+    }
+    closedir(d);
+    if (list->count > 0) {
+        qsort(list->names, list->count, sizeof(*list->names), compare_names);
+    }
+}
+
+static void free_list(struct name_list *list) {
+    for (size_t i = 0; i < list->count; i++) {
+        free(list->names[i]);
+    }
+    free(list->names);
+}
+
+static unsigned long long file_size(const char *dir, const char *name) {
+    struct strbuf path = STRBUF_INIT;
+    strbuf_appendf(&path, "%s/%s", dir, name);
+    struct stat st;
+    unsigned long long size = stat(strbuf_cstr(&path), &st) == 0 ? (unsigned long long)st.st_size
+                                                                  : 0;
+    strbuf_fini(&path);
+    return size;
+}
+
+/* Remove the oldest files beyond the limits, never the current one. */
+static void apply_retention(struct rec_dir *d) {
+    struct name_list list;
+    list_files(d->dir, &list);
+    unsigned long long total = 0;
+    for (size_t i = 0; i < list.count; i++) {
+        total += file_size(d->dir, list.names[i]);
+    }
+    /* Distinct days, newest first, decide which files are too old. */
+    size_t days = 0;
+    char last_day[16] = "";
+    size_t keep_from = 0; /* files before this index are too old by days */
+    for (size_t i = list.count; i-- > 0;) {
+        if (strncmp(list.names[i] + 7, last_day, 10) != 0) {
+            memcpy(last_day, list.names[i] + 7, 10);
+            last_day[10] = '\0';
+            days++;
+        }
+        if (d->limits.retain_days != 0 && days > d->limits.retain_days) {
+            keep_from = i + 1;
+            break;
+        }
+    }
+    for (size_t i = 0; i < list.count; i++) {
+        const char *name = list.names[i];
+        bool too_old = i < keep_from;
+        bool too_big = d->limits.retain_bytes != 0 && total > d->limits.retain_bytes;
+        if ((!too_old && !too_big) || strcmp(name, d->current) == 0) {
+            continue;
+        }
+        unsigned long long size = file_size(d->dir, name);
+        struct strbuf path = STRBUF_INIT;
+        strbuf_appendf(&path, "%s/%s", d->dir, name);
+        if (unlink(strbuf_cstr(&path)) == 0) {
+            total -= size;
+        }
+        strbuf_fini(&path);
+    }
+    free_list(&list);
+}
+
+static bool open_file(struct rec_dir *d, char *error, size_t error_size) {
+    rec_writer_close(d->writer);
+    d->writer = NULL;
+    free(d->current);
+    struct strbuf name = STRBUF_INIT;
+    strbuf_appendf(&name, PREFIX "%s-%03u" SUFFIX, d->day, d->part);
+    d->current = strbuf_detach(&name);
+    struct strbuf path = STRBUF_INIT;
+    strbuf_appendf(&path, "%s/%s", d->dir, d->current);
+    d->writer = rec_writer_open(strbuf_cstr(&path), &d->options, error, error_size);
+    strbuf_fini(&path);
+    if (d->writer != NULL) {
+        apply_retention(d);
+    }
+    return d->writer != NULL;
+}
+
+/* The day of t, and today's last part number on disk (a restart appends to it). */
+static void day_of(double t, char out[16]) {
+    time_t secs = (time_t)t;
+    struct tm tm;
+    if (gmtime_r(&secs, &tm) == NULL || strftime(out, 16, "%Y-%m-%d", &tm) == 0) {
+        snprintf(out, 16, "0000-00-00");
+    }
+}
+
+static unsigned last_part(const char *dir, const char *day) {
+    struct name_list list;
+    list_files(dir, &list);
+    unsigned part = 0;
+    for (size_t i = 0; i < list.count; i++) {
+        if (strncmp(list.names[i] + 7, day, 10) == 0) {
+            part = (unsigned)strtoul(list.names[i] + 18, NULL, 10);
+        }
+    }
+    free_list(&list);
+    return part;
+}
+
+struct rec_dir *rec_dir_open(const char *dir, const struct rec_writer_options *options,
+                             const struct rec_dir_limits *limits, char *error, size_t error_size) {
+    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
+        snprintf(error, error_size, "cannot create %s: %s", dir, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        snprintf(error, error_size, "%s is not a directory", dir);
+        return NULL;
+    }
+    struct rec_dir *d = xcalloc(1, sizeof(*d));
+    d->dir = xstrdup(dir);
+    d->options = *options;
+    d->limits = *limits;
+    return d;
+}
+
+bool rec_dir_append(struct rec_dir *d, const struct nvt_snapshot *snap,
+                    const struct nvt_host_process *related, size_t related_count, char *error,
+                    size_t error_size) {
+    char day[16];
+    day_of(snap->timestamp, day);
+    bool new_day = strcmp(day, d->day) != 0;
+    if (new_day) {
+        memcpy(d->day, day, sizeof(day));
+        d->part = last_part(d->dir, day);
+    }
+    bool full = d->writer != NULL && d->limits.retain_bytes != 0 &&
+                rec_writer_size(d->writer) >= d->limits.retain_bytes / 4;
+    if (full) {
+        d->part++;
+    }
+    if ((d->writer == NULL || new_day || full) && !open_file(d, error, error_size)) {
+        return false;
+    }
+    if (++d->appends % 60 == 0) {
+        apply_retention(d);
+    }
+    return rec_writer_append(d->writer, snap, related, related_count, error, error_size);
+}
+
+void rec_dir_close(struct rec_dir *d) {
+    if (d == NULL) {
+        return;
+    }
+    rec_writer_close(d->writer);
+    free(d->current);
+    free(d->dir);
+    free(d);
+}

@@ -1,0 +1,20 @@
+/*
+ * Times typed by users for replays (`--at`, `--from`, `--to`): "HH:MM[:SS]" (local time: the
+ * latest such moment within [first, last] of the recording, else the latest one before last),
+ * "YYYY-MM-DD" (local midnight), "YYYY-MM-DD[T ]HH:MM[:SS]" (local; a trailing "Z" means UTC) and
+ * "@SECONDS" since the epoch.  Uses the process's time zone (TZ); thread-safe otherwise.
+ */
+#ifndef NVITOP_SRC_RECORD_WHEN_H
+#define NVITOP_SRC_RECORD_WHEN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Parse text into *out (seconds since the epoch).  False with a message for malformed text. */
+bool when_parse(const char *text, double first, double last, double *out, char *error,
+                size_t error_size);
+
+/* "YYYY-MM-DD HH:MM:SS" in local time. */
+void when_format(double t, char *out, size_t size);
+
+#endif /* NVITOP_SRC_RECORD_WHEN_H */

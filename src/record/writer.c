@@ -1,0 +1,237 @@
+/*
+ * The recording writer (writer.h): file header, recovery of a torn tail, segment records and
+ * zstd keyframes and deltas.
+ */
+#include "writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <nvitop/version.h>
+
+#include "record/format.h"
+#include "record/frame.h"
+#include "record/wire.h"
+#include "util/clock.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
+
+struct rec_writer {
+    int fd;
+    unsigned long long size;
+    unsigned keyframe_every;
+    unsigned since_keyframe; /* frames since the last keyframe; keyframe_every forces one */
+    ZSTD_CCtx *cctx;
+    struct strbuf previous; /* the last frame's message, the next delta's prefix */
+    struct strbuf current;
+    void *packed;
+    size_t packed_cap;
+};
+
+static bool read_exact(int fd, void *buf, size_t size, off_t at) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = pread(fd, (char *)buf + done, size - done, at + (off_t)done);
+        if (n <= 0) {
+            return false;
+        }
+        done += (size_t)n;
+    }
+    return true;
+}
+
+static bool write_all(int fd, const void *buf, size_t size) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(fd, (const char *)buf + done, size - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        done += (size_t)n;
+    }
+    return true;
+}
+
+/* The end of the last whole, checksummed record of an existing file. */
+static off_t valid_end(int fd, off_t file_size) {
+    off_t at = REC_FILE_HEADER;
+    unsigned char head[REC_RECORD_HEADER];
+    void *payload = NULL;
+    while (at + REC_RECORD_HEADER <= file_size && read_exact(fd, head, sizeof(head), at)) {
+        struct rec_record_header h;
+        if (!rec_record_header_get(head, &h) ||
+            at + REC_RECORD_HEADER + (off_t)h.payload_size > file_size) {
+            break;
+        }
+        void *grown = realloc(payload, h.payload_size + 1U);
+        if (grown == NULL) {
+            break;
+        }
+        payload = grown;
+        if (!read_exact(fd, payload, h.payload_size, at + REC_RECORD_HEADER) ||
+            !rec_record_crc_ok(head, payload, h.payload_size)) {
+            break;
+        }
+        at += REC_RECORD_HEADER + (off_t)h.payload_size;
+    }
+    free(payload);
+    return at;
+}
+
+static bool write_record(struct rec_writer *w, unsigned type, double timestamp, const void *payload,
+                         size_t size, size_t raw_size) {
+    unsigned char head[REC_RECORD_HEADER];
+    struct rec_record_header h = {type, 0, (uint32_t)size, (uint32_t)raw_size, timestamp, 0};
+    rec_record_header_put(head, &h, payload);
+    /* One buffer, one write(): a kill leaves a prefix of this record, never a mix. */
+    size_t total = sizeof(head) + size;
+    if (w->packed_cap < total) {
+        w->packed = xrealloc(w->packed, total);
+        w->packed_cap = total;
+    }
+    memcpy(w->packed, head, sizeof(head));
+    memcpy((char *)w->packed + sizeof(head), payload, size);
+    if (!write_all(w->fd, w->packed, total)) {
+        /* Cut what was written of this record, so that the next one follows a whole one. */
+        int saved = errno;
+        (void)!ftruncate(w->fd, (off_t)w->size);
+        (void)lseek(w->fd, (off_t)w->size, SEEK_SET);
+        errno = saved;
+        return false;
+    }
+    w->size += total;
+    return true;
+}
+
+static bool write_segment(struct rec_writer *w, const struct rec_writer_options *options) {
+    struct strbuf msg = STRBUF_INIT;
+    wire_put_string(&msg, 1, "nvitop " NVT_VERSION_STRING);
+    char host[256] = "";
+    (void)gethostname(host, sizeof(host) - 1);
+    wire_put_string(&msg, 2, host);
+    wire_put_double(&msg, 3, options->interval_s);
+    double now = clock_wall_s();
+    wire_put_double(&msg, 4, now);
+    bool ok = write_record(w, REC_SEGMENT, now, msg.data != NULL ? msg.data : "", msg.len, 0);
+    strbuf_fini(&msg);
+    return ok;
+}
+
+struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_options *options,
+                                   char *error, size_t error_size) {
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat st;
+    off_t end = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(error, error_size, "%s is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if (st.st_size > 0) {
+        unsigned char head[REC_FILE_HEADER] = {0};
+        size_t have = st.st_size < REC_FILE_HEADER ? (size_t)st.st_size : REC_FILE_HEADER;
+        char why[160];
+        if (!read_exact(fd, head, have, 0) || !rec_check_file_header(head, have, why, sizeof(why))) {
+            snprintf(error, error_size, "%s: %s; not appending to it",
+                     path, have < REC_FILE_HEADER ? "not an nvitop recording" : why);
+            close(fd);
+            return NULL;
+        }
+        end = valid_end(fd, st.st_size);
+    }
+    bool ok = true;
+    if (end == 0) {
+        unsigned char head[REC_FILE_HEADER];
+        rec_file_header(head);
+        ok = ftruncate(fd, 0) == 0 && write_all(fd, head, sizeof(head));
+        end = REC_FILE_HEADER;
+    } else if (end < st.st_size) {
+        ok = ftruncate(fd, end) == 0; /* a torn record left by a killed writer */
+    }
+    if (!ok || lseek(fd, end, SEEK_SET) < 0) {
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    struct rec_writer *w = xcalloc(1, sizeof(*w));
+    w->fd = fd;
+    w->size = (unsigned long long)end;
+    w->keyframe_every = options->keyframe_every != 0 ? options->keyframe_every : 60;
+    w->since_keyframe = w->keyframe_every;
+    w->cctx = ZSTD_createCCtx();
+    if (w->cctx == NULL) {
+        snprintf(error, error_size, "out of memory");
+        rec_writer_close(w);
+        return NULL;
+    }
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, options->level != 0 ? options->level : 3);
+    if (!write_segment(w, options)) {
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        rec_writer_close(w);
+        return NULL;
+    }
+    return w;
+}
+
+bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
+                       const struct nvt_host_process *related, size_t related_count, char *error,
+                       size_t error_size) {
+    strbuf_clear(&w->current);
+    if (!frame_encode(&w->current, snap, related, related_count)) {
+        snprintf(error, error_size, "out of memory");
+        return false;
+    }
+    bool key = w->since_keyframe >= w->keyframe_every || w->previous.len == 0;
+    size_t bound = ZSTD_compressBound(w->current.len);
+    void *out = xmalloc(bound);
+    ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+    if (!key) {
+        ZSTD_CCtx_refPrefix(w->cctx, w->previous.data, w->previous.len);
+    }
+    size_t n = ZSTD_compress2(w->cctx, out, bound, w->current.data, w->current.len);
+    bool ok = !ZSTD_isError(n) &&
+              write_record(w, key ? REC_KEYFRAME : REC_DELTA, snap->timestamp, out, n,
+                           w->current.len);
+    free(out);
+    if (!ok) {
+        snprintf(error, error_size, "cannot write the recording: %s",
+                 ZSTD_isError(n) ? ZSTD_getErrorName(n) : strerror(errno));
+        /* The next frame must not be a delta against a frame that is not in the file. */
+        w->since_keyframe = w->keyframe_every;
+        return false;
+    }
+    w->since_keyframe = key ? 1 : w->since_keyframe + 1;
+    struct strbuf swap = w->previous;
+    w->previous = w->current;
+    w->current = swap;
+    return true;
+}
+
+unsigned long long rec_writer_size(const struct rec_writer *w) {
+    return w->size;
+}
+
+void rec_writer_close(struct rec_writer *w) {
+    if (w == NULL) {
+        return;
+    }
+    close(w->fd);
+    ZSTD_freeCCtx(w->cctx);
+    strbuf_fini(&w->previous);
+    strbuf_fini(&w->current);
+    free(w->packed);
+    free(w);
+}

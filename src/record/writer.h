@@ -1,0 +1,40 @@
+/*
+ * Appending frames to one recording file (docs/recording.md).  Opening an existing recording
+ * checks it record by record, cuts a torn last record (a writer killed mid-write) and appends a
+ * new segment; a file that is not a recording is refused, never overwritten.  Each record goes
+ * out in one write(), so a kill leaves at most one torn record, which readers ignore.
+ * One writer per file and per thread.
+ */
+#ifndef NVITOP_SRC_RECORD_WRITER_H
+#define NVITOP_SRC_RECORD_WRITER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <nvitop/snapshot.h>
+
+struct rec_writer;
+
+struct rec_writer_options {
+    double interval_s;     /* written into the segment record, for readers' gap detection */
+    unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0 means 60 */
+    int level;             /* zstd level; 0 means 3 */
+};
+
+/* Open (creating it when missing) path for appending.  NULL with a message in error. */
+struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_options *options,
+                                   char *error, size_t error_size);
+
+/* Append a frame (the snapshot and the ancestors of its GPU processes).  False with a message on
+ * a write error (the file then ends at the previous whole record). */
+bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
+                       const struct nvt_host_process *related, size_t related_count, char *error,
+                       size_t error_size);
+
+/* Bytes in the file so far. */
+unsigned long long rec_writer_size(const struct rec_writer *w);
+
+/* Close the file.  Accepts NULL. */
+void rec_writer_close(struct rec_writer *w);
+
+#endif /* NVITOP_SRC_RECORD_WRITER_H */
