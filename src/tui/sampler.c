@@ -18,6 +18,8 @@
 
 #include <nvitop/process.h>
 
+#include "record/related.h"
+#include "record/writer.h"
 #include "util/clock.h"
 
 /* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */
@@ -32,6 +34,7 @@ struct sampler {
     uint64_t period_ns;
     uint64_t process_period_ns;
     uint64_t slow_period_ns;
+    struct rec_writer *recorder; /* used by the sampling thread only; NULL after a write error */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -109,6 +112,20 @@ static void deliver_signals(struct sampler *sampler, struct sampler_target *targ
     notify_ui(sampler);
 }
 
+/* Append a snapshot to the recording.  A write error (disk full) stops recording, not the
+ * monitor; the message reaches the terminal after the session (stderr is kept meanwhile). */
+static void record_snapshot(struct sampler *sampler, const struct nvt_snapshot *snap) {
+    struct related related;
+    related_read(sampler->ctx, snap, &related);
+    char error[256];
+    if (!rec_writer_append(sampler->recorder, snap, related.items, related.count, error,
+                           sizeof(error))) {
+        fprintf(stderr, "nvitop: --record stopped: %s\n", error);
+        sampler->recorder = NULL;
+    }
+    related_fini(&related);
+}
+
 static void take_snapshot(struct sampler *sampler, bool with_processes, bool with_slow) {
     struct nvt_snapshot *snap = NULL;
     unsigned flags = sampler->flags | (with_processes ? sampler->process_flags : 0U);
@@ -117,6 +134,9 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     }
     if (nvt_snapshot_take(sampler->ctx, flags, &snap) != NVT_OK) {
         return; /* out of memory: try again at the next tick */
+    }
+    if (sampler->recorder != NULL && (snap->flags & NVT_SAMPLE_PROCESSES)) {
+        record_snapshot(sampler, snap);
     }
     pthread_mutex_lock(&sampler->lock);
     struct nvt_snapshot *old = sampler->pending;
@@ -236,6 +256,7 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     sampler->process_period_ns = (uint64_t)(process_period * 1e9);
     sampler->slow_flags = schedule->slow_flags;
     sampler->slow_period_ns = (uint64_t)(schedule->slow_period_s * 1e9);
+    sampler->recorder = schedule->recorder;
     sampler->ctx = ctx;
     if (ctx == NULL) {
         nvt_status status = nvt_open(options, &sampler->ctx);

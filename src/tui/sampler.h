@@ -17,6 +17,8 @@
 #include <nvitop/context.h>
 #include <nvitop/snapshot.h>
 
+struct rec_writer;
+
 struct sampler;
 
 /* A process to signal: its identity as seen in a snapshot. */
@@ -41,6 +43,10 @@ struct sampler_schedule {
     double slow_period_s;    /* between full device readings */
     unsigned process_flags;  /* added when the process list is due */
     double process_period_s; /* between process lists (at least period_s) */
+    /* Optional (NULL: none): every snapshot with a process list is appended to this recording from
+     * the sampling thread, with its GPU processes' ancestors (`nvitop --record`).  Lent: the
+     * caller closes it after sampler_stop(), not after a stop that gave up waiting. */
+    struct rec_writer *recorder;
 };
 
 /*

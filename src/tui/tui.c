@@ -199,6 +199,7 @@ enum tui_result tui_run(const struct tui_config *config, char *error, size_t err
     }
     struct sampler_schedule schedule;
     plan_schedule(config, &schedule);
+    schedule.recorder = config->recorder;
     struct sampler *sampler =
         sampler_start(config->context, config->lib_options, &schedule, error, error_size);
     if (sampler == NULL) {

@@ -12,6 +12,8 @@
 
 #include "view/config.h"
 
+struct rec_writer;
+
 struct tui_config {
     struct view_config view;
     enum view_display_mode mode;
@@ -23,6 +25,8 @@ struct tui_config {
      * until tui_run() returns; it stays open and the caller's.  NULL: the monitor opens (and
      * closes) a context of its own from lib_options. */
     nvt_context *context;
+    /* Optional: the recording `--record FILE` appends to (record/writer.h), lent like context. */
+    struct rec_writer *recorder;
 };
 
 /* How tui_run() ended. */

@@ -14,6 +14,7 @@
 #include "messages.h"
 #include "options.h"
 #include "output.h"
+#include "record/writer.h"
 #include "replay.h"
 #include "report.h"
 #include "run_config.h"
@@ -124,7 +125,8 @@ static bool under_watch(nvt_context *ctx) {
  * false when the user quit while the monitor's sampling thread was stuck in a driver call: that
  * thread still uses ctx, so nothing may touch it again (no report, no nvt_close). */
 static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
-                        const struct view_config *config, struct messages *messages) {
+                        const struct view_config *config, struct messages *messages,
+                        struct rec_writer *recorder) {
     /* The monitor's sampling thread borrows our context for the session, so the driver is
      * initialised once; it is ours again for the report printed after the session. */
     struct tui_config tui = {.view = *config,
@@ -132,7 +134,8 @@ static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
                              .interval_s = options->interval_s,
                              .readonly = options->readonly,
                              .lib_options = NULL,
-                             .context = ctx};
+                             .context = ctx,
+                             .recorder = recorder};
     char reason[256] = "";
     enum tui_result result = tui_run(&tui, reason, sizeof(reason));
     if (result == TUI_FAILED) {
@@ -183,6 +186,19 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         messages_fini(&messages);
         return 1;
     }
+    struct rec_writer *recorder = NULL;
+    if (options->record != NULL) {
+        struct rec_writer_options record_options = {
+            options->interval_s > 0 ? options->interval_s : 2.0, 0, 0};
+        char error[512];
+        recorder = rec_writer_open(options->record, &record_options, error, sizeof(error));
+        if (recorder == NULL) {
+            fprintf(stderr, "nvitop: --record: %s\n", error);
+            messages_fini(&messages);
+            nvt_close(ctx);
+            return 1;
+        }
+    }
     uint32_t *indices = NULL;
     size_t count = 0;
     select_devices(ctx, options, &messages, &indices, &count);
@@ -191,7 +207,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
 
     bool ctx_ours = true;
     if (monitor && count > 0) {
-        ctx_ours = run_monitor(ctx, options, &config, &messages);
+        ctx_ours = run_monitor(ctx, options, &config, &messages, recorder);
     } else if (!isatty(STDOUT_FILENO) && options->output == NVITOP_OUTPUT_REPORT &&
                under_watch(ctx)) {
         messages_addf(&messages, "%s",
@@ -200,7 +216,11 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     }
     int code = 0;
     if (ctx_ours) {
-        code = output_print(ctx, &config, options->output) ? 0 : 1;
+        /* After a monitor session the final report is not recorded again. */
+        code = output_print(ctx, &config, options->output,
+                            monitor && count > 0 ? NULL : recorder)
+                   ? 0
+                   : 1;
         messages_add_missing_functions(&messages, ctx);
     }
     if (messages_print(&messages)) {
@@ -209,6 +229,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     messages_fini(&messages);
     free(indices);
     if (ctx_ours) {
+        rec_writer_close(recorder); /* else the stuck sampling thread may still append */
         nvt_close(ctx);
     }
     *driver_busy = !ctx_ours;

@@ -9,12 +9,15 @@
 
 #include "json.h"
 #include "query.h"
+#include "record/related.h"
+#include "record/writer.h"
 #include "report.h"
 
 /* The report's bars show clocks ("@ 1980MHz"); BAR1 of MIG rows comes with the device fields. */
 #define REPORT_FLAGS (NVT_SAMPLE_DEFAULT | NVT_SAMPLE_CLOCKS)
 
-bool output_print(nvt_context *ctx, const struct view_config *config, enum nvitop_output kind) {
+bool output_print(nvt_context *ctx, const struct view_config *config, enum nvitop_output kind,
+                  struct rec_writer *recorder) {
     unsigned flags = REPORT_FLAGS;
     if (kind != NVITOP_OUTPUT_REPORT) {
         flags = NVT_SAMPLE_ALL & ~(unsigned)NVT_SAMPLE_PCIE_THROUGHPUT;
@@ -26,6 +29,19 @@ bool output_print(nvt_context *ctx, const struct view_config *config, enum nvito
         return false;
     }
     bool ok = false;
+    if (recorder != NULL) {
+        struct related related;
+        related_read(ctx, snap, &related);
+        char error[256];
+        if (!rec_writer_append(recorder, snap, related.items, related.count, error,
+                               sizeof(error))) {
+            fprintf(stderr, "nvitop: --record: %s\n", error);
+            related_fini(&related);
+            nvt_snapshot_free(snap);
+            return false;
+        }
+        related_fini(&related);
+    }
     switch (kind) {
     case NVITOP_OUTPUT_REPORT:
         ok = report_print(stdout, snap, config, report_terminal_columns());

@@ -9,10 +9,13 @@
 
 #include <nvitop/context.h>
 
+struct rec_writer;
+
 #include "options.h"
 #include "view/config.h"
 
 /* Returns false when the snapshot could not be taken or stdout could not be written. */
-bool output_print(nvt_context *ctx, const struct view_config *config, enum nvitop_output kind);
+bool output_print(nvt_context *ctx, const struct view_config *config, enum nvitop_output kind,
+                  struct rec_writer *recorder);
 
 #endif /* NVITOP_SRC_CMD_NVITOP_OUTPUT_H */
