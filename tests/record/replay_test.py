@@ -169,7 +169,7 @@ def bad_files(tmp, rec):
     with open(path, 'wb') as f:
         f.write(bad)
     out = run([NVITOP, '--json', '--replay', path, '--from', '@0'], scenario)
-    check(out.returncode == 1 and 'damaged' in out.stderr or 'keyframe' in out.stderr,
+    check(out.returncode == 1 and ('damaged' in out.stderr or 'keyframe' in out.stderr),
           'flipped byte: ' + out.stderr)
 
 
@@ -193,9 +193,10 @@ def kill_safety(tmp):
     proc.wait()
     count, err = frames_in(path, scenario)
     check(count >= 3, f'after SIGKILL: {count} frames: {err}')
-    # A kill in the middle of a write leaves a torn record: make one for certain.
+    # A kill in the middle of a write leaves a torn record: make one for certain, longer than
+    # what the restart appends, so that appending over it without cutting it would show.
     with open(path, 'ab') as f:
-        f.write(b'NVRF\x02\x00\x00\x00\xff\x00\x00\x00')
+        f.write(b'NVRF\x02\x00\x00\x00\x00\x00\x01\x00' + bytes(40000))
     torn, err = frames_in(path, scenario)
     check(torn == count and 'not a whole record' in err, f'torn tail: {torn} frames: {err}')
     out = subprocess.run([RECORD, '-f', path, '--count', '2', '--interval', '0.25'], env=env,
