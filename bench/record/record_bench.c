@@ -1,0 +1,204 @@
+/*
+ * bench-record: the recording's size and costs on the 8-GPU, 20-process scenario (the simulator's
+ * values move with its clock; the host data of the 20 stand-ins are real).
+ *
+ *   1. Size and CPU: FRAMES snapshots (default 120, 0.1 s apart) are taken as nvitop-record takes
+ *      them (its flags, plus the ancestors of the GPU processes) and appended to a file.  Prints
+ *      bytes per frame and the 24-hour size at 1 s, and the CPU time recording adds (ancestors,
+ *      encoding, compression, write) as a ratio of the snapshots' own CPU time (the floor; target
+ *      at most 0.10).
+ *   2. Replay: a HOURS-hour file at 1 s (default 24) is written from those snapshots in turn
+ *      with consecutive times; then the time to open it and decode the first frame (target
+ *      100 ms), the slowest of 50 jumps to random moments (target 50 ms) and the reader's memory.
+ *
+ *   usage: bench-record [FRAMES [HOURS [KEYFRAME_EVERY [ZSTD_LEVEL]]]]
+ *
+ * Prints figures; never fails on a time.  The stand-ins are forked here unless NVT_STANDIN_1 is set.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvitop/nvitop.h>
+
+#include "record/reader.h"
+#include "record/related.h"
+#include "record/writer.h"
+
+#define STANDINS 20
+#define FLAGS    (NVT_SAMPLE_ALL & ~(unsigned)NVT_SAMPLE_PCIE_THROUGHPUT)
+
+static double clock_s(clockid_t id) {
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static size_t start_standins(pid_t *pids) {
+    if (getenv("NVT_STANDIN_1") != NULL) {
+        return 0;
+    }
+    size_t count = 0;
+    for (size_t i = 0; i < STANDINS; i++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            for (;;) {
+                pause();
+            }
+        }
+        if (pid < 0) {
+            break;
+        }
+        pids[count++] = pid;
+        char name[32];
+        char value[32];
+        snprintf(name, sizeof(name), "NVT_STANDIN_%zu", i + 1);
+        snprintf(value, sizeof(value), "%d", (int)pid);
+        setenv(name, value, 1);
+    }
+    return count;
+}
+
+static void stop_standins(const pid_t *pids, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        kill(pids[i], SIGKILL);
+        waitpid(pids[i], NULL, 0);
+    }
+}
+
+static long long file_size(const char *path) {
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+struct taken {
+    struct nvt_snapshot *snap;
+    struct related related;
+};
+
+int main(int argc, char **argv) {
+    size_t frames = argc > 1 ? strtoul(argv[1], NULL, 10) : 120;
+    double hours = argc > 2 ? strtod(argv[2], NULL) : 24.0;
+    unsigned keyframe_every = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 0;
+    int level = argc > 4 ? atoi(argv[4]) : 0;
+    if (frames == 0) {
+        frames = 1;
+    }
+    pid_t pids[STANDINS];
+    size_t standins = start_standins(pids);
+    if (getenv("NVML_SIM_SCENARIO") == NULL) {
+        const char *dir = getenv("NVT_SCENARIO_DIR");
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/h100-8gpu.json", dir != NULL ? dir : "sim/scenarios");
+        setenv("NVML_SIM_SCENARIO", path, 1);
+    }
+    nvt_context *ctx = NULL;
+    nvt_status status = nvt_open(NULL, &ctx);
+    if (status != NVT_OK) {
+        fprintf(stderr, "bench-record: %s\n", nvt_strerror(status));
+        stop_standins(pids, standins);
+        return 1;
+    }
+    char dir[] = "/tmp/bench-record-XXXXXX";
+    if (mkdtemp(dir) == NULL) {
+        return 1;
+    }
+    char path[256];
+    snprintf(path, sizeof(path), "%s/a.nvtrec", dir);
+    struct rec_writer_options wo = {1.0, keyframe_every, level};
+    char error[512];
+    struct rec_writer *w = rec_writer_open(path, &wo, error, sizeof(error));
+    if (w == NULL) {
+        fprintf(stderr, "bench-record: %s\n", error);
+        return 1;
+    }
+    /* 1. Size and CPU. */
+    struct taken *taken = calloc(frames, sizeof(*taken));
+    double snap_cpu = 0;
+    double record_cpu = 0;
+    long long start_size = file_size(path);
+    for (size_t i = 0; i < frames; i++) {
+        double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        nvt_snapshot_take(ctx, FLAGS, &taken[i].snap);
+        double c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        related_read(ctx, taken[i].snap, &taken[i].related);
+        rec_writer_append(w, taken[i].snap, taken[i].related.items, taken[i].related.count, error,
+                          sizeof(error));
+        double c2 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        snap_cpu += c1 - c0;
+        record_cpu += c2 - c1;
+        struct timespec pause_ts = {0, 100000000L};
+        nanosleep(&pause_ts, NULL);
+    }
+    rec_writer_close(w);
+    double per_frame = (double)(file_size(path) - start_size) / (double)frames;
+    printf("bench-record: %zu frames of h100-8gpu (%zu GPU processes): %.0f bytes/frame "
+           "(keyframe every %u, zstd level %d)\n",
+           frames, taken[0].snap->process_count, per_frame, keyframe_every ? keyframe_every : 60,
+           level ? level : 3);
+    printf("bench-record: 24 h at 1 s: %.1f MB (target 30 MB)\n", per_frame * 86400 / 1e6);
+    printf("bench-record: CPU per frame: snapshot %.3f ms (floor), recording %.3f ms: ratio "
+           "%.3f (target 0.10)\n",
+           snap_cpu * 1e3 / (double)frames, record_cpu * 1e3 / (double)frames,
+           record_cpu / snap_cpu);
+    /* 2. A long file, then open, first frame and jumps. */
+    unlink(path);
+    w = rec_writer_open(path, &wo, error, sizeof(error));
+    size_t total = (size_t)(hours * 3600);
+    double t0 = 1.7e9;
+    for (size_t i = 0; i < total && w != NULL; i++) {
+        struct taken *t = &taken[i % frames];
+        double saved = t->snap->timestamp;
+        t->snap->timestamp = t0 + (double)i;
+        rec_writer_append(w, t->snap, t->related.items, t->related.count, error, sizeof(error));
+        t->snap->timestamp = saved;
+    }
+    rec_writer_close(w);
+    printf("bench-record: %.1f h file: %.1f MB\n", hours, (double)file_size(path) / 1e6);
+    double o0 = clock_s(CLOCK_MONOTONIC);
+    struct rec_reader *r = rec_reader_open(path, error, sizeof(error));
+    struct frame *frame = NULL;
+    if (r == NULL || !rec_reader_frame(r, 0, &frame, error, sizeof(error))) {
+        fprintf(stderr, "bench-record: %s\n", error);
+        return 1;
+    }
+    double o1 = clock_s(CLOCK_MONOTONIC);
+    frame_free(frame);
+    double worst = 0;
+    srand(7);
+    for (int k = 0; k < 50; k++) {
+        double t = t0 + (double)(rand() % (int)total);
+        double j0 = clock_s(CLOCK_MONOTONIC);
+        size_t i = rec_reader_find(r, t);
+        if (!rec_reader_frame(r, i, &frame, error, sizeof(error))) {
+            fprintf(stderr, "bench-record: %s\n", error);
+            return 1;
+        }
+        double j1 = clock_s(CLOCK_MONOTONIC);
+        frame_free(frame);
+        worst = j1 - j0 > worst ? j1 - j0 : worst;
+    }
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    printf("bench-record: open + first frame %.1f ms (target 100 ms), slowest jump %.1f ms "
+           "(target 50 ms), index %.1f MiB, peak RSS %.1f MiB (the whole benchmark)\n",
+           (o1 - o0) * 1e3, worst * 1e3, (double)rec_reader_count(r) * 40 / 1048576.0,
+           (double)ru.ru_maxrss / 1024.0);
+    rec_reader_close(r);
+    unlink(path);
+    rmdir(dir);
+    for (size_t i = 0; i < frames; i++) {
+        related_fini(&taken[i].related);
+        nvt_snapshot_free(taken[i].snap);
+    }
+    free(taken);
+    nvt_close(ctx);
+    stop_standins(pids, standins);
+    return 0;
+}
