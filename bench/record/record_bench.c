@@ -13,7 +13,8 @@
  *
  *   usage: bench-record [FRAMES [HOURS [KEYFRAME_EVERY [ZSTD_LEVEL]]]]
  *
- * Prints figures; never fails on a time.  The stand-ins are forked here unless NVT_STANDIN_1 is set.
+ * Prints figures; never fails on a time.  The stand-ins are forked here unless NVT_STANDIN_1 is
+ * set.
  */
 #include <signal.h>
 #include <stdio.h>

@@ -11,8 +11,7 @@
 #define F(tag, kind, type, member)                                                                 \
     { tag, kind, sizeof(((type *)0)->member), offsetof(type, member) }
 
-#define TABLE(name, array)                                                                         \
-    const struct field_table name = {array, sizeof(array) / sizeof(array[0])}
+#define TABLE(name, array) const struct field_table name = {array, sizeof(array) / sizeof(array[0])}
 
 static const struct field system_fields[] = {
     F(1, FIELD_TEXT, struct nvt_system_info, driver_version),

@@ -69,8 +69,8 @@ bool rec_check_file_header(const unsigned char *in, size_t size, char *error, si
     unsigned major = rec_get_u16(in + 8);
     if (major > REC_VERSION_MAJOR) {
         snprintf(error, error_size,
-                 "recorded by a newer nvitop (format %u.%u); this nvitop reads format %d",
-                 major, rec_get_u16(in + 10), REC_VERSION_MAJOR);
+                 "recorded by a newer nvitop (format %u.%u); this nvitop reads format %d", major,
+                 rec_get_u16(in + 10), REC_VERSION_MAJOR);
         return false;
     }
     if (major == 0 || rec_get_u32(in + 12) != REC_FILE_HEADER) {
@@ -95,8 +95,7 @@ void rec_record_header_put(unsigned char out[REC_RECORD_HEADER], const struct re
     rec_put_u32(out + 24, crc32_update(crc, payload, h->payload_size));
 }
 
-bool rec_record_header_get(const unsigned char in[REC_RECORD_HEADER],
-                           struct rec_record_header *h) {
+bool rec_record_header_get(const unsigned char in[REC_RECORD_HEADER], struct rec_record_header *h) {
     if (memcmp(in, REC_RECORD_MAGIC, 4) != 0) {
         return false;
     }

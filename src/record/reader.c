@@ -95,8 +95,9 @@ static bool index_file(struct rec_reader *r, uint32_t file, char *error, size_t 
             r->segments++;
             segment_open = true;
         } else if ((h.type == REC_KEYFRAME || h.type == REC_DELTA) && segment_open) {
-            struct rec_entry e = {at,           h.timestamp, file, r->segments, h.payload_size,
-                                  h.raw_size, (unsigned char)h.type};
+            struct rec_entry e = {
+                at,         h.timestamp,          file, r->segments, h.payload_size,
+                h.raw_size, (unsigned char)h.type};
             add_entry(r, &e);
         } /* other types: added by a later minor version, skipped */
         at += REC_RECORD_HEADER + h.payload_size;
@@ -121,8 +122,7 @@ static bool has_suffix(const char *name, const char *suffix) {
 }
 
 /* The files of a directory recording, sorted by name (daily names sort by date). */
-static bool list_directory(struct rec_reader *r, const char *path, char *error,
-                           size_t error_size) {
+static bool list_directory(struct rec_reader *r, const char *path, char *error, size_t error_size) {
     DIR *dir = opendir(path);
     if (dir == NULL) {
         snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));

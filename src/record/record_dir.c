@@ -81,8 +81,8 @@ static unsigned long long file_size(const char *dir, const char *name) {
     struct strbuf path = STRBUF_INIT;
     strbuf_appendf(&path, "%s/%s", dir, name);
     struct stat st;
-    unsigned long long size = stat(strbuf_cstr(&path), &st) == 0 ? (unsigned long long)st.st_size
-                                                                  : 0;
+    unsigned long long size =
+        stat(strbuf_cstr(&path), &st) == 0 ? (unsigned long long)st.st_size : 0;
     strbuf_fini(&path);
     return size;
 }

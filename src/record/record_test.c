@@ -92,8 +92,12 @@ static void test_frame_roundtrip(void **state) {
     (void)state;
     struct fake f;
     fake_init(&f, 1.7e9, 1000);
-    struct nvt_host_process init = {.pid = 1, .ppid = 0, .user = "root", .name = "systemd",
-                                    .command = "/sbin/init", .cmdline = NULL};
+    struct nvt_host_process init = {.pid = 1,
+                                    .ppid = 0,
+                                    .user = "root",
+                                    .name = "systemd",
+                                    .command = "/sbin/init",
+                                    .cmdline = NULL};
     struct strbuf buf = STRBUF_INIT;
     assert_true(frame_encode(&buf, &f.snap, &init, 1));
     struct frame *fr = NULL;
@@ -426,11 +430,11 @@ static void test_when(void **state) {
     assert_true(when_parse("2023-11-14 22:13", 0, 0, &t, error, sizeof(error)));
     assert_true(t == 1700000000.0 - 20);
     /* HH:MM: the latest such moment within the recording. */
-    assert_true(when_parse("22:00", 1700000000.0 - 3 * 86400, 1700000000.0, &t, error,
-                           sizeof(error)));
+    assert_true(
+        when_parse("22:00", 1700000000.0 - 3 * 86400, 1700000000.0, &t, error, sizeof(error)));
     assert_true(t == 1700000000.0 - 800);
-    assert_true(when_parse("23:00", 1700000000.0 - 3 * 86400, 1700000000.0, &t, error,
-                           sizeof(error)));
+    assert_true(
+        when_parse("23:00", 1700000000.0 - 3 * 86400, 1700000000.0, &t, error, sizeof(error)));
     assert_true(t == 1700000000.0 - 800 + 3600 - 86400);
     assert_false(when_parse("25:00", 0, 1700000000.0, &t, error, sizeof(error)));
     assert_non_null(strstr(error, "is not a time"));

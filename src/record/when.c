@@ -89,8 +89,8 @@ bool when_parse(const char *text, double first, double last, double *out, char *
             *out = clock_in_range(h, m, s, first, last);
             return !isnan(*out);
         }
-    } else if (sscanf(text, "%4d-%2d-%2d%n", &year, &mon, &day, &n) == 3 && n == 10 &&
-               mon >= 1 && mon <= 12 && day >= 1 && day <= 31 && year >= 1970) {
+    } else if (sscanf(text, "%4d-%2d-%2d%n", &year, &mon, &day, &n) == 3 && n == 10 && mon >= 1 &&
+               mon <= 12 && day >= 1 && day <= 31 && year >= 1970) {
         const char *p = text + n;
         bool utc = false;
         if (*p == 'T' || *p == ' ') {
@@ -102,8 +102,12 @@ bool when_parse(const char *text, double first, double last, double *out, char *
         }
         if (p != NULL && *p == '\0') {
             if (utc) {
-                struct tm tm = {.tm_year = year - 1900, .tm_mon = mon - 1, .tm_mday = day,
-                                .tm_hour = h, .tm_min = m, .tm_sec = s};
+                struct tm tm = {.tm_year = year - 1900,
+                                .tm_mon = mon - 1,
+                                .tm_mday = day,
+                                .tm_hour = h,
+                                .tm_min = m,
+                                .tm_sec = s};
                 *out = (double)timegm(&tm);
             } else {
                 *out = local_time(year, mon, day, h, m, s);

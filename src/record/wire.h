@@ -14,7 +14,11 @@
 
 #include "util/strbuf.h"
 
-enum wire_type { WIRE_VARINT = 0, WIRE_F64 = 1, WIRE_BYTES = 2 };
+enum wire_type {
+    WIRE_VARINT = 0,
+    WIRE_F64 = 1,
+    WIRE_BYTES = 2
+};
 
 void wire_put_varint(struct strbuf *out, uint64_t value);
 void wire_put_key(struct strbuf *out, unsigned tag, enum wire_type type);

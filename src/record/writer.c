@@ -144,9 +144,10 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
         unsigned char head[REC_FILE_HEADER] = {0};
         size_t have = st.st_size < REC_FILE_HEADER ? (size_t)st.st_size : REC_FILE_HEADER;
         char why[160];
-        if (!read_exact(fd, head, have, 0) || !rec_check_file_header(head, have, why, sizeof(why))) {
-            snprintf(error, error_size, "%s: %s; not appending to it",
-                     path, have < REC_FILE_HEADER ? "not an nvitop recording" : why);
+        if (!read_exact(fd, head, have, 0) ||
+            !rec_check_file_header(head, have, why, sizeof(why))) {
+            snprintf(error, error_size, "%s: %s; not appending to it", path,
+                     have < REC_FILE_HEADER ? "not an nvitop recording" : why);
             close(fd);
             return NULL;
         }
@@ -177,7 +178,8 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
         rec_writer_close(w);
         return NULL;
     }
-    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, options->level != 0 ? options->level : 3);
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
+                           options->level != 0 ? options->level : 3);
     if (!write_segment(w, options)) {
         snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
         rec_writer_close(w);
@@ -202,9 +204,8 @@ bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
         ZSTD_CCtx_refPrefix(w->cctx, w->previous.data, w->previous.len);
     }
     size_t n = ZSTD_compress2(w->cctx, out, bound, w->current.data, w->current.len);
-    bool ok = !ZSTD_isError(n) &&
-              write_record(w, key ? REC_KEYFRAME : REC_DELTA, snap->timestamp, out, n,
-                           w->current.len);
+    bool ok = !ZSTD_isError(n) && write_record(w, key ? REC_KEYFRAME : REC_DELTA, snap->timestamp,
+                                               out, n, w->current.len);
     free(out);
     if (!ok) {
         snprintf(error, error_size, "cannot write the recording: %s",

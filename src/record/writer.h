@@ -16,9 +16,9 @@
 struct rec_writer;
 
 struct rec_writer_options {
-    double interval_s;     /* written into the segment record, for readers' gap detection */
+    double interval_s;       /* written into the segment record, for readers' gap detection */
     unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0 means 60 */
-    int level;             /* zstd level; 0 means 3 */
+    int level;               /* zstd level; 0 means 3 */
 };
 
 /* Open (creating it when missing) path for appending.  NULL with a message in error. */

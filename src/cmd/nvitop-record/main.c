@@ -61,13 +61,16 @@ static void usage(FILE *out) {
 
 /* 0 to run, 1 for an error, 2 for --help/--version (exit 0). */
 static int parse(int argc, char **argv, struct record_options *o) {
-    static const struct option longs[] = {
-        {"help", no_argument, NULL, 'h'},          {"version", no_argument, NULL, 'V'},
-        {"output", required_argument, NULL, 'o'},  {"file", required_argument, NULL, 'f'},
-        {"interval", required_argument, NULL, 'i'}, {"retain-days", required_argument, NULL, 'd'},
-        {"retain-bytes", required_argument, NULL, 'b'},
-        {"keyframe-every", required_argument, NULL, 'k'},
-        {"count", required_argument, NULL, 'n'},   {NULL, 0, NULL, 0}};
+    static const struct option longs[] = {{"help", no_argument, NULL, 'h'},
+                                          {"version", no_argument, NULL, 'V'},
+                                          {"output", required_argument, NULL, 'o'},
+                                          {"file", required_argument, NULL, 'f'},
+                                          {"interval", required_argument, NULL, 'i'},
+                                          {"retain-days", required_argument, NULL, 'd'},
+                                          {"retain-bytes", required_argument, NULL, 'b'},
+                                          {"keyframe-every", required_argument, NULL, 'k'},
+                                          {"count", required_argument, NULL, 'n'},
+                                          {NULL, 0, NULL, 0}};
     *o = (struct record_options){NULL, NULL, 1.0, 7, 0, 60, 0};
     int c;
     opterr = 0;
@@ -89,7 +92,8 @@ static int parse(int argc, char **argv, struct record_options *o) {
         case 'i':
             if (parse_double(optarg, &o->interval_s) != 0 || !(o->interval_s >= 0.25) ||
                 o->interval_s > 86400) {
-                fprintf(stderr, PROG ": --interval: expected seconds from 0.25 to 86400, got '%s'\n",
+                fprintf(stderr,
+                        PROG ": --interval: expected seconds from 0.25 to 86400, got '%s'\n",
                         optarg);
                 return 1;
             }
@@ -99,7 +103,9 @@ static int parse(int argc, char **argv, struct record_options *o) {
         case 'n':
             if (parse_u64(optarg, 10, &u) != 0 || u > UINT32_MAX || (c == 'k' && u == 0)) {
                 fprintf(stderr, PROG ": %s: expected a%s number, got '%s'\n",
-                        c == 'd' ? "--retain-days" : c == 'k' ? "--keyframe-every" : "--count",
+                        c == 'd'   ? "--retain-days"
+                        : c == 'k' ? "--keyframe-every"
+                                   : "--count",
                         c == 'k' ? " positive" : "", optarg);
                 return 1;
             }

@@ -217,8 +217,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     int code = 0;
     if (ctx_ours) {
         /* After a monitor session the final report is not recorded again. */
-        code = output_print(ctx, &config, options->output,
-                            monitor && count > 0 ? NULL : recorder)
+        code = output_print(ctx, &config, options->output, monitor && count > 0 ? NULL : recorder)
                    ? 0
                    : 1;
         messages_add_missing_functions(&messages, ctx);

@@ -95,8 +95,7 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
         char range[160];
         when_format(t, when, sizeof(when));
         range_text(r, range, sizeof(range));
-        fprintf(stderr, "nvitop: --at %s (%s) is outside the recording (%s)\n", o->at, when,
-                range);
+        fprintf(stderr, "nvitop: --at %s (%s) is outside the recording (%s)\n", o->at, when, range);
         return false;
     }
     if (t - rec_reader_time(r, i) > END_SLACK_S) {
@@ -104,8 +103,8 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
         char b[64];
         when_format(rec_reader_time(r, i), a, sizeof(a));
         when_format(t, b, sizeof(b));
-        fprintf(stderr, "nvitop: note: nothing was recorded between %s and %s; showing %s\n", a,
-                b, a);
+        fprintf(stderr, "nvitop: note: nothing was recorded between %s and %s; showing %s\n", a, b,
+                a);
     }
     *out = i;
     return true;
@@ -141,7 +140,8 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o, boo
     if (printed == 0) {
         char range[160];
         range_text(r, range, sizeof(range));
-        fprintf(stderr, "nvitop: no recorded frame between --from and --to (the recording runs %s)\n",
+        fprintf(stderr,
+                "nvitop: no recorded frame between --from and --to (the recording runs %s)\n",
                 range);
         return 1;
     }

@@ -11,7 +11,7 @@ static void sorted_pair(const uint32_t in[2], uint32_t *low, uint32_t *high) {
 }
 
 void run_config_build(const struct nvitop_options *options, bool color, bool superuser,
-                         const uint32_t *indices, size_t count, struct view_config *config) {
+                      const uint32_t *indices, size_t count, struct view_config *config) {
     memset(config, 0, sizeof(*config));
     config->thresholds = (struct view_thresholds){10, 75, 10, 80};
     if (options->gpu_thresh_given) {
@@ -39,4 +39,3 @@ void run_config_build(const struct nvitop_options *options, bool color, bool sup
     config->user_name = options->user_name;
     config->superuser = superuser;
 }
-
