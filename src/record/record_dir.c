@@ -196,7 +196,7 @@ bool rec_dir_append(struct rec_dir *d, const struct nvt_snapshot *snap,
         d->part = last_part(d->dir, day);
     }
     bool full = d->writer != NULL && d->limits.retain_bytes != 0 &&
-                rec_writer_size(d->writer) >= d->limits.retain_bytes / 4;
+                rec_writer_size(d->writer) >= d->limits.retain_bytes / 4 && d->part < 999;
     if (full) {
         d->part++;
     }

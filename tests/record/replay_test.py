@@ -125,6 +125,11 @@ def record_and_replay(tmp):
           and out.stdout == '', '--at before the start: ' + out.stderr)
     out = run([NVITOP, '-1', '--replay', rec, '--at', 'noon'], live[0][1])
     check(out.returncode == 1 and "'noon' is not a time" in out.stderr, '--at noon: ' + out.stderr)
+    # An invalid --only index gets nvitop's message and exit status 1, as live.
+    out = run([NVITOP, '-1', '--replay', rec, '-o', '5'], live[0][1])
+    live_out = run([NVITOP, '-1', '-o', '5'], live[-1][1])
+    check(out.returncode == 1 and out.stderr == live_out.stderr
+          and 'Invalid device index: 5' in out.stderr, '--only 5: ' + out.stderr)
     out = run([NVITOP, '-1', '--replay', rec, '--from', '@0'], live[0][1])
     check(out.returncode == 2 and 'only with --json' in out.stderr, '--from without --json')
     return rec

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "json.h"
+#include "messages.h"
 #include "record/reader.h"
 #include "record/when.h"
 #include "report.h"
@@ -19,9 +20,10 @@
  * second or so; the exact end of its last interval is not recorded). */
 #define END_SLACK_S 60.0
 
-/* The physical devices to show: all of the frame's, or the valid ones of --only. */
+/* The physical devices to show: all of the frame's, or the valid ones of --only (the invalid ones
+ * get nvitop's message, as live). */
 static size_t shown_indices(const struct nvitop_options *o, const struct nvt_snapshot *snap,
-                            uint32_t *indices) {
+                            uint32_t *indices, struct messages *messages) {
     uint32_t physical = 0;
     for (size_t slot = 0; slot < snap->device_count; slot++) {
         if (snap->devices[slot].parent == NVT_NA_SIZE) {
@@ -38,6 +40,15 @@ static size_t shown_indices(const struct nvitop_options *o, const struct nvt_sna
             indices[count++] = i;
         }
     }
+    long long *invalid = xcalloc(o->only_count + 1, sizeof(*invalid));
+    size_t invalid_count = 0;
+    for (size_t k = 0; o->only_given && k < o->only_count; k++) {
+        if (o->only[k] < 0 || o->only[k] >= (long long)physical) {
+            invalid[invalid_count++] = o->only[k];
+        }
+    }
+    messages_invalid_indices(messages, invalid, invalid_count);
+    free(invalid);
     return count;
 }
 
@@ -45,7 +56,9 @@ static bool print_frame(const struct nvitop_options *o, bool color, const struct
                         bool line) {
     const struct nvt_snapshot *snap = &frame->snap;
     uint32_t *indices = xcalloc(snap->device_count + 1, sizeof(*indices));
-    size_t count = shown_indices(o, snap, indices);
+    struct messages messages;
+    messages_init(&messages, color);
+    size_t count = shown_indices(o, snap, indices, &messages);
     struct view_config config;
     run_config_build(o, color, geteuid() == 0, indices, count, &config);
     bool ok;
@@ -54,6 +67,11 @@ static bool print_frame(const struct nvitop_options *o, bool color, const struct
     } else {
         ok = report_print_at(stdout, snap, &config, report_terminal_columns(), snap->timestamp);
     }
+    /* As live: the message follows the output and makes the exit status 1. */
+    if (messages_print(&messages)) {
+        ok = false;
+    }
+    messages_fini(&messages);
     free(indices);
     return ok;
 }
