@@ -198,6 +198,15 @@ static void test_write_read(void **state) {
     char *path = path_in(dir, "a.nvtrec");
     write_frames(path, 10, 1.7e9, 4);
     check_frames(path, 10, 1.7e9);
+    /* While a writer has the file, a second one is refused. */
+    struct rec_writer_options o = {1.0, 0, 0};
+    char error[256];
+    struct rec_writer *first = rec_writer_open(path, &o, error, sizeof(error));
+    assert_non_null(first);
+    assert_null(rec_writer_open(path, &o, error, sizeof(error)));
+    assert_non_null(strstr(error, "is being recorded by another process"));
+    rec_writer_close(first);
+    check_frames(path, 10, 1.7e9); /* an empty segment adds no frame */
     /* A second writer appends a segment. */
     write_frames(path, 10, 1.7e9, 4);
     check_frames(path, 20, 1.7e9);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -131,6 +132,12 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
         snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    /* One writer per file: two appending at once would interleave their records. */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        snprintf(error, error_size, "%s is being recorded by another process", path);
+        close(fd);
         return NULL;
     }
     struct stat st;

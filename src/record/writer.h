@@ -1,9 +1,10 @@
 /*
- * Appending frames to one recording file (docs/recording.md).  Opening an existing recording
- * checks it record by record, cuts a torn last record (a writer killed mid-write) and appends a
- * new segment; a file that is not a recording is refused, never overwritten.  Each record goes
- * out in one write(), so a kill leaves at most one torn record, which readers ignore.
- * One writer per file and per thread.
+ * Appending frames to one recording file (docs/recording.md).  A writer holds an exclusive
+ * flock(2) on its file, so a second writer of the same file is refused.  Opening an existing
+ * recording checks it record by record, cuts a torn last record (a writer killed mid-write) and
+ * appends a new segment; a file that is not a recording is refused, never overwritten.  Each record
+ * goes out in one write(), so a kill leaves at most one torn record, which readers ignore. One
+ * writer per file and per thread.
  */
 #ifndef NVITOP_SRC_RECORD_WRITER_H
 #define NVITOP_SRC_RECORD_WRITER_H
