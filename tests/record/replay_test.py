@@ -240,12 +240,29 @@ def directory(tmp):
           'no output: ' + out.stderr)
 
 
+def older_format():
+    """A recording of format 1.0 kept in the tree (tests/record/fixtures) still reads the same:
+    later versions must keep reading it (docs/recording.md, "Versions")."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    fixture = os.path.join(here, 'fixtures', 'a100-mig-format-1.0.nvtrec')
+    scenario = os.path.join(SCENARIOS, 'a100-mig.json')
+    cases = [(['--json', '--from', '@0'], 'a100-mig-format-1.0.jsonl'),
+             (['-1', '--at', '2026-11-23T16:14:22Z'], 'a100-mig-format-1.0-at.txt')]
+    for args, name in cases:
+        out = run([NVITOP, '--replay', fixture] + args, scenario)
+        with open(os.path.join(here, 'expected', name), encoding='utf-8') as f:
+            want = f.read()
+        check(out.returncode == 0 and out.stdout == want and out.stderr == '',
+              f'{name}: the format-1.0 fixture reads differently: {out.stderr}')
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         rec = record_and_replay(tmp)
         bad_files(tmp, rec)
         kill_safety(tmp)
         directory(tmp)
+    older_format()
     if failures:
         print(f'{len(failures)} failure(s)', file=sys.stderr)
         return 1
