@@ -28,12 +28,14 @@
 
 #include <nvitop/nvitop.h>
 
+#include "record/fields.h"
 #include "record/reader.h"
 #include "record/related.h"
 #include "record/writer.h"
 
 #define STANDINS 20
-#define FLAGS    (NVT_SAMPLE_ALL & ~(unsigned)NVT_SAMPLE_PCIE_THROUGHPUT)
+/* nvitop-record's flags (src/cmd/nvitop-record/main.c). */
+#define FLAGS (NVT_SAMPLE_ALL & ~(unsigned)(NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK))
 
 static double clock_s(clockid_t id) {
     struct timespec ts;
@@ -76,6 +78,37 @@ static void stop_standins(const pid_t *pids, size_t count) {
 static long long file_size(const char *path) {
     struct stat st;
     return stat(path, &st) == 0 ? (long long)st.st_size : -1;
+}
+
+/* Fields of a table whose value differs between two structs, and the bytes their encodings take
+ * (what a field-level delta would have to store). */
+static void count_changed(const struct field_table *table, const void *a, const void *b,
+                          size_t *fields, size_t *bytes) {
+    for (size_t i = 0; i < table->count; i++) {
+        const struct field *f = &table->fields[i];
+        if (memcmp((const char *)a + f->offset, (const char *)b + f->offset, f->size) != 0) {
+            struct field_table one = {f, 1};
+            struct strbuf out = STRBUF_INIT;
+            fields_encode(&out, &one, b);
+            (*fields)++;
+            *bytes += out.len;
+            strbuf_fini(&out);
+        }
+    }
+}
+
+static void changed_between(const struct nvt_snapshot *a, const struct nvt_snapshot *b,
+                            size_t *fields, size_t *bytes) {
+    for (size_t i = 0; i < a->device_count && i < b->device_count; i++) {
+        count_changed(&fields_device_state, &a->devices[i].state, &b->devices[i].state, fields,
+                      bytes);
+    }
+    for (size_t i = 0; i < a->process_count && i < b->process_count; i++) {
+        count_changed(&fields_gpu_process, &a->processes[i], &b->processes[i], fields, bytes);
+        count_changed(&fields_host_process, &a->processes[i].host, &b->processes[i].host, fields,
+                      bytes);
+    }
+    count_changed(&fields_host_state, &a->host, &b->host, fields, bytes);
 }
 
 struct taken {
@@ -151,6 +184,17 @@ int main(int argc, char **argv) {
            "%.3f ms): ratio %.3f (target 0.10)\n",
            snap_cpu * 1e3 / (double)frames, record_cpu * 1e3 / (double)frames,
            related_cpu * 1e3 / (double)frames, record_cpu / snap_cpu);
+    size_t changed = 0;
+    size_t changed_bytes = 0;
+    for (size_t i = 1; i < frames; i++) {
+        changed_between(taken[i - 1].snap, taken[i].snap, &changed, &changed_bytes);
+    }
+    if (frames > 1) {
+        printf("bench-record: fields that change from one frame to the next: %.1f a frame, "
+               "%.0f bytes encoded (before compression)\n",
+               (double)changed / (double)(frames - 1),
+               (double)changed_bytes / (double)(frames - 1));
+    }
     /* 2. A long file, then open, first frame and jumps. */
     unlink(path);
     w = rec_writer_open(path, &wo, error, sizeof(error));

@@ -24,8 +24,10 @@
 
 #define PROG "nvitop-record"
 
-/* What the once report, the monitor's screens and --json read (no blocking PCIe query). */
-#define RECORD_FLAGS (NVT_SAMPLE_ALL & ~(unsigned)NVT_SAMPLE_PCIE_THROUGHPUT)
+/* What the once report, the monitor's screens and --json show: not the PCIe throughput (a
+ * blocking query) nor the NVLink rates, which no screen shows and which, as doubles that change
+ * every second on every link, would be most of a recording's size. */
+#define RECORD_FLAGS (NVT_SAMPLE_ALL & ~(unsigned)(NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK))
 
 struct record_options {
     const char *dir;
