@@ -67,6 +67,21 @@ struct nvt_gpu_process {
 };
 
 /*
+ * The processes on one device now, with their per-process utilisation, as a snapshot lists them
+ * for that device (compute, graphics and MPS lists merged, by pid), for a front end that watches
+ * one process more often than it takes snapshots: it reads only this device's lists and no /proc
+ * file.  Each entry's device is NVT_NA_SIZE and its host holds only the pid (status NVT_HOST_OK,
+ * every other field N/A; nvt_host_process_read() gives the rest).  Pass a leaf device (a MIG
+ * device, or a GPU without MIG enabled): for a MIG-enabled GPU the driver answers for the whole
+ * GPU.  On success *out is one allocation of *count entries freed with free(), NULL when there
+ * are none; a driver error gives an empty list.  Fails only with NVT_ERR_NO_MEMORY and
+ * NVT_ERR_INVALID_ARGUMENT.  Uses the device's context (one thread at a time), whose
+ * per-process utilisation cursor it shares with snapshots.
+ */
+NVT_API nvt_status nvt_device_processes(nvt_device *device, struct nvt_gpu_process **out,
+                                        size_t *count);
+
+/*
  * Read one host process now (for processes not on a GPU, e.g. the tree view).  On success *out is
  * one allocation the caller frees with nvt_host_process_free().  NVT_ERR_NO_SUCH_PROCESS when the
  * pid does not exist.  The CPU percentage is measured against the context's previous reading of

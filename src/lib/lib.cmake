@@ -8,6 +8,7 @@ set(NVT_LIB_SOURCES
     context.c
     device.c
     device_lookup.c
+    device_processes.c
     snapshot.c
     snapshot_pack.c
     status.c
