@@ -32,6 +32,7 @@ struct sampler {
     uint64_t period_ns;
     uint64_t process_period_ns;
     uint64_t slow_period_ns;
+    uint64_t watch_period_ns;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -44,6 +45,12 @@ struct sampler {
     bool refresh;
     bool resample_processes; /* the next snapshot must carry processes */
     struct nvt_snapshot *pending;
+    bool watching;
+    bool watch_now; /* a new target: read it at once */
+    struct watch_target watch;
+    unsigned watch_generation;
+    bool have_watch_sample;
+    struct watch_sample watch_sample;
     struct sampler_target *signal_targets;
     size_t signal_count;
     int signal_number;
@@ -65,6 +72,7 @@ static void destroy(struct sampler *sampler) {
     pthread_cond_destroy(&sampler->wake);
     pthread_cond_destroy(&sampler->done);
     nvt_snapshot_free(sampler->pending);
+    watch_sample_fini(&sampler->watch_sample);
     free(sampler->signal_targets);
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
@@ -132,6 +140,27 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     notify_ui(sampler);
 }
 
+/* One reading of the watched process (the lock is not held); kept only if the target is still the
+ * same when it is done. */
+static void take_watch_sample(struct sampler *sampler, const struct watch_target *target,
+                              unsigned generation) {
+    struct watch_sample sample;
+    if (!watch_sample_take(sampler->ctx, target, &sample)) {
+        return; /* out of memory or no such device: try again at the next tick */
+    }
+    sample.generation = generation;
+    pthread_mutex_lock(&sampler->lock);
+    if (generation == sampler->watch_generation && sampler->watching) {
+        watch_sample_fini(&sampler->watch_sample);
+        sampler->watch_sample = sample;
+        sampler->have_watch_sample = true;
+        memset(&sample, 0, sizeof(sample));
+    }
+    pthread_mutex_unlock(&sampler->lock);
+    watch_sample_fini(&sample);
+    notify_ui(sampler);
+}
+
 static struct timespec deadline_of(uint64_t ns) {
     struct timespec ts = {(time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL)};
     return ts;
@@ -142,6 +171,7 @@ static void *sampler_main(void *arg) {
     uint64_t next_due = clock_monotonic_ns();
     uint64_t next_processes = next_due;
     uint64_t next_slow = next_due;
+    uint64_t next_watch = next_due;
     pthread_mutex_lock(&sampler->lock);
     while (!sampler->stop) {
         if (sampler->signal_targets != NULL) {
@@ -155,6 +185,16 @@ static void *sampler_main(void *arg) {
             continue;
         }
         uint64_t now = clock_monotonic_ns();
+        if (sampler->watching && (sampler->watch_now || now >= next_watch)) {
+            struct watch_target target = sampler->watch;
+            unsigned generation = sampler->watch_generation;
+            sampler->watch_now = false;
+            pthread_mutex_unlock(&sampler->lock);
+            take_watch_sample(sampler, &target, generation);
+            next_watch = now + sampler->watch_period_ns;
+            pthread_mutex_lock(&sampler->lock);
+            continue;
+        }
         if (sampler->refresh || now >= next_due) {
             bool with_processes =
                 sampler->refresh || sampler->resample_processes || now >= next_processes;
@@ -180,7 +220,8 @@ static void *sampler_main(void *arg) {
             pthread_mutex_lock(&sampler->lock);
             continue;
         }
-        struct timespec deadline = deadline_of(next_due);
+        uint64_t wake_at = sampler->watching && next_watch < next_due ? next_watch : next_due;
+        struct timespec deadline = deadline_of(wake_at);
         pthread_cond_timedwait(&sampler->wake, &sampler->lock, &deadline);
     }
     sampler->finished = true;
@@ -236,6 +277,7 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     sampler->process_period_ns = (uint64_t)(process_period * 1e9);
     sampler->slow_flags = schedule->slow_flags;
     sampler->slow_period_ns = (uint64_t)(schedule->slow_period_s * 1e9);
+    sampler->watch_period_ns = (uint64_t)(schedule->watch_period_s * 1e9);
     sampler->ctx = ctx;
     if (ctx == NULL) {
         nvt_status status = nvt_open(options, &sampler->ctx);
@@ -334,6 +376,33 @@ void sampler_refresh(struct sampler *sampler) {
     sampler->refresh = true;
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
+}
+
+unsigned sampler_watch(struct sampler *sampler, const struct watch_target *target) {
+    pthread_mutex_lock(&sampler->lock);
+    unsigned generation = ++sampler->watch_generation;
+    sampler->watching = target != NULL;
+    sampler->watch_now = target != NULL;
+    if (target != NULL) {
+        sampler->watch = *target;
+    }
+    watch_sample_fini(&sampler->watch_sample);
+    sampler->have_watch_sample = false;
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
+    return generation;
+}
+
+bool sampler_take_watch(struct sampler *sampler, struct watch_sample *out) {
+    pthread_mutex_lock(&sampler->lock);
+    bool have = sampler->have_watch_sample;
+    if (have) {
+        *out = sampler->watch_sample;
+        memset(&sampler->watch_sample, 0, sizeof(sampler->watch_sample));
+        sampler->have_watch_sample = false;
+    }
+    pthread_mutex_unlock(&sampler->lock);
+    return have;
 }
 
 bool sampler_send_signal(struct sampler *sampler, const struct sampler_target *targets,
