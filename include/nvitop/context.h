@@ -29,6 +29,11 @@ struct nvt_options {
      * sampling still works, and nvt_context_gpu_status() tells why.  Default false: nvt_open
      * fails with the NVML status. */
     bool allow_no_gpu;
+    /* Open the host back-end only: NVML is neither loaded nor initialised, the context has no
+     * GPUs and nvt_context_gpu_status() is NVT_ERR_NOT_SUPPORTED.  For a second context that reads
+     * the proc file system in another thread (a monitor's UI thread: tree view, environment)
+     * without initialising the driver twice in one process.  Default false. */
+    bool host_only;
 };
 
 /* Facts about the driver, read once when the context is opened. */
@@ -53,7 +58,8 @@ NVT_API void nvt_close(nvt_context *ctx);
 /* The driver facts read at open.  Valid until nvt_close().  Never NULL for an open context. */
 NVT_API const struct nvt_system_info *nvt_system_info(const nvt_context *ctx);
 
-/* NVT_OK when GPUs are reachable; otherwise why not (only with opts->allow_no_gpu). */
+/* NVT_OK when GPUs are reachable; otherwise why not (only with opts->allow_no_gpu or
+ * opts->host_only). */
 NVT_API nvt_status nvt_context_gpu_status(const nvt_context *ctx);
 
 /*

@@ -94,6 +94,14 @@ NVT_API nvt_status nvt_host_process_read(nvt_context *ctx, uint32_t pid,
 NVT_API void nvt_host_process_free(struct nvt_host_process *process);
 
 /*
+ * End one pass of nvt_host_process_read() calls (a refresh of a tree view): the readings the
+ * context keeps for CPU percentages are dropped for processes read in neither this pass nor the
+ * one before, so that a context that only reads single processes holds memory for the live ones
+ * only.  Snapshots end their passes themselves.  Use the context's thread.
+ */
+NVT_API void nvt_host_process_pass_end(nvt_context *ctx);
+
+/*
  * The environment of a process as "NAME=value" strings, in the order the process has them.  On
  * success *out is one allocation (an array of *count pointers followed by the strings) freed with
  * free().  NVT_ERR_NO_PERMISSION when unreadable.

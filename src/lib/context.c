@@ -77,7 +77,9 @@ nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out) {
         ctx->cuda_library_path = strdup(opts->cuda_library_path);
         status = ctx->cuda_library_path == NULL ? NVT_ERR_NO_MEMORY : NVT_OK;
     }
-    if (status == NVT_OK) {
+    if (status == NVT_OK && opts->host_only) {
+        ctx->gpu_status = NVT_ERR_NOT_SUPPORTED;
+    } else if (status == NVT_OK) {
         ctx->gpu_status = nvml_backend_open(opts->nvml_library_path, &ctx->nvml);
         if (ctx->gpu_status == NVT_ERR_NO_MEMORY) {
             status = NVT_ERR_NO_MEMORY;

@@ -3,12 +3,13 @@
  */
 #include "tui/app.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/panels.h"
-#include "tui/screens.h"
+#include "tui/screens/screen.h"
+#include "tui/widgets/panels.h"
 
 #define NOTE_SECONDS 3.0
 
@@ -35,6 +36,9 @@ bool app_init(struct tui_app *app, const struct tui_config *config) {
     app->order = VIEW_SORT_NATURAL;
     app->host_offset = -1;
     selection_init(&app->selection);
+    app->screen = APP_SCREEN_MAIN;
+    app->stack[0].screen = APP_SCREEN_MAIN;
+    app->depth = 1;
     struct app_histories *h = &app->histories;
     bool ok = history_init(&h->cpu) & history_init(&h->memory) & history_init(&h->swap) &
               history_init(&h->gpu_memory) & history_init(&h->gpu_util);
@@ -46,6 +50,9 @@ bool app_init(struct tui_app *app, const struct tui_config *config) {
 }
 
 void app_fini(struct tui_app *app) {
+    while (app->depth > 1) {
+        app_screen_pop(app);
+    }
     message_box_close(&app->box);
     if (app->table_built) {
         view_process_table_fini(&app->table);
@@ -94,9 +101,63 @@ void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now
         nvt_snapshot_free(old_proc);
     }
     if (has_processes) {
+        app->proc_generation++;
         app_rebuild_table(app);
     }
     host_panel_record(app, now_s);
+}
+
+void app_screen_push(struct tui_app *app, enum app_screen screen,
+                     const struct app_process_ref *process) {
+    const struct screen_ops *ops = screen_ops_of(screen);
+    if (ops->draw == NULL) {
+        app_note(app, "This screen is not part of this build.");
+        return;
+    }
+    if (app->depth >= APP_SCREEN_DEPTH) {
+        return;
+    }
+    for (size_t i = 0; i < app->depth; i++) {
+        if (app->stack[i].screen == screen) {
+            return;
+        }
+    }
+    struct app_screen_frame *frame = &app->stack[app->depth++];
+    frame->screen = screen;
+    frame->process = process != NULL ? *process : (struct app_process_ref){.set = false};
+    app->screen = screen;
+    if (ops->enter != NULL) {
+        ops->enter(app);
+    }
+}
+
+void app_screen_pop(struct tui_app *app) {
+    if (app->depth <= 1) {
+        return;
+    }
+    const struct screen_ops *ops = screen_ops_of(app->screen);
+    if (ops->leave != NULL) {
+        ops->leave(app);
+    }
+    app->depth--;
+    app->screen = app->stack[app->depth - 1].screen;
+}
+
+const struct app_process_ref *app_screen_process(const struct tui_app *app) {
+    return &app->stack[app->depth - 1].process;
+}
+
+bool app_selected_process(const struct tui_app *app, struct app_process_ref *out) {
+    *out = (struct app_process_ref){.set = false, .device_slot = SIZE_MAX};
+    const struct selection *sel = &app->selection;
+    if (!sel->set || !app->table_built || sel->index >= app->table.count) {
+        return false;
+    }
+    out->set = true;
+    out->pid = sel->pid;
+    out->create_time = sel->create_time;
+    out->device_slot = sel->device_slot;
+    return true;
 }
 
 void app_note(struct tui_app *app, const char *text) {
@@ -128,11 +189,7 @@ void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double w
         notice_draw(canvas, app->cols);
         return;
     }
-    if (app->screen == APP_SCREEN_HELP) {
-        help_screen_draw(app, canvas);
-    } else {
-        main_screen_draw(app, canvas, wall_s);
-    }
+    screen_ops_of(app->screen)->draw(app, canvas, wall_s);
     message_box_draw(&app->box, canvas);
     draw_note(app, canvas, now_s);
 }
@@ -156,18 +213,12 @@ bool app_handle_event(struct tui_app *app, const struct tui_event *event) {
         }
         return false;
     }
-    if (app->screen == APP_SCREEN_HELP) {
-        if (event->type == TUI_EVENT_KEY) {
-            app->screen = APP_SCREEN_MAIN;
-            return true;
-        }
-        return false;
+    const struct screen_ops *ops = screen_ops_of(app->screen);
+    if (event->type == TUI_EVENT_MOUSE && ops->mouse != NULL) {
+        return ops->mouse(app, event);
     }
-    if (event->type == TUI_EVENT_MOUSE) {
-        return main_screen_mouse(app, event);
-    }
-    if (event->type == TUI_EVENT_KEY) {
-        return main_screen_key(app, event->key);
+    if (event->type == TUI_EVENT_KEY && ops->key != NULL) {
+        return ops->key(app, event->key);
     }
     return false;
 }

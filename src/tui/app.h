@@ -14,9 +14,10 @@
 #include "tui/canvas.h"
 #include "tui/event.h"
 #include "tui/history.h"
-#include "tui/message_box.h"
 #include "tui/selection.h"
 #include "tui/tui.h"
+#include "tui/watch.h"
+#include "tui/widgets/message_box.h"
 #include "view/process_table.h"
 
 /* Histories shown by the host panel's graphs; per-device ones are indexed by snapshot slot. */
@@ -31,9 +32,41 @@ struct app_histories {
     size_t device_count;
 };
 
+/* The screens (SPEC.md §3.2); screens/screen.h has their table. */
 enum app_screen {
     APP_SCREEN_MAIN = 0,
-    APP_SCREEN_HELP
+    APP_SCREEN_HELP,
+    APP_SCREEN_TREE,
+    APP_SCREEN_ENVIRON,
+    APP_SCREEN_METRICS,
+    APP_SCREEN_COUNT
+};
+
+/* How deep screens can stack: main, tree, environment, help. */
+#define APP_SCREEN_DEPTH 6
+
+/* The process a screen was entered with: its identity as seen in a snapshot, so that a screen
+ * never shows a recycled pid's stranger (the environment, the metrics).  set is false when the
+ * screen was entered without one. */
+struct app_process_ref {
+    bool set;
+    uint32_t pid;
+    double create_time; /* seconds since the epoch, from the snapshot */
+    size_t device_slot; /* leaf device in the process snapshot; SIZE_MAX for a host process */
+};
+
+/* One entry of the screen stack. */
+struct app_screen_frame {
+    enum app_screen screen;
+    struct app_process_ref process;
+};
+
+/* The process the sampler should watch (the metrics screen sets it, tui.c forwards it). */
+struct app_watch {
+    bool changed; /* not yet forwarded to the sampler */
+    bool active;
+    struct watch_target target;
+    unsigned generation; /* readings carry it back; incremented by every change */
 };
 
 /* Panel layout of the main screen, recomputed before every draw. */
@@ -63,7 +96,15 @@ struct tui_app {
     bool table_built;
     struct app_histories histories;
 
-    enum app_screen screen;
+    enum app_screen screen; /* the screen on top of the stack (shown) */
+    struct app_screen_frame stack[APP_SCREEN_DEPTH];
+    size_t depth; /* entries of stack in use; stack[0] is the main screen */
+    /* Private state of each screen, owned by it (allocated by its enter, freed by its leave). */
+    void *screen_state[APP_SCREEN_COUNT];
+    /* Counts process snapshots, so that screens rebuild what they derive from them only when a
+     * new one arrived (and only while shown). */
+    uint64_t proc_generation;
+    struct app_watch watch;
     enum view_display_mode mode;
     struct app_layout layout;
     enum view_sort_order order;
@@ -95,6 +136,21 @@ void app_rebuild_table(struct tui_app *app);
 
 /* Show a status note for a few seconds. */
 void app_note(struct tui_app *app, const char *text);
+
+/* Show a screen above the current one, entered with process (NULL: none); the screen's enter
+ * runs.  Nothing happens when the stack is full or the screen is already on it. */
+void app_screen_push(struct tui_app *app, enum app_screen screen,
+                     const struct app_process_ref *process);
+
+/* Leave the current screen (its leave runs) and show the one below.  The main screen stays. */
+void app_screen_pop(struct tui_app *app);
+
+/* The process the current screen was entered with (set is false when none). */
+const struct app_process_ref *app_screen_process(const struct tui_app *app);
+
+/* The process selected on the main screen, as a screen entered from it wants it: false (and
+ * out->set false) when nothing is selected. */
+bool app_selected_process(const struct tui_app *app, struct app_process_ref *out);
 
 /* Initialise and free the parts of the state that own memory (not the canvas or sampler).
  * app_init returns false when out of memory. */

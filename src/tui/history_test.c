@@ -6,7 +6,7 @@
 #include <locale.h>
 #include <math.h>
 
-#include "tui/graph.h"
+#include "tui/widgets/graph.h"
 
 /* cmocka needs these first. */
 /* clang-format off */

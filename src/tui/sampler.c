@@ -277,7 +277,9 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     sampler->process_period_ns = (uint64_t)(process_period * 1e9);
     sampler->slow_flags = schedule->slow_flags;
     sampler->slow_period_ns = (uint64_t)(schedule->slow_period_s * 1e9);
-    sampler->watch_period_ns = (uint64_t)(schedule->watch_period_s * 1e9);
+    /* A zero period would spin: nvitop's half second unless told otherwise. */
+    sampler->watch_period_ns =
+        (uint64_t)((schedule->watch_period_s > 0.0 ? schedule->watch_period_s : 0.5) * 1e9);
     sampler->ctx = ctx;
     if (ctx == NULL) {
         nvt_status status = nvt_open(options, &sampler->ctx);
@@ -378,9 +380,10 @@ void sampler_refresh(struct sampler *sampler) {
     pthread_mutex_unlock(&sampler->lock);
 }
 
-unsigned sampler_watch(struct sampler *sampler, const struct watch_target *target) {
+void sampler_watch(struct sampler *sampler, const struct watch_target *target,
+                   unsigned generation) {
     pthread_mutex_lock(&sampler->lock);
-    unsigned generation = ++sampler->watch_generation;
+    sampler->watch_generation = generation;
     sampler->watching = target != NULL;
     sampler->watch_now = target != NULL;
     if (target != NULL) {
@@ -390,7 +393,6 @@ unsigned sampler_watch(struct sampler *sampler, const struct watch_target *targe
     sampler->have_watch_sample = false;
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
-    return generation;
 }
 
 bool sampler_take_watch(struct sampler *sampler, struct watch_sample *out) {

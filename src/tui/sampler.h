@@ -84,10 +84,10 @@ void sampler_refresh(struct sampler *sampler);
 /*
  * Watch one process besides the snapshots (the metrics screen): a reading of its device, that
  * device's process list and its host process at once and then every watch_period_s, until the
- * next call.  target NULL stops watching.  Returns the generation the readings of this target
- * carry (readings of an earlier target are never handed out after this call).
+ * next call.  target NULL stops watching.  The readings carry generation; those of an earlier
+ * call are never handed out after this one.
  */
-unsigned sampler_watch(struct sampler *sampler, const struct watch_target *target);
+void sampler_watch(struct sampler *sampler, const struct watch_target *target, unsigned generation);
 
 /* The newest reading of the watched process not yet taken: returns false when there is none.
  * The caller owns *out (watch_sample_fini()). */

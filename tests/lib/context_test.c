@@ -37,6 +37,26 @@ static void test_library_not_found(void **state) {
     assert_int_equal(nvt_open(NULL, NULL), NVT_ERR_INVALID_ARGUMENT);
 }
 
+/* A host-only context never loads the driver, even when one is there to load. */
+static void test_host_only(void **state) {
+    (void)state;
+    tu_use_scenario(tu_test_scenario("lib-basic.json"));
+    struct nvt_options opts = {.host_only = true};
+    nvt_context *ctx = NULL;
+    assert_int_equal(nvt_open(&opts, &ctx), NVT_OK);
+    assert_int_equal(nvt_context_gpu_status(ctx), NVT_ERR_NOT_SUPPORTED);
+    assert_int_equal(nvt_device_count(ctx), 0);
+    struct nvt_host_process *self = NULL;
+    for (int pass = 0; pass < 3; pass++) {
+        assert_int_equal(nvt_host_process_read(ctx, (uint32_t)getpid(), &self), NVT_OK);
+        assert_int_equal(self->pid, (uint32_t)getpid());
+        nvt_host_process_free(self);
+        nvt_host_process_pass_end(ctx);
+    }
+    nvt_host_process_pass_end(NULL);
+    nvt_close(ctx);
+}
+
 static void test_allow_no_gpu(void **state) {
     (void)state;
     struct nvt_options opts = {.nvml_library_path = "/nonexistent/libnvidia-ml.so.1",
@@ -317,10 +337,11 @@ static void test_minimal_driver(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_library_not_found),  cmocka_unit_test(test_allow_no_gpu),
-        cmocka_unit_test(test_init_errors),        cmocka_unit_test(test_status_strings),
-        cmocka_unit_test(test_device_lookups),     cmocka_unit_test(test_legacy_driver),
-        cmocka_unit_test(test_memory_v2_fallback), cmocka_unit_test(test_minimal_driver),
+        cmocka_unit_test(test_library_not_found), cmocka_unit_test(test_allow_no_gpu),
+        cmocka_unit_test(test_host_only),         cmocka_unit_test(test_init_errors),
+        cmocka_unit_test(test_status_strings),    cmocka_unit_test(test_device_lookups),
+        cmocka_unit_test(test_legacy_driver),     cmocka_unit_test(test_memory_v2_fallback),
+        cmocka_unit_test(test_minimal_driver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

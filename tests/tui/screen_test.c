@@ -3,6 +3,8 @@
  * workstation: layout choice by terminal height (SPEC.md §3.3.4), keys (selection, tags, sorting,
  * scrolling, modes, help, read-only), mouse, and the sampler's identity check before signals.
  */
+#include "tui/screens/screen.h"
+
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -17,7 +19,6 @@
 
 #include "tui/app.h"
 #include "tui/sampler.h"
-#include "tui/screens.h"
 
 /* cmocka needs these first. */
 /* clang-format off */

@@ -89,6 +89,12 @@ void nvt_host_process_free(struct nvt_host_process *process) {
     free(process);
 }
 
+void nvt_host_process_pass_end(nvt_context *ctx) {
+    if (ctx != NULL) {
+        host_generation_end(context_host(ctx));
+    }
+}
+
 static nvt_status status_of_errno(int err) {
     switch (err) {
     case 0:

@@ -9,8 +9,8 @@
 
 #include <nvitop/format.h>
 
-#include "tui/graph.h"
 #include "tui/screens/metrics_screen.h"
+#include "tui/widgets/graph.h"
 #include "util/str.h"
 #include "util/utf8.h"
 #include "view/filter.h"
@@ -139,7 +139,10 @@ static void percent_text(char *buf, size_t size, double percent) {
     }
 }
 
-enum { COLUMN_COUNT = 11, CELL_LEN = 96 };
+enum {
+    COLUMN_COUNT = 11,
+    CELL_LEN = 96
+};
 
 /* The header labels and the values, each value right-aligned to its own width and the label to
  * the value's width (SPEC.md §3.10). */
@@ -173,14 +176,14 @@ static void column_values(const struct metrics_process *p, char values[COLUMN_CO
     } else {
         nvt_format_duration(text, sizeof(text), p->running_time_s, false);
     }
-    char time[CELL_LEN];
-    snprintf(time, sizeof(time), " %s", text);
+    char time[40]; /* a duration is short: "1:02:03", "4.0 days" */
+    snprintf(time, sizeof(time), " %.32s", text);
     snprintf(values[10], CELL_LEN, "%5s", time);
 }
 
 static void draw_columns(const struct metrics_screen *screen, struct canvas *canvas, int width) {
-    static const char *const labels[COLUMN_COUNT] = {" GPU", "PID  ", "USER",  " GPU-MEM",
-                                                     " %SM", "%GMBW", "%ENC",  "%DEC",
+    static const char *const labels[COLUMN_COUNT] = {" GPU",   "PID  ", "USER", " GPU-MEM",
+                                                     " %SM",   "%GMBW", "%ENC", "%DEC",
                                                      "  %CPU", " %MEM", " TIME"};
     char values[COLUMN_COUNT][CELL_LEN];
     column_values(&screen->process, values);
@@ -319,8 +322,8 @@ static void draw_graphs(const struct metrics_screen *screen, const struct metric
     int top = 6;
     int bottom = 7 + l->upper; /* first row of the lower graphs */
     int right_x = l->left + 2;
-    uint16_t lower_color = screen->lower == METRICS_LOWER_BANDWIDTH ? p->bandwidth_color
-                                                                    : p->gpu_color;
+    uint16_t lower_color =
+        screen->lower == METRICS_LOWER_BANDWIDTH ? p->bandwidth_color : p->gpu_color;
     graph(canvas, &screen->cpu, top, 1, l->left, l->upper, false, VIEW_COLOR_CYAN, false);
     graph(canvas, &screen->host_memory, bottom, 1, l->left, l->lower, true, VIEW_COLOR_MAGENTA,
           false);
@@ -361,8 +364,8 @@ static void draw_graphs(const struct metrics_screen *screen, const struct metric
     ticks(canvas, lower, bottom, l->left + 1, l->lower, true);
 }
 
-void metrics_screen_draw(const struct metrics_screen *screen, const struct metrics_draw_context *ctx,
-                         struct canvas *canvas) {
+void metrics_screen_draw(const struct metrics_screen *screen,
+                         const struct metrics_draw_context *ctx, struct canvas *canvas) {
     if (!screen->open) {
         return;
     }

@@ -65,8 +65,7 @@ struct metrics_process {
 struct metrics_screen {
     bool open;
     struct watch_target target;
-    unsigned generation; /* of the sampler's watch */
-    bool watch_changed;  /* the sampler must be told (tui.c) */
+    unsigned generation; /* of the sampler's watch: readings of others are ignored */
     struct metrics_process process;
     uint64_t device_memory_total;
     uint64_t host_memory_total;
@@ -98,11 +97,11 @@ struct metrics_layout {
 void metrics_layout_of(int rows, int cols, struct metrics_layout *out);
 
 /* Open the screen on a process (the row the main screen has selected): target says what to watch,
- * initial what to show until the first reading; the command is copied.  Returns false when out of
- * memory (the screen stays closed). */
+ * initial and command what to show until the first reading (initial's command is ignored;
+ * command is copied).  Returns false when out of memory (the screen stays closed). */
 bool metrics_screen_open(struct metrics_screen *screen, const struct watch_target *target,
-                         const struct metrics_process *initial, uint64_t host_memory_total,
-                         uint64_t device_memory_total);
+                         const struct metrics_process *initial, const char *command,
+                         uint64_t host_memory_total, uint64_t device_memory_total);
 
 /* Close the screen and free its histories (safe when closed). */
 void metrics_screen_close(struct metrics_screen *screen);
@@ -117,12 +116,19 @@ void metrics_screen_record(struct metrics_screen *screen, const struct watch_sam
 bool metrics_screen_key(struct metrics_screen *screen, int key);
 
 /* Draw the whole screen on a canvas of the terminal's size. */
-void metrics_screen_draw(const struct metrics_screen *screen, const struct metrics_draw_context *ctx,
-                         struct canvas *canvas);
+void metrics_screen_draw(const struct metrics_screen *screen,
+                         const struct metrics_draw_context *ctx, struct canvas *canvas);
 
 /* Y-axis ticks of a graph (nvitop's choice): up to three (row offset from the graph's top,
  * percentage) pairs; returns how many. */
 size_t metrics_graph_ticks(const struct metrics_graph *graph, int height, bool upside_down,
                            int rows[3], int percents[3]);
+
+struct tui_app;
+
+/* Hand a reading of the watched process to the metrics screen, if it is open (tui.c).  now_s:
+ * monotonic seconds; wall_s: seconds since the epoch. */
+void app_metrics_sample(struct tui_app *app, const struct watch_sample *sample, double now_s,
+                        double wall_s);
 
 #endif /* NVITOP_SRC_TUI_SCREENS_METRICS_SCREEN_H */

@@ -4,9 +4,9 @@
  */
 #include <stdlib.h>
 
-#include "tui/panels.h"
-#include "tui/screens.h"
+#include "tui/screens/screen.h"
 #include "tui/term.h"
+#include "tui/widgets/panels.h"
 
 #define HOST_SCROLL_STEP  2
 #define CTRL_WHEEL_FACTOR 5
@@ -242,6 +242,15 @@ static bool order_key(struct tui_app *app, int key) {
     }
 }
 
+/* Enter a screen about the selected process (the metrics screen needs one, SPEC.md §3.2). */
+static void open_process_screen(struct tui_app *app, enum app_screen screen, bool need_process) {
+    struct app_process_ref process;
+    if (!app_selected_process(app, &process) && need_process) {
+        return;
+    }
+    app_screen_push(app, screen, &process);
+}
+
 static bool command_key(struct tui_app *app, int key) {
     switch (key) {
     case 'q':
@@ -250,7 +259,7 @@ static bool command_key(struct tui_app *app, int key) {
         return true;
     case 'h':
     case '?':
-        app->screen = APP_SCREEN_HELP;
+        app_screen_push(app, APP_SCREEN_HELP, NULL);
         return true;
     case 'a':
         app->mode = VIEW_MODE_AUTO;
@@ -279,9 +288,13 @@ static bool command_key(struct tui_app *app, int key) {
         open_signal_box(app, MESSAGE_BOX_INT);
         return true;
     case 'e':
+        open_process_screen(app, APP_SCREEN_ENVIRON, false);
+        return true;
     case 't':
+        open_process_screen(app, APP_SCREEN_TREE, false);
+        return true;
     case TUI_KEY_ENTER:
-        app_note(app, "This screen is not part of this build.");
+        open_process_screen(app, APP_SCREEN_METRICS, true);
         return true;
     default:
         return false;
@@ -327,3 +340,10 @@ bool main_screen_mouse(struct tui_app *app, const struct tui_event *event) {
     }
     return false;
 }
+
+const struct screen_ops main_screen_ops = {
+    .name = "main",
+    .draw = main_screen_draw,
+    .key = main_screen_key,
+    .mouse = main_screen_mouse,
+};

@@ -3,8 +3,8 @@
  * character row, newest values at the right edge; graphs grow up from their bottom row or, upside
  * down, from their top row.  In ASCII mode the canvas draws every Braille symbol as '='.
  */
-#ifndef NVITOP_SRC_TUI_GRAPH_H
-#define NVITOP_SRC_TUI_GRAPH_H
+#ifndef NVITOP_SRC_TUI_WIDGETS_GRAPH_H
+#define NVITOP_SRC_TUI_WIDGETS_GRAPH_H
 
 #include <stdbool.h>
 
@@ -30,4 +30,4 @@ int graph_dots(double value, int row, int height, double baseline, double bound)
 void graph_draw(struct canvas *canvas, int y, int x, int width, int height,
                 const struct history *history, const struct graph_options *options);
 
-#endif /* NVITOP_SRC_TUI_GRAPH_H */
+#endif /* NVITOP_SRC_TUI_WIDGETS_GRAPH_H */

@@ -1,7 +1,7 @@
 /*
  * The signal confirmation box (see message_box.h; layout from SPEC.md §3.7).
  */
-#include "tui/message_box.h"
+#include "tui/widgets/message_box.h"
 
 #include <signal.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * Unit tests of the signal confirmation box: layout against nvitop's (SPEC.md §3.7), keys and
  * mouse.
  */
-#include "tui/message_box.h"
+#include "tui/widgets/message_box.h"
 
 #include <locale.h>
 #include <signal.h>

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/panels.h"
+#include "tui/widgets/panels.h"
 
 #define HELP_HINT "(Press h for help or q to quit)"
 

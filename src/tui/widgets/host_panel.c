@@ -12,8 +12,8 @@
 
 #include <nvitop/format.h>
 
-#include "tui/graph.h"
-#include "tui/panels.h"
+#include "tui/widgets/graph.h"
+#include "tui/widgets/panels.h"
 #include "view/filter.h"
 #include "view/intensity.h"
 

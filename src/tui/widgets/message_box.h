@@ -3,8 +3,8 @@
  * Cancel), keys and mouse.  The box only decides; the caller sends the signal it chose.  Not
  * thread-safe (UI thread).
  */
-#ifndef NVITOP_SRC_TUI_MESSAGE_BOX_H
-#define NVITOP_SRC_TUI_MESSAGE_BOX_H
+#ifndef NVITOP_SRC_TUI_WIDGETS_MESSAGE_BOX_H
+#define NVITOP_SRC_TUI_WIDGETS_MESSAGE_BOX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,4 +63,4 @@ bool message_box_take_choice(struct message_box *box, int *signal_number);
 /* Draw the box centred on a canvas of rows x cols, dimming everything else. */
 void message_box_draw(const struct message_box *box, struct canvas *canvas);
 
-#endif /* NVITOP_SRC_TUI_MESSAGE_BOX_H */
+#endif /* NVITOP_SRC_TUI_WIDGETS_MESSAGE_BOX_H */

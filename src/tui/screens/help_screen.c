@@ -6,7 +6,7 @@
 
 #include <nvitop/version.h>
 
-#include "tui/screens.h"
+#include "tui/screens/screen.h"
 
 /* nvitop 1.7's help text (SPEC.md §3.11 plus the %GMBW sort keys).  The first two lines name
  * this program and its licence instead of the Python original's. */
@@ -97,7 +97,8 @@ static void draw_text(const struct tui_app *app, struct canvas *canvas) {
     }
 }
 
-void help_screen_draw(const struct tui_app *app, struct canvas *canvas) {
+static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double wall_s) {
+    (void)wall_s;
     /* The help screen is not translated to ASCII (SPEC.md §3.13). */
     bool ascii = canvas_set_ascii(canvas, false);
     draw_text(app, canvas);
@@ -139,6 +140,19 @@ void help_screen_draw(const struct tui_app *app, struct canvas *canvas) {
         }
     }
 }
+
+/* Any key returns to the screen the help was opened from (SPEC.md §3.2). */
+static bool help_screen_key(struct tui_app *app, int key) {
+    (void)key;
+    app_screen_pop(app);
+    return true;
+}
+
+const struct screen_ops help_screen_ops = {
+    .name = "help",
+    .draw = help_screen_draw,
+    .key = help_screen_key,
+};
 
 void notice_draw(struct canvas *canvas, int cols) {
     const struct view_style plain = {0};

@@ -3,8 +3,8 @@
  * reports its height for a layout and draws itself at a row of the main screen's stack (the
  * canvas origin scrolls the stack).  UI thread only.
  */
-#ifndef NVITOP_SRC_TUI_PANELS_H
-#define NVITOP_SRC_TUI_PANELS_H
+#ifndef NVITOP_SRC_TUI_WIDGETS_PANELS_H
+#define NVITOP_SRC_TUI_WIDGETS_PANELS_H
 
 #include <stdbool.h>
 
@@ -32,4 +32,4 @@ void process_panel_draw(struct tui_app *app, struct canvas *canvas, int y, bool 
 /* The process row drawn at stack row y, or -1. */
 int process_panel_row_at(const struct tui_app *app, int y);
 
-#endif /* NVITOP_SRC_TUI_PANELS_H */
+#endif /* NVITOP_SRC_TUI_WIDGETS_PANELS_H */

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "tui/panels.h"
+#include "tui/widgets/panels.h"
 #include "util/xalloc.h"
 
 #define CAUTION_TEXT "!CAUTION: SUPERUSER LOGGED-IN."

@@ -1,7 +1,7 @@
 /*
  * Braille history graphs (see graph.h).
  */
-#include "tui/graph.h"
+#include "tui/widgets/graph.h"
 
 #include <math.h>
 
