@@ -143,7 +143,8 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
         struct nvt_snapshot *snap = sampler_take(sampler);
         if (snap != NULL) {
             app_set_snapshot(app, snap, now);
-            dirty = true;
+            /* The metrics screen shows its own readings only (below): nothing to redraw. */
+            dirty = dirty || app->screen != APP_SCREEN_METRICS;
         }
         struct sampler_signal_result result;
         if (sampler_signal_result(sampler, &result)) {

@@ -29,14 +29,23 @@ static void cut_text(char *buf, size_t size, const char *text, size_t maxlen, co
     snprintf(buf, size, "%.*s%s", (int)keep, text, pad);
 }
 
+/* One frame line: left end, fill, the split character at column split (none when 0), fill, right
+ * end, built as one text so the canvas draws it in one pass (12,000 cells a frame at 200×60). */
 static void rule(struct canvas *canvas, int y, int width, const char *ends[3], const char *fill,
                  int split) {
-    canvas_text(canvas, y, 0, ends[0], plain);
-    canvas_fill(canvas, y, 1, width - 2, fill, plain);
-    if (split > 0) {
-        canvas_text(canvas, y, split, ends[1], plain);
+    char text[3 * 1024 + 16];
+    size_t fill_len = strlen(fill);
+    size_t len = 0;
+    width = width > 1024 ? 1024 : width;
+    len += (size_t)snprintf(text, sizeof(text), "%s", ends[0]);
+    for (int x = 1; x < width - 1; x++) {
+        const char *ch = x == split ? ends[1] : fill;
+        size_t n = x == split ? strlen(ends[1]) : fill_len;
+        memcpy(text + len, ch, n);
+        len += n;
     }
-    canvas_text(canvas, y, width - 1, ends[2], plain);
+    len += (size_t)snprintf(text + len, sizeof(text) - len, "%s", ends[2]);
+    canvas_textn(canvas, y, 0, text, len, plain);
 }
 
 static void draw_frame(struct canvas *canvas, const struct metrics_layout *l) {
@@ -56,7 +65,10 @@ static void draw_frame(struct canvas *canvas, const struct metrics_layout *l) {
         if (i == l->upper) {
             rule(canvas, y, w, (const char *[3]){"├", "┼", "┤"}, "─", split);
         } else {
-            rule(canvas, y, w, (const char *[3]){"│", "│", "│"}, " ", split);
+            /* The graphs fill their rectangles, blanks included: only the borders here. */
+            canvas_text(canvas, y, 0, "│", plain);
+            canvas_text(canvas, y, split, "│", plain);
+            canvas_text(canvas, y, w - 1, "│", plain);
         }
     }
     rule(canvas, 7 + l->upper + l->lower, w, (const char *[3]){"╘", "╧", "╛"}, "═", split);

@@ -72,8 +72,8 @@ static void open_example(struct metrics_screen *screen, const char *user) {
     p.cpu_percent = 0.0;
     p.memory_percent = 0.0;
     p.running_time_s = 55.0;
-    assert_true(metrics_screen_open(screen, &target, &p, "python train.py", 23 * 1024 * MiB,
-                                    24576 * MiB));
+    assert_true(
+        metrics_screen_open(screen, &target, &p, "python train.py", 23 * 1024 * MiB, 24576 * MiB));
 }
 
 static void sample_of(struct watch_sample *s, unsigned generation, uint32_t enc, uint32_t dec) {
