@@ -42,7 +42,7 @@ static const char *const help_lines[] = {
     "      os oS: sort by %SM                      ot oT: sort by TIME",
     "        , .: select sort column                   /: invert sort order",
     "",
-    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC",
+    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC", /* not in nvitop */
     "",
     "Press any key to return.",
 };
@@ -59,25 +59,15 @@ struct row_colors {
 };
 
 static const struct row_colors row_colors[] = {
-    {9, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},
-    {10, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},
-    {12, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW},
-    {13, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW},
-    {14, VIEW_COLOR_CYAN, VIEW_COLOR_RED},
-    {15, 0, VIEW_COLOR_RED},
-    {16, VIEW_COLOR_CYAN, VIEW_COLOR_RED},
-    {17, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
-    {18, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
-    {19, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
-    {21, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {22, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
-    {31, VIEW_COLOR_CYAN, 0}, /* the metrics screen's own keys (not in nvitop) */
+    {9, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},  {10, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},
+    {12, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW}, {13, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW},
+    {14, VIEW_COLOR_CYAN, VIEW_COLOR_RED},    {15, 0, VIEW_COLOR_RED},
+    {16, VIEW_COLOR_CYAN, VIEW_COLOR_RED},    {17, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
+    {18, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},  {19, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
+    {21, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {22, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
 };
 
 int help_screen_line_count(void) {
@@ -147,10 +137,11 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         /* The red rows are the process-mutating keys that --readonly disables. */
         if (readonly && rc->right == VIEW_COLOR_RED) {
             canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFFFF);
-        } else if (rc->right != 0) {
+        } else {
             paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
         }
     }
+    paint(canvas, 31, 0, 12, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD); /* g G: the key column only */
 }
 
 /* Any key returns to the screen the help was opened from (SPEC.md §3.2). */
