@@ -234,6 +234,28 @@ static void test_other_generation_ignored(void **state) {
     metrics_screen_close(&screen);
 }
 
+static void test_ascii(void **state) {
+    (void)state;
+    struct metrics_screen screen;
+    open_example(&screen, "root");
+    struct watch_sample s;
+    for (int i = 0; i < 4; i++) {
+        sample_of(&s, screen.generation, 0, 0);
+        metrics_screen_record(&screen, &s, &(struct view_thresholds){10, 75, 10, 80}, 0.5 * i,
+                              1000.0, 79);
+    }
+    struct canvas *canvas = canvas_create(24, 79);
+    canvas_set_ascii(canvas, true);
+    draw(&screen, canvas);
+    assert_row(canvas, 5,
+               "|======================================+======================================|");
+    assert_row(canvas, 14,
+               "|-----60s|-----------30s|--------------+-----60s|-----------30s|--------------|");
+    assert_true(row_contains(canvas, 8, "=|")); /* the graphs' symbols */
+    canvas_destroy(canvas);
+    metrics_screen_close(&screen);
+}
+
 int main(void) {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
@@ -244,6 +266,7 @@ int main(void) {
         cmocka_unit_test(test_columns_that_do_not_fit),
         cmocka_unit_test(test_exited_keeps_graphs),
         cmocka_unit_test(test_other_generation_ignored),
+        cmocka_unit_test(test_ascii),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
