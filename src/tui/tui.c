@@ -162,9 +162,9 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
         }
         struct watch_sample reading;
         if (sampler_take_watch(sampler, &reading)) {
-            app_metrics_sample(app, &reading, now, clock_wall_s());
+            /* Half the readings change nothing shown (the graphs move once a second). */
+            dirty = app_metrics_sample(app, &reading, now, clock_wall_s()) || dirty;
             watch_sample_fini(&reading);
-            dirty = true;
         }
         if (app->refresh_requested) {
             app->refresh_requested = false;

@@ -148,17 +148,20 @@ static bool key(struct tui_app *app, int key) {
     }
 }
 
-void app_metrics_sample(struct tui_app *app, const struct watch_sample *sample, double now_s,
+bool app_metrics_sample(struct tui_app *app, const struct watch_sample *sample, double now_s,
                         double wall_s) {
     struct metrics_screen *screen = state_of(app);
     if (screen == NULL) {
-        return;
+        return false;
     }
     bool was_exited = screen->exited;
-    metrics_screen_record(screen, sample, &app->view.thresholds, now_s, wall_s, app->cols);
+    bool changed =
+        metrics_screen_record(screen, sample, &app->view.thresholds, now_s, wall_s, app->cols);
     if (screen->exited && !was_exited) {
         request_watch(app, NULL); /* nothing more to read */
     }
+    /* Only the metrics screen shows the readings (help may be on top of it). */
+    return changed && app->screen == APP_SCREEN_METRICS;
 }
 
 const struct screen_ops metrics_screen_ops = {

@@ -107,8 +107,10 @@ bool metrics_screen_open(struct metrics_screen *screen, const struct watch_targe
 void metrics_screen_close(struct metrics_screen *screen);
 
 /* Record a reading taken at monotonic now_s and wall time wall_s.  Readings of another watch
- * generation are ignored.  The sample stays the caller's. */
-void metrics_screen_record(struct metrics_screen *screen, const struct watch_sample *sample,
+ * generation are ignored.  The sample stays the caller's.  Returns true when what the screen
+ * shows may have changed (a graph moved, a figure of the value row changed at the precision
+ * shown, the process exited), false when a redraw would draw the same screen. */
+bool metrics_screen_record(struct metrics_screen *screen, const struct watch_sample *sample,
                            const struct view_thresholds *thresholds, double now_s, double wall_s,
                            int cols);
 
@@ -127,8 +129,9 @@ size_t metrics_graph_ticks(const struct metrics_graph *graph, int height, bool u
 struct tui_app;
 
 /* Hand a reading of the watched process to the metrics screen, if it is open (tui.c).  now_s:
- * monotonic seconds; wall_s: seconds since the epoch. */
-void app_metrics_sample(struct tui_app *app, const struct watch_sample *sample, double now_s,
+ * monotonic seconds; wall_s: seconds since the epoch.  Returns true when the screen must be
+ * redrawn. */
+bool app_metrics_sample(struct tui_app *app, const struct watch_sample *sample, double now_s,
                         double wall_s);
 
 #endif /* NVITOP_SRC_TUI_SCREENS_METRICS_SCREEN_H */

@@ -256,6 +256,25 @@ static void test_ascii(void **state) {
     metrics_screen_close(&screen);
 }
 
+static void test_redraw_only_on_change(void **state) {
+    (void)state;
+    struct metrics_screen screen;
+    open_example(&screen, "root");
+    const struct view_thresholds th = {10, 75, 10, 80};
+    struct watch_sample s;
+    sample_of(&s, screen.generation, 0, 0);
+    assert_true(metrics_screen_record(&screen, &s, &th, 0.0, 1000.0, 79));  /* running means */
+    assert_true(metrics_screen_record(&screen, &s, &th, 1.0, 1000.0, 79));  /* a bucket */
+    assert_false(metrics_screen_record(&screen, &s, &th, 1.5, 1000.0, 79)); /* the same */
+    s.gpu.sm_util_pct = 86;
+    assert_true(metrics_screen_record(&screen, &s, &th, 1.7, 1000.0, 79)); /* %SM changed */
+    assert_true(metrics_screen_record(&screen, &s, &th, 2.0, 1000.0, 79)); /* a bucket */
+    s.exited = true;
+    assert_true(metrics_screen_record(&screen, &s, &th, 2.5, 1000.0, 79));
+    assert_false(metrics_screen_record(&screen, &s, &th, 3.0, 1000.0, 79)); /* frozen */
+    metrics_screen_close(&screen);
+}
+
 int main(void) {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
@@ -267,6 +286,7 @@ int main(void) {
         cmocka_unit_test(test_exited_keeps_graphs),
         cmocka_unit_test(test_other_generation_ignored),
         cmocka_unit_test(test_ascii),
+        cmocka_unit_test(test_redraw_only_on_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

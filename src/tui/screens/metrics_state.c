@@ -173,18 +173,87 @@ static void record_host(struct metrics_process *process, const struct nvt_host_p
     }
 }
 
-void metrics_screen_record(struct metrics_screen *screen, const struct watch_sample *sample,
+/* The value row's figures at the precision it shows them. */
+struct shown {
+    unsigned type;
+    uint16_t colors[4];
+    uint64_t gpu_memory_bytes;
+    uint32_t percents[4];
+    double cpu;
+    double memory;
+    double seconds;
+    bool zombie_or_denied;
+    const char *command;
+};
+
+static double shown_tenths(double value) {
+    return isnan(value) ? -1.0 : nearbyint(value * 10.0);
+}
+
+static struct shown shown_of(const struct metrics_process *p) {
+    struct shown out;
+    memset(&out, 0, sizeof(out));
+    out.type = p->type;
+    out.colors[0] = p->device_color;
+    out.colors[1] = p->memory_color;
+    out.colors[2] = p->bandwidth_color;
+    out.colors[3] = p->gpu_color;
+    out.gpu_memory_bytes = p->gpu_memory_bytes;
+    out.percents[0] = p->sm_pct;
+    out.percents[1] = p->bandwidth_pct;
+    out.percents[2] = p->encoder_pct;
+    out.percents[3] = p->decoder_pct;
+    out.cpu = shown_tenths(p->cpu_percent);
+    out.memory = shown_tenths(p->memory_percent);
+    out.seconds = isnan(p->running_time_s) ? -1.0 : floor(p->running_time_s);
+    out.zombie_or_denied = p->zombie_or_denied;
+    out.command = p->command;
+    return out;
+}
+
+static bool same_shown(const struct shown *a, const struct shown *b) {
+    return a->type == b->type && memcmp(a->colors, b->colors, sizeof(a->colors)) == 0 &&
+           a->gpu_memory_bytes == b->gpu_memory_bytes &&
+           memcmp(a->percents, b->percents, sizeof(a->percents)) == 0 && a->cpu == b->cpu &&
+           a->memory == b->memory && a->seconds == b->seconds &&
+           a->zombie_or_denied == b->zombie_or_denied && a->command == b->command;
+}
+
+static size_t buckets(const struct metrics_screen *screen) {
+    size_t count = history_count(&screen->cpu.history) +
+                   history_count(&screen->host_memory.history) +
+                   history_count(&screen->gpu_memory.history);
+    for (int i = 0; i < METRICS_LOWER_COUNT; i++) {
+        count += history_count(&screen->lower_graphs[i].history);
+    }
+    return count;
+}
+
+static void record_values(struct metrics_screen *screen, const struct watch_sample *sample,
+                          const struct view_thresholds *thresholds, double now_s, int cols);
+
+bool metrics_screen_record(struct metrics_screen *screen, const struct watch_sample *sample,
                            const struct view_thresholds *thresholds, double now_s, double wall_s,
                            int cols) {
     if (!screen->open || screen->exited || sample->generation != screen->generation) {
-        return;
+        return false;
     }
     if (sample->exited) {
         /* Keep everything as it was at the exit; the sampler stops watching. */
         screen->exited = true;
         screen->exited_wall_s = wall_s;
-        return;
+        return true;
     }
+    struct shown before = shown_of(&screen->process);
+    size_t buckets_before = buckets(screen);
+    record_values(screen, sample, thresholds, now_s, cols);
+    struct shown after = shown_of(&screen->process);
+    /* Until a first bucket completes the labels show running means, which change each time. */
+    return buckets_before == 0 || buckets(screen) != buckets_before || !same_shown(&before, &after);
+}
+
+static void record_values(struct metrics_screen *screen, const struct watch_sample *sample,
+                          const struct view_thresholds *thresholds, double now_s, int cols) {
     struct metrics_process *process = &screen->process;
     record_device(screen, &sample->device, thresholds);
     const struct nvt_gpu_process *gpu = &sample->gpu;
