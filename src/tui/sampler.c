@@ -141,9 +141,9 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
 }
 
 /* One reading of the watched process (the lock is not held); kept only if the target is still the
- * same when it is done. */
+ * same when it is done.  notify false: the caller's next snapshot tells the UI. */
 static void take_watch_sample(struct sampler *sampler, const struct watch_target *target,
-                              unsigned generation) {
+                              unsigned generation, bool notify) {
     struct watch_sample sample;
     if (!watch_sample_take(sampler->ctx, target, &sample)) {
         return; /* out of memory or no such device: try again at the next tick */
@@ -158,7 +158,9 @@ static void take_watch_sample(struct sampler *sampler, const struct watch_target
     }
     pthread_mutex_unlock(&sampler->lock);
     watch_sample_fini(&sample);
-    notify_ui(sampler);
+    if (notify) {
+        notify_ui(sampler);
+    }
 }
 
 static struct timespec deadline_of(uint64_t ns) {
@@ -188,10 +190,25 @@ static void *sampler_main(void *arg) {
         if (sampler->watching && (sampler->watch_now || now >= next_watch)) {
             struct watch_target target = sampler->watch;
             unsigned generation = sampler->watch_generation;
+            bool first = sampler->watch_now;
+            /* A snapshot due now tells the UI about both: one wake-up instead of two. */
+            bool snapshot_follows = sampler->refresh || now >= next_due;
             sampler->watch_now = false;
             pthread_mutex_unlock(&sampler->lock);
-            take_watch_sample(sampler, &target, generation);
-            next_watch = now + sampler->watch_period_ns;
+            take_watch_sample(sampler, &target, generation, !snapshot_follows);
+            uint64_t period = sampler->watch_period_ns;
+            if (first) {
+                /* In step with the snapshots, so that every other reading shares their wake-up. */
+                next_watch = next_due;
+                while (next_watch > now + period) {
+                    next_watch -= period;
+                }
+            } else {
+                next_watch += period;
+            }
+            if (next_watch <= now) {
+                next_watch = now + period; /* after a stall: no burst of catch-up readings */
+            }
             pthread_mutex_lock(&sampler->lock);
             continue;
         }

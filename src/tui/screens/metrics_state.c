@@ -173,7 +173,8 @@ static void record_host(struct metrics_process *process, const struct nvt_host_p
     }
 }
 
-/* The value row's figures at the precision it shows them. */
+/* The value row's figures at the precision it shows them.  TIME is left out: it ticks every
+ * second out of step with the graphs, and the graphs' own redraw each second brings it along. */
 struct shown {
     unsigned type;
     uint16_t colors[4];
@@ -181,7 +182,6 @@ struct shown {
     uint32_t percents[4];
     double cpu;
     double memory;
-    double seconds;
     bool zombie_or_denied;
     const char *command;
 };
@@ -205,7 +205,6 @@ static struct shown shown_of(const struct metrics_process *p) {
     out.percents[3] = p->decoder_pct;
     out.cpu = shown_tenths(p->cpu_percent);
     out.memory = shown_tenths(p->memory_percent);
-    out.seconds = isnan(p->running_time_s) ? -1.0 : floor(p->running_time_s);
     out.zombie_or_denied = p->zombie_or_denied;
     out.command = p->command;
     return out;
@@ -215,8 +214,8 @@ static bool same_shown(const struct shown *a, const struct shown *b) {
     return a->type == b->type && memcmp(a->colors, b->colors, sizeof(a->colors)) == 0 &&
            a->gpu_memory_bytes == b->gpu_memory_bytes &&
            memcmp(a->percents, b->percents, sizeof(a->percents)) == 0 && a->cpu == b->cpu &&
-           a->memory == b->memory && a->seconds == b->seconds &&
-           a->zombie_or_denied == b->zombie_or_denied && a->command == b->command;
+           a->memory == b->memory && a->zombie_or_denied == b->zombie_or_denied &&
+           a->command == b->command;
 }
 
 static size_t buckets(const struct metrics_screen *screen) {
