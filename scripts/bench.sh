@@ -15,6 +15,7 @@ run() {
 LD_LIBRARY_PATH="$build/sim-driver" run "$build/bin/bench-sim" "$scenario"
 LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bin/bench-lib-snapshot"
 run "$build/bin/bench-once"
+run "$build/bin/bench-tree"
 run sh "$here/bench/monitor/monitor_bench.sh" "$build" "$seconds"
 run sh "$here/bench/monitor/monitor_bench.sh" --metrics "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"

@@ -54,6 +54,7 @@ void app_fini(struct tui_app *app) {
         app_screen_pop(app);
     }
     message_box_close(&app->box);
+    nvt_close(app->host_ctx);
     if (app->table_built) {
         view_process_table_fini(&app->table);
     }
@@ -141,6 +142,18 @@ void app_screen_pop(struct tui_app *app) {
     }
     app->depth--;
     app->screen = app->stack[app->depth - 1].screen;
+}
+
+nvt_context *app_host_context(struct tui_app *app) {
+    if (app->host_ctx == NULL) {
+        const struct nvt_options *lib = app->config->lib_options;
+        struct nvt_options options = {.proc_root = lib != NULL ? lib->proc_root : NULL,
+                                      .host_only = true};
+        if (nvt_open(&options, &app->host_ctx) != NVT_OK) {
+            app->host_ctx = NULL;
+        }
+    }
+    return app->host_ctx;
 }
 
 const struct app_process_ref *app_screen_process(const struct tui_app *app) {

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <nvitop/context.h>
 #include <nvitop/snapshot.h>
 
 #include "tui/canvas.h"
@@ -104,6 +105,12 @@ struct tui_app {
     /* Counts process snapshots, so that screens rebuild what they derive from them only when a
      * new one arrived (and only while shown). */
     uint64_t proc_generation;
+    /* Counts signal requests sent, so that a screen with its own selection clears it after one
+     * (SPEC.md §3.7 step 5) as the main screen does. */
+    uint64_t signal_generation;
+    /* A /proc-only library context of the UI thread (the sampler's context belongs to its
+     * thread): opened on first use by app_host_context(). */
+    nvt_context *host_ctx;
     struct app_watch watch;
     enum view_display_mode mode;
     struct app_layout layout;
@@ -147,6 +154,10 @@ void app_screen_pop(struct tui_app *app);
 
 /* The process the current screen was entered with (set is false when none). */
 const struct app_process_ref *app_screen_process(const struct tui_app *app);
+
+/* The UI thread's /proc-only context (nvt_options.host_only, with the monitor's proc root), opened
+ * on first use; NULL when it cannot be opened (out of memory). */
+nvt_context *app_host_context(struct tui_app *app);
 
 /* The process selected on the main screen, as a screen entered from it wants it: false (and
  * out->set false) when nothing is selected. */

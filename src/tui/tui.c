@@ -100,6 +100,7 @@ static void send_chosen_signal(struct tui_app *app, struct sampler *sampler) {
             }
         }
         selection_clear(&app->selection);
+        app->signal_generation++;
     }
     message_box_close(&app->box);
 }

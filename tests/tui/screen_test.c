@@ -261,6 +261,63 @@ static void test_readonly_and_signal_box(void **state) {
 
 /* The sampler refuses a process whose create time differs (a recycled pid) and signals the real
  * one. */
+/* The environment screen checks the identity it was entered with: the right start time shows the
+ * environment, a wrong one (a recycled pid) shows that the process exited, never the stranger's
+ * environment.  Help over it returns to it; q returns to the main screen. */
+static void test_environ_identity(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = NULL;
+    struct nvt_options options = {.host_only = true};
+    assert_int_equal(nvt_open(&options, &ctx), NVT_OK);
+    struct nvt_host_process *self = NULL;
+    assert_int_equal(nvt_host_process_read(ctx, (uint32_t)getpid(), &self), NVT_OK);
+    struct app_process_ref process = {.set = true,
+                                      .pid = (uint32_t)getpid(),
+                                      .create_time = self->create_time - 5.0,
+                                      .device_slot = SIZE_MAX};
+    nvt_host_process_free(self);
+    nvt_close(ctx);
+
+    app_screen_push(&f->app, APP_SCREEN_ENVIRON, &process);
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "has exited: its environment is gone."));
+    assert_false(screen_has(f, "LD_LIBRARY_PATH="));
+    press(f, 'q');
+    assert_int_equal(f->app.screen, APP_SCREEN_MAIN);
+
+    process.create_time += 5.0;
+    app_screen_push(&f->app, APP_SCREEN_ENVIRON, &process);
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "Environment of process "));
+    assert_true(screen_has(f, "LD_LIBRARY_PATH="));
+    press(f, 'h');
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "Press any key to return."));
+    press(f, 'x');
+    assert_int_equal(f->app.screen, APP_SCREEN_ENVIRON);
+    press(f, 'r');
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "LD_LIBRARY_PATH="));
+    press(f, TUI_KEY_ESC);
+    assert_int_equal(f->app.screen, APP_SCREEN_MAIN);
+}
+
+/* t opens the tree (the scenario's default pids do not exist here: their rows say so), q closes
+ * it; a screen left open is closed by app_fini (ASan checks the leave). */
+static void test_tree_screen(void **state) {
+    struct fixture *f = *state;
+    press(f, 't');
+    assert_int_equal(f->app.screen, APP_SCREEN_TREE);
+    draw(f, 40, 120);
+    assert_true(screen_has(f, "DEVICE  NLWP  %CPU  %MEM  TIME  COMMAND"));
+    assert_true(screen_has(f, "No Such Process"));
+    press(f, 'q');
+    assert_int_equal(f->app.screen, APP_SCREEN_MAIN);
+    press(f, 't');
+    press(f, 'e');
+    assert_int_equal(f->app.screen, APP_SCREEN_ENVIRON);
+}
+
 static void test_sampler_identity_check(void **state) {
     (void)state;
     pid_t child = fork();
@@ -334,6 +391,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_help_notice_and_quit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_and_signal_box, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_environ_identity, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tree_screen, setup, teardown),
         cmocka_unit_test(test_sampler_identity_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

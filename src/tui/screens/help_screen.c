@@ -137,7 +137,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         /* The red rows are the process-mutating keys that --readonly disables. */
         if (readonly && rc->right == VIEW_COLOR_RED) {
             canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFFFF);
-        } else {
+        } else if (help_lines[rc->row] == NULL || strlen(help_lines[rc->row]) > 39) {
             paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
         }
     }

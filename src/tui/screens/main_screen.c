@@ -291,7 +291,10 @@ static bool command_key(struct tui_app *app, int key) {
         open_process_screen(app, APP_SCREEN_ENVIRON, false);
         return true;
     case 't':
-        open_process_screen(app, APP_SCREEN_TREE, false);
+        /* The tree is built from the process snapshots: none yet, no tree (SPEC.md §3.2). */
+        if (app->proc_snap != NULL) {
+            open_process_screen(app, APP_SCREEN_TREE, false);
+        }
         return true;
     case TUI_KEY_ENTER:
         open_process_screen(app, APP_SCREEN_METRICS, true);

@@ -29,6 +29,10 @@ void host_panel_record(struct tui_app *app, double now_s);
 int process_panel_height(const struct tui_app *app, bool compact);
 void process_panel_draw(struct tui_app *app, struct canvas *canvas, int y, bool compact);
 
+/* The signal keys' hint "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)", ending at column
+ * right of row y (the main screen's caution line, the tree view's header). */
+void signal_hint_draw(struct canvas *canvas, int y, int right);
+
 /* The process row drawn at stack row y, or -1. */
 int process_panel_row_at(const struct tui_app *app, int y);
 

@@ -45,17 +45,7 @@ int process_panel_height(const struct tui_app *app, bool compact) {
     return 1 + (5 + rows > 6 ? 5 + rows : 6);
 }
 
-static void draw_caution_line(const struct tui_app *app, struct canvas *canvas, int y) {
-    int width = panel_width(app);
-    if (app->view.superuser) {
-        const struct view_style caution = {VIEW_COLOR_YELLOW, VIEW_ATTR_ITALIC};
-        const struct view_style mark = {VIEW_COLOR_RED, VIEW_ATTR_BLINK};
-        canvas_text(canvas, y, 1, CAUTION_TEXT, caution);
-        canvas_text(canvas, y, 1, "!", mark);
-    }
-    if (app->config->readonly || !selection_has_targets(&app->selection)) {
-        return;
-    }
+void signal_hint_draw(struct canvas *canvas, int y, int right) {
     static const struct {
         int offset;
         int width;
@@ -63,7 +53,7 @@ static void draw_caution_line(const struct tui_app *app, struct canvas *canvas, 
     } spans[] = {{7, 2, true},   {10, 3, false}, {15, 1, true},
                  {17, 4, false}, {23, 1, true},  {25, 4, false}};
     const struct view_style plain = {0};
-    int x = width - (int)strlen(SIGNAL_HINT);
+    int x = right - (int)strlen(SIGNAL_HINT);
     canvas_text(canvas, y, x, SIGNAL_HINT, plain);
     for (size_t i = 0; i < sizeof(spans) / sizeof(spans[0]); i++) {
         int at = x + spans[i].offset;
@@ -75,6 +65,20 @@ static void draw_caution_line(const struct tui_app *app, struct canvas *canvas, 
             canvas_attrs(canvas, y, at, spans[i].width, VIEW_ATTR_BOLD, 0xFFFF);
         }
     }
+}
+
+static void draw_caution_line(const struct tui_app *app, struct canvas *canvas, int y) {
+    int width = panel_width(app);
+    if (app->view.superuser) {
+        const struct view_style caution = {VIEW_COLOR_YELLOW, VIEW_ATTR_ITALIC};
+        const struct view_style mark = {VIEW_COLOR_RED, VIEW_ATTR_BLINK};
+        canvas_text(canvas, y, 1, CAUTION_TEXT, caution);
+        canvas_text(canvas, y, 1, "!", mark);
+    }
+    if (app->config->readonly || !selection_has_targets(&app->selection)) {
+        return;
+    }
+    signal_hint_draw(canvas, y, width);
 }
 
 /* The host column titles, scrolled with the host columns (nvitop draws them from column 44). */

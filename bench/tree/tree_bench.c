@@ -1,0 +1,255 @@
+/*
+ * bench-tree: one rebuild of the monitor's tree view (SPEC.md §3.8) over a /proc fixture of
+ * 10,000 processes, against a floor measured in the same run: a loop that lists the fixture and
+ * reads each <pid>/stat once, without parsing (the least any tree of /proc parent links costs).
+ * The rebuild is what the tree screen does for each new process snapshot: the parent map
+ * (nvt_host_ppid_map), the ancestors and direct children of the GPU processes read through a
+ * host-only context, and the rows (view_process_tree_build).  Target: at most 2x the floor.
+ * Prints figures and the ratio; never fails on a time.
+ *
+ *   usage: bench-tree [ROUNDS]
+ *
+ * The fixture (made in a temporary directory and removed afterwards): pid 1, ten daemons, 100
+ * job scripts under the first daemon, each with one GPU process that has four workers, and idle
+ * processes under the other daemons up to 10,000 in all.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <nvitop/nvitop.h>
+
+#include "view/process_tree.h"
+
+#define PROCESSES      10000
+#define JOBS           100
+#define WORKERS        4
+#define JOB_BASE       100
+#define FILLER_BASE    2000
+#define DEFAULT_ROUNDS 20
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int compare_double(const void *a, const void *b) {
+    double x = *(const double *)a;
+    double y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f == NULL || fputs(text, f) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "bench-tree: cannot write %s: %s\n", path, strerror(errno));
+        exit(1);
+    }
+}
+
+/* One process directory: stat, status and cmdline, as the library reads them. */
+static void add_process(const char *root, unsigned pid, unsigned ppid, const char *name,
+                        const char *cmdline, size_t cmdline_len) {
+    char dir[512];
+    snprintf(dir, sizeof(dir), "%s/%u", root, pid);
+    if (mkdir(dir, 0755) != 0) {
+        fprintf(stderr, "bench-tree: mkdir %s: %s\n", dir, strerror(errno));
+        exit(1);
+    }
+    char text[1024];
+    snprintf(text, sizeof(text),
+             "%u (%s) S %u %u %u 0 -1 4194304 100 0 0 0 200 30 0 0 20 0 2 0 %u 123456789 2500 "
+             "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n",
+             pid, name, ppid, pid, pid, 100000 + pid);
+    write_file(dir, "stat", text);
+    snprintf(text, sizeof(text),
+             "Name:\t%s\nState:\tS (sleeping)\nTgid:\t%u\nPid:\t%u\nPPid:\t%u\n"
+             "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t2\n",
+             name, pid, pid, ppid);
+    write_file(dir, "status", text);
+    char path[600];
+    snprintf(path, sizeof(path), "%s/cmdline", dir);
+    FILE *f = fopen(path, "w");
+    if (f == NULL || fwrite(cmdline, 1, cmdline_len, f) != cmdline_len || fclose(f) != 0) {
+        fprintf(stderr, "bench-tree: cannot write %s\n", path);
+        exit(1);
+    }
+}
+
+static void make_fixture(const char *root) {
+    write_file(root, "stat", "cpu  1000 0 500 8000 500 0 0 0 0 0\nbtime 1700000000\n");
+    write_file(root, "uptime", "12345.67 20000.00\n");
+    write_file(root, "meminfo",
+               "MemTotal:       16000000 kB\nMemFree:         4000000 kB\n"
+               "MemAvailable:   10000000 kB\n");
+    unsigned count = 0;
+    add_process(root, 1, 0, "init", "/sbin/init\0", 11);
+    count++;
+    for (unsigned d = 2; d <= 11; d++, count++) {
+        add_process(root, d, 1, "daemon", "/usr/sbin/daemon\0--foreground\0", 30);
+    }
+    static const char job[] = "/bin/sh\0job.sh\0";
+    static const char gpu[] = "python3\0train.py\0--epochs\0100\0";
+    static const char worker[] = "python3\0-m\0worker\0";
+    for (unsigned j = 0; j < JOBS; j++) {
+        unsigned base = JOB_BASE + j * 10;
+        add_process(root, base, 2, "sh", job, sizeof(job) - 1);
+        add_process(root, base + 1, base, "python3", gpu, sizeof(gpu) - 1);
+        for (unsigned w = 0; w < WORKERS; w++) {
+            add_process(root, base + 2 + w, base + 1, "python3", worker, sizeof(worker) - 1);
+        }
+        count += 2 + WORKERS;
+    }
+    static const char idle[] = "sleep\0infinity\0";
+    for (unsigned pid = FILLER_BASE; count < PROCESSES; pid++, count++) {
+        add_process(root, pid, 3 + pid % 9, "sleep", idle, sizeof(idle) - 1);
+    }
+}
+
+static void remove_fixture(const char *root) {
+    char command[600];
+    snprintf(command, sizeof(command), "rm -rf '%s'", root);
+    if (system(command) != 0) {
+        fprintf(stderr, "bench-tree: could not remove %s\n", root);
+    }
+}
+
+/* The floor: list the fixture and read each <pid>/stat once. */
+static size_t floor_pass(const char *root) {
+    DIR *dir = opendir(root);
+    if (dir == NULL) {
+        return 0;
+    }
+    int root_fd = dirfd(dir);
+    size_t read_count = 0;
+    char buf[4096];
+    for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
+        if (e->d_name[0] < '0' || e->d_name[0] > '9') {
+            continue;
+        }
+        char path[300];
+        snprintf(path, sizeof(path), "%s/stat", e->d_name);
+        int fd = openat(root_fd, path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            continue;
+        }
+        if (read(fd, buf, sizeof(buf)) > 0) {
+            read_count++;
+        }
+        close(fd);
+    }
+    closedir(dir);
+    return read_count;
+}
+
+static struct nvt_host_process *read_process(void *arg, uint32_t pid) {
+    struct nvt_host_process *process = NULL;
+    return nvt_host_process_read(arg, pid, &process) == NVT_OK ? process : NULL;
+}
+
+/* The GPU processes as a process snapshot gives them to the tree: host data read beforehand. */
+struct gpu_table {
+    struct nvt_gpu_process processes[JOBS];
+    struct nvt_host_process *hosts[JOBS];
+    struct view_process_row rows[JOBS];
+    struct view_process_table table;
+};
+
+static int gpu_table_init(nvt_context *ctx, struct gpu_table *t) {
+    memset(t, 0, sizeof(*t));
+    for (unsigned j = 0; j < JOBS; j++) {
+        uint32_t pid = JOB_BASE + j * 10 + 1;
+        if (nvt_host_process_read(ctx, pid, &t->hosts[j]) != NVT_OK) {
+            return -1;
+        }
+        t->processes[j].pid = pid;
+        t->processes[j].device = j % 8;
+        t->processes[j].host = *t->hosts[j];
+        t->rows[j].process = &t->processes[j];
+        t->rows[j].device_slot = j % 8;
+        snprintf(t->rows[j].display_index, sizeof(t->rows[j].display_index), "%u", j % 8);
+    }
+    t->table.rows = t->rows;
+    t->table.count = JOBS;
+    return 0;
+}
+
+static size_t tree_pass(nvt_context *ctx, const struct gpu_table *t,
+                        const struct view_config *config) {
+    uint32_t *pids = NULL;
+    uint32_t *ppids = NULL;
+    size_t count = 0;
+    if (nvt_host_ppid_map(ctx, &pids, &ppids, &count) != NVT_OK) {
+        return 0;
+    }
+    struct view_process_tree tree;
+    view_process_tree_build(&t->table, pids, ppids, count, read_process, ctx, config, &tree);
+    free(pids);
+    nvt_host_process_pass_end(ctx);
+    size_t rows = tree.count;
+    view_process_tree_fini(&tree);
+    return rows;
+}
+
+int main(int argc, char **argv) {
+    int rounds = argc > 1 ? atoi(argv[1]) : DEFAULT_ROUNDS;
+    rounds = rounds < 1 ? 1 : rounds;
+    char root[] = "/tmp/nvt-bench-tree.XXXXXX";
+    if (mkdtemp(root) == NULL) {
+        perror("bench-tree: mkdtemp");
+        return 1;
+    }
+    make_fixture(root);
+    struct nvt_options options = {.proc_root = root, .host_only = true};
+    nvt_context *ctx = NULL;
+    struct gpu_table *table = malloc(sizeof(*table));
+    if (table == NULL || nvt_open(&options, &ctx) != NVT_OK || gpu_table_init(ctx, table) != 0) {
+        fprintf(stderr, "bench-tree: cannot open the fixture\n");
+        remove_fixture(root);
+        return 1;
+    }
+    struct view_config config = {.user_name = "root"};
+    double *floor_s = calloc((size_t)rounds, sizeof(double));
+    double *tree_s = calloc((size_t)rounds, sizeof(double));
+    size_t stats = 0;
+    size_t rows = 0;
+    /* Interleaved rounds, so that both sides see the same cache and machine load. */
+    for (int r = 0; r < rounds; r++) {
+        double t0 = now_s();
+        stats = floor_pass(root);
+        double t1 = now_s();
+        rows = tree_pass(ctx, table, &config);
+        double t2 = now_s();
+        floor_s[r] = t1 - t0;
+        tree_s[r] = t2 - t1;
+    }
+    qsort(floor_s, (size_t)rounds, sizeof(double), compare_double);
+    qsort(tree_s, (size_t)rounds, sizeof(double), compare_double);
+    double floor_median = floor_s[rounds / 2];
+    double tree_median = tree_s[rounds / 2];
+    printf("tree view rebuild over a /proc fixture of %d processes (%d GPU processes), %d rounds\n",
+           PROCESSES, JOBS, rounds);
+    printf("  floor (list + read each <pid>/stat once): %8.2f ms  (%zu stat files)\n",
+           floor_median * 1e3, stats);
+    printf("  tree rebuild (ppid map + reads + rows):   %8.2f ms  (%zu rows)\n", tree_median * 1e3,
+           rows);
+    printf("  ratio: %.2fx (target: at most 2x)\n", tree_median / floor_median);
+    for (unsigned j = 0; j < JOBS; j++) {
+        nvt_host_process_free(table->hosts[j]);
+    }
+    free(table);
+    free(floor_s);
+    free(tree_s);
+    nvt_close(ctx);
+    remove_fixture(root);
+    return 0;
+}
