@@ -1,9 +1,9 @@
 #!/bin/sh
 # The process metrics screen (SPEC.md §3.10): Enter on a selected process opens it, its value row
 # and graph labels follow the process as the scenario changes, %DEC shows the decoder (nvitop
-# shows the encoder), g/G switch the lower-right graph, h shows the help and comes back, Enter,
-# Esc, q and Q return to the main screen (q does not quit), and a process that exits while its
-# screen is open keeps its graphs under an "exited" mark.
+# shows the encoder), g/G switch the lower-right graph, h and e show the help and the process's
+# environment and come back, Enter, Esc, q and Q return to the main screen (q does not quit), and
+# a process that exits while its screen is open keeps its graphs under an "exited" mark.
 . "$(dirname "$0")/tmux_lib.sh"
 
 MAIN="(Press h for help or q to quit)"
@@ -61,6 +61,12 @@ keys h
 wait_for "Press any key to return."
 capture | grep -qF "g G: metrics screen" || fail "the help screen lists g G"
 keys x
+wait_for "GPU-DEC: 33.0%"
+
+# The environment of the same process and back.
+keys e
+wait_for "Environment of process $NVT_STANDIN_2"
+keys e
 wait_for "GPU-DEC: 33.0%"
 
 # Every way back to the main screen; q there does not quit.
