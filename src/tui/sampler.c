@@ -20,6 +20,10 @@
 
 #include "util/clock.h"
 
+/* Readings of a watched process kept for the UI: it takes them with the next snapshot, so a few
+ * cover a second even when the driver is slow. */
+#define WATCH_QUEUE 4
+
 /* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */
 #define SIGNAL_SETTLE_NS 250000000ULL
 
@@ -49,8 +53,9 @@ struct sampler {
     bool watch_now; /* a new target: read it at once */
     struct watch_target watch;
     unsigned watch_generation;
-    bool have_watch_sample;
-    struct watch_sample watch_sample;
+    /* Readings not yet taken by the UI, oldest first. */
+    struct watch_sample watch_queue[WATCH_QUEUE];
+    size_t watch_count;
     struct sampler_target *signal_targets;
     size_t signal_count;
     int signal_number;
@@ -66,13 +71,20 @@ static void release_context(struct sampler *sampler) {
     sampler->ctx = NULL;
 }
 
+static void drop_watch_queue(struct sampler *sampler) {
+    for (size_t i = 0; i < sampler->watch_count; i++) {
+        watch_sample_fini(&sampler->watch_queue[i]);
+    }
+    sampler->watch_count = 0;
+}
+
 /* Free everything once the thread has ended or is on its way out. */
 static void destroy(struct sampler *sampler) {
     pthread_mutex_destroy(&sampler->lock);
     pthread_cond_destroy(&sampler->wake);
     pthread_cond_destroy(&sampler->done);
     nvt_snapshot_free(sampler->pending);
-    watch_sample_fini(&sampler->watch_sample);
+    drop_watch_queue(sampler);
     free(sampler->signal_targets);
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
@@ -140,25 +152,33 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     notify_ui(sampler);
 }
 
-/* One reading of the watched process (the lock is not held); kept only if the target is still the
- * same when it is done.  notify false: the caller's next snapshot tells the UI. */
+/* One reading of the watched process (the lock is not held), queued only if the target is still
+ * the same when it is done.  The UI is told at once about a first reading and an exit; the others
+ * wait for the next snapshot's notification (at most a period later), which saves the UI a
+ * wake-up per reading.  notify false: a snapshot follows at once. */
 static void take_watch_sample(struct sampler *sampler, const struct watch_target *target,
-                              unsigned generation, bool notify) {
+                              unsigned generation, bool first, bool notify) {
     struct watch_sample sample;
     if (!watch_sample_take(sampler->ctx, target, &sample)) {
         return; /* out of memory or no such device: try again at the next tick */
     }
     sample.generation = generation;
+    sample.taken_s = clock_monotonic_s();
+    bool urgent = first || sample.exited;
     pthread_mutex_lock(&sampler->lock);
     if (generation == sampler->watch_generation && sampler->watching) {
-        watch_sample_fini(&sampler->watch_sample);
-        sampler->watch_sample = sample;
-        sampler->have_watch_sample = true;
+        if (sampler->watch_count == WATCH_QUEUE) {
+            watch_sample_fini(&sampler->watch_queue[0]);
+            memmove(&sampler->watch_queue[0], &sampler->watch_queue[1],
+                    (WATCH_QUEUE - 1) * sizeof(sampler->watch_queue[0]));
+            sampler->watch_count--;
+        }
+        sampler->watch_queue[sampler->watch_count++] = sample;
         memset(&sample, 0, sizeof(sample));
     }
     pthread_mutex_unlock(&sampler->lock);
     watch_sample_fini(&sample);
-    if (notify) {
+    if (notify && urgent) {
         notify_ui(sampler);
     }
 }
@@ -195,7 +215,7 @@ static void *sampler_main(void *arg) {
             bool snapshot_follows = sampler->refresh || now >= next_due;
             sampler->watch_now = false;
             pthread_mutex_unlock(&sampler->lock);
-            take_watch_sample(sampler, &target, generation, !snapshot_follows);
+            take_watch_sample(sampler, &target, generation, first, !snapshot_follows);
             uint64_t period = sampler->watch_period_ns;
             if (first) {
                 /* In step with the snapshots, so that every other reading shares their wake-up. */
@@ -406,19 +426,19 @@ void sampler_watch(struct sampler *sampler, const struct watch_target *target,
     if (target != NULL) {
         sampler->watch = *target;
     }
-    watch_sample_fini(&sampler->watch_sample);
-    sampler->have_watch_sample = false;
+    drop_watch_queue(sampler);
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
 }
 
 bool sampler_take_watch(struct sampler *sampler, struct watch_sample *out) {
     pthread_mutex_lock(&sampler->lock);
-    bool have = sampler->have_watch_sample;
+    bool have = sampler->watch_count > 0;
     if (have) {
-        *out = sampler->watch_sample;
-        memset(&sampler->watch_sample, 0, sizeof(sampler->watch_sample));
-        sampler->have_watch_sample = false;
+        *out = sampler->watch_queue[0];
+        sampler->watch_count--;
+        memmove(&sampler->watch_queue[0], &sampler->watch_queue[1],
+                sampler->watch_count * sizeof(sampler->watch_queue[0]));
     }
     pthread_mutex_unlock(&sampler->lock);
     return have;

@@ -89,8 +89,9 @@ void sampler_refresh(struct sampler *sampler);
  */
 void sampler_watch(struct sampler *sampler, const struct watch_target *target, unsigned generation);
 
-/* The newest reading of the watched process not yet taken: returns false when there is none.
- * The caller owns *out (watch_sample_fini()). */
+/* The oldest reading of the watched process not yet taken (call until false: a few may be
+ * waiting).  The caller owns *out (watch_sample_fini()).  Readings other than the first and an
+ * exit arrive with the next snapshot's notification rather than one of their own. */
 bool sampler_take_watch(struct sampler *sampler, struct watch_sample *out);
 
 /* Queue signal_number for the targets (copied); any earlier unfinished request is replaced.  Each

@@ -162,9 +162,9 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
                           app->watch.generation);
         }
         struct watch_sample reading;
-        if (sampler_take_watch(sampler, &reading)) {
+        while (sampler_take_watch(sampler, &reading)) {
             /* Half the readings change nothing shown (the graphs move once a second). */
-            dirty = app_metrics_sample(app, &reading, now, clock_wall_s()) || dirty;
+            dirty = app_metrics_sample(app, &reading, reading.taken_s, clock_wall_s()) || dirty;
             watch_sample_fini(&reading);
         }
         if (app->refresh_requested) {

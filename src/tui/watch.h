@@ -24,6 +24,7 @@ struct watch_target {
 /* One reading of the watched process. */
 struct watch_sample {
     unsigned generation; /* of the target it belongs to (sampler_watch) */
+    double taken_s;      /* monotonic seconds when it was read */
     struct nvt_device_state device;
     bool on_device;             /* listed by the device's driver */
     struct nvt_gpu_process gpu; /* valid when on_device; its host part is N/A */
