@@ -62,7 +62,9 @@ bool watch_sample_take(nvt_context *ctx, const struct watch_target *target,
         return false;
     }
     if (status == NVT_ERR_NO_SUCH_PROCESS) {
-        out->exited = true;
+        /* A process never seen on the host (another PID namespace) that the driver still lists
+         * has not exited: it is out of sight. */
+        out->exited = !isnan(target->create_time) || !out->on_device;
     } else if (out->host != NULL &&
                (out->host->status == NVT_HOST_ZOMBIE || !same_process(target, out->host))) {
         out->exited = true;

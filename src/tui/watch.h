@@ -30,7 +30,8 @@ struct watch_sample {
     struct nvt_gpu_process gpu; /* valid when on_device; its host part is N/A */
     /* /proc data, or NULL (unreadable, or exited).  Owned by the sample: watch_sample_fini(). */
     struct nvt_host_process *host;
-    /* The process has exited: no such pid, a zombie, or the pid now belongs to another process
+    /* The process has exited: no such pid (unless it was never seen on the host and the driver
+     * still lists it: another PID namespace), a zombie, or the pid now belongs to another process
      * (create time differs). */
     bool exited;
 };
