@@ -20,10 +20,6 @@
 
 #include "util/clock.h"
 
-/* Readings of a watched process kept for the UI: it takes them with the next snapshot, so a few
- * cover a second even when the driver is slow. */
-#define WATCH_QUEUE 4
-
 /* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */
 #define SIGNAL_SETTLE_NS 250000000ULL
 
@@ -53,9 +49,7 @@ struct sampler {
     bool watch_now; /* a new target: read it at once */
     struct watch_target watch;
     unsigned watch_generation;
-    /* Readings not yet taken by the UI, oldest first. */
-    struct watch_sample watch_queue[WATCH_QUEUE];
-    size_t watch_count;
+    struct watch_queue watch_queue; /* readings not yet taken by the UI */
     struct sampler_target *signal_targets;
     size_t signal_count;
     int signal_number;
@@ -71,20 +65,13 @@ static void release_context(struct sampler *sampler) {
     sampler->ctx = NULL;
 }
 
-static void drop_watch_queue(struct sampler *sampler) {
-    for (size_t i = 0; i < sampler->watch_count; i++) {
-        watch_sample_fini(&sampler->watch_queue[i]);
-    }
-    sampler->watch_count = 0;
-}
-
 /* Free everything once the thread has ended or is on its way out. */
 static void destroy(struct sampler *sampler) {
     pthread_mutex_destroy(&sampler->lock);
     pthread_cond_destroy(&sampler->wake);
     pthread_cond_destroy(&sampler->done);
     nvt_snapshot_free(sampler->pending);
-    drop_watch_queue(sampler);
+    watch_queue_clear(&sampler->watch_queue);
     free(sampler->signal_targets);
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
@@ -167,14 +154,7 @@ static void take_watch_sample(struct sampler *sampler, const struct watch_target
     bool urgent = first || sample.exited;
     pthread_mutex_lock(&sampler->lock);
     if (generation == sampler->watch_generation && sampler->watching) {
-        if (sampler->watch_count == WATCH_QUEUE) {
-            watch_sample_fini(&sampler->watch_queue[0]);
-            memmove(&sampler->watch_queue[0], &sampler->watch_queue[1],
-                    (WATCH_QUEUE - 1) * sizeof(sampler->watch_queue[0]));
-            sampler->watch_count--;
-        }
-        sampler->watch_queue[sampler->watch_count++] = sample;
-        memset(&sample, 0, sizeof(sample));
+        watch_queue_push(&sampler->watch_queue, &sample);
     }
     pthread_mutex_unlock(&sampler->lock);
     watch_sample_fini(&sample);
@@ -426,20 +406,14 @@ void sampler_watch(struct sampler *sampler, const struct watch_target *target,
     if (target != NULL) {
         sampler->watch = *target;
     }
-    drop_watch_queue(sampler);
+    watch_queue_clear(&sampler->watch_queue);
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
 }
 
 bool sampler_take_watch(struct sampler *sampler, struct watch_sample *out) {
     pthread_mutex_lock(&sampler->lock);
-    bool have = sampler->watch_count > 0;
-    if (have) {
-        *out = sampler->watch_queue[0];
-        sampler->watch_count--;
-        memmove(&sampler->watch_queue[0], &sampler->watch_queue[1],
-                sampler->watch_count * sizeof(sampler->watch_queue[0]));
-    }
+    bool have = watch_queue_pop(&sampler->watch_queue, out);
     pthread_mutex_unlock(&sampler->lock);
     return have;
 }

@@ -78,3 +78,31 @@ void watch_sample_fini(struct watch_sample *sample) {
     nvt_host_process_free(sample->host);
     sample->host = NULL;
 }
+
+void watch_queue_push(struct watch_queue *queue, struct watch_sample *sample) {
+    if (queue->count == WATCH_QUEUE_SIZE) {
+        watch_sample_fini(&queue->items[0]);
+        memmove(&queue->items[0], &queue->items[1],
+                (WATCH_QUEUE_SIZE - 1) * sizeof(queue->items[0]));
+        queue->count--;
+    }
+    queue->items[queue->count++] = *sample;
+    memset(sample, 0, sizeof(*sample));
+}
+
+bool watch_queue_pop(struct watch_queue *queue, struct watch_sample *out) {
+    if (queue->count == 0) {
+        return false;
+    }
+    *out = queue->items[0];
+    queue->count--;
+    memmove(&queue->items[0], &queue->items[1], queue->count * sizeof(queue->items[0]));
+    return true;
+}
+
+void watch_queue_clear(struct watch_queue *queue) {
+    for (size_t i = 0; i < queue->count; i++) {
+        watch_sample_fini(&queue->items[i]);
+    }
+    queue->count = 0;
+}

@@ -7,6 +7,7 @@
 #define NVITOP_SRC_TUI_WATCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <nvitop/context.h>
@@ -43,5 +44,23 @@ bool watch_sample_take(nvt_context *ctx, const struct watch_target *target,
 
 /* Free what a sample owns.  Accepts a zeroed sample. */
 void watch_sample_fini(struct watch_sample *sample);
+
+/* Readings waiting for the UI, oldest first; a full queue drops its oldest.  Not thread-safe:
+ * the sampler guards it with its lock.  Zero-initialise; watch_queue_clear() frees. */
+#define WATCH_QUEUE_SIZE 4
+
+struct watch_queue {
+    struct watch_sample items[WATCH_QUEUE_SIZE];
+    size_t count;
+};
+
+/* Move *sample into the queue (it is zeroed). */
+void watch_queue_push(struct watch_queue *queue, struct watch_sample *sample);
+
+/* Move the oldest reading to *out; false when empty. */
+bool watch_queue_pop(struct watch_queue *queue, struct watch_sample *out);
+
+/* Free every queued reading. */
+void watch_queue_clear(struct watch_queue *queue);
 
 #endif /* NVITOP_SRC_TUI_WATCH_H */

@@ -76,6 +76,27 @@ static void test_readings(void **state) {
     nvt_close(ctx);
 }
 
+/* The sampler's queue: oldest first, and a full queue drops its oldest reading. */
+static void test_queue(void **state) {
+    (void)state;
+    struct watch_queue queue = {0};
+    struct watch_sample sample = {0};
+    for (unsigned i = 1; i <= WATCH_QUEUE_SIZE + 2; i++) {
+        sample.generation = i;
+        watch_queue_push(&queue, &sample);
+        assert_int_equal(sample.generation, 0); /* moved */
+    }
+    struct watch_sample out;
+    for (unsigned i = 3; i <= WATCH_QUEUE_SIZE + 2; i++) {
+        assert_true(watch_queue_pop(&queue, &out));
+        assert_int_equal(out.generation, i);
+    }
+    assert_false(watch_queue_pop(&queue, &out));
+    watch_queue_push(&queue, &sample);
+    watch_queue_clear(&queue);
+    assert_false(watch_queue_pop(&queue, &out));
+}
+
 int main(void) {
     const char *dir = getenv("NVT_SCENARIO_DIR");
     char path[4096];
@@ -89,6 +110,7 @@ int main(void) {
     setenv("NVT_STANDIN_2", pid, 1);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_readings),
+        cmocka_unit_test(test_queue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
