@@ -17,6 +17,7 @@
 #include "tui/history.h"
 #include "tui/selection.h"
 #include "tui/tui.h"
+#include "tui/watch.h"
 #include "tui/widgets/message_box.h"
 #include "view/process_table.h"
 
@@ -61,6 +62,14 @@ struct app_screen_frame {
     struct app_process_ref process;
 };
 
+/* The process the sampler should watch (the metrics screen sets it, tui.c forwards it). */
+struct app_watch {
+    bool changed; /* not yet forwarded to the sampler */
+    bool active;
+    struct watch_target target;
+    unsigned generation; /* readings carry it back; incremented by every change */
+};
+
 /* Panel layout of the main screen, recomputed before every draw. */
 struct app_layout {
     bool device_compact;
@@ -102,6 +111,7 @@ struct tui_app {
     /* A /proc-only library context of the UI thread (the sampler's context belongs to its
      * thread): opened on first use by app_host_context(). */
     nvt_context *host_ctx;
+    struct app_watch watch;
     enum view_display_mode mode;
     struct app_layout layout;
     enum view_sort_order order;

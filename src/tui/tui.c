@@ -14,6 +14,7 @@
 
 #include "tui/app.h"
 #include "tui/sampler.h"
+#include "tui/screens/metrics_screen.h"
 #include "tui/term.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
@@ -22,6 +23,7 @@
 #define DEVICE_PERIOD_S        1.0
 #define PROCESS_PERIOD_S       2.0
 #define SLOW_FIELDS_PERIOD_S   5.0
+#define WATCH_PERIOD_S         0.5
 #define FIRST_SNAPSHOT_WAIT_MS 1000
 #define CLOCK_TICK_S           1.2
 /* How long quitting waits for a snapshot in progress.  Far more than a healthy driver needs (a
@@ -40,9 +42,13 @@ static void plan_schedule(const struct tui_config *config, struct sampler_schedu
     schedule->process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
     schedule->period_s = DEVICE_PERIOD_S;
     schedule->process_period_s = PROCESS_PERIOD_S;
+    schedule->watch_period_s = WATCH_PERIOD_S;
     if (config->interval_s > 0.0) {
         double interval = config->interval_s < MIN_INTERVAL_S ? MIN_INTERVAL_S : config->interval_s;
         schedule->process_period_s = interval;
+        if (interval < WATCH_PERIOD_S) {
+            schedule->watch_period_s = interval / 3.0; /* the metrics screen (SPEC.md §3.16) */
+        }
         if (interval < DEVICE_PERIOD_S) {
             schedule->period_s = interval;
         }
@@ -139,7 +145,8 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
         struct nvt_snapshot *snap = sampler_take(sampler);
         if (snap != NULL) {
             app_set_snapshot(app, snap, now);
-            dirty = true;
+            /* The metrics screen shows its own readings only (below): nothing to redraw. */
+            dirty = dirty || app->screen != APP_SCREEN_METRICS;
         }
         struct sampler_signal_result result;
         if (sampler_signal_result(sampler, &result)) {
@@ -150,6 +157,17 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             dirty = true;
         }
         send_chosen_signal(app, sampler);
+        if (app->watch.changed) {
+            app->watch.changed = false;
+            sampler_watch(sampler, app->watch.active ? &app->watch.target : NULL,
+                          app->watch.generation);
+        }
+        struct watch_sample reading;
+        while (sampler_take_watch(sampler, &reading)) {
+            /* Half the readings change nothing shown (the graphs move once a second). */
+            dirty = app_metrics_sample(app, &reading, reading.taken_s, clock_wall_s()) || dirty;
+            watch_sample_fini(&reading);
+        }
         if (app->refresh_requested) {
             app->refresh_requested = false;
             sampler_refresh(sampler);

@@ -30,10 +30,7 @@ static const char *const help_lines[] = {
     "   Ctrl-A ^: scroll to left most                  T: terminate selected process",
     "   Ctrl-E $: scroll to right most                 e: show process environment",
     "   PageUp [: scroll entire screen up              t: toggle tree-view screen",
-    /* METRICS-KEYS: the process metrics screen's help goes here: "        Enter: show process
-     * metrics" at the end of the next line (as nvitop 1.7 has it) and the graph-switch key.
-     * Until that screen is built, Enter is not listed: the help lists the keys that work. */
-    " PageDown ]: scroll entire screen down",
+    " PageDown ]: scroll entire screen down        Enter: show process metrics",
     "",
     "      Wheel: scroll process list        Shift-Wheel: scroll horizontally",
     "        Tab: scroll process list         Ctrl-Wheel: fast scroll (5x)",
@@ -44,6 +41,8 @@ static const char *const help_lines[] = {
     "      og oG: sort by GPU-MEM                  om oM: sort by %MEM",
     "      os oS: sort by %SM                      ot oT: sort by TIME",
     "        , .: select sort column                   /: invert sort order",
+    "",
+    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC", /* not in nvitop */
     "",
     "Press any key to return.",
 };
@@ -143,6 +142,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
             paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
         }
     }
+    paint(canvas, 31, 0, 12, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD); /* g G: the key column only */
 }
 
 /* Any key returns to the screen the help was opened from (SPEC.md §3.2). */
