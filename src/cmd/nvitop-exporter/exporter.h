@@ -15,7 +15,7 @@
  * are read once per context and then repeated). */
 #define EXPORTER_SAMPLE_FLAGS                                                                      \
     (NVT_SAMPLE_DEVICES | NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST | NVT_SAMPLE_HOST_PROCESSES |     \
-     NVT_SAMPLE_CLOCKS | NVT_SAMPLE_CODEC | NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK |    \
+     NVT_SAMPLE_CLOCKS | NVT_SAMPLE_CODEC | NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK |       \
      NVT_SAMPLE_INFO)
 
 struct container_entry {

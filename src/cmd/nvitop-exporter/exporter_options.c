@@ -185,8 +185,8 @@ static bool handle(void *context, const struct argparse_option *option, const ch
     }
     case OPT_INTERVAL:
         if (!positive_float(value, &o->interval_s)) {
-            snprintf(error, error_size, "argument %s: invalid positive float value: '%s'",
-                     display, value);
+            snprintf(error, error_size, "argument %s: invalid positive float value: '%s'", display,
+                     value);
             return false;
         }
         return true;

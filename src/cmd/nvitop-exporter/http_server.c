@@ -57,8 +57,9 @@ static void blob_compress(struct blob *blob) {
     blob->gzip_tried = true;
     z_stream zs;
     memset(&zs, 0, sizeof(zs));
-    if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) !=
-        Z_OK) {
+    /* The fastest level: an exposition repeats its names and labels so much that it still
+     * shrinks about twentyfold, at a third of the default level's cost. */
+    if (deflateInit2(&zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
         return;
     }
     uLong bound = deflateBound(&zs, (uLong)blob->len);
@@ -214,12 +215,10 @@ struct http_server *http_server_start(int listen_fd, const struct http_tls *tls,
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)quiet_log, NULL};
     if (tls != NULL && tls->cert_pem != NULL) {
         flags |= MHD_USE_TLS;
-        options[n++] =
-            (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, tls->cert_pem};
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, tls->cert_pem};
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, tls->key_pem};
         if (tls->trust_pem != NULL) {
-            options[n++] =
-                (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, tls->trust_pem};
+            options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, tls->trust_pem};
             server->mutual_tls = true;
         }
     }

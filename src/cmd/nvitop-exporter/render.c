@@ -1,10 +1,39 @@
 /* The exposition's helpers, the driver info and the host metrics (render.h). */
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "render_internal.h"
+
+/* Write n (below 2^53) with a decimal point before its last `decimals` digits, and at least one
+ * digit on either side ("1932.119461948691", "0.05", "81559.0"). */
+static void write_scaled(char *buf, size_t size, bool negative, uint64_t n, int decimals) {
+    char digits[24];
+    int len = 0;
+    do {
+        digits[len++] = (char)('0' + n % 10);
+        n /= 10;
+    } while (n != 0 || len <= decimals);
+    char out[48];
+    size_t pos = 0;
+    if (negative) {
+        out[pos++] = '-';
+    }
+    for (int i = len - 1; i >= 0; i--) {
+        out[pos++] = digits[i];
+        if (i == decimals && decimals > 0) {
+            out[pos++] = '.';
+        }
+    }
+    if (decimals == 0) {
+        out[pos++] = '.';
+        out[pos++] = '0';
+    }
+    out[pos] = '\0';
+    snprintf(buf, size, "%s", out);
+}
 
 void render_double(char *buf, size_t size, double value) {
     if (isnan(value)) {
@@ -15,40 +44,32 @@ void render_double(char *buf, size_t size, double value) {
         snprintf(buf, size, value > 0 ? "+Inf" : "-Inf");
         return;
     }
-    /* Most values are whole numbers: the fast path. */
-    if (value == floor(value) && fabs(value) < 1e15) {
-        snprintf(buf, size, "%.0f.0", value);
-        if (strcmp(buf, "-0.0") == 0 && !signbit(value)) {
-            snprintf(buf, size, "0.0");
-        }
-        return;
-    }
-    /* repr(): the fewest significant digits that read back as the same double, in positional
-     * notation for exponents -4..15 and in scientific notation outside. */
-    int digits = 1;
-    char sci[40];
-    for (; digits <= 17; digits++) {
-        snprintf(sci, sizeof(sci), "%.*e", digits - 1, value);
-        if (strtod(sci, NULL) == value) {
+    /* repr() writes the fewest digits that read back as the same double.  The fast path: the
+     * fewest decimals d such that value * 10^d is a whole number n below 2^53 and n / 10^d is
+     * value again (both exact doubles, so the decimal text reads back as value): whole numbers,
+     * MiB of byte counts, percentages and rates with up to 16 digits.  It avoids printf's
+     * arbitrary-precision arithmetic, the largest cost of rendering. */
+    static const double pow10[] = {1e0, 1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7, 1e8,
+                                   1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
+    const double limit = 9007199254740992.0; /* 2^53 */
+    double magnitude = fabs(value);
+    for (int d = 0; d < (int)(sizeof(pow10) / sizeof(pow10[0])); d++) {
+        double scaled = magnitude * pow10[d];
+        if (scaled >= limit) {
             break;
         }
-    }
-    const char *e = strchr(sci, 'e');
-    int exponent = e != NULL ? atoi(e + 1) : 0;
-    if (exponent >= -4 && exponent < 16) {
-        int decimals = digits - 1 - exponent;
-        snprintf(buf, size, "%.*f", decimals > 0 ? decimals : 0, value);
-        if (decimals <= 0) {
-            strncat(buf, ".0", size - strlen(buf) - 1);
+        if (scaled == floor(scaled) && scaled / pow10[d] == magnitude) {
+            write_scaled(buf, size, signbit(value) != 0 && magnitude != 0.0, (uint64_t)scaled, d);
+            return;
         }
-        return;
     }
-    /* Python writes "1e-05" and "1.5e+16": mantissa without trailing zeros, two-digit exponent. */
-    char mantissa[32];
-    size_t len = (size_t)(e - sci);
-    memcpy(mantissa, sci, len);
-    mantissa[len] = '\0';
-    snprintf(buf, size, "%se%c%02d", mantissa, exponent < 0 ? '-' : '+', abs(exponent));
+    /* Other values need 17 significant digits (or are huge or tiny): %.17g always reads back.
+     * %g switches to scientific notation from an exponent of 17 (repr: 16) and may write a
+     * digit more than repr in rare cases: differences in spelling, never in value. */
+    snprintf(buf, size, "%.17g", value);
+    if (strpbrk(buf, ".e") == NULL) {
+        strncat(buf, ".0", size - strlen(buf) - 1);
+    }
 }
 
 static void append(struct render_out *out, const char *text, size_t len) {

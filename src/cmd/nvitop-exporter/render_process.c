@@ -123,9 +123,8 @@ static void process_labels(struct render_out *out, const struct render_input *in
     char pid[16];
     snprintf(pid, sizeof(pid), "%u", p->pid);
     const char *user = p->host.user != NULL && p->host.user[0] != '\0' ? p->host.user : "N/A";
-    const char *container = in->containers != NULL && in->containers[i] != NULL
-                                ? in->containers[i]
-                                : "";
+    const char *container =
+        in->containers != NULL && in->containers[i] != NULL ? in->containers[i] : "";
     strbuf_clear(labels);
     out->ok = strbuf_append_str(labels, strbuf_cstr(device_labels)) && out->ok;
     render_label(out, labels, "pid", pid, false);

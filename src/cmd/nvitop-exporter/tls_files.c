@@ -74,8 +74,7 @@ static int check_pair(const struct tls_files *files, const char *certfile, const
     }
     int result = rc < 0;
     if (result == 0 && files->trust_pem != NULL) {
-        gnutls_datum_t ca = {(unsigned char *)files->trust_pem,
-                             (unsigned)strlen(files->trust_pem)};
+        gnutls_datum_t ca = {(unsigned char *)files->trust_pem, (unsigned)strlen(files->trust_pem)};
         rc = gnutls_certificate_set_x509_trust_mem(creds, &ca, GNUTLS_X509_FMT_PEM);
         if (rc <= 0) {
             snprintf(error, error_size, "Failed to load client CA bundle: %s",
