@@ -178,9 +178,9 @@ static void test_missing_files(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_net_io),       cmocka_unit_test(test_disk_io),
-        cmocka_unit_test(test_disk_usage),   cmocka_unit_test(test_mount_line),
-        cmocka_unit_test(test_container),    cmocka_unit_test(test_cgroup_parser),
+        cmocka_unit_test(test_net_io),        cmocka_unit_test(test_disk_io),
+        cmocka_unit_test(test_disk_usage),    cmocka_unit_test(test_mount_line),
+        cmocka_unit_test(test_container),     cmocka_unit_test(test_cgroup_parser),
         cmocka_unit_test(test_missing_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

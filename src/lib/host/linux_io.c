@@ -152,8 +152,7 @@ static bool collect_mounts(const char *mounts, const char *filesystems, struct e
     bool too_long = false;
     while (proc_next_line(&cursor, line, sizeof(line), &too_long)) {
         struct proc_mount mount;
-        if (too_long || !proc_parse_mount_line(line, &mount) ||
-            strcmp(mount.device, "none") == 0 ||
+        if (too_long || !proc_parse_mount_line(line, &mount) || strcmp(mount.device, "none") == 0 ||
             !proc_filesystems_is_physical(filesystems, mount.fstype)) {
             continue;
         }

@@ -1,10 +1,11 @@
 /* Parsers of the host I/O and cgroup proc files (proc_parse_io.h). */
+#include "proc_parse_io.h"
+
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "proc_parse_io.h"
 #include "util/parse.h"
 #include "util/str.h"
 
@@ -81,7 +82,8 @@ bool proc_parse_net_dev_line(const char *line, struct nvt_net_io *out) {
     }
     uint64_t f[16];
     size_t n = scan_fields(colon + 1, f, 16);
-    if (n == SIZE_MAX || n < 10 || !copy_name(line, colon, out->interface, sizeof(out->interface))) {
+    if (n == SIZE_MAX || n < 10 ||
+        !copy_name(line, colon, out->interface, sizeof(out->interface))) {
         return false;
     }
     out->bytes_recv = f[0];
