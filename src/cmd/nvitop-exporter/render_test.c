@@ -54,8 +54,9 @@ static void test_label_escaping(void **state) {
     render_label(&out, &labels, "pid", "7", false);
     render_sample(&out, "process_info_info", strbuf_cstr(&labels), 1.0);
     assert_true(out.ok);
-    assert_string_equal(strbuf_cstr(&sb),
-                        "process_info_info{command=\"say \\\"hi\\\"\\\\n\\nnext\",pid=\"7\"} 1.0\n");
+    assert_string_equal(
+        strbuf_cstr(&sb),
+        "process_info_info{command=\"say \\\"hi\\\"\\\\n\\nnext\",pid=\"7\"} 1.0\n");
     strbuf_fini(&sb);
     strbuf_fini(&labels);
 }

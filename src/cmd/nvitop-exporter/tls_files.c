@@ -59,7 +59,7 @@ static int read_pem_dir(const char *path, char **out, char *error, size_t error_
 }
 
 static int check_pair(const struct tls_files *files, const char *certfile, const char *keyfile,
-                      char *error, size_t error_size) {
+                      const char *ca_name, char *error, size_t error_size) {
     gnutls_certificate_credentials_t creds;
     if (gnutls_certificate_allocate_credentials(&creds) != GNUTLS_E_SUCCESS) {
         snprintf(error, error_size, "out of memory");
@@ -77,7 +77,7 @@ static int check_pair(const struct tls_files *files, const char *certfile, const
         gnutls_datum_t ca = {(unsigned char *)files->trust_pem, (unsigned)strlen(files->trust_pem)};
         rc = gnutls_certificate_set_x509_trust_mem(creds, &ca, GNUTLS_X509_FMT_PEM);
         if (rc <= 0) {
-            snprintf(error, error_size, "Failed to load client CA bundle: %s",
+            snprintf(error, error_size, "Failed to load client CA bundle from `%s`: %s", ca_name,
                      rc < 0 ? gnutls_strerror(rc) : "no certificate found");
             result = 1;
         }
@@ -99,11 +99,31 @@ int tls_files_load(const char *certfile, const char *keyfile, const char *cafile
     if (rc == 0 && cafile != NULL) {
         rc = read_pem(cafile, &out->trust_pem, error, error_size);
     }
-    if (rc == 0 && cafile == NULL && capath != NULL) {
-        rc = read_pem_dir(capath, &out->trust_pem, error, error_size);
+    if (rc == 0 && capath != NULL) {
+        /* Both options: the bundle's CAs and the directory's, as OpenSSL's
+         * load_verify_locations(cafile, capath) trusts both. */
+        char *dir_pem = NULL;
+        rc = read_pem_dir(capath, &dir_pem, error, error_size);
+        if (rc == 0 && out->trust_pem == NULL) {
+            out->trust_pem = dir_pem;
+        } else if (rc == 0) {
+            size_t a = strlen(out->trust_pem);
+            size_t b = strlen(dir_pem);
+            char *both = realloc(out->trust_pem, a + b + 2);
+            if (both == NULL) {
+                snprintf(error, error_size, "out of memory");
+                rc = 1;
+            } else {
+                both[a] = '\n';
+                memcpy(both + a + 1, dir_pem, b + 1);
+                out->trust_pem = both;
+            }
+            free(dir_pem);
+        }
     }
     if (rc == 0) {
-        rc = check_pair(out, certfile, keyfile, error, error_size);
+        rc =
+            check_pair(out, certfile, keyfile, cafile != NULL ? cafile : capath, error, error_size);
     }
     if (rc != 0) {
         tls_files_free(out);
