@@ -70,6 +70,8 @@ nvt_status exporter_pass(struct exporter *e, char **text, size_t *len,
     in.usage = usage;
     in.containers = names;
     struct strbuf out = STRBUF_INIT;
+    /* Room for the last pass's text at once, rather than growing by doubling each time. */
+    ok = ok && strbuf_reserve(&out, e->last_len + e->last_len / 8 + 1);
     ok = ok && render_metrics(&in, &out);
     free(net);
     free(disk);
@@ -81,6 +83,7 @@ nvt_status exporter_pass(struct exporter *e, char **text, size_t *len,
         return NVT_ERR_NO_MEMORY;
     }
     *len = out.len;
+    e->last_len = out.len;
     *text = strbuf_detach(&out);
     if (snapshot_out != NULL) {
         *snapshot_out = snap;

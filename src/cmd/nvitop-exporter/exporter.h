@@ -31,6 +31,7 @@ struct exporter {
      * cannot change container, so its cgroup file is read once. */
     struct container_entry *containers;
     size_t container_count;
+    size_t last_len; /* length of the last text, to reserve as much for the next */
 };
 
 /* Take a pass: on success *text (malloc'd, *len bytes and a NUL) is the exposition and, when
