@@ -17,3 +17,4 @@ LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bi
 run "$build/bin/bench-once"
 run sh "$here/bench/monitor/monitor_bench.sh" "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"
+run python3 "$here/bench/exporter/exporter_bench.py" "$build" "$seconds"
