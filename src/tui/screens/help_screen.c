@@ -42,7 +42,9 @@ static const char *const help_lines[] = {
     "      os oS: sort by %SM                      ot oT: sort by TIME",
     "        , .: select sort column                   /: invert sort order",
     "",
-    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC", /* not in nvitop */
+    /* Not in nvitop: */
+    "     Ctrl-L: repaint the whole screen",
+    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC",
     "",
     "Press any key to return.",
 };
