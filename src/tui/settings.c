@@ -17,7 +17,7 @@
 
 static const char *const mode_names[] = {"auto", "full", "compact"};
 /* Indexed by enum view_sort_order; the names the file uses. */
-static const char *const sort_names[] = {"natural", "pid", "user",  "gpu-memory", "sm",
+static const char *const sort_names[] = {"natural", "pid", "user",   "gpu-memory", "sm",
                                          "gmbw",    "cpu", "memory", "time"};
 static const char *const metric_names[] = {"gpu-util", "memory",  "power",
                                            "pcie-rx",  "pcie-tx", "mem-bandwidth"};
@@ -83,8 +83,7 @@ static bool set_choice(struct parse *p, const char *key, const char *value,
         char expected[256] = "";
         for (size_t i = 0; i < count; i++) {
             size_t used = strlen(expected);
-            snprintf(expected + used, sizeof(expected) - used, "%s%s", i > 0 ? ", " : "",
-                     names[i]);
+            snprintf(expected + used, sizeof(expected) - used, "%s%s", i > 0 ? ", " : "", names[i]);
         }
         return complain(p, "%s: invalid value '%s' (expected one of: %s)", key, value, expected);
     }
@@ -128,8 +127,9 @@ static bool set_interval(struct parse *p, const char *key, const char *value, do
         return true;
     }
     if (parse_double(value, &parsed) != 0 || parsed < 0.25 || parsed > 3600.0) {
-        return complain(p, "%s: invalid value '%s' (expected seconds from 0.25 to 3600, or "
-                           "default)",
+        return complain(p,
+                        "%s: invalid value '%s' (expected seconds from 0.25 to 3600, or "
+                        "default)",
                         key, value);
     }
     *out = parsed;
@@ -139,8 +139,7 @@ static bool set_interval(struct parse *p, const char *key, const char *value, do
 static bool set_height(struct parse *p, const char *key, const char *value, int *out) {
     int64_t parsed;
     if (parse_i64(value, TUI_GRAPH_HEIGHT_MIN, TUI_GRAPH_HEIGHT_MAX, &parsed) != 0) {
-        return complain(p, "%s: invalid value '%s' (expected an integer from 2 to 10)", key,
-                        value);
+        return complain(p, "%s: invalid value '%s' (expected an integer from 2 to 10)", key, value);
     }
     *out = (int)parsed;
     return true;
@@ -188,6 +187,10 @@ static bool apply_layout(struct parse *p, struct tui_settings *s, const char *ke
     } else if (strcmp(key, "process-panel") == 0) {
         if (set_bool(p, key, value, "show", "hide", &shown)) {
             s->hide_processes = !shown;
+        }
+    } else if (strcmp(key, "bandwidth") == 0) {
+        if (set_bool(p, key, value, "show", "hide", &shown)) {
+            s->hide_bandwidth = !shown;
         }
     } else if (strcmp(key, "graph-upper") == 0 || strcmp(key, "graph-lower") == 0) {
         if (set_choice(p, key, value, metric_names, COUNT(metric_names), &index)) {
@@ -269,7 +272,7 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
     if (*section == -2) {
         return; /* in an unknown section, already reported */
     }
-    bool known = *section == 0 ? apply_monitor(p, s, name, value)
+    bool known = *section == 0   ? apply_monitor(p, s, name, value)
                  : *section == 1 ? apply_layout(p, s, name, value)
                                  : false;
     if (!known) {
@@ -328,6 +331,10 @@ bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
         "# show or hide (keys H and P)\n"
         "host-panel = %s\n"
         "process-panel = %s\n"
+        "# the device panel's PCIe and NVLink column, on terminals of 140 columns or more: show "
+        "or\n"
+        "# hide (key b)\n"
+        "bandwidth = %s\n"
         "# what the host panel's right-hand graphs plot (keys g and G): gpu-util, memory, power,\n"
         "# pcie-rx, pcie-tx or mem-bandwidth\n"
         "graph-upper = %s\n"
@@ -338,7 +345,7 @@ bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
         interval, s->thresholds.gpu_low, s->thresholds.gpu_high, s->thresholds.mem_low,
         s->thresholds.mem_high, sort_names[s->sort], s->reverse ? "reversed" : "default",
         s->hide_host ? "hide" : "show", s->hide_processes ? "hide" : "show",
-        tui_graph_metric_name(s->graph_upper), tui_graph_metric_name(s->graph_lower),
-        s->graph_height);
+        s->hide_bandwidth ? "hide" : "show", tui_graph_metric_name(s->graph_upper),
+        tui_graph_metric_name(s->graph_lower), s->graph_height);
     return ok;
 }

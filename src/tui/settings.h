@@ -42,6 +42,7 @@ struct tui_settings {
     bool reverse; /* the opposite of the column's default direction */
     bool hide_host;
     bool hide_processes;
+    bool hide_bandwidth; /* the device panel's PCIe/NVLink column (from 140 columns) */
     enum tui_graph_metric graph_upper;
     enum tui_graph_metric graph_lower;
     int graph_height; /* rows of each right-hand graph, TUI_GRAPH_HEIGHT_MIN..MAX */

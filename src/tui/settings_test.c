@@ -47,7 +47,7 @@ static void test_every_key(void **state) {
                                "theme=light\n  colors =  colorful  \r\ninterval = 0.5\n"
                                "gpu-util-thresh = 90 20\nmem-util-thresh = 5 60\n"
                                "sort = cpu\nsort-order = reversed\n[layout]\n"
-                               "host-panel = hide\nprocess-panel = hide\n"
+                               "host-panel = hide\nprocess-panel = hide\nbandwidth = hide\n"
                                "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"),
                      0);
     assert_string_equal(warnings, "");
@@ -63,6 +63,7 @@ static void test_every_key(void **state) {
     assert_true(s.reverse);
     assert_true(s.hide_host);
     assert_true(s.hide_processes);
+    assert_true(s.hide_bandwidth);
     assert_int_equal(s.graph_upper, TUI_GRAPH_PCIE_RX);
     assert_int_equal(s.graph_lower, TUI_GRAPH_POWER);
     assert_int_equal(s.graph_height, 8);
@@ -98,8 +99,9 @@ static void test_bad_lines(void **state) {
                                          "seconds from 0.25 to 3600, or default)\n"},
         {"[monitor]\ngpu-util-thresh = 10\n", "t.conf:2: gpu-util-thresh: invalid value '10' "
                                               "(expected two integers from 1 to 99)\n"},
-        {"[monitor]\nmem-util-thresh = 10 100\n", "t.conf:2: mem-util-thresh: invalid value "
-                                                  "'10 100' (expected two integers from 1 to 99)\n"},
+        {"[monitor]\nmem-util-thresh = 10 100\n",
+         "t.conf:2: mem-util-thresh: invalid value "
+         "'10 100' (expected two integers from 1 to 99)\n"},
         {"[monitor]\ngpu-util-thresh = 1 2 3\n", "t.conf:2: gpu-util-thresh: invalid value "
                                                  "'1 2 3' (expected two integers from 1 to 99)\n"},
         {"[monitor]\nsort = size\n",
@@ -109,6 +111,8 @@ static void test_bad_lines(void **state) {
          "t.conf:2: sort-order: invalid value 'up' (expected one of: default, reversed)\n"},
         {"[layout]\nhost-panel = no\n",
          "t.conf:2: host-panel: invalid value 'no' (expected one of: hide, show)\n"},
+        {"[layout]\nbandwidth = off\n",
+         "t.conf:2: bandwidth: invalid value 'off' (expected one of: hide, show)\n"},
         {"[layout]\ngraph-upper = fan\n",
          "t.conf:2: graph-upper: invalid value 'fan' (expected one of: gpu-util, memory, "
          "power, pcie-rx, pcie-tx, mem-bandwidth)\n"},
@@ -279,9 +283,9 @@ static void test_user_path(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_every_key),     cmocka_unit_test(test_bad_lines),
+        cmocka_unit_test(test_every_key),          cmocka_unit_test(test_bad_lines),
         cmocka_unit_test(test_nul_and_long_lines), cmocka_unit_test(test_save_and_reload),
-        cmocka_unit_test(test_atomic_write),  cmocka_unit_test(test_user_path),
+        cmocka_unit_test(test_atomic_write),       cmocka_unit_test(test_user_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
