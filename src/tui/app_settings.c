@@ -21,12 +21,13 @@ void app_update_sample_flags(struct tui_app *app) {
     }
     if (device_panel_bandwidth_col(app) > 0) {
         flags |= NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK;
-    } else if (host_panel_shows_graphs(app) && (is_rate(app->graphs[0]) || is_rate(app->graphs[1]))) {
+    } else if (host_panel_shows_graphs(app) &&
+               (is_rate(app->graphs[0]) || is_rate(app->graphs[1]))) {
         flags |= NVT_SAMPLE_PCIE_THROUGHPUT;
     }
     /* The tree, environment and metrics screens are built from the process list too. */
-    bool processes = !app->hide_processes ||
-                     (app->screen != APP_SCREEN_MAIN && app->screen != APP_SCREEN_HELP);
+    bool processes =
+        !app->hide_processes || (app->screen != APP_SCREEN_MAIN && app->screen != APP_SCREEN_HELP);
     app->sample_flags = flags;
     app->sample_process_flags = processes ? NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES : 0U;
 }
