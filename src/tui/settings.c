@@ -59,6 +59,14 @@ __attribute__((format(printf, 2, 3))) static bool complain(struct parse *p, cons
     va_start(ap, format);
     vsnprintf(message, sizeof(message), format, ap);
     va_end(ap);
+    /* The file's words are quoted back: no control character (an escape sequence) or stray
+     * byte reaches the terminal. */
+    for (char *c = message; *c != '\0'; c++) {
+        unsigned char byte = (unsigned char)*c;
+        if (byte < 0x20 || byte >= 0x7f) {
+            *c = '?';
+        }
+    }
     p->warnings++;
     if (p->warn != NULL) {
         p->warn(p->context, p->file, p->line, message);
