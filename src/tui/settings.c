@@ -260,6 +260,13 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
     }
     const char *key_end = equals;
     const char *value_start = equals + 1;
+    /* A "#" or ";" after a blank starts a comment (no value has one). */
+    for (const char *c = value_start + 1; c < end; c++) {
+        if ((*c == '#' || *c == ';') && (c[-1] == ' ' || c[-1] == '\t')) {
+            end = c;
+            break;
+        }
+    }
     trim(&start, &key_end);
     trim(&value_start, &end);
     size_t key_len = (size_t)(key_end - start);

@@ -1,8 +1,8 @@
 /*
  * The monitor's settings file (nvitop.conf, docs/man/nvitop.1.scd "FILES"): an INI-style text of
- * "key = value" lines under [monitor] and [layout] headers, with whole-line comments ("#" or
- * ";").  Parsing and formatting are pure (settings.c, also built into the fuzz target); reading,
- * locating and the atomic save are in settings_file.c.
+ * "key = value" lines under [monitor] and [layout] headers, with comments from a "#" or ";" at
+ * the start of a line or after a blank.  Parsing and formatting are pure (settings.c, also built
+ * into the fuzz target); reading, locating and the atomic save are in settings_file.c.
  *
  * Precedence (applied by the caller, src/cmd/nvitop/main.c): command line > environment >
  * user file > system file > defaults.  A file only changes the keys it names.

@@ -43,13 +43,14 @@ static unsigned parse(struct tui_settings *s, const char *text) {
 static void test_every_key(void **state) {
     (void)state;
     struct tui_settings s;
-    assert_int_equal(parse(&s, "# comment\n; comment\n\n[monitor]\nmode = compact\n"
-                               "theme=light\n  colors =  colorful  \r\ninterval = 0.5\n"
-                               "gpu-util-thresh = 90 20\nmem-util-thresh = 5 60\n"
-                               "sort = cpu\nsort-order = reversed\n[layout]\n"
-                               "host-panel = hide\nprocess-panel = hide\nbandwidth = hide\n"
-                               "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"),
-                     0);
+    assert_int_equal(
+        parse(&s, "# comment\n; comment\n\n[monitor]\nmode = compact\n"
+                  "theme=light # a comment\n  colors =  colorful  \r\ninterval = 0.5\t; another\n"
+                  "gpu-util-thresh = 90 20\nmem-util-thresh = 5 60\n"
+                  "sort = cpu\nsort-order = reversed\n[layout]\n"
+                  "host-panel = hide\nprocess-panel = hide\nbandwidth = hide\n"
+                  "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"),
+        0);
     assert_string_equal(warnings, "");
     assert_int_equal(s.mode, VIEW_MODE_COMPACT);
     assert_true(s.light);
