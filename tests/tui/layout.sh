@@ -45,6 +45,8 @@ start_monitor 120 70 -m full
 wait_for "Processes:"
 capture | grep -qF "Load Average" && fail "host panel shown although the settings hide it"
 capture | grep -qF "PCIe" && fail "bandwidth column at 120 columns"
+# The process panel still names the host (not sampled with the host panel hidden).
+capture | grep -qF "@$(uname -n | cut -c 1-8)" || fail "no host name in the process panel"
 keys H
 wait_for "│ Load Average:"
 wait_for " AVG GPU PWR: "
