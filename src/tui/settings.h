@@ -94,7 +94,8 @@ unsigned tui_settings_load(struct tui_settings *settings, const char *path, bool
 
 /* Write the settings to path atomically: a temporary file in the same directory, flushed to disk,
  * then renamed over path, so that a crash leaves the old file or the new one, never half of one.
- * The directory is created (0700) when missing.  Returns 0 or an errno value. */
+ * The directory is created (0700) when missing; a symbolic link is followed (its target is
+ * replaced).  Returns 0 or an errno value. */
 int tui_settings_save(const struct tui_settings *settings, const char *path);
 
 #endif /* NVITOP_SRC_TUI_SETTINGS_H */

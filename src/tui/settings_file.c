@@ -106,7 +106,11 @@ static int write_all(int fd, const char *data, size_t len) {
     return 0;
 }
 
-int tui_settings_save(const struct tui_settings *settings, const char *path) {
+int tui_settings_save(const struct tui_settings *settings, const char *link_path) {
+    /* A settings file that is a symbolic link (into a dotfiles repository, say) stays one: the
+     * file it points to is replaced. */
+    char *real = realpath(link_path, NULL);
+    const char *path = real != NULL ? real : link_path;
     struct strbuf text = STRBUF_INIT;
     struct strbuf temp = STRBUF_INIT;
     int rc = 0;
@@ -144,5 +148,6 @@ int tui_settings_save(const struct tui_settings *settings, const char *path) {
     }
     strbuf_fini(&text);
     strbuf_fini(&temp);
+    free(real);
     return rc;
 }

@@ -208,6 +208,20 @@ static void test_save_and_reload(void **state) {
     tui_settings_defaults(&loaded);
     assert_int_equal(tui_settings_load(&loaded, path, false, collect, NULL), 0);
     assert_int_equal(loaded.mode, VIEW_MODE_COMPACT);
+
+    /* Through a symbolic link: the link stays, its target gets the new text. */
+    char link_path[300];
+    snprintf(link_path, sizeof(link_path), "%s/link.conf", dir);
+    assert_int_equal(symlink(path, link_path), 0);
+    saved.mode = VIEW_MODE_AUTO;
+    assert_int_equal(tui_settings_save(&saved, link_path), 0);
+    struct stat st;
+    assert_int_equal(lstat(link_path, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    tui_settings_defaults(&loaded);
+    loaded.mode = VIEW_MODE_FULL;
+    assert_int_equal(tui_settings_load(&loaded, path, false, collect, NULL), 0);
+    assert_int_equal(loaded.mode, VIEW_MODE_AUTO);
     remove_tree(dir);
 }
 
