@@ -33,7 +33,11 @@ void app_update_sample_flags(struct tui_app *app) {
 }
 
 void app_current_settings(const struct tui_app *app, struct tui_settings *out) {
-    tui_settings_defaults(out);
+    /* What the monitor does not change (the [collect] section) is saved as it was read. */
+    *out = app->config->settings;
+    if (out->graph_height == 0) {
+        tui_settings_defaults(out);
+    }
     out->mode = app->mode;
     out->light = app->view.light;
     out->colorful = app->view.colorful;

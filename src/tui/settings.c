@@ -212,7 +212,55 @@ static bool apply_layout(struct parse *p, struct tui_settings *s, const char *ke
     return true;
 }
 
-static const char *const sections[] = {"monitor", "layout"};
+static const char *const format_names[] = {"auto", "csv", "jsonl"};
+
+/* Seconds for nvitop-collect: at least minimum, at most a year, or "default" (0). */
+static bool set_seconds(struct parse *p, const char *key, const char *value, double minimum,
+                        double *out) {
+    double parsed;
+    if (strcmp(value, "default") == 0) {
+        *out = 0.0;
+        return true;
+    }
+    if (parse_double(value, &parsed) != 0 || parsed < minimum || parsed > 86400.0 * 365) {
+        return complain(p, "%s: invalid value '%s' (expected seconds from %g, or default)", key,
+                        value, minimum);
+    }
+    *out = parsed;
+    return true;
+}
+
+static bool apply_collect(struct parse *p, struct tui_collect_settings *c, const char *key,
+                          const char *value) {
+    int index;
+    if (strcmp(key, "format") == 0) {
+        if (set_choice(p, key, value, format_names, COUNT(format_names), &index)) {
+            c->format = (enum tui_collect_format)index;
+        }
+    } else if (strcmp(key, "interval") == 0) {
+        set_seconds(p, key, value, 0.25, &c->interval_s);
+    } else if (strcmp(key, "every") == 0) {
+        set_seconds(p, key, value, 0.01, &c->every_s);
+    } else if (strcmp(key, "tag") == 0) {
+        if (strcmp(value, "default") == 0) {
+            c->tag[0] = '\0';
+        } else if (value[0] == '\0' || strlen(value) >= sizeof(c->tag)) {
+            complain(p, "%s: invalid value '%s' (expected 1 to %zu characters)", key, value,
+                     sizeof(c->tag) - 1);
+        } else {
+            snprintf(c->tag, sizeof(c->tag), "%s", value);
+        }
+    } else if (strcmp(key, "processes") == 0) {
+        set_bool(p, key, value, "all", "job", &c->all_processes);
+    } else if (strcmp(key, "statistics") == 0) {
+        set_bool(p, key, value, "cumulative", "window", &c->cumulative);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static const char *const sections[] = {"monitor", "layout", "collect"};
 
 /* Trim blanks (and a CR left by a CRLF file) from both ends of [start, end). */
 static void trim(const char **start, const char **end) {
@@ -236,6 +284,14 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
         complain(p, "line contains a NUL byte");
         return;
     }
+    /* A "#" or ";" after a blank starts a comment (no name or value has one). */
+    for (const char *c = start + 1; c < end; c++) {
+        if ((*c == '#' || *c == ';') && (c[-1] == ' ' || c[-1] == '\t')) {
+            end = c;
+            trim(&start, &end);
+            break;
+        }
+    }
     char name[MAX_KEY + 1];
     if (*start == '[') {
         size_t len = (size_t)(end - start);
@@ -248,7 +304,7 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
         name[len - 2] = '\0';
         *section = choice(name, sections, COUNT(sections));
         if (*section < 0) {
-            complain(p, "unknown section [%s] (expected [monitor] or [layout])", name);
+            complain(p, "unknown section [%s] (expected [monitor], [layout] or [collect])", name);
             *section = -2;
         }
         return;
@@ -260,13 +316,6 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
     }
     const char *key_end = equals;
     const char *value_start = equals + 1;
-    /* A "#" or ";" after a blank starts a comment (no value has one). */
-    for (const char *c = value_start + 1; c < end; c++) {
-        if ((*c == '#' || *c == ';') && (c[-1] == ' ' || c[-1] == '\t')) {
-            end = c;
-            break;
-        }
-    }
     trim(&start, &key_end);
     trim(&value_start, &end);
     size_t key_len = (size_t)(key_end - start);
@@ -287,14 +336,15 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
     if (*section == -2) {
         return; /* in an unknown section, already reported */
     }
+    static const char *const where[] = {" in [monitor]", " in [layout]", " in [collect]"};
     bool known = *section == 0   ? apply_monitor(p, s, name, value)
                  : *section == 1 ? apply_layout(p, s, name, value)
+                 : *section == 2 ? apply_collect(p, &s->collect, name, value)
                                  : false;
     if (!known) {
         complain(p, "unknown key '%s'%s", name,
-                 *section == 0   ? " in [monitor]"
-                 : *section == 1 ? " in [layout]"
-                                 : " (keys go under [monitor] or [layout])");
+                 *section >= 0 ? where[*section]
+                               : " (keys go under [monitor], [layout] or [collect])");
     }
 }
 
@@ -314,11 +364,47 @@ unsigned tui_settings_parse(struct tui_settings *settings, const char *text, siz
     return p.warnings;
 }
 
-bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
-    char interval[32] = "default";
-    if (s->interval_s > 0.0) {
-        snprintf(interval, sizeof(interval), "%g", s->interval_s);
+/* "default" for 0, else the number as the file takes it back. */
+static void seconds_text(char *buf, size_t size, double seconds) {
+    if (seconds > 0.0) {
+        /* Short when that reads back exactly (0.5), else every digit. */
+        snprintf(buf, size, "%g", seconds);
+        double back;
+        if (parse_double(buf, &back) != 0 || back != seconds) {
+            snprintf(buf, size, "%.17g", seconds);
+        }
+    } else {
+        snprintf(buf, size, "default");
     }
+}
+
+static bool format_collect(const struct tui_collect_settings *c, struct strbuf *out) {
+    char interval[40];
+    char every[40];
+    seconds_text(interval, sizeof(interval), c->interval_s);
+    seconds_text(every, sizeof(every), c->every_s);
+    return strbuf_appendf(
+        out,
+        "\n"
+        "[collect]\n"
+        "# nvitop-collect's defaults (its options win): auto (from the output's name), csv, jsonl\n"
+        "format = %s\n"
+        "# seconds between samples (0.25 or more) and between rows, or default (1 and 5)\n"
+        "interval = %s\n"
+        "every = %s\n"
+        "# key prefix, or default (metrics-daemon)\n"
+        "tag = %s\n"
+        "# job (the job's process tree) or all (--all-processes)\n"
+        "processes = %s\n"
+        "# window (since the previous row) or cumulative (--cumulative)\n"
+        "statistics = %s\n",
+        format_names[c->format], interval, every, c->tag[0] != '\0' ? c->tag : "default",
+        c->all_processes ? "all" : "job", c->cumulative ? "cumulative" : "window");
+}
+
+bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
+    char interval[40];
+    seconds_text(interval, sizeof(interval), s->interval_s);
     bool ok = strbuf_appendf(
         out,
         "# nvitop settings, written by the monitor's S key (man nvitop, FILES).\n"
@@ -362,5 +448,5 @@ bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
         s->hide_host ? "hide" : "show", s->hide_processes ? "hide" : "show",
         s->hide_bandwidth ? "hide" : "show", tui_graph_metric_name(s->graph_upper),
         tui_graph_metric_name(s->graph_lower), s->graph_height);
-    return ok;
+    return ok && format_collect(&s->collect, out);
 }

@@ -1,8 +1,8 @@
 /*
  * The monitor's settings file (nvitop.conf, docs/man/nvitop.1.scd "FILES"): an INI-style text of
- * "key = value" lines under [monitor] and [layout] headers, with comments from a "#" or ";" at
- * the start of a line or after a blank.  Parsing and formatting are pure (settings.c, also built
- * into the fuzz target); reading, locating and the atomic save are in settings_file.c.
+ * "key = value" lines under [monitor], [layout] and [collect] headers, with comments from a "#" or
+ * ";" at the start of a line or after a blank.  Parsing and formatting are pure (settings.c, also
+ * built into the fuzz target); reading, locating and the atomic save are in settings_file.c.
  *
  * Precedence (applied by the caller, src/cmd/nvitop/main.c): command line > environment >
  * user file > system file > defaults.  A file only changes the keys it names.
@@ -28,6 +28,23 @@ enum tui_graph_metric {
     TUI_GRAPH_METRIC_COUNT
 };
 
+/* The [collect] section: nvitop-collect's defaults (its command line wins).  Zero or empty: the
+ * program's own default. */
+enum tui_collect_format {
+    TUI_COLLECT_FORMAT_AUTO = 0, /* from the output file's extension */
+    TUI_COLLECT_FORMAT_CSV,
+    TUI_COLLECT_FORMAT_JSONL
+};
+
+struct tui_collect_settings {
+    enum tui_collect_format format;
+    double interval_s; /* sampling interval, 0.25 s or more */
+    double every_s;    /* seconds between rows */
+    char tag[64];
+    bool all_processes;
+    bool cumulative;
+};
+
 #define TUI_GRAPH_HEIGHT_MIN     2
 #define TUI_GRAPH_HEIGHT_MAX     10
 #define TUI_GRAPH_HEIGHT_DEFAULT 5
@@ -46,6 +63,7 @@ struct tui_settings {
     enum tui_graph_metric graph_upper;
     enum tui_graph_metric graph_lower;
     int graph_height; /* rows of each right-hand graph, TUI_GRAPH_HEIGHT_MIN..MAX */
+    struct tui_collect_settings collect;
 };
 
 /* A problem found in a file: line is 0 when it concerns the whole file (unreadable). */

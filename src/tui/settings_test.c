@@ -44,12 +44,14 @@ static void test_every_key(void **state) {
     (void)state;
     struct tui_settings s;
     assert_int_equal(
-        parse(&s, "# comment\n; comment\n\n[monitor]\nmode = compact\n"
+        parse(&s, "# comment\n; comment\n\n[monitor] # the monitor\nmode = compact\n"
                   "theme=light # a comment\n  colors =  colorful  \r\ninterval = 0.5\t; another\n"
                   "gpu-util-thresh = 90 20\nmem-util-thresh = 5 60\n"
                   "sort = cpu\nsort-order = reversed\n[layout]\n"
                   "host-panel = hide\nprocess-panel = hide\nbandwidth = hide\n"
-                  "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"),
+                  "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"
+                  "[collect]\nformat = jsonl\ninterval = 0.5\nevery = 10\n"
+                  "tag = run-1\nprocesses = all\nstatistics = cumulative\n"),
         0);
     assert_string_equal(warnings, "");
     assert_int_equal(s.mode, VIEW_MODE_COMPACT);
@@ -68,6 +70,12 @@ static void test_every_key(void **state) {
     assert_int_equal(s.graph_upper, TUI_GRAPH_PCIE_RX);
     assert_int_equal(s.graph_lower, TUI_GRAPH_POWER);
     assert_int_equal(s.graph_height, 8);
+    assert_int_equal(s.collect.format, TUI_COLLECT_FORMAT_JSONL);
+    assert_true(s.collect.interval_s == 0.5);
+    assert_true(s.collect.every_s == 10.0);
+    assert_string_equal(s.collect.tag, "run-1");
+    assert_true(s.collect.all_processes);
+    assert_true(s.collect.cumulative);
 }
 
 /* Each bad line: its message, and the default kept for that key while the good keys apply. */
@@ -77,11 +85,12 @@ static void test_bad_lines(void **state) {
         const char *text;
         const char *message;
     } cases[] = {
-        {"mode = full\n", "t.conf:1: unknown key 'mode' (keys go under [monitor] or [layout])\n"},
+        {"mode = full\n",
+         "t.conf:1: unknown key 'mode' (keys go under [monitor], [layout] or [collect])\n"},
         {"[monitor]\nmood = full\n", "t.conf:2: unknown key 'mood' in [monitor]\n"},
         {"[layout]\nmode = full\n", "t.conf:2: unknown key 'mode' in [layout]\n"},
         {"[colors]\nmode = full\n",
-         "t.conf:1: unknown section [colors] (expected [monitor] or [layout])\n"},
+         "t.conf:1: unknown section [colors] (expected [monitor], [layout] or [collect])\n"},
         {"[monitor\n", "t.conf:1: expected a section header like [monitor]\n"},
         {"[]\n", "t.conf:1: expected a section header like [monitor]\n"},
         {"[monitor]\nmode full\n", "t.conf:2: expected 'key = value'\n"},
@@ -119,6 +128,18 @@ static void test_bad_lines(void **state) {
          "power, pcie-rx, pcie-tx, mem-bandwidth)\n"},
         {"[layout]\ngraph-height = 11\n",
          "t.conf:2: graph-height: invalid value '11' (expected an integer from 2 to 10)\n"},
+        {"[collect]\nformat = xml\n",
+         "t.conf:2: format: invalid value 'xml' (expected one of: auto, csv, jsonl)\n"},
+        {"[collect]\ninterval = 0.2\n",
+         "t.conf:2: interval: invalid value '0.2' (expected seconds from 0.25, or default)\n"},
+        {"[collect]\nevery = 0\n",
+         "t.conf:2: every: invalid value '0' (expected seconds from 0.01, or default)\n"},
+        {"[collect]\ntag =\n", "t.conf:2: tag: invalid value '' (expected 1 to 63 characters)\n"},
+        {"[collect]\nprocesses = some\n",
+         "t.conf:2: processes: invalid value 'some' (expected one of: job, all)\n"},
+        {"[collect]\nstatistics = total\n",
+         "t.conf:2: statistics: invalid value 'total' (expected one of: window, cumulative)\n"},
+        {"[collect]\nmode = full\n", "t.conf:2: unknown key 'mode' in [collect]\n"},
         {"[layout]\ngraph-height = 1\n",
          "t.conf:2: graph-height: invalid value '1' (expected an integer from 2 to 10)\n"},
     };
@@ -181,6 +202,9 @@ static void test_save_and_reload(void **state) {
     saved.graph_upper = TUI_GRAPH_MEMORY_BANDWIDTH;
     saved.graph_lower = TUI_GRAPH_PCIE_TX;
     saved.graph_height = 3;
+    saved.interval_s = 0.3; /* not exact in binary: must read back the same */
+    saved.collect =
+        (struct tui_collect_settings){TUI_COLLECT_FORMAT_CSV, 2.5, 60.0, "tagged", true, false};
     assert_int_equal(tui_settings_save(&saved, path), 0);
     struct tui_settings loaded;
     tui_settings_defaults(&loaded);

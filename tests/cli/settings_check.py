@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """The settings files seen from the command line: every kind of bad file gives "file:line: message"
-warnings on stderr (and the report still prints, exit status 0), --no-config reads no file, and
-the argument errors of --config and --no-config.
+warnings on stderr (and the report still prints, exit status 0), --no-config reads no file, the
+argument errors of --config and --no-config, and nvitop-collect's [collect] defaults under its
+options.
 
-usage: settings_check.py NVITOP
+usage: settings_check.py NVITOP [NVITOP_COLLECT]
 """
 import os
 import subprocess
@@ -27,6 +28,20 @@ def run(program, args, env_extra):
 def expect(name, got, want):
     if got != want:
         FAILURES.append(f'{name}:\n  got:  {got!r}\n  want: {want!r}')
+
+
+def check_collect(collect, env, user):
+    """[collect] gives nvitop-collect's defaults; its options win; bad keys are warned about."""
+    with open(user, 'w', encoding='utf-8') as f:
+        f.write('[collect]\nformat = jsonl\ntag = from-file\nevery = 0.5\nstatistics = often\n')
+    status, out, err = run(collect, ['--', 'true'], env)
+    expect('collect: status', status, 0)
+    expect('collect: warning', err,
+           f"{user}:5: statistics: invalid value 'often' (expected one of: window, cumulative)\n")
+    expect('collect: JSON Lines with the tag of the file', out.startswith('{"from-file/'), True)
+    status, out, err = run(collect, ['-t', 'cli', '-f', 'csv', '--', 'true'], env)
+    expect('collect: options win: status', status, 0)
+    expect('collect: options win: a CSV header with the tag of -t', out.startswith('cli/'), True)
 
 
 def main():
@@ -55,14 +70,14 @@ def main():
         expect('bad user file: status', status, 0)
         expect('bad user file: report printed', 'NVITOP' in out, True)
         expect('bad user file: warnings', err,
-               f"{user}:2: unknown key 'mode' (keys go under [monitor] or [layout])\n"
+               f"{user}:2: unknown key 'mode' (keys go under [monitor], [layout] or [collect])\n"
                f"{user}:4: unknown key 'colour' in [monitor]\n"
                f"{user}:5: mode: invalid value 'sideways' (expected one of: auto, full, "
                "compact)\n"
                f"{user}:6: gpu-util-thresh: invalid value '5' (expected two integers from 1 "
                "to 99)\n"
                f"{user}:7: expected 'key = value'\n"
-               f"{user}:8: unknown section [panels] (expected [monitor] or [layout])\n"
+               f"{user}:8: unknown section [panels] (expected [monitor], [layout] or [collect])\n"
                f"{user}:10: expected a section header like [monitor]\n")
 
         # --no-config reads neither file: no warning.
@@ -110,6 +125,9 @@ def main():
         expect('--config without FILE: status', status, 2)
         expect('--config without FILE: message', err.splitlines()[-1:],
                ['nvitop: error: argument --config: expected one argument'])
+        if len(sys.argv) > 2:
+            os.unlink(system)
+            check_collect(sys.argv[2], env, user)
     for failure in FAILURES:
         print('FAIL:', failure)
     return 1 if FAILURES else 0

@@ -40,7 +40,8 @@ use_scenario h100-8gpu.json
 export NVML_SIM_CALLS_FILE="$WORK/calls"
 
 # 1. A settings file: host panel hidden, power on the upper graph, graphs 3 rows tall.
-user_settings "# test" "[layout]" "host-panel = hide" "graph-upper = power" "graph-height = 3"
+user_settings "# test" "[layout]" "host-panel = hide" "graph-upper = power" "graph-height = 3" \
+    "[collect]" "tag = kept"
 start_monitor 120 70 -m full
 wait_for "Processes:"
 capture | grep -qF "Load Average" && fail "host panel shown although the settings hide it"
@@ -72,7 +73,7 @@ keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status after S"
 saved="$WORK/config/nvitop/nvitop.conf"
 for line in "mode = full" "host-panel = show" "process-panel = show" "graph-upper = pcie-rx" \
-    "graph-lower = memory" "graph-height = 4" "sort = natural"; do
+    "graph-lower = memory" "graph-height = 4" "sort = natural" "tag = kept"; do
     grep -qxF "$line" "$saved" || fail "saved settings lack '$line'"
 done
 [ "$(ls "$WORK/config/nvitop")" = nvitop.conf ] || fail "files beside the settings: $(ls "$WORK/config/nvitop")"
