@@ -1,8 +1,9 @@
 /*
- * The settings file's parser and writer (settings.h).  Hand-written rather than a library: the
- * format is a dozen "key = value" lines, Debian's INI libraries (libinih, libiniparser) would add a
- * run-time dependency for about a hundred lines, and neither reports a bad value with its line
- * number in our words nor keeps the other keys of a bad line's file (docs/architecture.md).
+ * The settings file's parser (settings.h); the writer is settings_format.c.  Hand-written rather
+ * than a library: the format is a dozen "key = value" lines, Debian's INI libraries (libinih,
+ * libiniparser) would add a run-time dependency for about a hundred lines, and neither reports a
+ * bad value with its line number in our words nor keeps the other keys of a bad line's file
+ * (docs/architecture.md).
  */
 #include "tui/settings.h"
 
@@ -10,18 +11,20 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/settings_names.h"
 #include "util/parse.h"
 
 #define MAX_KEY   32
 #define MAX_VALUE 96
 
-static const char *const mode_names[] = {"auto", "full", "compact"};
+const char *const tui_settings_mode_names[] = {"auto", "full", "compact"};
 /* Indexed by enum view_sort_order; the names the file uses. */
-static const char *const sort_names[] = {"natural", "pid", "user",   "gpu-memory", "sm",
-                                         "gmbw",    "cpu", "memory", "time"};
+const char *const tui_settings_sort_names[] = {"natural", "pid", "user",   "gpu-memory", "sm",
+                                               "gmbw",    "cpu", "memory", "time"};
 static const char *const metric_names[] = {"gpu-util", "memory",  "power",
                                            "pcie-rx",  "pcie-tx", "mem-bandwidth"};
-_Static_assert(sizeof(sort_names) / sizeof(sort_names[0]) == VIEW_SORT_COUNT,
+_Static_assert(sizeof(tui_settings_sort_names) / sizeof(tui_settings_sort_names[0]) ==
+                   VIEW_SORT_COUNT,
                "one file name per sort order");
 static const char *const metric_labels[] = {"UTL", "MEM", "PWR", "RX", "TX", "MBW"};
 
@@ -159,7 +162,8 @@ static bool apply_monitor(struct parse *p, struct tui_settings *s, const char *k
                           const char *value) {
     int index;
     if (strcmp(key, "mode") == 0) {
-        if (set_choice(p, key, value, mode_names, COUNT(mode_names), &index)) {
+        if (set_choice(p, key, value, tui_settings_mode_names, COUNT(tui_settings_mode_names),
+                       &index)) {
             s->mode = (enum view_display_mode)index;
         }
     } else if (strcmp(key, "theme") == 0) {
@@ -173,7 +177,8 @@ static bool apply_monitor(struct parse *p, struct tui_settings *s, const char *k
     } else if (strcmp(key, "mem-util-thresh") == 0) {
         set_thresholds(p, key, value, &s->thresholds.mem_low, &s->thresholds.mem_high);
     } else if (strcmp(key, "sort") == 0) {
-        if (set_choice(p, key, value, sort_names, COUNT(sort_names), &index)) {
+        if (set_choice(p, key, value, tui_settings_sort_names, COUNT(tui_settings_sort_names),
+                       &index)) {
             s->sort = (enum view_sort_order)index;
         }
     } else if (strcmp(key, "sort-order") == 0) {
@@ -212,7 +217,7 @@ static bool apply_layout(struct parse *p, struct tui_settings *s, const char *ke
     return true;
 }
 
-static const char *const format_names[] = {"auto", "csv", "jsonl"};
+const char *const tui_settings_format_names[] = {"auto", "csv", "jsonl"};
 
 /* Seconds for nvitop-collect: at least minimum, at most a year, or "default" (0). */
 static bool set_seconds(struct parse *p, const char *key, const char *value, double minimum,
@@ -234,7 +239,8 @@ static bool apply_collect(struct parse *p, struct tui_collect_settings *c, const
                           const char *value) {
     int index;
     if (strcmp(key, "format") == 0) {
-        if (set_choice(p, key, value, format_names, COUNT(format_names), &index)) {
+        if (set_choice(p, key, value, tui_settings_format_names, COUNT(tui_settings_format_names),
+                       &index)) {
             c->format = (enum tui_collect_format)index;
         }
     } else if (strcmp(key, "interval") == 0) {
@@ -362,91 +368,4 @@ unsigned tui_settings_parse(struct tui_settings *settings, const char *text, siz
         line = newline != NULL ? newline + 1 : end;
     }
     return p.warnings;
-}
-
-/* "default" for 0, else the number as the file takes it back. */
-static void seconds_text(char *buf, size_t size, double seconds) {
-    if (seconds > 0.0) {
-        /* Short when that reads back exactly (0.5), else every digit. */
-        snprintf(buf, size, "%g", seconds);
-        double back;
-        if (parse_double(buf, &back) != 0 || back != seconds) {
-            snprintf(buf, size, "%.17g", seconds);
-        }
-    } else {
-        snprintf(buf, size, "default");
-    }
-}
-
-static bool format_collect(const struct tui_collect_settings *c, struct strbuf *out) {
-    char interval[40];
-    char every[40];
-    seconds_text(interval, sizeof(interval), c->interval_s);
-    seconds_text(every, sizeof(every), c->every_s);
-    return strbuf_appendf(
-        out,
-        "\n"
-        "[collect]\n"
-        "# nvitop-collect's defaults (its options win): auto (from the output's name), csv, jsonl\n"
-        "format = %s\n"
-        "# seconds between samples (0.25 or more) and between rows, or default (1 and 5)\n"
-        "interval = %s\n"
-        "every = %s\n"
-        "# key prefix, or default (metrics-daemon)\n"
-        "tag = %s\n"
-        "# job (the job's process tree) or all (--all-processes)\n"
-        "processes = %s\n"
-        "# window (since the previous row) or cumulative (--cumulative)\n"
-        "statistics = %s\n",
-        format_names[c->format], interval, every, c->tag[0] != '\0' ? c->tag : "default",
-        c->all_processes ? "all" : "job", c->cumulative ? "cumulative" : "window");
-}
-
-bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
-    char interval[40];
-    seconds_text(interval, sizeof(interval), s->interval_s);
-    bool ok = strbuf_appendf(
-        out,
-        "# nvitop settings, written by the monitor's S key (man nvitop, FILES).\n"
-        "# Lines are \"key = value\"; lines starting with # or ; are comments.  The command line\n"
-        "# and the environment (NVITOP_MONITOR_MODE, ...) override this file.\n"
-        "\n"
-        "[monitor]\n"
-        "# auto, full or compact\n"
-        "mode = %s\n"
-        "# dark or light (--light)\n"
-        "theme = %s\n"
-        "# plain or colorful (--colorful)\n"
-        "colors = %s\n"
-        "# seconds between process-list updates (0.25 or more), or default\n"
-        "interval = %s\n"
-        "# loading-intensity thresholds in percent: light < low <= moderate < high <= heavy\n"
-        "gpu-util-thresh = %u %u\n"
-        "mem-util-thresh = %u %u\n"
-        "# natural, pid, user, gpu-memory, sm, gmbw, cpu, memory or time\n"
-        "sort = %s\n"
-        "# default or reversed (the o + upper-case letter keys)\n"
-        "sort-order = %s\n"
-        "\n"
-        "[layout]\n"
-        "# show or hide (keys H and P)\n"
-        "host-panel = %s\n"
-        "process-panel = %s\n"
-        "# the device panel's PCIe and NVLink column, on terminals of 140 columns or more: show "
-        "or\n"
-        "# hide (key b)\n"
-        "bandwidth = %s\n"
-        "# what the host panel's right-hand graphs plot (keys g and G): gpu-util, memory, power,\n"
-        "# pcie-rx, pcie-tx or mem-bandwidth\n"
-        "graph-upper = %s\n"
-        "graph-lower = %s\n"
-        "# rows of each graph, 2 to 10 (keys + and -)\n"
-        "graph-height = %d\n",
-        mode_names[s->mode], s->light ? "light" : "dark", s->colorful ? "colorful" : "plain",
-        interval, s->thresholds.gpu_low, s->thresholds.gpu_high, s->thresholds.mem_low,
-        s->thresholds.mem_high, sort_names[s->sort], s->reverse ? "reversed" : "default",
-        s->hide_host ? "hide" : "show", s->hide_processes ? "hide" : "show",
-        s->hide_bandwidth ? "hide" : "show", tui_graph_metric_name(s->graph_upper),
-        tui_graph_metric_name(s->graph_lower), s->graph_height);
-    return ok && format_collect(&s->collect, out);
 }
