@@ -9,10 +9,6 @@
 #include "tui/app.h"
 #include "tui/widgets/panels.h"
 
-static bool is_rate(enum tui_graph_metric metric) {
-    return metric == TUI_GRAPH_PCIE_RX || metric == TUI_GRAPH_PCIE_TX;
-}
-
 void app_update_sample_flags(struct tui_app *app) {
     /* Memory, utilisation and clocks every time: the device panel always shows them. */
     unsigned flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_CLOCKS;
@@ -21,8 +17,8 @@ void app_update_sample_flags(struct tui_app *app) {
     }
     if (device_panel_bandwidth_col(app) > 0) {
         flags |= NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK;
-    } else if (host_panel_shows_graphs(app) &&
-               (is_rate(app->graphs[0]) || is_rate(app->graphs[1]))) {
+    } else if (host_panel_shows_graphs(app) && (tui_graph_metric_is_rate(app->graphs[0]) ||
+                                                tui_graph_metric_is_rate(app->graphs[1]))) {
         flags |= NVT_SAMPLE_PCIE_THROUGHPUT;
     }
     /* The tree, environment and metrics screens are built from the process list too. */

@@ -32,6 +32,10 @@ const char *tui_graph_metric_name(enum tui_graph_metric metric) {
     return (unsigned)metric < TUI_GRAPH_METRIC_COUNT ? metric_names[metric] : "?";
 }
 
+bool tui_graph_metric_is_rate(enum tui_graph_metric metric) {
+    return metric == TUI_GRAPH_PCIE_RX || metric == TUI_GRAPH_PCIE_TX;
+}
+
 const char *tui_graph_metric_label(enum tui_graph_metric metric) {
     return (unsigned)metric < TUI_GRAPH_METRIC_COUNT ? metric_labels[metric] : "?";
 }

@@ -88,6 +88,9 @@ bool tui_settings_format(const struct tui_settings *settings, struct strbuf *out
 /* Names used in the file, for messages and the help screen: "gpu-util", "memory", ... */
 const char *tui_graph_metric_name(enum tui_graph_metric metric);
 
+/* Throughputs (MiB/s) rather than percentages: the PCIe metrics. */
+bool tui_graph_metric_is_rate(enum tui_graph_metric metric);
+
 /* The title of a graph as the panel labels it: "UTL", "MEM", "PWR", "RX", "TX", "MBW". */
 const char *tui_graph_metric_label(enum tui_graph_metric metric);
 

@@ -42,8 +42,9 @@ static bool format_collect(const struct tui_collect_settings *c, struct strbuf *
         "processes = %s\n"
         "# window (since the previous row) or cumulative (--cumulative)\n"
         "statistics = %s\n",
-        tui_settings_format_names[c->format], interval, every, c->tag[0] != '\0' ? c->tag : "default",
-        c->all_processes ? "all" : "job", c->cumulative ? "cumulative" : "window");
+        tui_settings_format_names[c->format], interval, every,
+        c->tag[0] != '\0' ? c->tag : "default", c->all_processes ? "all" : "job",
+        c->cumulative ? "cumulative" : "window");
 }
 
 bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
@@ -86,11 +87,12 @@ bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
         "graph-lower = %s\n"
         "# rows of each graph, 2 to 10 (keys + and -)\n"
         "graph-height = %d\n",
-        tui_settings_mode_names[s->mode], s->light ? "light" : "dark", s->colorful ? "colorful" : "plain",
-        interval, s->thresholds.gpu_low, s->thresholds.gpu_high, s->thresholds.mem_low,
-        s->thresholds.mem_high, tui_settings_sort_names[s->sort], s->reverse ? "reversed" : "default",
-        s->hide_host ? "hide" : "show", s->hide_processes ? "hide" : "show",
-        s->hide_bandwidth ? "hide" : "show", tui_graph_metric_name(s->graph_upper),
-        tui_graph_metric_name(s->graph_lower), s->graph_height);
+        tui_settings_mode_names[s->mode], s->light ? "light" : "dark",
+        s->colorful ? "colorful" : "plain", interval, s->thresholds.gpu_low, s->thresholds.gpu_high,
+        s->thresholds.mem_low, s->thresholds.mem_high, tui_settings_sort_names[s->sort],
+        s->reverse ? "reversed" : "default", s->hide_host ? "hide" : "show",
+        s->hide_processes ? "hide" : "show", s->hide_bandwidth ? "hide" : "show",
+        tui_graph_metric_name(s->graph_upper), tui_graph_metric_name(s->graph_lower),
+        s->graph_height);
     return ok && format_collect(&s->collect, out);
 }

@@ -43,151 +43,6 @@ bool host_panel_shows_graphs(const struct tui_app *app) {
     return !app->hide_host && !app->layout.host_compact && !app->view.ascii && app->cols >= 100;
 }
 
-/* nvitop's leaf devices: the MIG devices of a GPU that has some, else the GPU itself. */
-static bool is_leaf(const struct tui_app *app, size_t slot) {
-    const struct nvt_device_snapshot *device = &app->snap->devices[slot];
-    return view_device_is_shown(app->snap, &app->view, slot) &&
-           (device->info.is_mig || device->child_count == 0);
-}
-
-/* Throughputs are plotted in MiB/s, the rest in percent. */
-static bool is_rate(enum tui_graph_metric metric) {
-    return metric == TUI_GRAPH_PCIE_RX || metric == TUI_GRAPH_PCIE_TX;
-}
-
-static double u32_value(uint32_t value, double scale) {
-    return nvt_is_na_u32(value) ? NAN : (double)value * scale;
-}
-
-/* A device's value of a metric (NaN for N/A). */
-static double metric_value(const struct nvt_device_snapshot *device, enum tui_graph_metric metric) {
-    const struct nvt_device_state *state = &device->state;
-    switch (metric) {
-    case TUI_GRAPH_GPU_UTIL:
-        return u32_value(state->gpu_util_pct, 1.0);
-    case TUI_GRAPH_MEMORY:
-        return view_device_memory_percent(device);
-    case TUI_GRAPH_POWER:
-        return view_device_power_percent(device);
-    case TUI_GRAPH_PCIE_RX:
-        return u32_value(state->pcie_rx_kibps, 1.0 / 1024.0);
-    case TUI_GRAPH_PCIE_TX:
-        return u32_value(state->pcie_tx_kibps, 1.0 / 1024.0);
-    case TUI_GRAPH_MEMORY_BANDWIDTH:
-        return u32_value(state->memory_bandwidth_util_pct, 1.0);
-    default:
-        return NAN;
-    }
-}
-
-/* A metric over the shown leaf devices, as nvitop 1.7 averages them (a MIG-enabled GPU counts
- * through its instances): GPU memory is sum used / sum total, the rest the mean of the known
- * values. */
-static double gpu_average(const struct tui_app *app, enum tui_graph_metric metric) {
-    const struct nvt_snapshot *snap = app->snap;
-    uint64_t used = 0;
-    uint64_t total = 0;
-    double sum = 0.0;
-    size_t count = 0;
-    for (size_t slot = 0; slot < snap->device_count; slot++) {
-        const struct nvt_device_snapshot *device = &snap->devices[slot];
-        if (!is_leaf(app, slot)) {
-            continue;
-        }
-        const struct nvt_device_state *state = &device->state;
-        if (metric == TUI_GRAPH_MEMORY) {
-            if (!nvt_is_na_u64(state->memory_used_bytes) &&
-                !nvt_is_na_u64(state->memory_total_bytes)) {
-                used += state->memory_used_bytes;
-                total += state->memory_total_bytes;
-            }
-            continue;
-        }
-        double value = metric_value(device, metric);
-        if (!isnan(value)) {
-            sum += value;
-            count++;
-        }
-    }
-    if (metric == TUI_GRAPH_MEMORY) {
-        return total > 0 ? 100.0 * (double)used / (double)total : NAN;
-    }
-    return count > 0 ? sum / (double)count : NAN;
-}
-
-static void free_device_histories(struct app_histories *histories, size_t g) {
-    for (size_t i = 0; histories->device[g] != NULL && i < histories->device_count; i++) {
-        history_fini(&histories->device[g][i]);
-    }
-    free(histories->device[g]);
-    histories->device[g] = NULL;
-}
-
-static bool ensure_device_histories(struct app_histories *histories, size_t count) {
-    if (histories->device_count == count && histories->device[0] != NULL &&
-        histories->device[1] != NULL) {
-        return true;
-    }
-    bool ok = true;
-    for (size_t g = 0; g < APP_GRAPHS; g++) {
-        free_device_histories(histories, g);
-    }
-    for (size_t g = 0; g < APP_GRAPHS; g++) {
-        histories->device[g] = calloc(count > 0 ? count : 1, sizeof(struct history));
-        ok = ok && histories->device[g] != NULL;
-        for (size_t i = 0; histories->device[g] != NULL && i < count; i++) {
-            history_init(&histories->device[g][i]);
-        }
-    }
-    histories->device_count = count;
-    if (!ok) {
-        for (size_t g = 0; g < APP_GRAPHS; g++) {
-            free_device_histories(histories, g);
-        }
-        histories->device_count = 0;
-    }
-    return ok;
-}
-
-void app_set_graph(struct tui_app *app, size_t g, enum tui_graph_metric metric) {
-    struct app_histories *histories = &app->histories;
-    if (g >= APP_GRAPHS || app->graphs[g] == metric) {
-        return;
-    }
-    app->graphs[g] = metric;
-    history_fini(&histories->gpu[g]);
-    history_init(&histories->gpu[g]);
-    for (size_t i = 0; histories->device[g] != NULL && i < histories->device_count; i++) {
-        history_fini(&histories->device[g][i]);
-        history_init(&histories->device[g][i]);
-    }
-}
-
-void host_panel_record(struct tui_app *app, double now_s) {
-    const struct nvt_snapshot *snap = app->snap;
-    struct app_histories *histories = &app->histories;
-    if (snap == NULL) {
-        return;
-    }
-    if (snap->flags & NVT_SAMPLE_HOST) {
-        history_add(&histories->cpu, now_s, snap->host.cpu_percent);
-        history_add(&histories->memory, now_s, snap->host.memory_percent);
-        history_add(&histories->swap, now_s, snap->host.swap_percent);
-    }
-    for (size_t g = 0; g < APP_GRAPHS; g++) {
-        history_add(&histories->gpu[g], now_s, gpu_average(app, app->graphs[g]));
-    }
-    if (!ensure_device_histories(histories, snap->device_count)) {
-        return;
-    }
-    for (size_t slot = 0; slot < snap->device_count; slot++) {
-        const struct nvt_device_snapshot *device = &snap->devices[slot];
-        for (size_t g = 0; g < APP_GRAPHS; g++) {
-            history_add(&histories->device[g][slot], now_s, metric_value(device, app->graphs[g]));
-        }
-    }
-}
-
 static void percent_text(char *buf, size_t size, double value) {
     if (isnan(value)) {
         snprintf(buf, size, "N/A");
@@ -197,7 +52,7 @@ static void percent_text(char *buf, size_t size, double value) {
 }
 
 static void metric_text(char *buf, size_t size, enum tui_graph_metric metric, double value) {
-    if (is_rate(metric) && !isnan(value)) {
+    if (tui_graph_metric_is_rate(metric) && !isnan(value)) {
         snprintf(buf, size, "%.1fMiB/s", value);
     } else {
         percent_text(buf, size, value);
@@ -320,7 +175,7 @@ static void pick_gpu_histories(const struct tui_app *app, const struct history *
     const struct app_histories *h = &app->histories;
     size_t shown = 0;
     for (size_t i = 0; i < app->snap->device_count; i++) {
-        shown += is_leaf(app, i) ? 1 : 0;
+        shown += host_panel_is_leaf(app, i) ? 1 : 0;
     }
     size_t slot = app->selection.device_slot;
     if (shown > 1 && app->selection.set && slot < h->device_count && h->device[0] != NULL) {
@@ -346,7 +201,7 @@ static void pick_gpu_histories(const struct tui_app *app, const struct history *
 static uint16_t metric_color(const struct tui_app *app, enum tui_graph_metric metric,
                              double value) {
     const struct view_thresholds *th = &app->view.thresholds;
-    if (is_rate(metric)) {
+    if (tui_graph_metric_is_rate(metric)) {
         return VIEW_COLOR_CYAN;
     }
     if (metric == TUI_GRAPH_MEMORY) {
@@ -378,7 +233,7 @@ static void draw_right(const struct tui_app *app, struct canvas *canvas, int y, 
         enum tui_graph_metric metric = app->graphs[g];
         double last = history_last(histories[g]);
         struct graph_options options = {.baseline = 0.0, .bound = 100.0};
-        if (is_rate(metric)) {
+        if (tui_graph_metric_is_rate(metric)) {
             options.bound = rate_bound(histories[g], graph_width);
         }
         options.gradient_rows = app->gradients;

@@ -35,8 +35,13 @@ int host_panel_height(const struct tui_app *app, bool compact);
 bool host_panel_shows_graphs(const struct tui_app *app);
 void host_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bool compact);
 
-/* Update the host panel's histories from a new snapshot (now_s: monotonic seconds). */
+/* Update the host panel's histories from a new snapshot (now_s: monotonic seconds); in
+ * host_history.c. */
 void host_panel_record(struct tui_app *app, double now_s);
+
+/* nvitop's leaf devices, which the GPU graphs average over: the MIG devices of a GPU that has
+ * some, else the GPU itself (shown ones only). */
+bool host_panel_is_leaf(const struct tui_app *app, size_t slot);
 
 /* Process panel: caution and signal-hint line, header, rows, footer.  Drawing records the rows'
  * positions for the mouse and whether the selection is on screen. */
