@@ -2,8 +2,8 @@
  * The main screen: the device, host and process panels stacked (SPEC.md §3.3), the display-mode
  * choice, vertical scrolling, the keys and mouse actions of the process list (§3.6, §3.12), and
  * our layout keys: H and P hide or show the host and process panels, b the bandwidth column, g
- * and G choose what the
- * upper and lower GPU graphs plot, + and - their height, and S saves the settings.
+ * and G choose what the upper and lower GPU graphs plot, + and - their height, and S saves the
+ * settings.
  */
 #include <stdlib.h>
 
