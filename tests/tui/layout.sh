@@ -102,6 +102,12 @@ keys q
 # and shows it.
 start_monitor 160 70 -m full
 wait_for "│ PCIe   RX   3.43GiB/s  TX  692.4MiB/s │"
+# The help screen names the layout and save keys.
+keys h
+wait_for "      H P b: toggle host/process/bandwidth      g G: upper/lower graph metric"
+wait_for "        + -: graph height                         S: save the settings"
+keys x
+wait_for "│ PCIe   RX   3.43GiB/s  TX  692.4MiB/s │"
 wait_for "│ NVLink RX "
 keys b
 wait_gone "PCIe   RX"

@@ -45,9 +45,8 @@ static const char *const help_lines[] = {
     "      os oS: sort by %SM                      ot oT: sort by TIME",
     "        , .: select sort column                   /: invert sort order",
     "",
-    "        H P: hide/show host/process panel         b: bandwidth column",
-    "        g G: upper/lower GPU graph metric       + -: graph height",
-    "          S: save the settings",
+    "      H P b: toggle host/process/bandwidth      g G: upper/lower graph metric",
+    "        + -: graph height                         S: save the settings",
     "",
     "Press any key to return.",
 };
@@ -57,7 +56,8 @@ static const char *const help_lines[] = {
 #define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
 #define HELP_LINE_COUNT ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
 
-/* Key-column colours per row: left (12 cells) and right (13 cells from column 39). */
+/* Key-column colours per row: left (12 cells) and right (13 cells from column 39).  Rows 31 and 32
+ * are our layout and settings keys (nvitop has none). */
 struct row_colors {
     int row;
     uint16_t left;
@@ -65,28 +65,16 @@ struct row_colors {
 };
 
 static const struct row_colors row_colors[] = {
-    {9, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},
-    {10, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},
-    {12, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW},
-    {13, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW},
-    {14, VIEW_COLOR_CYAN, VIEW_COLOR_RED},
-    {15, 0, VIEW_COLOR_RED},
-    {16, VIEW_COLOR_CYAN, VIEW_COLOR_RED},
-    {17, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
-    {18, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
-    {19, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
-    {21, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {22, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
-    {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
-    /* Our layout and settings keys (nvitop has none). */
-    {31, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},
-    {32, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},
-    {33, VIEW_COLOR_CYAN, 0},
+    {9, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},  {10, VIEW_COLOR_GREEN, VIEW_COLOR_GREEN},
+    {12, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW}, {13, VIEW_COLOR_CYAN, VIEW_COLOR_YELLOW},
+    {14, VIEW_COLOR_CYAN, VIEW_COLOR_RED},    {15, 0, VIEW_COLOR_RED},
+    {16, VIEW_COLOR_CYAN, VIEW_COLOR_RED},    {17, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
+    {18, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},  {19, VIEW_COLOR_CYAN, VIEW_COLOR_GREEN},
+    {21, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {22, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
+    {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
+    {31, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},   {32, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},
 };
 
 int help_screen_line_count(void) {
