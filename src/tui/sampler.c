@@ -40,6 +40,9 @@ struct sampler {
     int pipe_fds[2];
     /* Guarded by lock. */
     bool stop;
+    unsigned next_flags; /* from sampler_set_flags(): flags, then process_flags */
+    unsigned next_process_flags;
+    bool flags_changed;
     bool finished;  /* the thread has left its loop and no longer uses the context */
     bool abandoned; /* the UI gave up waiting: the thread frees the sampler on its way out */
     bool refresh;
@@ -186,6 +189,12 @@ static void *sampler_main(void *arg) {
             pthread_mutex_lock(&sampler->lock);
             continue;
         }
+        if (sampler->flags_changed) {
+            /* Read by this thread only, so they are copied under the lock here. */
+            sampler->flags = sampler->next_flags;
+            sampler->process_flags = sampler->next_process_flags;
+            sampler->flags_changed = false;
+        }
         uint64_t now = clock_monotonic_ns();
         if (sampler->watching && (sampler->watch_now || now >= next_watch)) {
             struct watch_target target = sampler->watch;
@@ -287,6 +296,8 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     }
     sampler->flags = schedule->flags;
     sampler->process_flags = schedule->process_flags;
+    sampler->next_flags = schedule->flags;
+    sampler->next_process_flags = schedule->process_flags;
     sampler->period_ns = (uint64_t)(schedule->period_s * 1e9);
     double process_period = schedule->process_period_s > schedule->period_s
                                 ? schedule->process_period_s
@@ -388,6 +399,17 @@ struct nvt_snapshot *sampler_take(struct sampler *sampler) {
     sampler->pending = NULL;
     pthread_mutex_unlock(&sampler->lock);
     return snap;
+}
+
+void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned process_flags) {
+    pthread_mutex_lock(&sampler->lock);
+    bool more_processes = (process_flags & ~sampler->next_process_flags) != 0;
+    sampler->next_flags = flags;
+    sampler->next_process_flags = process_flags;
+    sampler->flags_changed = true;
+    sampler->refresh = sampler->refresh || more_processes;
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
 }
 
 void sampler_refresh(struct sampler *sampler) {

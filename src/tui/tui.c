@@ -40,6 +40,14 @@ static void plan_schedule(const struct tui_config *config, struct sampler_schedu
     schedule->slow_flags = NVT_SAMPLE_DEVICES;
     schedule->slow_period_s = SLOW_FIELDS_PERIOD_S;
     schedule->process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
+    /* Hidden panels are not sampled from the first snapshot on; the draws adjust the flags to
+     * what is shown afterwards (app_update_sample_flags). */
+    if (config->settings.hide_host) {
+        schedule->flags &= ~(unsigned)NVT_SAMPLE_HOST;
+    }
+    if (config->settings.hide_processes) {
+        schedule->process_flags = 0;
+    }
     schedule->period_s = DEVICE_PERIOD_S;
     schedule->process_period_s = PROCESS_PERIOD_S;
     schedule->watch_period_s = WATCH_PERIOD_S;
@@ -136,9 +144,23 @@ static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
     return canvas_resize(canvas, app->rows, app->cols);
 }
 
-static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler) {
+/* Hand the sampler what the screen now needs, when that changed. */
+static void update_sampler_flags(const struct tui_app *app, struct sampler *sampler,
+                                 unsigned *flags, unsigned *process_flags) {
+    if (app->sample_flags == *flags && app->sample_process_flags == *process_flags) {
+        return;
+    }
+    *flags = app->sample_flags;
+    *process_flags = app->sample_process_flags;
+    sampler_set_flags(sampler, *flags, *process_flags);
+}
+
+static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler,
+                     const struct sampler_schedule *schedule) {
     bool dirty = true;
     double last_draw = 0.0;
+    unsigned flags = schedule->flags;
+    unsigned process_flags = schedule->process_flags;
     while (!app->quit) {
         double now = clock_monotonic_s();
         app->now_s = now;
@@ -182,6 +204,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             term_draw(canvas);
             dirty = false;
             last_draw = now;
+            update_sampler_flags(app, sampler, &flags, &process_flags);
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
@@ -238,7 +261,7 @@ enum tui_result tui_run(const struct tui_config *config, char *error, size_t err
     xalloc_set_fatal_hook(term_emergency_stop);
     app.gradients = term_has_gradients();
     wait_first_snapshot(sampler);
-    run_loop(&app, canvas, sampler);
+    run_loop(&app, canvas, sampler, &schedule);
     /* The terminal first: the user has their shell back even if the driver keeps us a while. */
     term_stop();
     xalloc_set_fatal_hook(NULL);

@@ -32,6 +32,7 @@ static const char *const usage_parts[] = {
     "[--only-graphics]",
     "[--user [USERNAME ...]]",
     "[--pid PID [PID ...]]",
+    "[--config FILE | --no-config]",
     NULL,
 };
 
@@ -101,7 +102,14 @@ static const char help_format[] =
     "                        Only show processes of the given users (or `$USER` for no "
     "argument).\n"
     "  --pid PID [PID ...], -p PID [PID ...]\n"
-    "                        Only show processes of the given PIDs.\n";
+    "                        Only show processes of the given PIDs.\n"
+    "\n"
+    "settings:\n"
+    "  --config FILE         Read the settings from FILE instead of the user and system files,\n"
+    "                        and save them there (key S in the monitor).\n"
+    "                        (default: $XDG_CONFIG_HOME/nvitop/nvitop.conf, then "
+    "/etc/nvitop/nvitop.conf)\n"
+    "  --no-config           Read no settings file (S still saves to the user file).\n";
 
 /* termcolor's decision for stdout without --force-color (the help is built before it applies). */
 static bool help_color(void) {

@@ -43,8 +43,10 @@ static const char *const help_lines[] = {
     "        , .: select sort column                   /: invert sort order",
     "",
     /* Not in nvitop: */
+    "      H P b: toggle host/process/bandwidth      g G: upper/lower graph metric",
+    "        + -: graph height                         S: save the settings",
     "     Ctrl-L: repaint the whole screen",
-    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC",
+    "  (metrics) g G: lower-right graph SM / MBW / ENC / DEC",
     "",
     "Press any key to return.",
 };
@@ -54,7 +56,8 @@ static const char *const help_lines[] = {
 #define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
 #define HELP_LINE_COUNT ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
 
-/* Key-column colours per row: left (12 cells) and right (13 cells from column 39). */
+/* Key-column colours per row: left (12 cells) and right (13 cells from column 39).  Rows 31 and 32
+ * are our layout and settings keys (nvitop has none). */
 struct row_colors {
     int row;
     uint16_t left;
@@ -71,6 +74,7 @@ static const struct row_colors row_colors[] = {
     {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
     {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
     {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
+    {31, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},   {32, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},
 };
 
 int help_screen_line_count(void) {
