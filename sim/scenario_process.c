@@ -1,6 +1,6 @@
 /*
  * Reading process lists, including pids given as environment placeholders such as
- * "${NVT_STANDIN_3:-424242}", so that a scenario can name real, running processes.
+ * "${NVT_STANDIN_3:-4424242}", so that a scenario can name real, running processes.
  */
 #include <ctype.h>
 #include <errno.h>
