@@ -46,7 +46,7 @@ static const char *const help_lines[] = {
     "      H P b: toggle host/process/bandwidth      g G: upper/lower graph metric",
     "        + -: graph height                         S: save the settings",
     "     Ctrl-L: repaint the whole screen",
-    "  (metrics) g G: lower-right graph SM / MBW / ENC / DEC",
+    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC",
     "",
     "Press any key to return.",
 };
