@@ -10,6 +10,7 @@
 
 #include <nvitop/context.h>
 
+#include "tui/settings.h"
 #include "view/config.h"
 
 struct rec_writer;
@@ -27,6 +28,11 @@ struct tui_config {
     nvt_context *context;
     /* Optional: the recording `--record FILE` appends to (record/writer.h), lent like context. */
     struct rec_writer *recorder;
+    /* The effective settings: the monitor starts with their sort order, layout and graphs (the
+     * fields above carry the rest) and the S key saves the current ones to settings_path (NULL:
+     * saving is not possible, e.g. without $HOME). */
+    struct tui_settings settings;
+    const char *settings_path;
 };
 
 /* How tui_run() ended. */

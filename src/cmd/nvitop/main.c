@@ -18,6 +18,7 @@
 #include "replay.h"
 #include "report.h"
 #include "run_config.h"
+#include "settings_resolve.h"
 #include "tui/tui.h"
 #include "util/xalloc.h"
 #include "view/config.h"
@@ -125,16 +126,19 @@ static bool under_watch(nvt_context *ctx) {
  * false when the user quit while the monitor's sampling thread was stuck in a driver call: that
  * thread still uses ctx, so nothing may touch it again (no report, no nvt_close). */
 static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
+                        const struct tui_settings *settings, const char *settings_path,
                         const struct view_config *config, struct messages *messages,
                         struct rec_writer *recorder) {
     /* The monitor's sampling thread borrows our context for the session, so the driver is
      * initialised once; it is ours again for the report printed after the session. */
     struct tui_config tui = {.view = *config,
-                             .mode = options->mode,
-                             .interval_s = options->interval_s,
+                             .mode = settings->mode,
+                             .interval_s = settings->interval_s,
                              .readonly = options->readonly,
                              .lib_options = NULL,
                              .context = ctx,
+                             .settings = *settings,
+                             .settings_path = settings_path,
                              .recorder = recorder};
     char reason[256] = "";
     enum tui_result result = tui_run(&tui, reason, sizeof(reason));
@@ -146,6 +150,10 @@ static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
 
 /* Sets *driver_busy when the monitor left a thread inside a stalled driver call. */
 static int run(struct nvitop_options *options, bool *driver_busy) {
+    /* Before anything else, so that the warnings about a bad file come before curses starts. */
+    struct tui_settings settings;
+    char *settings_path = NULL;
+    nvitop_settings_resolve(options, &settings, &settings_path);
     bool color = decide_color(options->force_color);
     struct messages messages;
     messages_init(&messages, color);
@@ -165,12 +173,13 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     if (options->replay != NULL) {
         /* A recording needs no driver: nothing here opens NVML. */
         messages_fini(&messages);
+        free(settings_path);
         if (monitor) {
             fprintf(stderr, "nvitop: the replay monitor is not available yet: add --once (-1) or "
                             "--json to print the recording at a time (--at)\n");
             return 2;
         }
-        return replay_print(options, color);
+        return replay_print(options, &settings, color);
     }
 
     nvt_context *ctx = NULL;
@@ -179,11 +188,13 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         messages_print_nvml_not_found(color);
         messages_print_nvml_library_error(color);
         messages_fini(&messages);
+        free(settings_path);
         return 1;
     }
     if (status != NVT_OK) {
         messages_print_nvml_error(color, nvt_strerror(status));
         messages_fini(&messages);
+        free(settings_path);
         return 1;
     }
     struct rec_writer *recorder = NULL;
@@ -196,6 +207,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
             fprintf(stderr, "nvitop: --record: %s\n", error);
             messages_fini(&messages);
             nvt_close(ctx);
+            free(settings_path);
             return 1;
         }
     }
@@ -203,11 +215,12 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     size_t count = 0;
     select_devices(ctx, options, &messages, &indices, &count);
     struct view_config config;
-    run_config_build(options, color, geteuid() == 0, indices, count, &config);
+    run_config_build(options, &settings, color, geteuid() == 0, indices, count, &config);
 
     bool ctx_ours = true;
     if (monitor && count > 0) {
-        ctx_ours = run_monitor(ctx, options, &config, &messages, recorder);
+        ctx_ours =
+            run_monitor(ctx, options, &settings, settings_path, &config, &messages, recorder);
     } else if (!isatty(STDOUT_FILENO) && options->output == NVITOP_OUTPUT_REPORT &&
                under_watch(ctx)) {
         messages_addf(&messages, "%s",
@@ -227,6 +240,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     }
     messages_fini(&messages);
     free(indices);
+    free(settings_path);
     if (ctx_ours) {
         rec_writer_close(recorder); /* else the stuck sampling thread may still append */
         nvt_close(ctx);

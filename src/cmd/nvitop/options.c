@@ -40,6 +40,8 @@ enum option_id {
     OPT_ONLY_GRAPHICS,
     OPT_USER,
     OPT_PID,
+    OPT_CONFIG,
+    OPT_NO_CONFIG,
     OPT_RECORD,
     OPT_REPLAY,
     OPT_AT,
@@ -71,6 +73,8 @@ static const struct argparse_option option_table[] = {
     {OPT_ONLY_GRAPHICS, {"--only-graphics", "-G"}, ARGPARSE_FLAG, 0, NULL},
     {OPT_USER, {"--user", "-u"}, ARGPARSE_ZERO_OR_MORE, 0, NULL},
     {OPT_PID, {"--pid", "-p"}, ARGPARSE_ONE_OR_MORE, 0, NULL},
+    {OPT_CONFIG, {"--config"}, ARGPARSE_ONE, 3, NULL},
+    {OPT_NO_CONFIG, {"--no-config"}, ARGPARSE_FLAG, 3, NULL},
     {OPT_RECORD, {"--record"}, ARGPARSE_ONE, 0, NULL},
     {OPT_REPLAY, {"--replay"}, ARGPARSE_ONE, 0, NULL},
     {OPT_AT, {"--at"}, ARGPARSE_ONE, 0, NULL},
@@ -261,6 +265,12 @@ static bool handle_option(void *context, const struct argparse_option *option, c
         return true;
     case OPT_PID:
         return parse_pids(o, display, values, count, error, size);
+    case OPT_CONFIG:
+        o->config_path = values[0];
+        return true;
+    case OPT_NO_CONFIG:
+        o->no_config = true;
+        return true;
     case OPT_RECORD:
         o->record = values[0];
         return true;
@@ -358,9 +368,11 @@ static void env_thresholds(const char *name, bool *given, uint32_t out[2]) {
 }
 
 static void apply_environment(struct nvitop_options *o) {
+    o->colorful_decided = o->colorful || mode_has("colorful") || mode_has("plain");
     if (!o->colorful) {
         o->colorful = mode_has("colorful") && !mode_has("plain");
     }
+    o->light_decided = o->light || mode_has("light") || mode_has("dark");
     if (!o->light) {
         o->light = mode_has("light") && !mode_has("dark");
     }
@@ -376,8 +388,9 @@ static void apply_environment(struct nvitop_options *o) {
     env_thresholds("NVITOP_MEMORY_UTILIZATION_THRESHOLDS", &o->mem_thresh_given, o->mem_thresh);
 }
 
-/* The display mode from NVITOP_MONITOR_MODE when -m had no value: the one mode token present. */
-static enum view_display_mode env_mode(void) {
+/* The display mode from NVITOP_MONITOR_MODE when -m had no value: the one mode token present.
+ * *decided tells whether there was one. */
+static enum view_display_mode env_mode(bool *decided) {
     static const char *const modes[] = {"auto", "full", "compact"};
     int found = -1;
     int count = 0;
@@ -387,6 +400,7 @@ static enum view_display_mode env_mode(void) {
             count++;
         }
     }
+    *decided = count == 1;
     return count == 1 ? (enum view_display_mode)found : VIEW_MODE_AUTO;
 }
 
@@ -437,8 +451,9 @@ int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) 
         return 2;
     }
     /* The mode of an implied monitor (a terminal and no -1) comes from the environment too. */
+    options->mode_decided = options->mode_given;
     if (!options->mode_given) {
-        options->mode = env_mode();
+        options->mode = env_mode(&options->mode_decided);
     }
     apply_environment(options);
     return -1;

@@ -52,15 +52,15 @@ static size_t shown_indices(const struct nvitop_options *o, const struct nvt_sna
     return count;
 }
 
-static bool print_frame(const struct nvitop_options *o, bool color, const struct frame *frame,
-                        bool line) {
+static bool print_frame(const struct nvitop_options *o, const struct tui_settings *settings,
+                        bool color, const struct frame *frame, bool line) {
     const struct nvt_snapshot *snap = &frame->snap;
     uint32_t *indices = xcalloc(snap->device_count + 1, sizeof(*indices));
     struct messages messages;
     messages_init(&messages, color);
     size_t count = shown_indices(o, snap, indices, &messages);
     struct view_config config;
-    run_config_build(o, color, geteuid() == 0, indices, count, &config);
+    run_config_build(o, settings, color, geteuid() == 0, indices, count, &config);
     bool ok;
     if (o->output == NVITOP_OUTPUT_JSON) {
         ok = line ? json_print_line(stdout, snap, &config) : json_print(stdout, snap, &config);
@@ -128,7 +128,8 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
     return true;
 }
 
-static int print_range(struct rec_reader *r, const struct nvitop_options *o, bool color) {
+static int print_range(struct rec_reader *r, const struct nvitop_options *o,
+                       const struct tui_settings *settings, bool color) {
     size_t count = rec_reader_count(r);
     double from = rec_reader_time(r, 0);
     double to = rec_reader_time(r, count - 1);
@@ -148,7 +149,7 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o, boo
             fprintf(stderr, "nvitop: cannot replay: %s\n", error);
             return 1;
         }
-        bool ok = print_frame(o, color, frame, true);
+        bool ok = print_frame(o, settings, color, frame, true);
         frame_free(frame);
         if (!ok) {
             return 1;
@@ -166,7 +167,7 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o, boo
     return 0;
 }
 
-int replay_print(const struct nvitop_options *o, bool color) {
+int replay_print(const struct nvitop_options *o, const struct tui_settings *settings, bool color) {
     char error[512];
     struct rec_reader *r = rec_reader_open(o->replay, error, sizeof(error));
     if (r == NULL) {
@@ -179,13 +180,13 @@ int replay_print(const struct nvitop_options *o, bool color) {
     int code = 1;
     size_t i = 0;
     if (o->from != NULL || o->to != NULL) {
-        code = print_range(r, o, color);
+        code = print_range(r, o, settings, color);
     } else if (pick_frame(r, o, &i)) {
         struct frame *frame = NULL;
         if (!rec_reader_frame(r, i, &frame, error, sizeof(error))) {
             fprintf(stderr, "nvitop: cannot replay: %s\n", error);
         } else {
-            code = print_frame(o, color, frame, false) ? 0 : 1;
+            code = print_frame(o, settings, color, frame, false) ? 0 : 1;
             frame_free(frame);
         }
     }

@@ -1,6 +1,7 @@
 /*
- * The display settings of a run from the options (thresholds, filters, colours); indices are the
- * physical devices to show (borrowed by the config).  Pure.
+ * The display settings of a run from the options (filters) and the effective settings (thresholds,
+ * colours: settings_resolve.h); indices are the physical devices to show (borrowed by the config).
+ * Pure.
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_RUN_CONFIG_H
 #define NVITOP_SRC_CMD_NVITOP_RUN_CONFIG_H
@@ -10,9 +11,11 @@
 #include <stdint.h>
 
 #include "options.h"
+#include "tui/settings.h"
 #include "view/config.h"
 
-void run_config_build(const struct nvitop_options *options, bool color, bool superuser,
-                      const uint32_t *indices, size_t count, struct view_config *config);
+void run_config_build(const struct nvitop_options *options, const struct tui_settings *settings,
+                      bool color, bool superuser, const uint32_t *indices, size_t count,
+                      struct view_config *config);
 
 #endif /* NVITOP_SRC_CMD_NVITOP_RUN_CONFIG_H */
