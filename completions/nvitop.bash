@@ -10,7 +10,11 @@ _nvitop() {
             mapfile -t COMPREPLY < <(compgen -W 'auto full compact' -- "$cur")
             return
             ;;
-        --interval | --gpu-util-thresh | --mem-util-thresh)
+        --interval | --gpu-util-thresh | --mem-util-thresh | --at | --from | --to)
+            return
+            ;;
+        --config | --record | --replay)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
             return
             ;;
         --only | -o)
@@ -34,7 +38,8 @@ _nvitop() {
         mapfile -t COMPREPLY < <(compgen -W '--help --version --once --monitor --interval
             --no-unicode --ascii --readonly --json --query --colorful --force-color --light
             --gpu-util-thresh --mem-util-thresh --only --only-visible --compute
-            --only-compute --graphics --only-graphics --user --pid
+            --only-compute --graphics --only-graphics --user --pid --config --no-config
+            --record --replay --at --from --to
             -h -V -1 -m -U -q -o -ov -c -C -g -G -u -p' -- "$cur")
     fi
 }
