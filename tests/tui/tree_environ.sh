@@ -108,9 +108,17 @@ for line in sys.stdin.read().splitlines():
         print(line[col:])'
 }
 
+# The screen is read until it shows the expected rows (at most 10 s): a capture can fall between
+# two frames of the monitor (seen under load: an empty read right after a rebuild).
 expect_subtree() {
-    subtree >"$WORK/subtree.txt"
     printf '%s\n' "$@" >"$WORK/subtree.expected"
+    deadline=$(($(date +%s) + 10))
+    while :; do
+        subtree >"$WORK/subtree.txt"
+        cmp -s "$WORK/subtree.expected" "$WORK/subtree.txt" && return 0
+        [ "$(date +%s)" -lt "$deadline" ] || break
+        sleep 0.1
+    done
     diff -u "$WORK/subtree.expected" "$WORK/subtree.txt" >&2 || fail "tree differs ($1)"
 }
 

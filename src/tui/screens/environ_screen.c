@@ -130,7 +130,7 @@ static void read_environ(struct tui_app *app, struct environ_state *st) {
         bool same = still_there(ctx, st->pid, st->create_time, &host);
         nvt_host_process_free(host);
         if (!same) {
-            free(entries);
+            nvt_free(entries);
             st->status = ENVIRON_EXITED;
             return;
         }

@@ -79,7 +79,7 @@ static void rebuild(struct tui_app *app, struct tree_state *st) {
     }
     view_process_tree_build(&app->table, pids, ppids, count, read_process, ctx, &app->view,
                             &st->tree);
-    free(pids);
+    nvt_free(pids);
     nvt_host_process_pass_end(ctx);
     st->built = true;
     resync_selection(st);
