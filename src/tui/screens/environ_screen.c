@@ -108,7 +108,7 @@ static void set_title(struct tui_app *app, struct environ_state *st,
 
 /* Read the environment, checking the identity before and after the read. */
 static void read_environ(struct tui_app *app, struct environ_state *st) {
-    free(st->entries);
+    nvt_free(st->entries);
     st->entries = NULL;
     st->count = 0;
     nvt_context *ctx = app_host_context(app);
@@ -178,7 +178,7 @@ static void environ_enter(struct tui_app *app) {
 
 static void environ_leave(struct tui_app *app) {
     struct environ_state *st = state_of(app);
-    free(st->entries);
+    nvt_free(st->entries);
     free(st->command);
     free(st);
     app->screen_state[APP_SCREEN_ENVIRON] = NULL;
