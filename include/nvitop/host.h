@@ -56,5 +56,65 @@ NVT_API nvt_status nvt_host_pids(nvt_context *ctx, uint32_t **pids, size_t *coun
  */
 NVT_API nvt_status nvt_host_reverse_ppid_map(nvt_context *ctx, uint32_t **ppids, uint32_t **pids,
                                              size_t *count);
+/* Network I/O counters of one interface since boot, as psutil.net_io_counters(pernic=True) reads
+ * them from /proc/net/dev (the network namespace of the caller). */
+struct nvt_net_io {
+    char interface[NVT_NAME_LEN]; /* e.g. "eth0", "lo" */
+    uint64_t bytes_sent;
+    uint64_t bytes_recv;
+    uint64_t packets_sent;
+    uint64_t packets_recv;
+};
+
+/* Disk I/O counters of one block device or partition since boot, as
+ * psutil.disk_io_counters(perdisk=True) reads them from /proc/diskstats (every line: disks,
+ * partitions, loop and dm devices; bytes are sectors * 512). */
+struct nvt_disk_io {
+    char device[NVT_NAME_LEN]; /* e.g. "sda", "nvme0n1p1" */
+    uint64_t read_count;
+    uint64_t write_count;
+    uint64_t read_bytes;
+    uint64_t write_bytes;
+};
+
+/* Usage of one mounted file system, as psutil.disk_partitions(all=False) and psutil.disk_usage()
+ * see it: mounts of a device-backed file system type (the /proc/filesystems types not marked
+ * "nodev", plus zfs), measured with statvfs(). */
+struct nvt_disk_usage {
+    const char *device;     /* e.g. "/dev/sda1"; points into the owning allocation */
+    const char *mountpoint; /* octal escapes of the mount table decoded, e.g. "/mnt/my disk" */
+    const char *fstype;     /* e.g. "ext4" */
+    uint64_t total_bytes;   /* f_blocks * f_frsize */
+    uint64_t used_bytes;    /* total - f_bfree * f_frsize */
+    uint64_t free_bytes;    /* f_bavail * f_frsize: free to unprivileged users */
+    double percent;         /* used / (used + free) * 100, one decimal; 0 when both are 0 */
+};
+
+/*
+ * Host I/O lists.  ctx must be an open context (GPUs are not needed); like every call on a
+ * context, one thread at a time.  On success *out is one allocation holding *count entries (and
+ * the strings they point to), in file order, freed with free(); *out is NULL when *count is 0.
+ * An unreadable proc file gives an empty list and NVT_OK (psutil raises instead; an exporter just
+ * has no series); failures are NVT_ERR_INVALID_ARGUMENT, NVT_ERR_NO_MEMORY and, on systems without
+ * a proc file system, NVT_ERR_NOT_SUPPORTED.  Lines that cannot be parsed are skipped.
+ */
+NVT_API nvt_status nvt_host_net_io(nvt_context *ctx, struct nvt_net_io **out, size_t *count);
+NVT_API nvt_status nvt_host_disk_io(nvt_context *ctx, struct nvt_disk_io **out, size_t *count);
+/* Mount points that statvfs() refuses (gone, no permission) are skipped, as nvitop-exporter
+ * skips them.  Mounts come from <proc root>/self/mounts, else <proc root>/mounts. */
+NVT_API nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out,
+                                       size_t *count);
+
+/*
+ * The container a process runs in, from <proc root>/<pid>/cgroup, written to buf (at most size
+ * bytes including the NUL): "<pod uid>/<container id>" for a Kubernetes pod (the container id
+ * shortened to 12 characters, as `docker ps` and `crictl ps` show it; "<pod uid>" alone when the
+ * cgroup names no container), the 12-character container id for Docker, Podman, containerd and
+ * CRI-O, "lxc/<name>" for LXC, and "" on bare metal (and for unknown layouts).
+ * NVT_ERR_NO_SUCH_PROCESS when the pid does not exist, NVT_ERR_NO_PERMISSION when the file is
+ * unreadable.  Same thread rule as above.
+ */
+NVT_API nvt_status nvt_host_process_container(nvt_context *ctx, uint32_t pid, char *buf,
+                                              size_t size);
 
 #endif /* NVITOP_HOST_H */

@@ -1,0 +1,33 @@
+/* Shared by render.c (host and driver metrics) and render_gpu.c (device and process metrics). */
+#ifndef NVITOP_SRC_CMD_EXPORTER_RENDER_INTERNAL_H
+#define NVITOP_SRC_CMD_EXPORTER_RENDER_INTERNAL_H
+
+#include "render.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* The output and whether every append succeeded. */
+struct render_out {
+    struct strbuf *sb;
+    bool ok;
+};
+
+/* "# HELP <name> <help>\n# TYPE <name> gauge\n" */
+void render_family(struct render_out *out, const char *name, const char *help);
+
+/* "<name>{<labels>} <value>\n"; labels is the already escaped label text without braces. */
+void render_sample(struct render_out *out, const char *name, const char *labels, double value);
+
+/* Append name="value" (escaped, with a leading ',' unless first) to a label text. */
+void render_label(struct render_out *out, struct strbuf *labels, const char *name,
+                  const char *value, bool first);
+
+/* NaN for the N/A sentinels. */
+double render_u32(uint32_t value);
+double render_u64_mib(uint64_t bytes);
+
+/* Device and process families (render_gpu.c). */
+void render_devices(struct render_out *out, const struct render_input *in);
+void render_processes(struct render_out *out, const struct render_input *in);
+
+#endif /* NVITOP_SRC_CMD_EXPORTER_RENDER_INTERNAL_H */

@@ -1,0 +1,186 @@
+/* The process families of the exposition (render.h).  A process is rendered from the snapshot of
+ * this pass only, so the series of a process that exited are gone at the next pass, as
+ * nvitop-exporter removes them. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render_internal.h"
+
+enum process_metric {
+    PROC_RUNNING_TIME,
+    PROC_CPU_PERCENT,
+    PROC_RSS_MEMORY,
+    PROC_MEMORY_PERCENT,
+    PROC_GPU_MEMORY,
+    PROC_GPU_SM_UTIL,
+    PROC_GPU_MEMORY_UTIL,
+    PROC_GPU_ENCODER_UTIL,
+    PROC_GPU_DECODER_UTIL,
+    PROC_METRIC_COUNT
+};
+
+static const struct {
+    const char *name;
+    const char *help;
+} process_families[PROC_METRIC_COUNT] = {
+    [PROC_RUNNING_TIME] = {"process_running_time_Second", "Process running time (s)."},
+    [PROC_CPU_PERCENT] = {"process_cpu_percent_Percentage", "Process CPU percent (%)."},
+    [PROC_RSS_MEMORY] = {"process_rss_memory_MiB", "Process memory resident set size (MiB)."},
+    [PROC_MEMORY_PERCENT] = {"process_memory_percent_Percentage", "Process memory percent (%)."},
+    [PROC_GPU_MEMORY] = {"process_gpu_memory_MiB", "Process GPU memory (MiB)."},
+    [PROC_GPU_SM_UTIL] = {"process_gpu_sm_utilization_Percentage",
+                          "Process GPU SM utilization (%)."},
+    [PROC_GPU_MEMORY_UTIL] = {"process_gpu_memory_utilization_Percentage",
+                              "Process GPU memory utilization (%)."},
+    [PROC_GPU_ENCODER_UTIL] = {"process_gpu_encoder_utilization_Percentage",
+                               "Process GPU encoder utilization (%)."},
+    [PROC_GPU_DECODER_UTIL] = {"process_gpu_decoder_utilization_Percentage",
+                               "Process GPU decoder utilization (%)."},
+};
+
+static double process_value(const struct nvt_gpu_process *p, enum process_metric metric) {
+    switch (metric) {
+    case PROC_RUNNING_TIME:
+        return p->host.running_time_s;
+    case PROC_CPU_PERCENT:
+        return p->host.cpu_percent;
+    case PROC_RSS_MEMORY:
+        return render_u64_mib(p->host.rss_bytes);
+    case PROC_MEMORY_PERCENT:
+        return p->host.memory_percent;
+    case PROC_GPU_MEMORY:
+        return render_u64_mib(p->gpu_memory_bytes);
+    case PROC_GPU_SM_UTIL:
+        return render_u32(p->sm_util_pct);
+    case PROC_GPU_MEMORY_UTIL:
+        return render_u32(p->memory_util_pct);
+    case PROC_GPU_ENCODER_UTIL:
+        return render_u32(p->encoder_util_pct);
+    case PROC_GPU_DECODER_UTIL:
+        return render_u32(p->decoder_util_pct);
+    case PROC_METRIC_COUNT:
+        break;
+    }
+    return NAN;
+}
+
+/* psutil's status string of a /proc state letter. */
+static const char *status_name(const struct nvt_host_process *h) {
+    switch (h->state) {
+    case 'R':
+        return "running";
+    case 'S':
+        return "sleeping";
+    case 'D':
+        return "disk-sleep";
+    case 'T':
+        return "stopped";
+    case 't':
+        return "tracing-stop";
+    case 'Z':
+        return "zombie";
+    case 'X':
+    case 'x':
+        return "dead";
+    case 'K':
+        return "wake-kill";
+    case 'W':
+        return "waking";
+    case 'I':
+        return "idle";
+    case 'P':
+        return "parked";
+    default:
+        return "N/A";
+    }
+}
+
+/* The command line, or what nvitop shows in its place when the host data is missing. */
+static const char *command_text(const struct nvt_host_process *h) {
+    if (h->command != NULL && h->command[0] != '\0') {
+        return h->command;
+    }
+    switch (h->status) {
+    case NVT_HOST_ZOMBIE:
+        return "Zombie Process";
+    case NVT_HOST_NO_PERMISSION:
+        return "No Permissions";
+    case NVT_HOST_GONE:
+    case NVT_HOST_NOT_IN_NAMESPACE:
+        return "No Such Process";
+    case NVT_HOST_OK:
+        break;
+    }
+    return "N/A";
+}
+
+/* Device labels, then pid, username and our container label. */
+static void process_labels(struct render_out *out, const struct render_input *in, size_t i,
+                           const struct strbuf *device_labels, struct strbuf *labels) {
+    const struct nvt_gpu_process *p = &in->snapshot->processes[i];
+    char pid[16];
+    snprintf(pid, sizeof(pid), "%u", p->pid);
+    const char *user = p->host.user != NULL && p->host.user[0] != '\0' ? p->host.user : "N/A";
+    const char *container =
+        in->containers != NULL && in->containers[i] != NULL ? in->containers[i] : "";
+    strbuf_clear(labels);
+    out->ok = strbuf_append_str(labels, strbuf_cstr(device_labels)) && out->ok;
+    render_label(out, labels, "pid", pid, false);
+    render_label(out, labels, "username", user, false);
+    render_label(out, labels, "container", container, false);
+}
+
+void render_processes(struct render_out *out, const struct render_input *in) {
+    const struct nvt_snapshot *snap = in->snapshot;
+    size_t n = snap->process_count;
+    struct strbuf *labels = calloc(n != 0 ? n : 1, sizeof(*labels));
+    struct strbuf device = STRBUF_INIT;
+    struct strbuf info = STRBUF_INIT;
+    if (labels == NULL) {
+        out->ok = false;
+        return;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct nvt_gpu_process *p = &snap->processes[i];
+        strbuf_clear(&device);
+        if (p->device < snap->device_count) {
+            /* Rebuilt per process: processes are few, and this keeps the code simple. */
+            char index[32];
+            const struct nvt_device_info *d = &snap->devices[p->device].info;
+            if (d->is_mig) {
+                snprintf(index, sizeof(index), "%u:%u", d->index, d->mig_index);
+            } else {
+                snprintf(index, sizeof(index), "%u", d->index);
+            }
+            render_label(out, &device, "hostname", in->hostname, true);
+            render_label(out, &device, "index", index, false);
+            render_label(out, &device, "devicename", d->name[0] != '\0' ? d->name : "N/A", false);
+            render_label(out, &device, "uuid", d->uuid[0] != '\0' ? d->uuid : "N/A", false);
+        }
+        process_labels(out, in, i, &device, &labels[i]);
+    }
+    render_family(out, "process_info_info", "Process information.");
+    for (size_t i = 0; i < n; i++) {
+        const struct nvt_host_process *h = &snap->processes[i].host;
+        strbuf_clear(&info);
+        out->ok = strbuf_append_str(&info, strbuf_cstr(&labels[i])) && out->ok;
+        render_label(out, &info, "status", status_name(h), false);
+        render_label(out, &info, "command", command_text(h), false);
+        render_sample(out, "process_info_info", strbuf_cstr(&info), 1.0);
+    }
+    for (int metric = 0; metric < PROC_METRIC_COUNT; metric++) {
+        render_family(out, process_families[metric].name, process_families[metric].help);
+        for (size_t i = 0; i < n; i++) {
+            render_sample(out, process_families[metric].name, strbuf_cstr(&labels[i]),
+                          process_value(&snap->processes[i], (enum process_metric)metric));
+        }
+    }
+    for (size_t i = 0; i < n; i++) {
+        strbuf_fini(&labels[i]);
+    }
+    free(labels);
+    strbuf_fini(&device);
+    strbuf_fini(&info);
+}
