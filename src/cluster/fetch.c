@@ -77,7 +77,7 @@ static void set_failure(struct node *node, enum node_state state, const char *re
     str_copy(node->reason, sizeof node->reason, reason);
 }
 
-static void finish(struct transfer *t, CURLcode code) {
+static void finish(struct transfer *t, CURLcode code, double timeout_s) {
     struct node *node = t->node;
     long status = 0;
     curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
@@ -90,6 +90,16 @@ static void finish(struct transfer *t, CURLcode code) {
     if (state == NODE_HTTP_ERROR) {
         char reason[64];
         snprintf(reason, sizeof reason, "HTTP %ld", status);
+        set_failure(node, state, reason);
+        return;
+    }
+    if (state == NODE_REFUSED) {
+        set_failure(node, state, "connection refused"); /* curl's text has timings in it */
+        return;
+    }
+    if (state == NODE_TIMEOUT) {
+        char reason[64];
+        snprintf(reason, sizeof reason, "no answer within %g s", timeout_s);
         set_failure(node, state, reason);
         return;
     }
@@ -178,7 +188,7 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
             if (msg->msg == CURLMSG_DONE) {
                 struct transfer *t;
                 curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
-                finish(t, msg->data.result);
+                finish(t, msg->data.result, options->timeout_s);
             }
         }
         if (running > 0) {

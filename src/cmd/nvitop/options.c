@@ -39,7 +39,13 @@ enum option_id {
     OPT_GRAPHICS,
     OPT_ONLY_GRAPHICS,
     OPT_USER,
-    OPT_PID
+    OPT_PID,
+    OPT_HOSTS,
+    OPT_PROMETHEUS,
+    OPT_CACERT,
+    OPT_CERT,
+    OPT_KEY,
+    OPT_TIMEOUT
 };
 
 /* Declaration order matters: argparse lists prefix matches in this order. */
@@ -66,6 +72,13 @@ static const struct argparse_option option_table[] = {
     {OPT_ONLY_GRAPHICS, {"--only-graphics", "-G"}, ARGPARSE_FLAG, 0, NULL},
     {OPT_USER, {"--user", "-u"}, ARGPARSE_ZERO_OR_MORE, 0, NULL},
     {OPT_PID, {"--pid", "-p"}, ARGPARSE_ONE_OR_MORE, 0, NULL},
+    /* Cluster view (ours, not nvitop's; docs/cluster.md). */
+    {OPT_HOSTS, {"--hosts"}, ARGPARSE_ONE, 3, NULL},
+    {OPT_PROMETHEUS, {"--prometheus"}, ARGPARSE_ONE, 3, NULL},
+    {OPT_CACERT, {"--cacert"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_CERT, {"--cert"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_KEY, {"--key"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_TIMEOUT, {"--timeout"}, ARGPARSE_ONE, 0, NULL},
     {0, {NULL}, ARGPARSE_FLAG, 0, NULL},
 };
 
@@ -251,6 +264,23 @@ static bool handle_option(void *context, const struct argparse_option *option, c
         return true;
     case OPT_PID:
         return parse_pids(o, display, values, count, error, size);
+    case OPT_HOSTS:
+        o->hosts = values[0];
+        return true;
+    case OPT_PROMETHEUS:
+        o->prometheus = values[0];
+        return true;
+    case OPT_CACERT:
+        o->cacert = values[0];
+        return true;
+    case OPT_CERT:
+        o->cert = values[0];
+        return true;
+    case OPT_KEY:
+        o->key = values[0];
+        return true;
+    case OPT_TIMEOUT:
+        return parse_interval(display, values[0], &o->timeout_s, error, size);
     }
     return true;
 }

@@ -47,7 +47,14 @@ struct nvitop_options {
     uint32_t *pids;
     size_t pid_count;
     enum nvitop_output output;
-    char *user_name; /* the current login name (owned) */
+    /* Cluster view: pointers into argv, NULL when not given. */
+    const char *hosts;      /* --hosts LIST or @FILE */
+    const char *prometheus; /* --prometheus URL */
+    const char *cacert;
+    const char *cert;
+    const char *key;
+    double timeout_s; /* --timeout, 0 when not given */
+    char *user_name;  /* the current login name (owned) */
 };
 
 /*

@@ -32,6 +32,11 @@ static const char *const usage_parts[] = {
     "[--only-graphics]",
     "[--user [USERNAME ...]]",
     "[--pid PID [PID ...]]",
+    "[--hosts HOST:PORT,... | --prometheus URL]",
+    "[--cacert FILE]",
+    "[--cert FILE]",
+    "[--key FILE]",
+    "[--timeout SEC]",
     NULL,
 };
 
@@ -101,7 +106,19 @@ static const char help_format[] =
     "                        Only show processes of the given users (or `$USER` for no "
     "argument).\n"
     "  --pid PID [PID ...], -p PID [PID ...]\n"
-    "                        Only show processes of the given PIDs.\n";
+    "                        Only show processes of the given PIDs.\n"
+    "\n"
+    "cluster (with --once or --json; see docs/cluster.md):\n"
+    "  --hosts HOST:PORT,... | --hosts @FILE\n"
+    "                        Read the nvitop-exporter metrics of these nodes (host:port or "
+    "http(s):// URL,\n"
+    "                        comma-separated, or one a line in FILE) and summarise each node.\n"
+    "  --prometheus URL      Read every node's nvitop-exporter metrics from a Prometheus server.\n"
+    "  --cacert FILE         CA certificates to verify HTTPS exporters or Prometheus with.\n"
+    "  --cert FILE, --key FILE\n"
+    "                        Client certificate and key (PEM) for mutual TLS.\n"
+    "                        With --cacert, --cert or --key a bare host:port is read over HTTPS.\n"
+    "  --timeout SEC         Give up on a node after SEC seconds. (default: 3)\n";
 
 /* termcolor's decision for stdout without --force-color (the help is built before it applies). */
 static bool help_color(void) {
