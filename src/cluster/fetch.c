@@ -130,14 +130,14 @@ static void finish(struct transfer *t, CURLcode code, double timeout_s) {
     node->data_time = clock_wall_s();
 }
 
-static CURL *make_easy(struct transfer *t, const struct fetch_options *o) {
+static CURL *make_easy(const char *url, struct transfer *t, const struct fetch_options *o) {
     CURL *easy = curl_easy_init();
     if (easy == NULL) {
         fputs("nvitop: out of memory (curl_easy_init)\n", stderr);
         abort();
     }
     long timeout_ms = (long)(o->timeout_s * 1000);
-    curl_easy_setopt(easy, CURLOPT_URL, t->node->url);
+    curl_easy_setopt(easy, CURLOPT_URL, url);
     curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
@@ -173,7 +173,7 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
         transfers[i].node = &nodes[i];
         nodes[i].state = NODE_PENDING;
         transfers[i].body = (struct strbuf)STRBUF_INIT;
-        transfers[i].easy = make_easy(&transfers[i], options);
+        transfers[i].easy = make_easy(nodes[i].url, &transfers[i], options);
         curl_easy_setopt(transfers[i].easy, CURLOPT_PRIVATE, &transfers[i]);
         curl_multi_add_handle(multi, transfers[i].easy);
     }
@@ -205,4 +205,33 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
     }
     free(transfers);
     curl_multi_cleanup(multi);
+}
+
+enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
+                          char *reason, size_t size) {
+    struct transfer t = {.body = STRBUF_INIT};
+    CURL *easy = make_easy(url, &t, options);
+    CURLcode code = curl_easy_perform(easy);
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(easy);
+    enum node_state state = t.too_big ? NODE_BAD_DATA : fetch_state_of(code, status);
+    if (state == NODE_OK) {
+        *body = t.body;
+        reason[0] = '\0';
+        return state;
+    }
+    if (t.too_big) {
+        str_copy(reason, size, "answer larger than 64 MiB");
+    } else if (state == NODE_HTTP_ERROR) {
+        snprintf(reason, size, "HTTP %ld", status);
+    } else if (state == NODE_REFUSED) {
+        str_copy(reason, size, "connection refused");
+    } else if (state == NODE_TIMEOUT) {
+        snprintf(reason, size, "no answer within %g s", options->timeout_s);
+    } else {
+        str_copy(reason, size, t.error[0] != '\0' ? t.error : curl_easy_strerror(code));
+    }
+    strbuf_fini(&t.body);
+    return state;
 }

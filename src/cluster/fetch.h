@@ -28,6 +28,13 @@ void fetch_global_cleanup(void);
  */
 void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *options);
 
+struct strbuf;
+
+/* One blocking GET of url (the Prometheus source's queries).  On NODE_OK *body holds the answer
+ * (the caller frees it with strbuf_fini()); otherwise reason says why and *body is untouched. */
+enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
+                          char *reason, size_t size);
+
 /* Turn a failed transfer's curl code (and, for HTTP, status) into a node state.  Exposed for
  * the Prometheus source. */
 enum node_state fetch_state_of(int curl_code, long http_status);

@@ -16,6 +16,7 @@
 
 #include "cluster/hosts.h"
 #include "cluster/node.h"
+#include "cluster/prom_api.h"
 
 static void test_parse(void **state) {
     (void)state;
@@ -146,12 +147,22 @@ static void test_hosts(void **state) {
     assert_string_equal(err, "cannot read hosts file '/nonexistent/h': No such file or directory");
 }
 
+static void test_time(void **state) {
+    (void)state;
+    assert_true(prom_api_parse_time("1970-01-01T00:00:10Z") == 10);
+    assert_true(prom_api_parse_time("2026-11-23T16:10:29.5Z") == 1795450229.5);
+    assert_true(prom_api_parse_time("2026-11-23T17:10:29.5+01:00") == 1795450229.5);
+    assert_true(prom_api_parse_time("2026-11-23T15:40:29.5-00:30") == 1795450229.5);
+    assert_true(isnan(prom_api_parse_time("2026-11-23 16:10:29Z")));
+    assert_true(isnan(prom_api_parse_time("2026-11-23T16:10:29")));
+    assert_true(isnan(prom_api_parse_time("2026-11-23T16:10:29Zx")));
+    assert_true(isnan(prom_api_parse_time("")));
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_errors),
-        cmocka_unit_test(test_summary),
-        cmocka_unit_test(test_hosts),
+        cmocka_unit_test(test_parse), cmocka_unit_test(test_errors), cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_hosts), cmocka_unit_test(test_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,12 +3,14 @@ a real Prometheus, certificates, bounded waits) plus bad nodes: a port that refu
 and a server that answers slowly or with bad bodies.  Python 3 stdlib only; loopback only."""
 import contextlib
 import http.server
+import json
 import os
 import socket
 import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../exporter'))
 from exporter_lib import (Exporter, Failure, Prometheus, check, free_port,  # noqa: E402,F401
@@ -95,3 +97,35 @@ def nodes_table(stdout):
         rows[address] = ' '.join(rest.split())
         last = address
     return rows
+
+
+class FleetPrometheus(Prometheus):
+    """The exporter tests' Prometheus, scraping several targets every second in one job (and
+    itself in another, as a default set-up does)."""
+
+    def __init__(self, targets):
+        super().__init__(0)
+        listed = ', '.join(f"'{t}'" for t in targets)
+        with open(self.config, 'w', encoding='utf-8') as f:
+            f.write('global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\n'
+                    'scrape_configs:\n'
+                    '  - job_name: nvitop\n'
+                    f'    static_configs:\n      - targets: [{listed}]\n'
+                    '  - job_name: prometheus\n'
+                    f"    static_configs:\n      - targets: ['127.0.0.1:{self.port}']\n")
+        self.targets = targets
+
+    def url(self):
+        return f'http://127.0.0.1:{self.port}'
+
+    def wait_targets(self, up, timeout=60):
+        """Wait until every target was scraped at least once and up of them answered."""
+        def ready():
+            health = {}
+            with urllib.request.urlopen(self.url() + '/api/v1/targets', timeout=5) as r:
+                for t in json.load(r)['data']['activeTargets']:
+                    health[t['labels']['instance']] = t['health']
+            return (all(health.get(t) in ('up', 'down') for t in self.targets) and
+                    sum(health.get(t) == 'up' for t in self.targets) >= up)
+        wait_until(ready, timeout, f'Prometheus to scrape its {len(self.targets)} targets',
+                   step=0.5)

@@ -7,11 +7,15 @@
 
 #include "cluster/fetch.h"
 #include "cluster/hosts.h"
+#include "cluster/prom_api.h"
 #include "cluster_report.h"
 #include "options_help.h"
 #include "util/clock.h"
 
 #define DEFAULT_TIMEOUT_S 3.0
+
+static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
+                          const struct cluster_source_info *source);
 
 bool cluster_requested(const struct nvitop_options *options) {
     return options->hosts != NULL || options->prometheus != NULL;
@@ -41,12 +45,16 @@ int cluster_run(const struct nvitop_options *options) {
     size_t count = 0;
     struct cluster_source_info source = {.kind = "hosts", .url = NULL};
     fetch_global_init();
-    if (options->prometheus != NULL) {
-        fetch_global_cleanup();
-        nvitop_usage_error("--prometheus is not implemented yet");
-        return 2;
-    }
     char err[512];
+    if (options->prometheus != NULL) {
+        source = (struct cluster_source_info){.kind = "prometheus", .url = options->prometheus};
+        if (!prom_api_read(options->prometheus, &fetch, &nodes, &count, err, sizeof err)) {
+            fetch_global_cleanup();
+            fprintf(stderr, "nvitop: cannot read Prometheus at %s: %s\n", options->prometheus, err);
+            return 1;
+        }
+        return print_and_free(options, nodes, count, &source);
+    }
     bool https = options->cacert != NULL || options->cert != NULL;
     if (!hosts_parse(options->hosts, https, &nodes, &count, err, sizeof err)) {
         fetch_global_cleanup();
@@ -56,13 +64,19 @@ int cluster_run(const struct nvitop_options *options) {
         return 2;
     }
     fetch_nodes(nodes, count, &fetch);
+    return print_and_free(options, nodes, count, &source);
+}
+
+/* Print the nodes as asked, free them and end libcurl's use. */
+static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
+                          const struct cluster_source_info *source) {
     double now = clock_wall_s();
     int code = 0;
     for (size_t i = 0; i < count; i++) {
         code = nodes[i].state == NODE_OK ? code : 1;
     }
     if (options->output == NVITOP_OUTPUT_JSON) {
-        if (!cluster_print_json(stdout, nodes, count, now, &source)) {
+        if (!cluster_print_json(stdout, nodes, count, now, source)) {
             code = 1;
         }
     } else {
