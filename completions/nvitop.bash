@@ -10,7 +10,18 @@ _nvitop() {
             mapfile -t COMPREPLY < <(compgen -W 'auto full compact' -- "$cur")
             return
             ;;
-        --interval | --gpu-util-thresh | --mem-util-thresh)
+        --interval | --gpu-util-thresh | --mem-util-thresh | --timeout | --prometheus)
+            return
+            ;;
+        --cacert | --cert | --key)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return
+            ;;
+        --hosts)
+            # host:port lists are typed; @FILE names a file of hosts.
+            if [[ $cur == @* ]]; then
+                mapfile -t COMPREPLY < <(compgen -f -P @ -- "${cur#@}")
+            fi
             return
             ;;
         --only | -o)
@@ -35,6 +46,7 @@ _nvitop() {
             --no-unicode --ascii --readonly --json --query --colorful --force-color --light
             --gpu-util-thresh --mem-util-thresh --only --only-visible --compute
             --only-compute --graphics --only-graphics --user --pid
+            --hosts --prometheus --cacert --cert --key --timeout
             -h -V -1 -m -U -q -o -ov -c -C -g -G -u -p' -- "$cur")
     fi
 }
