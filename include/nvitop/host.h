@@ -99,9 +99,11 @@ struct nvt_disk_usage {
  * a proc file system, NVT_ERR_NOT_SUPPORTED.  Lines that cannot be parsed are skipped.
  */
 NVT_API nvt_status nvt_host_net_io(nvt_context *ctx, struct nvt_net_io **out, size_t *count);
+/* Disk counters, as above (uses the context: one thread at a time). */
 NVT_API nvt_status nvt_host_disk_io(nvt_context *ctx, struct nvt_disk_io **out, size_t *count);
 /* Mount points that statvfs() refuses (gone, no permission) are skipped, as nvitop-exporter
- * skips them.  Mounts come from <proc root>/self/mounts, else <proc root>/mounts. */
+ * skips them.  Mounts come from <proc root>/self/mounts, else <proc root>/mounts.  Uses the
+ * context: one thread at a time. */
 NVT_API nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out,
                                        size_t *count);
 

@@ -2,11 +2,6 @@
  * are grouped by their instance label and handed to the same summary as a /metrics body. */
 #include "cluster/prom_api.h"
 
-#include "util/clock.h"
-#include "util/str.h"
-#include "util/strbuf.h"
-#include "util/xalloc.h"
-
 #include <curl/curl.h>
 #include <jansson.h>
 #include <math.h>
@@ -14,6 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include "util/clock.h"
+#include "util/str.h"
+#include "util/strbuf.h"
+#include "util/xalloc.h"
 
 /* The series the summary reads (node.c), in one selector. */
 static const char metrics_query[] =
@@ -37,8 +37,9 @@ struct target {
 double prom_api_parse_time(const char *text) {
     struct tm tm = {0};
     int n = 0;
-    if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-               &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 6 || n != 19) {
+    if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+        n != 19) {
         return NAN;
     }
     tm.tm_year -= 1900;
@@ -243,8 +244,9 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
     /* Merge the two sorted lists: a target with series is summarised; one without is listed
      * when it is down (or belongs to a job of nvitop exporters) with Prometheus's reason. */
     while (s < used || t < target_count) {
-        int cmp = s >= used ? 1 : t >= target_count ? -1 : strcmp(series[s].instance,
-                                                                  targets[t].instance);
+        int cmp = s >= used           ? 1
+                  : t >= target_count ? -1
+                                      : strcmp(series[s].instance, targets[t].instance);
         if (cmp <= 0) {
             size_t end = s;
             while (end < used && strcmp(series[end].instance, series[s].instance) == 0) {

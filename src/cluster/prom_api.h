@@ -7,11 +7,11 @@
 #ifndef NVITOP_CLUSTER_PROM_API_H
 #define NVITOP_CLUSTER_PROM_API_H
 
-#include "cluster/fetch.h"
-#include "cluster/node.h"
-
 #include <stdbool.h>
 #include <stddef.h>
+
+#include "cluster/fetch.h"
+#include "cluster/node.h"
 
 /*
  * Read the fleet from the Prometheus server at base_url ("http://host:9090", maybe with a path
