@@ -2,6 +2,7 @@
 #include "cluster/fetch.h"
 
 #include <curl/curl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,8 +16,9 @@
  * this is a wrong URL or a hostile server, not metrics. */
 #define BODY_LIMIT (64u << 20)
 
-struct transfer {
+struct fetch_transfer {
     struct node *node;
+    double timeout_s;
     CURL *easy;
     struct strbuf body;
     bool too_big;
@@ -32,7 +34,7 @@ void fetch_global_cleanup(void) {
 }
 
 static size_t on_data(char *data, size_t size, size_t count, void *user) {
-    struct transfer *t = user;
+    struct fetch_transfer *t = user;
     size_t n = size * count;
     if (t->body.len + n > BODY_LIMIT) {
         t->too_big = true;
@@ -77,7 +79,7 @@ static void set_failure(struct node *node, enum node_state state, const char *re
     str_copy(node->reason, sizeof node->reason, reason);
 }
 
-static void finish(struct transfer *t, CURLcode code, double timeout_s) {
+static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     struct node *node = t->node;
     long status = 0;
     curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
@@ -130,7 +132,15 @@ static void finish(struct transfer *t, CURLcode code, double timeout_s) {
     node->data_time = clock_wall_s();
 }
 
-static CURL *make_easy(const char *url, struct transfer *t, const struct fetch_options *o) {
+/* Abort a transfer when the owner asked to stop (the monitor quitting). */
+static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow) {
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    atomic_bool *cancel = user;
+    return atomic_load(cancel) ? 1 : 0;
+}
+
+static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct fetch_options *o) {
     CURL *easy = curl_easy_init();
     if (easy == NULL) {
         fputs("nvitop: out of memory (curl_easy_init)\n", stderr);
@@ -147,6 +157,11 @@ static CURL *make_easy(const char *url, struct transfer *t, const struct fetch_o
     curl_easy_setopt(easy, CURLOPT_WRITEDATA, t);
     curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
     curl_easy_setopt(easy, CURLOPT_USERAGENT, "nvitop-cluster");
+    if (o->cancel != NULL) {
+        curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(easy, CURLOPT_XFERINFODATA, o->cancel);
+        curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+    }
     if (o->cacert != NULL) {
         curl_easy_setopt(easy, CURLOPT_CAINFO, o->cacert);
     }
@@ -159,6 +174,39 @@ static CURL *make_easy(const char *url, struct transfer *t, const struct fetch_o
     return easy;
 }
 
+struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
+                                            const struct fetch_options *options) {
+    struct fetch_transfer *t = xcalloc(1, sizeof *t);
+    t->node = node;
+    t->timeout_s = options->timeout_s;
+    node->state = NODE_PENDING;
+    t->easy = make_easy(node->url, t, options);
+    curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
+    curl_multi_add_handle(multi, t->easy);
+    return t;
+}
+
+void fetch_transfer_abort(void *multi, struct fetch_transfer *t) {
+    curl_multi_remove_handle(multi, t->easy);
+    curl_easy_cleanup(t->easy);
+    strbuf_fini(&t->body);
+    free(t);
+}
+
+struct fetch_transfer *fetch_transfer_done(void *multi) {
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+        if (msg->msg == CURLMSG_DONE) {
+            struct fetch_transfer *t;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
+            finish(t, msg->data.result, t->timeout_s);
+            return t;
+        }
+    }
+    return NULL;
+}
+
 void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *options) {
     if (count == 0) {
         return;
@@ -168,28 +216,16 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
         fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
         abort();
     }
-    struct transfer *transfers = xcalloc(count, sizeof *transfers);
+    struct fetch_transfer **transfers = xcalloc(count, sizeof *transfers);
     for (size_t i = 0; i < count; i++) {
-        transfers[i].node = &nodes[i];
-        nodes[i].state = NODE_PENDING;
-        transfers[i].body = (struct strbuf)STRBUF_INIT;
-        transfers[i].easy = make_easy(nodes[i].url, &transfers[i], options);
-        curl_easy_setopt(transfers[i].easy, CURLOPT_PRIVATE, &transfers[i]);
-        curl_multi_add_handle(multi, transfers[i].easy);
+        transfers[i] = fetch_transfer_begin(multi, &nodes[i], options);
     }
     /* Each transfer ends by its own timeout; the deadline only guards against a curl bug. */
     double deadline = clock_monotonic_s() + options->timeout_s + 5.0;
     int running = (int)count;
     while (running > 0 && clock_monotonic_s() < deadline) {
         curl_multi_perform(multi, &running);
-        CURLMsg *msg;
-        int left;
-        while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
-            if (msg->msg == CURLMSG_DONE) {
-                struct transfer *t;
-                curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
-                finish(t, msg->data.result, options->timeout_s);
-            }
+        while (fetch_transfer_done(multi) != NULL) {
         }
         if (running > 0) {
             curl_multi_poll(multi, NULL, 0, 200, NULL);
@@ -199,9 +235,7 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
         if (nodes[i].state == NODE_PENDING) {
             set_failure(&nodes[i], NODE_TIMEOUT, "no answer");
         }
-        curl_multi_remove_handle(multi, transfers[i].easy);
-        curl_easy_cleanup(transfers[i].easy);
-        strbuf_fini(&transfers[i].body);
+        fetch_transfer_abort(multi, transfers[i]);
     }
     free(transfers);
     curl_multi_cleanup(multi);
@@ -209,7 +243,7 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
 
 enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
                           char *reason, size_t size) {
-    struct transfer t = {.body = STRBUF_INIT};
+    struct fetch_transfer t = {.body = STRBUF_INIT};
     CURL *easy = make_easy(url, &t, options);
     CURLcode code = curl_easy_perform(easy);
     long status = 0;

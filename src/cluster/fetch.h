@@ -6,6 +6,7 @@
 #ifndef NVITOP_CLUSTER_FETCH_H
 #define NVITOP_CLUSTER_FETCH_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "cluster/node.h"
@@ -15,6 +16,8 @@ struct fetch_options {
     const char *cacert; /* CA bundle for HTTPS (NULL: the system's) */
     const char *cert;   /* client certificate for mTLS (PEM), or NULL */
     const char *key;    /* its private key (PEM), or NULL */
+    /* When set and true, transfers in progress stop at once (a monitor quitting); NULL: none. */
+    atomic_bool *cancel;
 };
 
 /* Call once per program before any fetch (curl_global_init); fetch_global_cleanup() at exit. */
@@ -29,6 +32,19 @@ void fetch_global_cleanup(void);
 void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *options);
 
 struct strbuf;
+
+/*
+ * One node's transfer on a caller's curl multi handle (CURLM *, as void * to keep curl out of
+ * this header), for callers that schedule nodes one by one (the poller).  begin starts it (the
+ * node's state becomes NODE_PENDING); after curl_multi_perform(), fetch_transfer_done() returns
+ * each finished transfer with its node updated as fetch_nodes() does, or NULL; the caller then
+ * frees it with fetch_transfer_abort(), which also cancels one still running.
+ */
+struct fetch_transfer;
+struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
+                                            const struct fetch_options *options);
+struct fetch_transfer *fetch_transfer_done(void *multi);
+void fetch_transfer_abort(void *multi, struct fetch_transfer *t);
 
 /* One blocking GET of url (the Prometheus source's queries).  On NODE_OK *body holds the answer
  * (the caller frees it with strbuf_fini()); otherwise reason says why and *body is untouched. */

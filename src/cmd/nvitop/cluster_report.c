@@ -6,100 +6,24 @@
 
 #include <nvitop/version.h>
 
+#include "cluster/table.h"
 #include "json_writer.h"
 #include "util/strbuf.h"
 
-static void fmt_pct(char *buf, size_t size, double v) {
-    if (isnan(v)) {
-        snprintf(buf, size, "N/A");
-    } else {
-        snprintf(buf, size, "%.0f%%", v);
-    }
-}
-
-static void fmt_gib(char *buf, size_t size, double mib) {
-    if (isnan(mib)) {
-        snprintf(buf, size, "N/A");
-    } else {
-        snprintf(buf, size, "%.1fGiB", mib / 1024.0);
-    }
-}
-
-static void fmt_unit(char *buf, size_t size, double v, const char *unit) {
-    if (isnan(v)) {
-        snprintf(buf, size, "N/A");
-    } else {
-        snprintf(buf, size, "%.0f%s", v, unit);
-    }
-}
-
-/* "12s", "4m", "3h", "2d": the age of a node's data. */
-static void fmt_age(char *buf, size_t size, const struct node *n, double now) {
-    if (!n->has_data) {
-        snprintf(buf, size, "-");
-        return;
-    }
-    double age = now - n->data_time;
-    age = age < 0 ? 0 : age;
-    if (age < 60) {
-        snprintf(buf, size, "%.0fs", floor(age));
-    } else if (age < 3600) {
-        snprintf(buf, size, "%.0fm", floor(age / 60));
-    } else if (age < 86400) {
-        snprintf(buf, size, "%.0fh", floor(age / 3600));
-    } else {
-        snprintf(buf, size, "%.0fd", floor(age / 86400));
-    }
-}
-
-static void fmt_users(char *buf, size_t size, const struct node_summary *s) {
-    buf[0] = '\0';
-    size_t used = 0;
-    for (size_t i = 0; i < s->user_count && used < size; i++) {
-        int n = snprintf(buf + used, size - used, "%s%s %.1fGiB", i > 0 ? ", " : "",
-                         s->users[i].name, s->users[i].gpu_memory_mib / 1024.0);
-        used += n > 0 ? (size_t)n : 0;
-    }
-    if (s->user_count == 0) {
-        snprintf(buf, size, "-");
-    }
-}
-
 void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now) {
-    int node_w = 4, host_w = 4;
+    struct table_widths w;
+    table_widths(nodes, count, &w);
+    char line[1024];
+    table_header(line, sizeof line, &w);
+    fprintf(out, "%s\n", line);
     for (size_t i = 0; i < count; i++) {
-        int a = (int)strlen(nodes[i].address), h = (int)strlen(nodes[i].summary.hostname);
-        node_w = a > node_w ? a : node_w;
-        host_w = h > host_w ? h : host_w;
-    }
-    fprintf(out, "%-*s  %-*s  %4s %3s %5s %5s %21s %6s %5s %5s %4s  %s\n", node_w, "NODE", host_w,
-            "HOST", "GPUS", "MIG", "UTIL", "MAX", "MEMORY USED / TOTAL", "POWER", "TEMP", "PROCS",
-            "AGE", "TOP USERS (GPU MEMORY)");
-    for (size_t i = 0; i < count; i++) {
-        const struct node *n = &nodes[i];
-        const struct node_summary *s = &n->summary;
-        char age[16];
-        fmt_age(age, sizeof age, n, now);
-        if (!n->has_data) {
-            fprintf(out, "%-*s  %-*s  %s: %s\n", node_w, n->address, host_w, "-",
-                    node_state_name(n->state), n->reason);
-            continue;
-        }
-        char util[16], max[16], used[32], total[32], mem[80], power[24], temp[16], users[256];
-        fmt_pct(util, sizeof util, s->util_mean);
-        fmt_pct(max, sizeof max, s->util_max);
-        fmt_gib(used, sizeof used, s->memory_used_mib);
-        fmt_gib(total, sizeof total, s->memory_total_mib);
-        snprintf(mem, sizeof mem, "%s / %s", used, total);
-        fmt_unit(power, sizeof power, s->power_w, "W");
-        fmt_unit(temp, sizeof temp, s->temperature_max_c, "C");
-        fmt_users(users, sizeof users, s);
-        fprintf(out, "%-*s  %-*s  %4u %3u %5s %5s %21s %6s %5s %5u %4s  %s\n", node_w, n->address,
-                host_w, s->hostname[0] != '\0' ? s->hostname : "-", s->gpu_count, s->mig_count,
-                util, max, mem, power, temp, s->process_count, age, users);
-        if (n->state != NODE_OK) { /* stale data: say why it is not fresh */
-            fprintf(out, "%-*s  %-*s  %s: %s\n", node_w, "", host_w, "", node_state_name(n->state),
-                    n->reason);
+        table_row(line, sizeof line, &nodes[i], &w, now);
+        fprintf(out, "%s\n", line);
+        if (nodes[i].has_data && nodes[i].state != NODE_OK) {
+            /* Stale data: say why it is not fresh, under it. */
+            char problem[320];
+            table_problem(problem, sizeof problem, &nodes[i]);
+            fprintf(out, "%-*s  %-*s  %s\n", w.node, "", w.host, "", problem);
         }
     }
 }
