@@ -11,7 +11,8 @@
 /* Is a cluster source given? */
 bool cluster_requested(const struct nvitop_options *options);
 
-/* Read every node once and print the table or JSON.  Returns the exit status: 0 when every node
+/* Read every node once and print the table or JSON (-1, --json), or run the cluster screen.
+ * Returns the exit status: 0 when every node
  * answered, 1 when some did not (they are still listed), 2 for bad options. */
 int cluster_run(const struct nvitop_options *options);
 
