@@ -108,14 +108,17 @@ def test(argv):
             (['-1', '--hosts', 'ftp://x'],
              "argument --hosts: unsupported scheme (http or https only): 'ftp://x'"),
             (['-1', '--hosts', 'a:1', '--cert', 'c.pem'], '--cert and --key must be given together'),
-            (['--hosts', 'a:1'], 'the cluster screen is not available yet: use --hosts or '
-             '--prometheus with --once (-1) or --json'),
             (['-1', '--hosts', 'a:1', '--prometheus', 'http://p'],
              'argument --prometheus: not allowed with argument --hosts')):
         code, out, err, _ = run_nvitop(nvitop, args)
         last = err.strip().splitlines()[-1] if err.strip() else ''
         check(code == 2 and last == f'nvitop: error: {message}',
               f'{args}: status {code}, stderr {err!r}')
+    # The cluster screen needs a terminal, as the monitor does.
+    code, out, err, _ = run_nvitop(nvitop, ['-m', '--hosts', 'a:1'])
+    check(code == 1 and out == '' and
+          err == 'ERROR: You must run monitor mode from a TTY terminal.\n',
+          f'-m without a terminal: status {code}, stdout {out!r}, stderr {err!r}')
 
 
 if __name__ == '__main__':

@@ -108,7 +108,7 @@ static const char help_format[] =
     "  --pid PID [PID ...], -p PID [PID ...]\n"
     "                        Only show processes of the given PIDs.\n"
     "\n"
-    "cluster (with --once or --json; see docs/cluster.md):\n"
+    "cluster (a screen of nodes, or once with --once or --json; see docs/cluster.md):\n"
     "  --hosts HOST:PORT,... | --hosts @FILE\n"
     "                        Read the nvitop-exporter metrics of these nodes (host:port or "
     "http(s):// URL,\n"
