@@ -186,6 +186,11 @@ struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
     return t;
 }
 
+const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
+    *len = t->body.len;
+    return t->body.data != NULL ? t->body.data : "";
+}
+
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t) {
     curl_multi_remove_handle(multi, t->easy);
     curl_easy_cleanup(t->easy);

@@ -45,6 +45,8 @@ struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
                                             const struct fetch_options *options);
 struct fetch_transfer *fetch_transfer_done(void *multi);
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t);
+/* The body a finished transfer received (valid until fetch_transfer_abort()). */
+const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len);
 
 /* One blocking GET of url (the Prometheus source's queries).  On NODE_OK *body holds the answer
  * (the caller frees it with strbuf_fini()); otherwise reason says why and *body is untouched. */

@@ -31,6 +31,9 @@ struct poller {
     size_t shared_count;
     bool changed;
     char error[256];
+    size_t watched; /* the node whose body is kept (count: none) */
+    char *body;     /* its newest body, until taken */
+    size_t body_len;
 };
 
 static void wake(struct poller *p) {
@@ -45,6 +48,21 @@ static void publish_node(struct poller *p, size_t i, const struct node *node) {
     p->changed = true;
     pthread_mutex_unlock(&p->lock);
     wake(p);
+}
+
+/* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it). */
+static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t) {
+    pthread_mutex_lock(&p->lock);
+    if (i == p->watched) {
+        size_t len;
+        const char *body = fetch_transfer_body(t, &len);
+        free(p->body);
+        p->body = xmalloc(len + 1);
+        memcpy(p->body, body, len);
+        p->body[len] = '\0';
+        p->body_len = len;
+    }
+    pthread_mutex_unlock(&p->lock);
 }
 
 /* --hosts: each node read again interval_s after its previous answer. */
@@ -78,6 +96,7 @@ static void run_hosts(struct poller *p) {
         while ((done = fetch_transfer_done(multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {
                 if (busy[i] == done) {
+                    keep_body(p, i, done);
                     fetch_transfer_abort(multi, done);
                     busy[i] = NULL;
                     due[i] = clock_monotonic_s() + p->interval_s;
@@ -150,6 +169,7 @@ struct poller *poller_start(const struct node *nodes, size_t count, const char *
     memcpy(p->shared, nodes, count * sizeof *nodes);
     p->shared_count = count;
     p->changed = true;
+    p->watched = count;
     if (pipe2(p->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
         free(p->shared);
         free(p);
@@ -189,6 +209,35 @@ bool poller_take(struct poller *p, struct node **nodes, size_t *count, char *err
     return changed;
 }
 
+bool poller_watch(struct poller *p, const char *address) {
+    if (p->prometheus_url != NULL) {
+        return false;
+    }
+    pthread_mutex_lock(&p->lock);
+    p->watched = p->shared_count;
+    for (size_t i = 0; address != NULL && i < p->shared_count; i++) {
+        if (strcmp(p->shared[i].address, address) == 0) {
+            p->watched = i;
+        }
+    }
+    free(p->body);
+    p->body = NULL;
+    pthread_mutex_unlock(&p->lock);
+    return true;
+}
+
+bool poller_take_body(struct poller *p, char **body, size_t *len) {
+    pthread_mutex_lock(&p->lock);
+    bool some = p->body != NULL;
+    if (some) {
+        *body = p->body;
+        *len = p->body_len;
+        p->body = NULL;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return some;
+}
+
 void poller_stop(struct poller *p) {
     if (p == NULL) {
         return;
@@ -198,6 +247,7 @@ void poller_stop(struct poller *p) {
     close(p->pipe_fds[0]);
     close(p->pipe_fds[1]);
     pthread_mutex_destroy(&p->lock);
+    free(p->body);
     free(p->shared);
     free(p);
 }

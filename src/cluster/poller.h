@@ -30,6 +30,14 @@ int poller_fd(const struct poller *poller);
 bool poller_take(struct poller *poller, struct node **nodes, size_t *count, char *error,
                  size_t error_size);
 
+/* Keep the answers of the node at address (NULL: none) for poller_take_body(), from its next
+ * read on.  False with --prometheus, which reads no node's whole answer. */
+bool poller_watch(struct poller *poller, const char *address);
+
+/* The watched node's newest answer since the last take: true with a malloc'd NUL-terminated copy
+ * (free()). */
+bool poller_take_body(struct poller *poller, char **body, size_t *len);
+
 /* Stop the thread (transfers in progress are abandoned at once) and free everything. */
 void poller_stop(struct poller *poller);
 

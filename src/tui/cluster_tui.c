@@ -14,6 +14,7 @@
 
 #include "cluster/table.h"
 #include "tui/canvas.h"
+#include "tui/cluster_node.h"
 #include "tui/term.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
@@ -48,6 +49,10 @@ struct screen {
     size_t cursor;
     size_t top; /* first shown line */
     bool quit;
+    bool in_node; /* the node view is shown */
+    struct node_view node;
+    struct poller *poller;
+    char note[128]; /* a short message on the problem line (Enter with --prometheus) */
 };
 
 static double sort_key(const struct node *n, enum order order) {
@@ -119,6 +124,16 @@ static void select_line(struct screen *s, size_t line) {
 
 static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     canvas_clear(canvas);
+    if (s->in_node) {
+        const struct node *current = NULL;
+        for (size_t i = 0; i < s->count; i++) {
+            if (strcmp(s->nodes[i].address, s->node.address) == 0) {
+                current = &s->nodes[i];
+            }
+        }
+        node_view_draw(&s->node, &s->config->view, current, canvas, rows, cols);
+        return;
+    }
     struct view_style plain = view_style_make(VIEW_COLOR_DEFAULT, 0);
     struct view_style bold = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_BOLD);
     struct view_style bad = view_style_make(VIEW_COLOR_RED, 0);
@@ -161,18 +176,67 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         }
         canvas_text(canvas, y, 0, line, style);
     }
-    if (s->count > 0) {
+    if (s->note[0] != '\0') {
+        canvas_text(canvas, rows - 2, 0, s->note, bad);
+    } else if (s->count > 0) {
         table_problem(line, sizeof line, &s->nodes[s->shown[s->cursor]]);
         canvas_text(canvas, rows - 2, 0, line, bad);
     }
-    snprintf(line, sizeof line, "Sort: %s%s  (,/. order  / reverse  arrows select  q quit)",
+    snprintf(line, sizeof line,
+             "Sort: %s%s  (,/. order  / reverse  arrows select  Enter open  q quit)",
              order_names[s->order], s->reverse ? " (reversed)" : "");
     canvas_text(canvas, rows - 1, 0, line, plain);
 }
 
+static void node_key(struct screen *s, int key, int rows) {
+    switch (key) {
+    case TUI_KEY_ESC:
+    case 'q':
+    case 'Q':
+        s->in_node = false;
+        poller_watch(s->poller, NULL);
+        node_view_close(&s->node);
+        return;
+    case TUI_KEY_CTRL_C:
+        s->quit = true;
+        return;
+    case TUI_KEY_UP:
+    case 'k':
+        s->node.scroll--;
+        return;
+    case TUI_KEY_DOWN:
+    case 'j':
+        s->node.scroll++;
+        return;
+    case TUI_KEY_PAGE_UP:
+        s->node.scroll -= rows / 2;
+        return;
+    case TUI_KEY_PAGE_DOWN:
+        s->node.scroll += rows / 2;
+        return;
+    default:
+        return;
+    }
+}
+
 static void handle_key(struct screen *s, int key, int rows) {
     size_t page = rows > 8 ? (size_t)rows - 8 : 1;
+    s->note[0] = '\0';
+    if (s->in_node) {
+        node_key(s, key, rows);
+        return;
+    }
     switch (key) {
+    case TUI_KEY_ENTER:
+    case '\r':
+        if (s->count > 0 && poller_watch(s->poller, s->nodes[s->shown[s->cursor]].address)) {
+            node_view_open(&s->node, s->nodes[s->shown[s->cursor]].address);
+            s->in_node = true;
+        } else if (s->count > 0) {
+            snprintf(s->note, sizeof s->note,
+                     "A node's devices and processes are shown with --hosts only.");
+        }
+        return;
     case 'q':
     case 'Q':
     case TUI_KEY_CTRL_C:
@@ -243,10 +307,16 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
     }
     xalloc_set_fatal_hook(term_emergency_stop);
     canvas_set_ascii(canvas, config->view.ascii);
-    struct screen s = {.config = config};
+    struct screen s = {.config = config, .poller = poller};
     bool dirty = true;
     while (!s.quit) {
         take(&s, poller);
+        char *body;
+        size_t body_len;
+        if (s.in_node && poller_take_body(poller, &body, &body_len)) {
+            node_view_update(&s.node, body, body_len);
+            dirty = true;
+        }
         int rows, cols;
         term_size(&rows, &cols);
         rows = rows < 1 ? 1 : rows;
@@ -280,6 +350,7 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
     term_stop();
     xalloc_set_fatal_hook(NULL);
     canvas_destroy(canvas);
+    node_view_close(&s.node);
     free(s.nodes);
     free(s.shown);
     return 0;

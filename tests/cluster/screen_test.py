@@ -3,6 +3,7 @@ port that refuses connections and a server that answers after 10 s.  The good no
 their figures while the slow one is still pending, the bad ones with their reasons, the good ones
 keep refreshing while the slow one times out, the sort keys reorder the nodes, q quits."""
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -23,7 +24,7 @@ class Tmux:
         env = dict(os.environ, TERM='xterm-256color')
         env.pop('NVML_SIM_SCENARIO', None)
         subprocess.run(['tmux', '-L', self.socket, '-f', '/dev/null', 'new-session', '-d', '-x',
-                        '200', '-y', '30', command], env=env, check=True, timeout=20)
+                        '200', '-y', '80', command], env=env, check=True, timeout=20)
 
     def capture(self):
         return subprocess.run(['tmux', '-L', self.socket, 'capture-pane', '-p'],
@@ -72,7 +73,7 @@ def test(argv):
         slow = f'http://127.0.0.1:{bad}/slow'
         refused_address = f'127.0.0.1:{refused}'
         hosts = [good['h100'], refused_address, good['mig'], slow, good['faulty']]
-        command = (f'{shlex.quote(nvitop)} --hosts {",".join(hosts)} --timeout {TIMEOUT_S} '
+        command = (f'{shlex.quote(nvitop)} -U --hosts {",".join(hosts)} --timeout {TIMEOUT_S} '
                    f'--interval 0.5; echo nvitop-exit=$?; sleep 60')
         tmux = Tmux(command)
         try:
@@ -128,6 +129,34 @@ def test(argv):
                 tmux.keys('Down')
                 time.sleep(0.2)
             check(last[0] == 'refused: connection refused', f'no problem line:\n{screen}')
+            # Enter on a node that does not answer: the view waits, with the reason.
+            tmux.keys('Enter')
+            screen = wait_until(lambda: (lambda s: s if f'Waiting for {refused_address}' in s
+                                         else None)(tmux.capture()), 10, 'the waiting node view')
+            check('refused: connection refused' in screen, f'node view problem:\n{screen}')
+            tmux.keys('Escape')
+            wait_until(lambda: 'NVITOP CLUSTER' in tmux.capture(), 10, 'the nodes again')
+
+            # Enter on the 8-GPU node: its device panel and process table, drawn by the
+            # monitor's view code from its metrics.
+            tmux.keys('/', 'Home')
+            wait_until(lambda: order_on(tmux.capture())[:1] == [good['h100']], 10,
+                       'the 8-GPU node first')
+            tmux.keys('Enter')
+            screen = wait_until(lambda: (lambda s: s if 'Processes:' in s else None)(
+                tmux.capture()), 20, 'the node view')
+            lines = screen.splitlines()
+            check(lines[0].split() == ['NODE', good['h100'], 'node-h100'], f'title: {lines[0]!r}')
+            check('Driver Version: 550' in screen and 'CUDA Driver Version: 12.' in screen,
+                  f'device panel header:\n{screen}')
+            gpu_rows = [line for line in lines if re.match(r'^\|\s+\d+\s+H100 80GB HBM3', line)]
+            check(len(gpu_rows) == 8, f'{len(gpu_rows)} GPU rows, expected 8:\n{screen}')
+            process_rows = [line for line in lines if re.match(r'^\|\s+\d+\s+\d+ C ', line)]
+            check(len(process_rows) == 20, f'{len(process_rows)} process rows, expected 20:\n'
+                  f'{screen}')
+            check('@node-h100' in screen, f'process table header:\n{screen}')
+            tmux.keys('Escape')
+            wait_until(lambda: 'NVITOP CLUSTER' in tmux.capture(), 10, 'the nodes again')
             tmux.keys('q')
             wait_until(lambda: 'nvitop-exit=0' in tmux.capture(), 10, 'nvitop to quit')
         finally:

@@ -46,6 +46,10 @@ static int run_monitor(const struct nvitop_options *options, struct node *nodes,
     struct cluster_tui_config config = {.source = title};
     config.view.ascii = options->ascii;
     config.view.light = options->light;
+    config.view.color = true;
+    config.view.superuser = true; /* no local user owns a remote process: none is dimmed */
+    config.view.user_name = "";
+    config.view.thresholds = (struct view_thresholds){10, 75, 10, 80};
     double interval = options->interval_s > 0 ? options->interval_s : DEFAULT_INTERVAL_S;
     struct poller *poller = poller_start(nodes, count, source->url, fetch, interval);
     free(nodes);
