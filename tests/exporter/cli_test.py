@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import time
 
 import exporter_lib as lib
 
@@ -107,6 +108,15 @@ def main(argv):
     ]
     lib.check(lines == expected, 'start-up lines:\n' + '\n'.join(lines))
     lib.check(exporter.proc.returncode == 0, f'SIGTERM: status {exporter.proc.returncode}')
+
+    # SIGTERM while passes overrun the interval: the 8-GPU scenario's PCIe counters take 20 ms
+    # per call, some 0.3 s a pass, longer than --interval 0.25.
+    with lib.Exporter(binary, lib.scenario_path('h100-8gpu'), ['--interval', '0.25']) as exporter:
+        exporter.fetch()
+        time.sleep(1.5)  # past the first wait: every later pass starts late
+        code = exporter.stop()
+    lib.check(code == 0 and exporter.stderr().endswith('INFO: Interrupted by user.\n'),
+              f'SIGTERM with overrunning passes: status {code}')
 
 
 if __name__ == '__main__':

@@ -122,22 +122,24 @@ static int listen_on(const char *address, unsigned port, const char *scheme) {
 }
 
 /* Sample every interval until SIGINT or SIGTERM; the wait for the next pass is the wait for a
- * signal, so that the program leaves at once. */
+ * signal, so that the program leaves at once.  Signals are looked at before every pass, also
+ * when passes overrun the interval (a slow driver) and there is no time left to wait. */
 static void serve(struct exporter *exporter, struct http_server *server, double interval_s,
                   const sigset_t *signals) {
     double next = clock_monotonic_s() + interval_s;
     for (;;) {
         double wait = next - clock_monotonic_s();
-        if (wait > 0) {
-            struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
-            int sig = sigtimedwait(signals, NULL, &ts);
-            if (sig > 0) {
-                fprintf(stderr, "\nINFO: Interrupted by user.\n");
-                return;
-            }
-            if (errno == EINTR || clock_monotonic_s() < next) {
-                continue;
-            }
+        if (wait < 0) {
+            wait = 0;
+        }
+        struct timespec ts = {(time_t)wait, (long)((wait - (double)(time_t)wait) * 1e9)};
+        int sig = sigtimedwait(signals, NULL, &ts);
+        if (sig > 0) {
+            fprintf(stderr, "\nINFO: Interrupted by user.\n");
+            return;
+        }
+        if (clock_monotonic_s() < next) {
+            continue; /* EINTR, or woken early */
         }
         next += interval_s;
         if (next < clock_monotonic_s()) {
@@ -157,6 +159,17 @@ int main(int argc, char **argv) {
     if (code >= 0) {
         return code;
     }
+    /* SIGINT and SIGTERM are taken by sigtimedwait() in the sampling loop only: block them
+     * before any thread exists (the driver library may start some in nvt_open, the server
+     * starts one), so that every thread inherits the mask; a thread that did not block them
+     * would take them with their default action and kill the process uncleanly. */
+    sigset_t signals;
+    sigemptyset(&signals);
+    sigaddset(&signals, SIGINT);
+    sigaddset(&signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
     char error[1024];
     struct tls_files tls;
     if (tls_files_load(opts.certfile, opts.keyfile, opts.client_cafile, opts.client_capath, &tls,
@@ -184,15 +197,6 @@ int main(int argc, char **argv) {
     }
     print_devices(snap);
     nvt_snapshot_free(snap);
-
-    /* Signals are taken by sigtimedwait() in the sampling loop only: block them before the
-     * server's thread starts, so that it inherits the mask. */
-    sigset_t signals;
-    sigemptyset(&signals);
-    sigaddset(&signals, SIGINT);
-    sigaddset(&signals, SIGTERM);
-    pthread_sigmask(SIG_BLOCK, &signals, NULL);
-    signal(SIGPIPE, SIG_IGN);
 
     const char *scheme = tls.cert_pem != NULL ? "https" : "http";
     int fd = listen_on(opts.bind_address, opts.port, scheme);
