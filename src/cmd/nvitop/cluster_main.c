@@ -16,6 +16,7 @@
 
 #define DEFAULT_TIMEOUT_S  3.0
 #define DEFAULT_INTERVAL_S 2.0
+#define MIN_INTERVAL_S     0.25
 
 static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
                           const struct cluster_source_info *source);
@@ -51,6 +52,7 @@ static int run_monitor(const struct nvitop_options *options, struct node *nodes,
     config.view.user_name = "";
     config.view.thresholds = (struct view_thresholds){10, 75, 10, 80};
     double interval = options->interval_s > 0 ? options->interval_s : DEFAULT_INTERVAL_S;
+    interval = interval < MIN_INTERVAL_S ? MIN_INTERVAL_S : interval; /* as the local monitor */
     struct poller *poller = poller_start(nodes, count, source->url, fetch, interval);
     free(nodes);
     int code = 0;
