@@ -4,7 +4,7 @@ than linearly in the number of nodes).  Prints figures and ratios; never fails o
 
 A load generator in this process serves synthetic nvitop-exporter /metrics for N nodes (8 GPUs
 and 20 processes each) on one loopback port, one path per node, and a stand-in of Prometheus's
-HTTP API answering for N nodes.  nvitop's CPU is read from /proc (the monitor, in tmux) or
+HTTP API answering nvitop's aggregated queries for N nodes (one series per node per query).  nvitop's CPU is read from /proc (the monitor, in tmux) or
 getrusage (once mode).  The floor, measured in the same run: a minimal client (Python's http.client)
 reading the same N bodies once, per refresh.
 
@@ -19,6 +19,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 
 GPUS, PROCESSES = 8, 20
 
@@ -69,7 +70,8 @@ class Generator:
                 if self.path.startswith('/node/'):
                     body = gen.body
                 elif self.path.startswith('/api/v1/query'):
-                    body = gen.prometheus_answer('query')
+                    query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                    body = gen.prometheus_answer('query', query.get('query', [''])[0])
                 elif self.path.startswith('/api/v1/targets'):
                     body = gen.prometheus_answer('targets')
                 else:
@@ -91,14 +93,42 @@ class Generator:
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
 
-    def prometheus_answer(self, kind):
-        key = (kind, self.prometheus_nodes)
+    def prometheus_answer(self, kind, query=''):
+        key = (kind, query, self.prometheus_nodes)
         if key not in self.answers:
-            self.answers[key] = self.build_answer(kind, self.prometheus_nodes)
+            self.answers[key] = self.build_answer(kind, self.prometheus_nodes, query)
         return self.answers[key]
 
     @staticmethod
-    def build_answer(kind, count):
+    def aggregate(query):
+        """What Prometheus answers for one of nvitop's queries about a synthetic node: a list of
+        (extra labels, value) per node."""
+        per_gpu_procs = [PROCESSES // GPUS + (1 if g < PROCESSES % GPUS else 0) for g in range(GPUS)]
+        users = {}
+        for g in range(GPUS):
+            for p in range(per_gpu_procs[g]):
+                users[f'user{p}'] = users.get(f'user{p}', 0) + 20000 + p
+        table = (
+            ('hostname)', lambda: [({}, GPUS)]),
+            ('index=~', lambda: []),
+            ('avg by', lambda: [({}, sum(50 + g for g in range(GPUS)) / GPUS)]),
+            ('max by (instance, job) (gpu_utilization', lambda: [({}, 50 + GPUS - 1)]),
+            ('gpu_memory_used', lambda: [({}, sum(40000 + g for g in range(GPUS)))]),
+            ('gpu_memory_total', lambda: [({}, 81559 * GPUS)]),
+            ('gpu_power_usage', lambda: [({}, 612.5 * GPUS)]),
+            ('gpu_temperature', lambda: [({}, 60 + GPUS - 1)]),
+            ('topk', lambda: [({'username': u}, v) for u, v in
+                              sorted(users.items(), key=lambda kv: -kv[1])[:3]]),
+            ('count by (instance, job) (process', lambda: [({}, PROCESSES)]),
+            ('nvitop_info', lambda: [({'driver_version': '550.90.07'}, 1)]),
+        )
+        for needle, answer in table:
+            if needle in query:
+                return answer()
+        return []
+
+    @classmethod
+    def build_answer(cls, kind, count, query=''):
         now = time.time()
         stamp = time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(now)) + '.5Z'
         if kind == 'targets':
@@ -106,21 +136,11 @@ class Generator:
                         'health': 'up', 'lastError': '', 'lastScrape': stamp}
                        for i in range(count)]
             return json.dumps({'status': 'success', 'data': {'activeTargets': targets}}).encode()
-        result = []
-        wanted = ('nvitop_info', 'gpu_utilization_Percentage', 'gpu_memory_used_MiB',
-                  'gpu_memory_total_MiB', 'gpu_power_usage_W', 'gpu_temperature_C',
-                  'process_gpu_memory_MiB')
-        for i in range(count):
-            for line in node_body(i).decode().splitlines():
-                name, _, rest = line.partition('{')
-                if name not in wanted:
-                    continue
-                labels_text, _, value = rest.rpartition('} ')
-                metric = {'__name__': name, 'instance': f'node{i:04d}:8000', 'job': 'nvitop'}
-                for pair in labels_text.split('",'):
-                    key, _, val = pair.partition('="')
-                    metric[key] = val.rstrip('"')
-                result.append({'metric': metric, 'value': [now, value]})
+        rows = cls.aggregate(query)
+        result = [{'metric': {'instance': f'node{i:04d}:8000', 'job': 'nvitop',
+                              'hostname': f'node{i:04d}', **labels},
+                   'value': [now, str(value)]}
+                  for i in range(count) for labels, value in rows]
         return json.dumps({'status': 'success',
                            'data': {'resultType': 'vector', 'result': result}}).encode()
 
@@ -200,8 +220,6 @@ def main():
         base = None
         for count in (10, 100, 1000):
             gen.prometheus_nodes = count
-            gen.prometheus_answer('query')
-            gen.prometheus_answer('targets')
             cpu = min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'], env)
                       for _ in range(3))
             base = base if base is not None else cpu

@@ -15,15 +15,38 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
-/* The series the summary reads (node.c), in one selector. */
-static const char metrics_query[] =
-    "{__name__=~\"nvitop_info|gpu_utilization_Percentage|gpu_memory_used_MiB|gpu_memory_total_MiB"
-    "|gpu_power_usage_W|gpu_temperature_C|process_gpu_memory_MiB\"}";
+/* The figures of the summary (node.c), aggregated by Prometheus: each answer holds one series per
+ * node (three for the users), so nvitop's work grows with the nodes, not with their GPUs and
+ * processes.  ">= 0" drops NaN samples, which node_summarize() skips too. */
+enum field {
+    F_GPUS, /* creates the node; carries the hostname label */
+    F_MIG,
+    F_UTIL_MEAN,
+    F_UTIL_MAX,
+    F_MEM_USED,
+    F_MEM_TOTAL,
+    F_POWER,
+    F_TEMP,
+    F_PROCS,
+    F_USERS,
+    F_DRIVER,
+    F_COUNT
+};
 
-struct series {
-    const char *instance;
-    const char *job;
-    json_t *item; /* {"metric": {...}, "value": [t, "v"]} */
+#define PHYSICAL "{index!~\".*:.*\"}"
+static const char *const queries[F_COUNT] = {
+    [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ")",
+    [F_MIG] = "count by (instance, job) (gpu_memory_total_MiB{index=~\".*:.*\"})",
+    [F_UTIL_MEAN] = "avg by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
+    [F_UTIL_MAX] = "max by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
+    [F_MEM_USED] = "sum by (instance, job) (gpu_memory_used_MiB" PHYSICAL " >= 0)",
+    [F_MEM_TOTAL] = "sum by (instance, job) (gpu_memory_total_MiB" PHYSICAL " >= 0)",
+    [F_POWER] = "sum by (instance, job) (gpu_power_usage_W" PHYSICAL " >= 0)",
+    [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000)",
+    [F_PROCS] = "count by (instance, job) (process_gpu_memory_MiB)",
+    [F_USERS] = "topk by (instance, job) (3, sum by (instance, job, username) "
+                "(process_gpu_memory_MiB >= 0))",
+    [F_DRIVER] = "max by (instance, job, driver_version) (nvitop_info)",
 };
 
 struct target {
@@ -108,63 +131,12 @@ static json_t *api_get(const char *base, const char *path, const char *query,
     return data;
 }
 
-static int by_instance(const void *a, const void *b) {
-    return strcmp(((const struct series *)a)->instance, ((const struct series *)b)->instance);
+static int node_by_address(const void *a, const void *b) {
+    return strcmp(((const struct node *)a)->address, ((const struct node *)b)->address);
 }
 
 static int target_by_instance(const void *a, const void *b) {
     return strcmp(((const struct target *)a)->instance, ((const struct target *)b)->instance);
-}
-
-/* Summarise one instance's series [first, end) into node n. */
-static void summarize_group(const struct series *first, const struct series *end, struct node *n) {
-    size_t count = (size_t)(end - first), label_total = 0;
-    for (const struct series *s = first; s < end; s++) {
-        label_total += json_object_size(json_object_get(s->item, "metric"));
-    }
-    struct prom_doc doc = {
-        .samples = xcalloc(count, sizeof *doc.samples),
-        .labels = xcalloc(label_total + 1, sizeof *doc.labels),
-    };
-    double newest = NAN;
-    for (const struct series *s = first; s < end; s++) {
-        json_t *metric = json_object_get(s->item, "metric");
-        json_t *value = json_object_get(s->item, "value");
-        const char *text = json_string_value(json_array_get(value, 1));
-        const char *name = json_string_value(json_object_get(metric, "__name__"));
-        if (name == NULL || text == NULL) {
-            continue;
-        }
-        struct prom_sample *sample = &doc.samples[doc.sample_count++];
-        sample->name = name;
-        sample->label_first = doc.label_count;
-        char *end_ptr;
-        sample->value = strtod(text, &end_ptr); /* Prometheus writes NaN, +Inf, -Inf, numbers */
-        if (*end_ptr != '\0') {
-            sample->value = NAN;
-        }
-        const char *key;
-        json_t *label;
-        json_object_foreach(metric, key, label) {
-            if (json_is_string(label)) {
-                doc.labels[doc.label_count++] = (struct prom_label){key, json_string_value(label)};
-            }
-        }
-        sample->label_count = doc.label_count - sample->label_first;
-        double t = json_number_value(json_array_get(value, 0));
-        newest = isnan(newest) || t > newest ? t : newest;
-    }
-    char why[200];
-    if (node_summarize(&doc, &n->summary, why, sizeof why)) {
-        n->state = NODE_OK;
-        n->has_data = true;
-        n->data_time = newest;
-    } else {
-        n->state = NODE_BAD_DATA;
-        str_copy(n->reason, sizeof n->reason, why);
-    }
-    free(doc.samples);
-    free(doc.labels);
 }
 
 static struct node *add_node(struct node **nodes, size_t *count, size_t *cap, const char *name) {
@@ -178,7 +150,7 @@ static struct node *add_node(struct node **nodes, size_t *count, size_t *cap, co
     return n;
 }
 
-/* The active targets, sorted by instance; NULL-safe on a malformed list (entries skipped). */
+/* The active targets, sorted by instance (malformed entries skipped). */
 static struct target *read_targets(json_t *data, size_t *count) {
     json_t *active = json_object_get(data, "activeTargets");
     size_t size = json_array_size(active);
@@ -202,9 +174,94 @@ static struct target *read_targets(json_t *data, size_t *count) {
     return targets;
 }
 
-static bool job_has_metrics(const struct series *series, size_t count, const char *job) {
-    for (size_t i = 0; i < count; i++) {
-        if (strcmp(series[i].job, job) == 0) {
+static double value_of(json_t *item, double *time) {
+    json_t *value = json_object_get(item, "value");
+    const char *text = json_string_value(json_array_get(value, 1));
+    *time = json_number_value(json_array_get(value, 0));
+    char *end;
+    double v = text != NULL ? strtod(text, &end) : NAN;
+    return text != NULL && *end == '\0' ? v : NAN;
+}
+
+static void add_user(struct node_summary *s, const char *user, double mib) {
+    if (s->user_count == NODE_TOP_USERS) {
+        return;
+    }
+    str_copy(s->users[s->user_count].name, sizeof s->users[0].name, user);
+    s->users[s->user_count++].gpu_memory_mib = mib;
+    /* Largest first, then by name, as node_summarize() orders them. */
+    for (size_t i = s->user_count - 1; i > 0; i--) {
+        struct node_user *a = &s->users[i - 1], *b = &s->users[i];
+        if (a->gpu_memory_mib > b->gpu_memory_mib ||
+            (a->gpu_memory_mib == b->gpu_memory_mib && strcmp(a->name, b->name) <= 0)) {
+            break;
+        }
+        struct node_user t = *a;
+        *a = *b;
+        *b = t;
+    }
+}
+
+/* Apply one aggregated series to its node (found by instance among the sorted nodes). */
+static void apply(enum field f, json_t *item, struct node *nodes, size_t count) {
+    json_t *metric = json_object_get(item, "metric");
+    const char *instance = json_string_value(json_object_get(metric, "instance"));
+    if (instance == NULL) {
+        return;
+    }
+    struct node key;
+    str_copy(key.address, sizeof key.address, instance);
+    struct node *n = bsearch(&key, nodes, count, sizeof *nodes, node_by_address);
+    if (n == NULL) {
+        return;
+    }
+    double t, v = value_of(item, &t);
+    struct node_summary *s = &n->summary;
+    switch (f) {
+    case F_MIG:
+        s->mig_count = isnan(v) || v < 0 ? 0 : (unsigned)v;
+        break;
+    case F_UTIL_MEAN:
+        s->util_mean = v;
+        break;
+    case F_UTIL_MAX:
+        s->util_max = v;
+        break;
+    case F_MEM_USED:
+        s->memory_used_mib = v;
+        break;
+    case F_MEM_TOTAL:
+        s->memory_total_mib = v;
+        break;
+    case F_POWER:
+        s->power_w = v;
+        break;
+    case F_TEMP:
+        s->temperature_max_c = v;
+        break;
+    case F_PROCS:
+        s->process_count = isnan(v) || v < 0 ? 0 : (unsigned)v;
+        break;
+    case F_USERS: {
+        const char *user = json_string_value(json_object_get(metric, "username"));
+        add_user(s, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+        break;
+    }
+    case F_DRIVER: {
+        const char *driver = json_string_value(json_object_get(metric, "driver_version"));
+        str_copy(s->driver, sizeof s->driver, driver != NULL ? driver : "");
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+static bool job_has_metrics(json_t *gpus, const char *job) {
+    for (size_t i = 0; i < json_array_size(gpus); i++) {
+        json_t *metric = json_object_get(json_array_get(gpus, i), "metric");
+        const char *j = json_string_value(json_object_get(metric, "job"));
+        if (j != NULL && strcmp(j, job) == 0) {
             return true;
         }
     }
@@ -215,62 +272,81 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
                    size_t *count, char *err, size_t errlen) {
     *nodes = NULL;
     *count = 0;
-    json_t *query_root = NULL, *targets_root = NULL;
-    json_t *data =
-        api_get(base_url, "/api/v1/query?query=", metrics_query, options, &query_root, err, errlen);
-    json_t *tdata = data != NULL ? api_get(base_url, "/api/v1/targets?state=active", NULL, options,
-                                           &targets_root, err, errlen)
-                                 : NULL;
+    json_t *roots[F_COUNT + 1] = {NULL};
+    json_t *results[F_COUNT] = {NULL};
+    bool ok = true;
+    for (int f = 0; f < F_COUNT && ok; f++) {
+        json_t *data =
+            api_get(base_url, "/api/v1/query?query=", queries[f], options, &roots[f], err, errlen);
+        results[f] = data != NULL ? json_object_get(data, "result") : NULL;
+        ok = data != NULL;
+    }
+    json_t *tdata = ok ? api_get(base_url, "/api/v1/targets?state=active", NULL, options,
+                                 &roots[F_COUNT], err, errlen)
+                       : NULL;
     if (tdata == NULL) {
-        json_decref(query_root);
+        for (int f = 0; f <= F_COUNT; f++) {
+            json_decref(roots[f]);
+        }
         return false;
     }
-    json_t *result = json_object_get(data, "result");
-    size_t total = json_array_size(result), used = 0;
-    struct series *series = xcalloc(total + 1, sizeof *series);
-    for (size_t i = 0; i < total; i++) {
-        json_t *item = json_array_get(result, i);
+    /* The nodes: one per series of the GPU count. */
+    struct node *found = NULL;
+    size_t found_count = 0, found_cap = 0;
+    for (size_t i = 0; i < json_array_size(results[F_GPUS]); i++) {
+        json_t *item = json_array_get(results[F_GPUS], i);
         json_t *metric = json_object_get(item, "metric");
         const char *instance = json_string_value(json_object_get(metric, "instance"));
-        const char *job = json_string_value(json_object_get(metric, "job"));
-        if (instance != NULL && job != NULL) {
-            series[used++] = (struct series){instance, job, item};
+        if (instance == NULL) {
+            continue;
+        }
+        struct node *n = add_node(&found, &found_count, &found_cap, instance);
+        struct node_summary *s = &n->summary;
+        s->util_mean = s->util_max = s->memory_used_mib = s->memory_total_mib = NAN;
+        s->power_w = s->temperature_max_c = NAN;
+        double t, v = value_of(item, &t);
+        s->gpu_count = isnan(v) || v < 0 ? 0 : (unsigned)v;
+        const char *host = json_string_value(json_object_get(metric, "hostname"));
+        str_copy(s->hostname, sizeof s->hostname, host != NULL ? host : "");
+        n->state = NODE_OK;
+        n->has_data = true;
+        n->data_time = t;
+    }
+    qsort(found, found_count, sizeof *found, node_by_address);
+    for (int f = F_GPUS + 1; f < F_COUNT; f++) {
+        for (size_t i = 0; i < json_array_size(results[f]); i++) {
+            apply((enum field)f, json_array_get(results[f], i), found, found_count);
         }
     }
-    qsort(series, used, sizeof *series, by_instance);
     size_t target_count;
     struct target *targets = read_targets(tdata, &target_count);
     size_t cap = 0, s = 0, t = 0;
-    /* Merge the two sorted lists: a target with series is summarised; one without is listed
-     * when it is down (or belongs to a job of nvitop exporters) with Prometheus's reason. */
-    while (s < used || t < target_count) {
-        int cmp = s >= used           ? 1
+    /* Merge the two sorted lists: a node with data keeps it (stale when its target is down);
+     * a target without data is listed when it is down (Prometheus's reason) or belongs to a job
+     * of nvitop exporters. */
+    while (s < found_count || t < target_count) {
+        int cmp = s >= found_count    ? 1
                   : t >= target_count ? -1
-                                      : strcmp(series[s].instance, targets[t].instance);
+                                      : strcmp(found[s].address, targets[t].instance);
         if (cmp <= 0) {
-            size_t end = s;
-            while (end < used && strcmp(series[end].instance, series[s].instance) == 0) {
-                end++;
-            }
-            struct node *n = add_node(nodes, count, &cap, series[s].instance);
-            summarize_group(&series[s], &series[end], n);
+            struct node *n = add_node(nodes, count, &cap, found[s].address);
+            *n = found[s++];
             if (cmp == 0 && !isnan(targets[t].last_scrape)) {
                 n->data_time = targets[t].last_scrape; /* the query's time is "now" */
             }
             if (cmp == 0 && strcmp(targets[t].health, "up") != 0) {
-                n->state = NODE_DOWN; /* stale series of a target that just went down */
+                n->state = NODE_DOWN;
                 str_copy(n->reason, sizeof n->reason,
                          targets[t].error != NULL && targets[t].error[0] != '\0'
                              ? targets[t].error
                              : targets[t].health);
             }
-            s = end;
             t += cmp == 0;
             continue;
         }
         const struct target *tg = &targets[t++];
         bool up = strcmp(tg->health, "up") == 0;
-        if (up && !job_has_metrics(series, used, tg->job)) {
+        if (up && !job_has_metrics(results[F_GPUS], tg->job)) {
             continue; /* another exporter (Prometheus itself, node_exporter, ...) */
         }
         struct node *n = add_node(nodes, count, &cap, tg->instance);
@@ -280,9 +356,10 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
                  : tg->error != NULL && tg->error[0] != '\0' ? tg->error
                                                              : tg->health);
     }
-    free(series);
+    free(found);
     free(targets);
-    json_decref(query_root);
-    json_decref(targets_root);
+    for (int f = 0; f <= F_COUNT; f++) {
+        json_decref(roots[f]);
+    }
     return true;
 }

@@ -1,8 +1,8 @@
 /*
- * The Prometheus source: every node's nvitop-exporter metrics read from a Prometheus server
- * through its HTTP API in two requests per refresh, whatever the number of nodes: one instant
- * query for the series the summary needs, and the list of scrape targets (health, last error,
- * last scrape time).  Not thread-safe: one call at a time.
+ * The Prometheus source: every node's summary read from a Prometheus server through its HTTP API
+ * in twelve requests per refresh, whatever the number of nodes: one instant query per figure,
+ * aggregated by Prometheus to one series per node, and the list of scrape targets (health, last
+ * error, last scrape time).  Not thread-safe: one call at a time.
  */
 #ifndef NVITOP_CLUSTER_PROM_API_H
 #define NVITOP_CLUSTER_PROM_API_H
