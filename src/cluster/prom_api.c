@@ -1,5 +1,5 @@
-/* The Prometheus source (prom_api.h).  Answers are parsed with jansson; the series of each target
- * are grouped by their instance label and handed to the same summary as a /metrics body. */
+/* The Prometheus source (prom_api.h).  Answers are parsed with jansson; each aggregated series
+ * fills one figure of the node named by its instance label. */
 #include "cluster/prom_api.h"
 
 #include <curl/curl.h>

@@ -36,6 +36,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             # Answer only after SLOW_S seconds (or when the test ends).
             self.stop.wait(SLOW_S)
             body, status = b'up 1\n', 200
+        elif self.path.startswith('/html/'):
+            body, status = b'<html>Grafana</html>\n', 200
+        elif self.path.startswith('/json/'):
+            body, status = b'{"status": "error", "error": "bad query"}\n', 200
         elif self.path == '/garbage':
             body, status = b'<html><body>It works!</body></html>\n', 200
         elif self.path == '/other':
