@@ -18,6 +18,7 @@ LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/be
 run "$build/bench/bench-once"
 run "$build/bench/bench-tree"
 run sh "$here/bench/monitor/monitor_bench.sh" "$build" "$seconds"
+run sh "$here/bench/monitor/monitor_bench.sh" --metrics "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"
 run python3 "$here/bench/exporter/exporter_bench.py" "$build" "$seconds"
 run python3 "$here/bench/cluster/cluster_bench.py" "$build" "$seconds"

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Stand-in GPU jobs: long-running, harmless processes with job-like command lines, whose pids a
-# scenario file can name ("pid": "${NVT_STANDIN_3:-424242}") so that everything the host side
+# scenario file can name ("pid": "${NVT_STANDIN_3:-4424242}") so that everything the host side
 # reads about them (user, command line, CPU, memory, start time) is real.
 #
 #   eval "$(scripts/standins.sh start [N])"   start N stand-ins (default 20), print

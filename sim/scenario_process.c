@@ -1,6 +1,6 @@
 /*
  * Reading process lists, including pids given as environment placeholders such as
- * "${NVT_STANDIN_3:-424242}", so that a scenario can name real, running processes.
+ * "${NVT_STANDIN_3:-4424242}", so that a scenario can name real, running processes.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -9,8 +9,10 @@
 
 #include "scenario_internal.h"
 
-/* Linux never hands out pids above this (PID_MAX_LIMIT on 64-bit). */
-#define SIM_PID_MAX 4194304
+/* Linux never hands out pids of 4194304 (PID_MAX_LIMIT on 64-bit) or above: scenarios may use
+ * such pids for made-up processes that no host process can ever hold (up to 7 digits, the width
+ * of the PID column). */
+#define SIM_PID_MAX 9999999
 
 static int read_pid(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_type(struct scenario_ctx *ctx, const json_t *value, void *base);

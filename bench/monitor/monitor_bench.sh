@@ -8,14 +8,19 @@
 #   sh bench/monitor/monitor_bench.sh [BUILD_DIR] [SECONDS]          1 s interval, default 60 s
 #   sh bench/monitor/monitor_bench.sh --soak [BUILD_DIR] [SECONDS]   0.25 s interval, default
 #                                        600 s: RSS and open descriptors over time (stay flat)
+#   sh bench/monitor/monitor_bench.sh --metrics [BUILD_DIR] [SECONDS]  1 s interval, default 60 s:
+#                                        the monitor with the process metrics screen open on one
+#                                        process against the same monitor on its main screen
+#                                        (floor), both running and measured at once; target ratio
+#                                        <= 1.25
 #
 # CPU time is the scheduler's run time of every thread (/proc/PID/task/*/sched, microseconds)
 # where the kernel has it, else utime + stime in clock ticks.
 set -eu
 
 mode=bench
-if [ "${1:-}" = --soak ]; then
-    mode=soak
+if [ "${1:-}" = --soak ] || [ "${1:-}" = --metrics ]; then
+    mode=${1#--}
     shift
 fi
 source_dir=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,9 +47,12 @@ command -v tmux >/dev/null 2>&1 || {
 nvtop=${NVTOP:-$(command -v nvtop 2>/dev/null || true)}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-bench-monitor.XXXXXX")
-socket="nvt-bench-$$"
+socket_base="nvt-bench-$$"
+socket=$socket_base
 cleanup() {
-    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
+    for server in "$socket_base" "$socket_base-main" "$socket_base-metrics"; do
+        tmux -L "$server" kill-server >/dev/null 2>&1 || true
+    done
     NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null 2>&1 ||
         true
     rm -rf "$work"
@@ -97,12 +105,29 @@ start() {
         fi
         sleep 0.1
     done
+    if [ "$label" = metrics ]; then
+        # The metrics screen of the first process (its half-second readings start at once).
+        tmux -L "$socket" send-keys -t main Down
+        sleep 0.5
+        tmux -L "$socket" send-keys -t main Enter
+        until tmux -L "$socket" capture-pane -p -t main | grep -qF -- "%DEC"; do
+            if [ "$(date +%s)" -ge "$deadline" ]; then
+                echo "the metrics screen did not open" >&2
+                exit 1
+            fi
+            sleep 0.1
+        done
+    fi
     sleep 2
 }
 
 # stop: quit the program in the pane (q) and wait until it is gone, so that the simulator writes
 # its call counts.
 stop() {
+    if [ "$label" = metrics ]; then
+        tmux -L "$socket" send-keys -t main Escape # back to the main screen, where q quits
+        sleep 0.3
+    fi
     tmux -L "$socket" send-keys -t main q
     deadline=$(($(date +%s) + 20))
     while [ -d "/proc/$pid" ] && [ "$(date +%s)" -lt "$deadline" ]; do
@@ -137,6 +162,47 @@ if [ "$mode" = soak ]; then
         elapsed=$((elapsed + step))
     done
     stop
+    exit 0
+fi
+
+if [ "$mode" = metrics ]; then
+    # Both monitors run at once, each in its own tmux server, and are measured over the same
+    # window, so that the rest of the machine's load weighs on both alike.
+    socket="$socket_base-main"
+    start main "Processes:" "$nvitop" -m --interval "$interval"
+    main_pid=$pid main_started=$started
+    socket="$socket_base-metrics"
+    start metrics "Processes:" "$nvitop" -m --interval "$interval"
+    metrics_pid=$pid metrics_started=$started
+    a0=$(cpu_s "$main_pid") b0=$(cpu_s "$metrics_pid")
+    sleep "$seconds"
+    a1=$(cpu_s "$main_pid") b1=$(cpu_s "$metrics_pid")
+    arss=$(rss_kib "$main_pid") brss=$(rss_kib "$metrics_pid")
+    label=metrics pid=$metrics_pid
+    stop
+    metrics_life=$(awk -v a="$metrics_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
+    socket="$socket_base-main" label=main pid=$main_pid
+    stop
+    main_life=$(awk -v a="$main_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
+    socket=$socket_base
+    main="$a0 $a1 $arss $(sum_calls "$work/calls-main") $main_life"
+    metrics="$b0 $b1 $brss $(sum_calls "$work/calls-metrics") $metrics_life"
+    awk -v main="$main" -v metrics="$metrics" -v seconds="$seconds" 'BEGIN {
+        split(main, a, " "); split(metrics, b, " ")
+        acpu = a[2] - a[1]; bcpu = b[2] - b[1]; arate = a[4] / a[5]; brate = b[4] / b[5]
+        printf "two monitors on h100-8gpu.json (8 GPUs, 20 processes) at once, 1 s interval, "
+        printf "%d s;\nnvml calls/s over the whole life of each, start-up included\n", seconds
+        printf "%-16s %10s %10s %14s %10s\n", "", "cpu_s", "cpu_%core", "nvml_calls/s", "rss_kib"
+        printf "%-16s %10.4f %10.4f %14.1f %10d\n", "main screen", acpu, 100 * acpu / seconds,
+            arate, a[3]
+        printf "%-16s %10.4f %10.4f %14.1f %10d\n", "metrics screen", bcpu, 100 * bcpu / seconds,
+            brate, b[3]
+        printf "%-16s %10.2f %10s %14.2f %10.2f\n", "metrics / main", (acpu > 0 ? bcpu / acpu : 0),
+            "", (arate > 0 ? brate / arate : 0), (a[3] > 0 ? b[3] / a[3] : 0)
+        printf "target: cpu ratio <= 1.25 (the 0.5 s readings cover one device and one process)\n"
+    }'
     exit 0
 fi
 

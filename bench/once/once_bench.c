@@ -3,6 +3,8 @@
  * stand-in processes, against a floor program measured in the same run (bench-once-floor: load
  * NVML, the same queries, print).  Prints the medians, the peaks and the ratios; never fails on
  * a time.  Targets: time ratio <= 2, peak RSS <= 6 MiB (nvitop 1.7: ~150 ms, 27 MiB).
+ * Also the cost of reading the settings files (issue 12): `nvitop -1` with a full user file and a
+ * system file against `nvitop -1 --no-config`, interleaved; target <= 0.2 ms.
  *
  *   bench-once [RUNS]          default 30 runs of each program, interleaved
  */
@@ -13,9 +15,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "tui/settings.h"
 
 struct sample {
     double wall_ms;
@@ -85,6 +90,64 @@ static void start_standins(const char *state) {
     pclose(pipe);
 }
 
+/* A complete settings file (every key), as the monitor's S key writes one. */
+static const char settings_text[] =
+    "# nvitop settings\n[monitor]\nmode = full\ntheme = dark\ncolors = plain\n"
+    "interval = default\ngpu-util-thresh = 10 75\nmem-util-thresh = 10 80\nsort = natural\n"
+    "sort-order = default\n\n[layout]\nhost-panel = show\nprocess-panel = show\n"
+    "bandwidth = show\ngraph-upper = memory\ngraph-lower = gpu-util\ngraph-height = 5\n";
+
+/* Write the user and system settings files under state and point nvitop at them. */
+static int write_settings(const char *state) {
+    char path[512];
+    snprintf(path, sizeof(path), "%s/config", state);
+    setenv("XDG_CONFIG_HOME", path, 1);
+    mkdir(path, 0700);
+    snprintf(path, sizeof(path), "%s/config/nvitop", state);
+    mkdir(path, 0700);
+    const char *files[] = {"config/nvitop/nvitop.conf", "system.conf"};
+    for (size_t i = 0; i < 2; i++) {
+        snprintf(path, sizeof(path), "%s/%s", state, files[i]);
+        FILE *f = fopen(path, "w");
+        if (f == NULL || fputs(settings_text, f) < 0 || fclose(f) != 0) {
+            return -1;
+        }
+    }
+    snprintf(path, sizeof(path), "%s/system.conf", state);
+    setenv("NVITOP_SYSTEM_CONFIG", path, 1);
+    return 0;
+}
+
+/* The in-process cost of what nvitop does with the files: load the system and the user file
+ * (open, read, parse), in microseconds per run, averaged over many runs. */
+static double settings_load_us(void) {
+    enum {
+        LOADS = 2000
+    };
+    char *user = tui_settings_user_path();
+    double start = now_ms();
+    for (int i = 0; i < LOADS; i++) {
+        struct tui_settings settings;
+        tui_settings_defaults(&settings);
+        tui_settings_load(&settings, tui_settings_system_path(), true, NULL, NULL);
+        if (user != NULL) {
+            tui_settings_load(&settings, user, true, NULL, NULL);
+        }
+    }
+    double elapsed = now_ms() - start;
+    free(user);
+    return elapsed * 1000.0 / LOADS;
+}
+
+static void remove_settings(const char *state) {
+    const char *files[] = {"config/nvitop/nvitop.conf", "system.conf", "config/nvitop", "config"};
+    char path[512];
+    for (size_t i = 0; i < 4; i++) {
+        snprintf(path, sizeof(path), "%s/%s", state, files[i]);
+        remove(path);
+    }
+}
+
 static void stop_standins(const char *state) {
     char command[1024];
     snprintf(command, sizeof(command),
@@ -110,13 +173,21 @@ int main(int argc, char **argv) {
     setenv("NVML_SIM_SCENARIO", NVT_BENCH_SCENARIO, 1);
     setenv("COLUMNS", "120", 1);
     start_standins(state);
+    if (write_settings(state) != 0) {
+        perror("bench-once: writing the settings files");
+        stop_standins(state);
+        return 1;
+    }
 
     char nvitop[] = NVT_BIN_DIR "/nvitop";
     char floor[] = NVT_BENCH_DIR "/bench-once-floor";
     char once[] = "-1";
     char *nvitop_argv[] = {nvitop, once, NULL};
     char *floor_argv[] = {floor, NULL};
-    double *times = calloc((size_t)runs * 2, sizeof(double));
+    char no_config[] = "--no-config";
+    char *bare_argv[] = {nvitop, once, no_config, NULL};
+    /* nvitop with the files, the floor, nvitop without reading any file. */
+    double *times = calloc((size_t)runs * 3, sizeof(double));
     long rss[2] = {0, 0};
     int failures = 0;
     for (int i = 0; i < runs && times != NULL; i++) {
@@ -127,7 +198,11 @@ int main(int argc, char **argv) {
         failures += run_once(floor_argv, &s) != 0;
         times[runs + i] = s.wall_ms;
         rss[1] = s.max_rss_kib > rss[1] ? s.max_rss_kib : rss[1];
+        failures += run_once(bare_argv, &s) != 0;
+        times[2 * runs + i] = s.wall_ms;
     }
+    double load_us = settings_load_us();
+    remove_settings(state);
     stop_standins(state);
     rmdir(state);
     if (times == NULL || failures > 0) {
@@ -143,6 +218,12 @@ int main(int argc, char **argv) {
     printf(
         "  peak RSS            nvitop %8.2f MiB  floor %8.2f MiB  ratio %.2f  (target <= 6 MiB)\n",
         rss[0] / 1024.0, rss[1] / 1024.0, (double)rss[0] / (double)rss[1]);
+    double t_bare = median(times + 2 * runs, runs);
+    printf("  settings files      with %8.2f ms   --no-config %8.2f ms   cost %+.3f ms  "
+           "(target <= 0.2 ms; noise is larger than the cost)\n",
+           t_nvitop, t_bare, t_nvitop - t_bare);
+    printf("  settings files      reading both in-process: %.1f us per run  (target <= 200 us)\n",
+           load_us);
     free(times);
     return 0;
 }

@@ -56,6 +56,7 @@ NVT_API nvt_status nvt_host_pids(nvt_context *ctx, uint32_t **pids, size_t *coun
  */
 NVT_API nvt_status nvt_host_reverse_ppid_map(nvt_context *ctx, uint32_t **ppids, uint32_t **pids,
                                              size_t *count);
+
 /* Network I/O counters of one interface since boot, as psutil.net_io_counters(pernic=True) reads
  * them from /proc/net/dev (the network namespace of the caller). */
 struct nvt_net_io {
@@ -93,17 +94,18 @@ struct nvt_disk_usage {
 /*
  * Host I/O lists.  ctx must be an open context (GPUs are not needed); like every call on a
  * context, one thread at a time.  On success *out is one allocation holding *count entries (and
- * the strings they point to), in file order, freed with free(); *out is NULL when *count is 0.
+ * the strings they point to), in file order, freed with nvt_free(); *out is NULL when *count is
+ * 0.
  * An unreadable proc file gives an empty list and NVT_OK (psutil raises instead; an exporter just
  * has no series); failures are NVT_ERR_INVALID_ARGUMENT, NVT_ERR_NO_MEMORY and, on systems without
  * a proc file system, NVT_ERR_NOT_SUPPORTED.  Lines that cannot be parsed are skipped.
  */
 NVT_API nvt_status nvt_host_net_io(nvt_context *ctx, struct nvt_net_io **out, size_t *count);
-/* Disk counters, as above (uses the context: one thread at a time). */
+/* As nvt_host_net_io(), for /proc/diskstats: one thread at a time. */
 NVT_API nvt_status nvt_host_disk_io(nvt_context *ctx, struct nvt_disk_io **out, size_t *count);
 /* Mount points that statvfs() refuses (gone, no permission) are skipped, as nvitop-exporter
- * skips them.  Mounts come from <proc root>/self/mounts, else <proc root>/mounts.  Uses the
- * context: one thread at a time. */
+ * skips them.  Mounts come from <proc root>/self/mounts, else <proc root>/mounts.  One thread at a
+ * time, as above. */
 NVT_API nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out,
                                        size_t *count);
 

@@ -17,14 +17,13 @@ static void fini_histories(struct app_histories *h) {
     history_fini(&h->cpu);
     history_fini(&h->memory);
     history_fini(&h->swap);
-    history_fini(&h->gpu_memory);
-    history_fini(&h->gpu_util);
-    for (size_t i = 0; i < h->device_count; i++) {
-        history_fini(&h->device_memory[i]);
-        history_fini(&h->device_util[i]);
+    for (size_t g = 0; g < APP_GRAPHS; g++) {
+        history_fini(&h->gpu[g]);
+        for (size_t i = 0; h->device[g] != NULL && i < h->device_count; i++) {
+            history_fini(&h->device[g][i]);
+        }
+        free(h->device[g]);
     }
-    free(h->device_memory);
-    free(h->device_util);
     memset(h, 0, sizeof(*h));
 }
 
@@ -33,7 +32,19 @@ bool app_init(struct tui_app *app, const struct tui_config *config) {
     app->config = config;
     app->view = config->view;
     app->mode = config->mode;
-    app->order = VIEW_SORT_NATURAL;
+    struct tui_settings settings = config->settings;
+    if (settings.graph_height == 0) {
+        tui_settings_defaults(&settings); /* a caller that set up no settings */
+    }
+    app->order = settings.sort < VIEW_SORT_COUNT ? settings.sort : VIEW_SORT_NATURAL;
+    app->reverse = settings.reverse;
+    app->hide_host = settings.hide_host;
+    app->hide_processes = settings.hide_processes;
+    app->hide_bandwidth = settings.hide_bandwidth;
+    app->graphs[0] = settings.graph_upper;
+    app->graphs[1] = settings.graph_lower;
+    app->graph_height = settings.graph_height;
+    app_update_sample_flags(app); /* as tui.c's first schedule: nothing drawn yet */
     app->host_offset = -1;
     selection_init(&app->selection);
     app->screen = APP_SCREEN_MAIN;
@@ -41,7 +52,7 @@ bool app_init(struct tui_app *app, const struct tui_config *config) {
     app->depth = 1;
     struct app_histories *h = &app->histories;
     bool ok = history_init(&h->cpu) & history_init(&h->memory) & history_init(&h->swap) &
-              history_init(&h->gpu_memory) & history_init(&h->gpu_util);
+              history_init(&h->gpu[0]) & history_init(&h->gpu[1]);
     if (!ok) {
         fini_histories(h);
         return false;
@@ -207,6 +218,7 @@ void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double w
     screen_ops_of(app->screen)->draw(app, canvas, wall_s);
     message_box_draw(&app->box, canvas);
     draw_note(app, canvas, now_s);
+    app_update_sample_flags(app);
 }
 
 bool app_handle_event(struct tui_app *app, const struct tui_event *event) {

@@ -17,18 +17,22 @@
 #include "tui/history.h"
 #include "tui/selection.h"
 #include "tui/tui.h"
+#include "tui/watch.h"
 #include "tui/widgets/message_box.h"
 #include "view/process_table.h"
 
-/* Histories shown by the host panel's graphs; per-device ones are indexed by snapshot slot. */
+/* The two right-hand graphs of the host panel: upper and lower. */
+#define APP_GRAPHS 2
+
+/* Histories shown by the host panel's graphs; per-device ones are indexed by snapshot slot.  Only
+ * the metric each right-hand graph shows is recorded (choosing another starts its history anew),
+ * so that the choice costs no memory. */
 struct app_histories {
     struct history cpu;
     struct history memory;
     struct history swap;
-    struct history gpu_memory; /* average over devices */
-    struct history gpu_util;
-    struct history *device_memory;
-    struct history *device_util;
+    struct history gpu[APP_GRAPHS]; /* average over the shown leaf devices */
+    struct history *device[APP_GRAPHS];
     size_t device_count;
 };
 
@@ -59,6 +63,14 @@ struct app_process_ref {
 struct app_screen_frame {
     enum app_screen screen;
     struct app_process_ref process;
+};
+
+/* The process the sampler should watch (the metrics screen sets it, tui.c forwards it). */
+struct app_watch {
+    bool changed; /* not yet forwarded to the sampler */
+    bool active;
+    struct watch_target target;
+    unsigned generation; /* readings carry it back; incremented by every change */
 };
 
 /* Panel layout of the main screen, recomputed before every draw. */
@@ -102,8 +114,20 @@ struct tui_app {
     /* A /proc-only library context of the UI thread (the sampler's context belongs to its
      * thread): opened on first use by app_host_context(). */
     nvt_context *host_ctx;
+    struct app_watch watch;
     enum view_display_mode mode;
     struct app_layout layout;
+    /* Layout choices (settings [layout]; keys H, P, b, g, G, + and -). */
+    bool hide_host;
+    bool hide_processes;
+    bool hide_bandwidth;
+    enum tui_graph_metric graphs[APP_GRAPHS];
+    int graph_height;
+    /* The NVT_SAMPLE_* bits what is on screen needs, recomputed by every draw: the event loop
+     * hands them to the sampler, so that nothing hidden is read (no host metrics without the
+     * host panel, no 20 ms PCIe query when no bandwidth is shown). */
+    unsigned sample_flags;
+    unsigned sample_process_flags;
     enum view_sort_order order;
     bool reverse;
     struct selection selection;
@@ -123,6 +147,18 @@ struct tui_app {
     bool refresh_requested;
     bool repaint_requested; /* clear the terminal and draw every cell (Ctrl-L, force refresh) */
 };
+
+/* Choose what right-hand graph i plots; its history starts anew. */
+void app_set_graph(struct tui_app *app, size_t i, enum tui_graph_metric metric);
+
+/* The current settings, as the S key saves them. */
+void app_current_settings(const struct tui_app *app, struct tui_settings *out);
+
+/* Save the current settings to the configured path and show the outcome in a note. */
+void app_save_settings(struct tui_app *app);
+
+/* Recompute sample_flags and sample_process_flags from what the last draw showed. */
+void app_update_sample_flags(struct tui_app *app);
 
 /* Take a new snapshot (ownership passes to the app): it replaces the newest snapshot and, when it
  * has processes (NVT_SAMPLE_PROCESSES), the process snapshot, whose table and selection are then

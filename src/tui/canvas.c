@@ -286,6 +286,27 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
     return col;
 }
 
+bool canvas_ascii(const struct canvas *canvas) {
+    return canvas->ascii;
+}
+
+void canvas_put_cells(struct canvas *canvas, int y, int x, const struct canvas_cell *cells, int n) {
+    int row = y - canvas->origin;
+    if (row < 0 || row >= canvas->rows) {
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        int col = x + i;
+        if (col < 0 || col >= canvas->cols) {
+            continue;
+        }
+        if (cell_at(canvas, row, col)->width != 1) {
+            break_wide(canvas, row, col);
+        }
+        *cell_at(canvas, row, col) = cells[i];
+    }
+}
+
 int canvas_text(struct canvas *canvas, int y, int x, const char *text, struct view_style style) {
     return canvas_textn(canvas, y, x, text, strlen(text), style);
 }

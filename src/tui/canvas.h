@@ -50,6 +50,14 @@ void canvas_set_origin(struct canvas *canvas, int origin);
  * (SPEC.md §2.7).  Returns the previous setting. */
 bool canvas_set_ascii(struct canvas *canvas, bool ascii);
 
+/* Whether the ASCII map is on (canvas_set_ascii). */
+bool canvas_ascii(const struct canvas *canvas);
+
+/* Copy n ready-made cells, each one character of width 1 (no wide characters), to (y, x),
+ * clipped.  For graphs, which draw the same few characters thousands of times a frame: the
+ * caller builds each character's cell once (the ASCII map is the caller's business). */
+void canvas_put_cells(struct canvas *canvas, int y, int x, const struct canvas_cell *cells, int n);
+
 /* Draw len bytes of UTF-8 text at (y, x) in style, clipped.  Invalid bytes are drawn as '?',
  * control characters as '?'.  Returns the column after the last cell written (even if clipped). */
 int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t len,

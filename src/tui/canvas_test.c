@@ -112,16 +112,35 @@ static void test_tiny_and_resize(void **state) {
     canvas_destroy(canvas);
 }
 
+static void test_put_cells(void **state) {
+    (void)state;
+    struct canvas *canvas = canvas_create(2, 5);
+    struct canvas_cell cells[3];
+    memset(cells, 0, sizeof(cells));
+    for (int i = 0; i < 3; i++) {
+        cells[i].text[0] = (char)('x' + i);
+        cells[i].len = 1;
+        cells[i].width = 1;
+    }
+    /* Half of a wide character overwritten: the other half becomes a blank. */
+    canvas_text(canvas, 0, 0, "\xe4\xb8\xad", plain);
+    canvas_put_cells(canvas, 0, 1, cells, 3);
+    assert_row(canvas, 0, " xyz ");
+    /* Clipped at both edges and outside the rows. */
+    canvas_put_cells(canvas, 1, -1, cells, 3);
+    canvas_put_cells(canvas, 1, 4, cells, 3);
+    canvas_put_cells(canvas, 2, 0, cells, 3);
+    assert_row(canvas, 1, "yz  x");
+    canvas_destroy(canvas);
+}
+
 int main(void) {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_text_is_clipped),
-        cmocka_unit_test(test_wide_characters),
-        cmocka_unit_test(test_invalid_bytes_and_controls),
-        cmocka_unit_test(test_ascii_map),
-        cmocka_unit_test(test_origin_and_styles),
-        cmocka_unit_test(test_line_spans),
-        cmocka_unit_test(test_tiny_and_resize),
+        cmocka_unit_test(test_text_is_clipped), cmocka_unit_test(test_put_cells),
+        cmocka_unit_test(test_wide_characters), cmocka_unit_test(test_invalid_bytes_and_controls),
+        cmocka_unit_test(test_ascii_map),       cmocka_unit_test(test_origin_and_styles),
+        cmocka_unit_test(test_line_spans),      cmocka_unit_test(test_tiny_and_resize),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

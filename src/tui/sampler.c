@@ -32,6 +32,7 @@ struct sampler {
     uint64_t period_ns;
     uint64_t process_period_ns;
     uint64_t slow_period_ns;
+    uint64_t watch_period_ns;
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -39,11 +40,19 @@ struct sampler {
     int pipe_fds[2];
     /* Guarded by lock. */
     bool stop;
+    unsigned next_flags; /* from sampler_set_flags(): flags, then process_flags */
+    unsigned next_process_flags;
+    bool flags_changed;
     bool finished;  /* the thread has left its loop and no longer uses the context */
     bool abandoned; /* the UI gave up waiting: the thread frees the sampler on its way out */
     bool refresh;
     bool resample_processes; /* the next snapshot must carry processes */
     struct nvt_snapshot *pending;
+    bool watching;
+    bool watch_now; /* a new target: read it at once */
+    struct watch_target watch;
+    unsigned watch_generation;
+    struct watch_queue watch_queue; /* readings not yet taken by the UI */
     struct sampler_target *signal_targets;
     size_t signal_count;
     int signal_number;
@@ -65,6 +74,7 @@ static void destroy(struct sampler *sampler) {
     pthread_cond_destroy(&sampler->wake);
     pthread_cond_destroy(&sampler->done);
     nvt_snapshot_free(sampler->pending);
+    watch_queue_clear(&sampler->watch_queue);
     free(sampler->signal_targets);
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
@@ -132,6 +142,30 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     notify_ui(sampler);
 }
 
+/* One reading of the watched process (the lock is not held), queued only if the target is still
+ * the same when it is done.  The UI is told at once about a first reading and an exit; the others
+ * wait for the next snapshot's notification (at most a period later), which saves the UI a
+ * wake-up per reading.  notify false: a snapshot follows at once. */
+static void take_watch_sample(struct sampler *sampler, const struct watch_target *target,
+                              unsigned generation, bool first, bool notify) {
+    struct watch_sample sample;
+    if (!watch_sample_take(sampler->ctx, target, &sample)) {
+        return; /* out of memory or no such device: try again at the next tick */
+    }
+    sample.generation = generation;
+    sample.taken_s = clock_monotonic_s();
+    bool urgent = first || sample.exited;
+    pthread_mutex_lock(&sampler->lock);
+    if (generation == sampler->watch_generation && sampler->watching) {
+        watch_queue_push(&sampler->watch_queue, &sample);
+    }
+    pthread_mutex_unlock(&sampler->lock);
+    watch_sample_fini(&sample);
+    if (notify && urgent) {
+        notify_ui(sampler);
+    }
+}
+
 static struct timespec deadline_of(uint64_t ns) {
     struct timespec ts = {(time_t)(ns / 1000000000ULL), (long)(ns % 1000000000ULL)};
     return ts;
@@ -142,6 +176,7 @@ static void *sampler_main(void *arg) {
     uint64_t next_due = clock_monotonic_ns();
     uint64_t next_processes = next_due;
     uint64_t next_slow = next_due;
+    uint64_t next_watch = next_due;
     pthread_mutex_lock(&sampler->lock);
     while (!sampler->stop) {
         if (sampler->signal_targets != NULL) {
@@ -154,7 +189,38 @@ static void *sampler_main(void *arg) {
             pthread_mutex_lock(&sampler->lock);
             continue;
         }
+        if (sampler->flags_changed) {
+            /* Read by this thread only, so they are copied under the lock here. */
+            sampler->flags = sampler->next_flags;
+            sampler->process_flags = sampler->next_process_flags;
+            sampler->flags_changed = false;
+        }
         uint64_t now = clock_monotonic_ns();
+        if (sampler->watching && (sampler->watch_now || now >= next_watch)) {
+            struct watch_target target = sampler->watch;
+            unsigned generation = sampler->watch_generation;
+            bool first = sampler->watch_now;
+            /* A snapshot due now tells the UI about both: one wake-up instead of two. */
+            bool snapshot_follows = sampler->refresh || now >= next_due;
+            sampler->watch_now = false;
+            pthread_mutex_unlock(&sampler->lock);
+            take_watch_sample(sampler, &target, generation, first, !snapshot_follows);
+            uint64_t period = sampler->watch_period_ns;
+            if (first) {
+                /* In step with the snapshots, so that every other reading shares their wake-up. */
+                next_watch = next_due;
+                while (next_watch > now + period) {
+                    next_watch -= period;
+                }
+            } else {
+                next_watch += period;
+            }
+            if (next_watch <= now) {
+                next_watch = now + period; /* after a stall: no burst of catch-up readings */
+            }
+            pthread_mutex_lock(&sampler->lock);
+            continue;
+        }
         if (sampler->refresh || now >= next_due) {
             bool with_processes =
                 sampler->refresh || sampler->resample_processes || now >= next_processes;
@@ -180,7 +246,8 @@ static void *sampler_main(void *arg) {
             pthread_mutex_lock(&sampler->lock);
             continue;
         }
-        struct timespec deadline = deadline_of(next_due);
+        uint64_t wake_at = sampler->watching && next_watch < next_due ? next_watch : next_due;
+        struct timespec deadline = deadline_of(wake_at);
         pthread_cond_timedwait(&sampler->wake, &sampler->lock, &deadline);
     }
     sampler->finished = true;
@@ -229,6 +296,8 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     }
     sampler->flags = schedule->flags;
     sampler->process_flags = schedule->process_flags;
+    sampler->next_flags = schedule->flags;
+    sampler->next_process_flags = schedule->process_flags;
     sampler->period_ns = (uint64_t)(schedule->period_s * 1e9);
     double process_period = schedule->process_period_s > schedule->period_s
                                 ? schedule->process_period_s
@@ -236,6 +305,9 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     sampler->process_period_ns = (uint64_t)(process_period * 1e9);
     sampler->slow_flags = schedule->slow_flags;
     sampler->slow_period_ns = (uint64_t)(schedule->slow_period_s * 1e9);
+    /* A zero period would spin: nvitop's half second unless told otherwise. */
+    sampler->watch_period_ns =
+        (uint64_t)((schedule->watch_period_s > 0.0 ? schedule->watch_period_s : 0.5) * 1e9);
     sampler->ctx = ctx;
     if (ctx == NULL) {
         nvt_status status = nvt_open(options, &sampler->ctx);
@@ -329,11 +401,43 @@ struct nvt_snapshot *sampler_take(struct sampler *sampler) {
     return snap;
 }
 
+void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned process_flags) {
+    pthread_mutex_lock(&sampler->lock);
+    bool more_processes = (process_flags & ~sampler->next_process_flags) != 0;
+    sampler->next_flags = flags;
+    sampler->next_process_flags = process_flags;
+    sampler->flags_changed = true;
+    sampler->refresh = sampler->refresh || more_processes;
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
+}
+
 void sampler_refresh(struct sampler *sampler) {
     pthread_mutex_lock(&sampler->lock);
     sampler->refresh = true;
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
+}
+
+void sampler_watch(struct sampler *sampler, const struct watch_target *target,
+                   unsigned generation) {
+    pthread_mutex_lock(&sampler->lock);
+    sampler->watch_generation = generation;
+    sampler->watching = target != NULL;
+    sampler->watch_now = target != NULL;
+    if (target != NULL) {
+        sampler->watch = *target;
+    }
+    watch_queue_clear(&sampler->watch_queue);
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
+}
+
+bool sampler_take_watch(struct sampler *sampler, struct watch_sample *out) {
+    pthread_mutex_lock(&sampler->lock);
+    bool have = watch_queue_pop(&sampler->watch_queue, out);
+    pthread_mutex_unlock(&sampler->lock);
+    return have;
 }
 
 bool sampler_send_signal(struct sampler *sampler, const struct sampler_target *targets,

@@ -17,6 +17,8 @@
 #include <nvitop/context.h>
 #include <nvitop/snapshot.h>
 
+#include "tui/watch.h"
+
 struct sampler;
 
 /* A process to signal: its identity as seen in a snapshot. */
@@ -41,6 +43,7 @@ struct sampler_schedule {
     double slow_period_s;    /* between full device readings */
     unsigned process_flags;  /* added when the process list is due */
     double process_period_s; /* between process lists (at least period_s) */
+    double watch_period_s;   /* between readings of a watched process (sampler_watch) */
 };
 
 /*
@@ -75,8 +78,26 @@ int sampler_fd(const struct sampler *sampler);
  * snapshots the UI never took are freed by the sampler. */
 struct nvt_snapshot *sampler_take(struct sampler *sampler);
 
+/* Replace the schedule's flags and process_flags from the next snapshot on (what the screen
+ * shows changed: a panel hidden, bandwidth shown).  When process_flags gains bits, a snapshot
+ * with processes is taken at once. */
+void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned process_flags);
+
 /* Take a snapshot with processes now instead of at the next tick (the refresh keys). */
 void sampler_refresh(struct sampler *sampler);
+
+/*
+ * Watch one process besides the snapshots (the metrics screen): a reading of its device, that
+ * device's process list and its host process at once and then every watch_period_s, until the
+ * next call.  target NULL stops watching.  The readings carry generation; those of an earlier
+ * call are never handed out after this one.
+ */
+void sampler_watch(struct sampler *sampler, const struct watch_target *target, unsigned generation);
+
+/* The oldest reading of the watched process not yet taken (call until false: a few may be
+ * waiting).  The caller owns *out (watch_sample_fini()).  Readings other than the first and an
+ * exit arrive with the next snapshot's notification rather than one of their own. */
+bool sampler_take_watch(struct sampler *sampler, struct watch_sample *out);
 
 /* Queue signal_number for the targets (copied); any earlier unfinished request is replaced.  Each
  * target is checked (pid + create time) just before its signal; afterwards a fresh snapshot is

@@ -14,6 +14,7 @@
 
 #include "tui/app.h"
 #include "tui/sampler.h"
+#include "tui/screens/metrics_screen.h"
 #include "tui/term.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
@@ -22,6 +23,7 @@
 #define DEVICE_PERIOD_S        1.0
 #define PROCESS_PERIOD_S       2.0
 #define SLOW_FIELDS_PERIOD_S   5.0
+#define WATCH_PERIOD_S         0.5
 #define FIRST_SNAPSHOT_WAIT_MS 1000
 #define CLOCK_TICK_S           1.2
 /* How long quitting waits for a snapshot in progress.  Far more than a healthy driver needs (a
@@ -38,11 +40,23 @@ static void plan_schedule(const struct tui_config *config, struct sampler_schedu
     schedule->slow_flags = NVT_SAMPLE_DEVICES;
     schedule->slow_period_s = SLOW_FIELDS_PERIOD_S;
     schedule->process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
+    /* Hidden panels are not sampled from the first snapshot on; the draws adjust the flags to
+     * what is shown afterwards (app_update_sample_flags). */
+    if (config->settings.hide_host) {
+        schedule->flags &= ~(unsigned)NVT_SAMPLE_HOST;
+    }
+    if (config->settings.hide_processes) {
+        schedule->process_flags = 0;
+    }
     schedule->period_s = DEVICE_PERIOD_S;
     schedule->process_period_s = PROCESS_PERIOD_S;
+    schedule->watch_period_s = WATCH_PERIOD_S;
     if (config->interval_s > 0.0) {
         double interval = config->interval_s < MIN_INTERVAL_S ? MIN_INTERVAL_S : config->interval_s;
         schedule->process_period_s = interval;
+        if (interval < WATCH_PERIOD_S) {
+            schedule->watch_period_s = interval / 3.0; /* the metrics screen (SPEC.md §3.16) */
+        }
         if (interval < DEVICE_PERIOD_S) {
             schedule->period_s = interval;
         }
@@ -130,16 +144,31 @@ static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
     return canvas_resize(canvas, app->rows, app->cols);
 }
 
-static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler) {
+/* Hand the sampler what the screen now needs, when that changed. */
+static void update_sampler_flags(const struct tui_app *app, struct sampler *sampler,
+                                 unsigned *flags, unsigned *process_flags) {
+    if (app->sample_flags == *flags && app->sample_process_flags == *process_flags) {
+        return;
+    }
+    *flags = app->sample_flags;
+    *process_flags = app->sample_process_flags;
+    sampler_set_flags(sampler, *flags, *process_flags);
+}
+
+static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler,
+                     const struct sampler_schedule *schedule) {
     bool dirty = true;
     double last_draw = 0.0;
+    unsigned flags = schedule->flags;
+    unsigned process_flags = schedule->process_flags;
     while (!app->quit) {
         double now = clock_monotonic_s();
         app->now_s = now;
         struct nvt_snapshot *snap = sampler_take(sampler);
         if (snap != NULL) {
             app_set_snapshot(app, snap, now);
-            dirty = true;
+            /* The metrics screen shows its own readings only (below): nothing to redraw. */
+            dirty = dirty || app->screen != APP_SCREEN_METRICS;
         }
         struct sampler_signal_result result;
         if (sampler_signal_result(sampler, &result)) {
@@ -150,6 +179,17 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             dirty = true;
         }
         send_chosen_signal(app, sampler);
+        if (app->watch.changed) {
+            app->watch.changed = false;
+            sampler_watch(sampler, app->watch.active ? &app->watch.target : NULL,
+                          app->watch.generation);
+        }
+        struct watch_sample reading;
+        while (sampler_take_watch(sampler, &reading)) {
+            /* Half the readings change nothing shown (the graphs move once a second). */
+            dirty = app_metrics_sample(app, &reading, reading.taken_s, clock_wall_s()) || dirty;
+            watch_sample_fini(&reading);
+        }
         if (app->refresh_requested) {
             app->refresh_requested = false;
             sampler_refresh(sampler);
@@ -164,6 +204,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             term_draw(canvas);
             dirty = false;
             last_draw = now;
+            update_sampler_flags(app, sampler, &flags, &process_flags);
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
@@ -220,7 +261,7 @@ enum tui_result tui_run(const struct tui_config *config, char *error, size_t err
     xalloc_set_fatal_hook(term_emergency_stop);
     app.gradients = term_has_gradients();
     wait_first_snapshot(sampler);
-    run_loop(&app, canvas, sampler);
+    run_loop(&app, canvas, sampler, &schedule);
     /* The terminal first: the user has their shell back even if the driver keeps us a while. */
     term_stop();
     xalloc_set_fatal_hook(NULL);

@@ -10,6 +10,7 @@
 
 #include <nvitop/context.h>
 
+#include "tui/settings.h"
 #include "view/config.h"
 
 struct tui_config {
@@ -23,6 +24,11 @@ struct tui_config {
      * until tui_run() returns; it stays open and the caller's.  NULL: the monitor opens (and
      * closes) a context of its own from lib_options. */
     nvt_context *context;
+    /* The effective settings: the monitor starts with their sort order, layout and graphs (the
+     * fields above carry the rest) and the S key saves the current ones to settings_path (NULL:
+     * saving is not possible, e.g. without $HOME). */
+    struct tui_settings settings;
+    const char *settings_path;
 };
 
 /* How tui_run() ended. */

@@ -36,7 +36,7 @@ WORKSTATION_GPU0 = [
     '    Limit      : 350.00 W',
     'PROCESSES',
     '    PID    | NAME                 | USER                 | PARENT   | CREATION TIME        | GPU MEM',
-    '    15418  | N/A                  | N/A                  | N/A      | N/A                  | 19800 ',
+    '    4215418 | N/A                  | N/A                  | N/A      | N/A                  | 19800 ',
 ]
 
 

@@ -80,9 +80,9 @@ def main():
     _, doc = run(binary, 'workstation-2gpu.json', '-o', '1')
     if [d['index'] for d in doc['devices']] != [1] or {p['device']['index'] for p in doc['processes']} != {1}:
         errors.append('-o 1 did not restrict the document to GPU 1')
-    _, doc = run(binary, 'workstation-2gpu.json', '-p', '15418')
-    if [p['pid'] for p in doc['processes']] != [15418]:
-        errors.append('-p 15418 did not restrict the processes')
+    _, doc = run(binary, 'workstation-2gpu.json', '-p', '4215418')
+    if [p['pid'] for p in doc['processes']] != [4215418]:
+        errors.append('-p 4215418 did not restrict the processes')
     _, doc = run(binary, 'a100-mig.json')
     if sum(1 for d in doc['devices'] if d['mig_index'] is not None) != 3:
         errors.append('a100-mig: expected 3 MIG devices')

@@ -44,7 +44,7 @@ static void test_net_io(void **state) {
     assert_int_equal(net[1].packets_sent, 3000000);
     assert_string_equal(net[2].interface, "eth0:1");
     assert_int_equal(net[2].bytes_sent, 20);
-    free(net);
+    nvt_free(net);
     host_close(host);
 }
 
@@ -72,7 +72,7 @@ static void test_disk_io(void **state) {
     assert_int_equal(disk[4].write_bytes, 4096ULL * 512);
     assert_int_equal(disk[6].read_bytes, 3 * 512);
     assert_int_equal(disk[6].write_bytes, 7 * 512);
-    free(disk);
+    nvt_free(disk);
     host_close(host);
 }
 
@@ -96,7 +96,7 @@ static void test_disk_usage(void **state) {
     assert_int_equal(usage[0].total_bytes, (uint64_t)st.f_blocks * st.f_frsize);
     assert_true(usage[0].used_bytes + usage[0].free_bytes <= usage[0].total_bytes);
     assert_true(usage[0].percent >= 0.0 && usage[0].percent <= 100.0);
-    free(usage);
+    nvt_free(usage);
     host_close(host);
 }
 

@@ -343,6 +343,46 @@ static void test_unified_memory_figures(void **state) {
     nvt_close(ctx);
 }
 
+/* One device's list on its own (the metrics screen's fast sampling): the same entries as the
+ * snapshot's for that device, without host data. */
+static void test_device_processes(void **state) {
+    struct fixture *f = *state;
+    nvt_device *device;
+    assert_int_equal(nvt_device_by_index(f->ctx, 1, &device), NVT_OK);
+    struct nvt_gpu_process *list;
+    size_t count;
+    assert_int_equal(nvt_device_processes(device, 0, &list, &count), NVT_OK);
+    assert_int_equal(count, 4);
+    for (size_t i = 0; i < count; i++) {
+        const struct nvt_gpu_process *want = find(f->snap, 3, list[i].pid);
+        assert_int_equal(list[i].type, want->type);
+        assert_int_equal(list[i].gpu_memory_bytes, want->gpu_memory_bytes);
+        assert_int_equal(list[i].device, 0);
+        assert_int_equal(list[i].host.pid, list[i].pid);
+        assert_int_equal(list[i].host.status, NVT_HOST_OK);
+        assert_string_equal(list[i].host.command, "");
+        assert_true(nvt_is_na_double(list[i].host.cpu_percent));
+        if (list[i].pid == (uint32_t)getpid()) {
+            assert_int_equal(list[i].memory_util_pct, 5);
+            assert_int_equal(list[i].encoder_util_pct, 1);
+            assert_int_equal(list[i].decoder_util_pct, 2);
+        }
+    }
+    nvt_free(list);
+
+    /* A MIG device: a process without its own ids runs in the device's instance. */
+    nvt_device *gpu;
+    assert_int_equal(nvt_device_by_index(f->ctx, 0, &gpu), NVT_OK);
+    assert_int_equal(nvt_device_mig(gpu, 0, &device), NVT_OK);
+    assert_int_equal(nvt_device_processes(device, 0, &list, &count), NVT_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(list[0].pid, (uint32_t)getpid());
+    assert_int_equal(list[0].gpu_instance_id, 1);
+    nvt_free(list);
+
+    assert_int_equal(nvt_device_processes(NULL, 0, &list, &count), NVT_ERR_INVALID_ARGUMENT);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_system),
@@ -353,6 +393,7 @@ int main(void) {
         cmocka_unit_test(test_unsupported_gpu),
         cmocka_unit_test(test_lost_gpu),
         cmocka_unit_test(test_processes),
+        cmocka_unit_test(test_device_processes),
         cmocka_unit_test(test_host_data_read_once),
         cmocka_unit_test(test_host_state),
         cmocka_unit_test(test_flags_limit_sampling),

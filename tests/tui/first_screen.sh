@@ -4,6 +4,7 @@
 . "$(dirname "$0")/tmux_lib.sh"
 
 start_standins 3
+nvitop_layout
 use_scenario workstation-2gpu.json
 
 for size in 80x24 120x40 200x60; do

@@ -16,6 +16,7 @@ for key in h '?'; do
     keys "$key"
     wait_for "Press any key to return."
     wait_for "ob oB: sort by %GMBW"
+    wait_for "Ctrl-L: repaint the whole screen"
     keys x
     wait_for "Processes:"
 done

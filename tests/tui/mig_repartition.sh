@@ -39,7 +39,7 @@ capture | grep -qF "│ 0:0      3g.20gb @ GI/CI: 1/0 │" || fail "the remainin
 edit_mig 'instances.append(dict(instances[0], slot=4, gpu_instance_id=2,
     uuid="MIG-00000000-1111-5222-8333-444444444444",
     memory={"total_mib": 19968, "used_mib": 1234},
-    processes=[{"pid": "${NVT_STANDIN_6:-424306}", "type": "compute", "used_mib": 1200,
+    processes=[{"pid": "${NVT_STANDIN_6:-4424306}", "type": "compute", "used_mib": 1200,
                 "sm": 1, "mem": 1}]))'
 wait_for "│ 0:4      3g.20gb @ GI/CI: 2/0 │" 15
 wait_for " $NVT_STANDIN_6 C " 5

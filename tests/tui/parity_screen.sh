@@ -23,6 +23,7 @@ host_rule() {
 }
 
 start_standins 20
+nvitop_layout
 use_scenario h100-8gpu.json
 
 # 1. Clocks and the rule's joint at 160 and 500 columns (full layout: the 2x2 bar grid).  The

@@ -83,6 +83,9 @@ export LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}'
 export NVITOP_MONITOR_MODE="${NVITOP_MONITOR_MODE:-}"
 # The monitor's stderr log (nvitop(1), FILES) stays with the test, not in the user's home.
 export XDG_STATE_HOME="${XDG_STATE_HOME:-$WORK/state}"
+# Nor are the user's or the machine's settings files read (or written by S): the test's own.
+export XDG_CONFIG_HOME="${XDG_CONFIG_HOME:-$WORK/config}"
+export NVITOP_SYSTEM_CONFIG="${NVITOP_SYSTEM_CONFIG:-$WORK/system.conf}"
 # A tmux pane is no Linux console: keep ncurses from trying the GPM mouse server for TERM=linux
 # (libgpm, which it loads for that, leaks a few bytes that ASan would report).
 export NCURSES_GPM_TERMS=
@@ -101,6 +104,18 @@ RUN
     echo "set -g status off" >"$WORK/tmux.conf"
     tmux_cmd -f "$WORK/tmux.conf" new-session -d -s main -x "$width" -y "$height" \
         sh "$WORK/run.sh" "$NVITOP" "$@"
+}
+
+# user_settings LINE...: the user settings file the monitors of this test read (nvitop.conf).
+user_settings() {
+    mkdir -p "$WORK/config/nvitop"
+    printf '%s\n' "$@" >"$WORK/config/nvitop/nvitop.conf"
+}
+
+# nvitop_layout: hide what nvitop 1.7 does not have (the device panel's bandwidth column from 140
+# columns), for the tests that compare screens with nvitop's.
+nvitop_layout() {
+    user_settings "[layout]" "bandwidth = hide"
 }
 
 capture() {

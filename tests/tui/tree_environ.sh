@@ -72,11 +72,24 @@ stop_chain() {
 wait_file "$CHAIN/gpu.pid"
 GPU_JOB=$(cat "$CHAIN/gpu.pid")
 LAUNCHER=$(sed -e 's/^.*) //' "/proc/$GPU_JOB/stat" | cut -d ' ' -f 2)
+# sleeping_children PID: how many children of PID run `sleep 2147483645`.  A child shows its
+# parent's command line (sh nvt-tree-gpu-job.sh) from its fork until its exec, and the monitor keeps
+# a command line it has read for a while: start the monitor only once both children have exec'd.
+sleeping_children() {
+    for child in $(children "$1"); do
+        tr '\0' ' ' <"/proc/$child/cmdline" 2>/dev/null || true
+        echo
+    done | grep -c '^sleep 2147483645 $' || true
+}
+trap 'stop_chain; cleanup' EXIT INT TERM
 deadline=$(($(date +%s) + 10))
-while [ "$(children "$GPU_JOB" | wc -l)" -lt 2 ] && [ "$(date +%s)" -lt "$deadline" ]; do
+while [ "$(sleeping_children "$GPU_JOB")" -lt 2 ]; do
+    if [ "$(date +%s)" -ge "$deadline" ]; then
+        fail "the job's two children did not start sleep"
+        finish
+    fi
     sleep 0.05
 done
-trap 'stop_chain; cleanup' EXIT INT TERM
 
 # Every GPU process of the scenario is the job: one tree node on GPU 0 and GPU 1.
 export NVT_STANDIN_1="$GPU_JOB" NVT_STANDIN_2="$GPU_JOB" NVT_STANDIN_3="$GPU_JOB"

@@ -204,11 +204,23 @@ static enum collect_parse_result handle(int c, const char *arg, struct collect_o
     }
 }
 
-enum collect_parse_result collect_options_parse(int argc, char **argv, struct collect_options *o) {
+enum collect_parse_result collect_options_parse(int argc, char **argv,
+                                                const struct tui_collect_settings *settings,
+                                                struct collect_options *o) {
     *o = (struct collect_options){.interval_s = NVT_COLLECTOR_DEFAULT_INTERVAL_S,
                                   .every_s = DEFAULT_EVERY,
                                   .tag = DEFAULT_TAG};
     bool format_given = false;
+    /* The settings files' defaults; the options below override them. */
+    if (settings != NULL) {
+        o->interval_s = settings->interval_s > 0.0 ? settings->interval_s : o->interval_s;
+        o->every_s = settings->every_s > 0.0 ? settings->every_s : o->every_s;
+        o->tag = settings->tag[0] != '\0' ? settings->tag : o->tag;
+        o->all_processes = settings->all_processes;
+        o->cumulative = settings->cumulative;
+        format_given = settings->format != TUI_COLLECT_FORMAT_AUTO;
+        o->format = settings->format == TUI_COLLECT_FORMAT_JSONL ? COLLECT_JSONL : COLLECT_CSV;
+    }
     /* "+": stop at the first non-option, so that the job's own options stay the job's. */
     optind = 1;
     for (;;) {

@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "collect_writer.h"
+#include "tui/settings.h"
 
 /* Exit statuses of nvitop-collect's own failures, as env(1) and timeout(1) use them, so that they
  * stand apart from the job's. */
@@ -36,9 +37,11 @@ enum collect_parse_result {
     COLLECT_PARSE_EXIT_USAGE /* a message was printed */
 };
 
-/* Parse argv.  Messages go to stderr, help and version to stdout.  Free with
- * collect_options_fini(). */
-enum collect_parse_result collect_options_parse(int argc, char **argv, struct collect_options *out);
+/* Parse argv over the defaults of the settings files' [collect] section (settings; NULL: none).
+ * Messages go to stderr, help and version to stdout.  Free with collect_options_fini(). */
+enum collect_parse_result collect_options_parse(int argc, char **argv,
+                                                const struct tui_collect_settings *settings,
+                                                struct collect_options *out);
 void collect_options_fini(struct collect_options *options);
 
 #endif /* NVITOP_SRC_CMD_NVITOP_COLLECT_COLLECT_OPTIONS_H */

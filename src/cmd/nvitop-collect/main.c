@@ -244,9 +244,31 @@ static int run(const struct collect_options *o) {
     return status;
 }
 
+static void print_warning(void *context, const char *file, unsigned line, const char *message) {
+    (void)context;
+    if (line > 0) {
+        fprintf(stderr, "%s:%u: %s\n", file, line, message);
+    } else {
+        fprintf(stderr, "%s: %s\n", file, message);
+    }
+}
+
+/* The [collect] section of the system and user settings files (nvitop(1), SETTINGS). */
+static void load_settings(struct tui_settings *settings) {
+    tui_settings_defaults(settings);
+    tui_settings_load(settings, tui_settings_system_path(), true, print_warning, NULL);
+    char *user = tui_settings_user_path();
+    if (user != NULL) {
+        tui_settings_load(settings, user, true, print_warning, NULL);
+    }
+    free(user);
+}
+
 int main(int argc, char **argv) {
     struct collect_options options;
-    switch (collect_options_parse(argc, argv, &options)) {
+    struct tui_settings settings;
+    load_settings(&settings);
+    switch (collect_options_parse(argc, argv, &settings.collect, &options)) {
     case COLLECT_PARSE_EXIT_OK:
         collect_options_fini(&options);
         return 0;

@@ -73,9 +73,9 @@ nvt_status exporter_pass(struct exporter *e, char **text, size_t *len,
     /* Room for the last pass's text at once, rather than growing by doubling each time. */
     ok = ok && strbuf_reserve(&out, e->last_len + e->last_len / 8 + 1);
     ok = ok && render_metrics(&in, &out);
-    free(net);
-    free(disk);
-    free(usage);
+    nvt_free(net);
+    nvt_free(disk);
+    nvt_free(usage);
     free(names);
     if (!ok) {
         strbuf_fini(&out);

@@ -16,6 +16,7 @@
 #include "options.h"
 #include "output.h"
 #include "report.h"
+#include "settings_resolve.h"
 #include "tui/tui.h"
 #include "util/xalloc.h"
 #include "view/config.h"
@@ -102,24 +103,15 @@ static void select_devices(nvt_context *ctx, const struct nvitop_options *option
     free(wanted);
 }
 
-static void sorted_pair(const uint32_t in[2], uint32_t *low, uint32_t *high) {
-    *low = in[0] < in[1] ? in[0] : in[1];
-    *high = in[0] < in[1] ? in[1] : in[0];
-}
-
-static void build_config(const struct nvitop_options *options, bool color, bool superuser,
-                         const uint32_t *indices, size_t count, struct view_config *config) {
+/* settings: the effective settings (command line, environment and files merged). */
+static void build_config(const struct nvitop_options *options, const struct tui_settings *settings,
+                         bool color, bool superuser, const uint32_t *indices, size_t count,
+                         struct view_config *config) {
     memset(config, 0, sizeof(*config));
-    config->thresholds = (struct view_thresholds){10, 75, 10, 80};
-    if (options->gpu_thresh_given) {
-        sorted_pair(options->gpu_thresh, &config->thresholds.gpu_low, &config->thresholds.gpu_high);
-    }
-    if (options->mem_thresh_given) {
-        sorted_pair(options->mem_thresh, &config->thresholds.mem_low, &config->thresholds.mem_high);
-    }
+    config->thresholds = settings->thresholds;
     config->ascii = options->ascii;
-    config->colorful = options->colorful;
-    config->light = options->light;
+    config->colorful = settings->colorful;
+    config->light = settings->light;
     config->color = color;
     config->device_filter = (struct view_device_filter){true, indices, count};
     struct view_process_filter *filter = &config->process_filter;
@@ -158,15 +150,18 @@ static bool under_watch(nvt_context *ctx) {
  * false when the user quit while the monitor's sampling thread was stuck in a driver call: that
  * thread still uses ctx, so nothing may touch it again (no report, no nvt_close). */
 static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
+                        const struct tui_settings *settings, const char *settings_path,
                         const struct view_config *config, struct messages *messages) {
     /* The monitor's sampling thread borrows our context for the session, so the driver is
      * initialised once; it is ours again for the report printed after the session. */
     struct tui_config tui = {.view = *config,
-                             .mode = options->mode,
-                             .interval_s = options->interval_s,
+                             .mode = settings->mode,
+                             .interval_s = settings->interval_s,
                              .readonly = options->readonly,
                              .lib_options = NULL,
-                             .context = ctx};
+                             .context = ctx,
+                             .settings = *settings,
+                             .settings_path = settings_path};
     char reason[256] = "";
     enum tui_result result = tui_run(&tui, reason, sizeof(reason));
     if (result == TUI_FAILED) {
@@ -177,6 +172,10 @@ static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
 
 /* Sets *driver_busy when the monitor left a thread inside a stalled driver call. */
 static int run(struct nvitop_options *options, bool *driver_busy) {
+    /* Before anything else, so that the warnings about a bad file come before curses starts. */
+    struct tui_settings settings;
+    char *settings_path = NULL;
+    nvitop_settings_resolve(options, &settings, &settings_path);
     bool color = decide_color(options->force_color);
     struct messages messages;
     messages_init(&messages, color);
@@ -200,22 +199,24 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         messages_print_nvml_not_found(color);
         messages_print_nvml_library_error(color);
         messages_fini(&messages);
+        free(settings_path);
         return 1;
     }
     if (status != NVT_OK) {
         messages_print_nvml_error(color, nvt_strerror(status));
         messages_fini(&messages);
+        free(settings_path);
         return 1;
     }
     uint32_t *indices = NULL;
     size_t count = 0;
     select_devices(ctx, options, &messages, &indices, &count);
     struct view_config config;
-    build_config(options, color, geteuid() == 0, indices, count, &config);
+    build_config(options, &settings, color, geteuid() == 0, indices, count, &config);
 
     bool ctx_ours = true;
     if (monitor && count > 0) {
-        ctx_ours = run_monitor(ctx, options, &config, &messages);
+        ctx_ours = run_monitor(ctx, options, &settings, settings_path, &config, &messages);
     } else if (!isatty(STDOUT_FILENO) && options->output == NVITOP_OUTPUT_REPORT &&
                under_watch(ctx)) {
         messages_addf(&messages, "%s",
@@ -232,6 +233,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     }
     messages_fini(&messages);
     free(indices);
+    free(settings_path);
     if (ctx_ours) {
         nvt_close(ctx);
     }

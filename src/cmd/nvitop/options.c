@@ -40,6 +40,8 @@ enum option_id {
     OPT_ONLY_GRAPHICS,
     OPT_USER,
     OPT_PID,
+    OPT_CONFIG,
+    OPT_NO_CONFIG,
     OPT_HOSTS,
     OPT_PROMETHEUS,
     OPT_CACERT,
@@ -72,9 +74,11 @@ static const struct argparse_option option_table[] = {
     {OPT_ONLY_GRAPHICS, {"--only-graphics", "-G"}, ARGPARSE_FLAG, 0, NULL},
     {OPT_USER, {"--user", "-u"}, ARGPARSE_ZERO_OR_MORE, 0, NULL},
     {OPT_PID, {"--pid", "-p"}, ARGPARSE_ONE_OR_MORE, 0, NULL},
+    {OPT_CONFIG, {"--config"}, ARGPARSE_ONE, 3, NULL},
+    {OPT_NO_CONFIG, {"--no-config"}, ARGPARSE_FLAG, 3, NULL},
     /* Cluster view (ours, not nvitop's; docs/cluster.md). */
-    {OPT_HOSTS, {"--hosts"}, ARGPARSE_ONE, 3, NULL},
-    {OPT_PROMETHEUS, {"--prometheus"}, ARGPARSE_ONE, 3, NULL},
+    {OPT_HOSTS, {"--hosts"}, ARGPARSE_ONE, 4, NULL},
+    {OPT_PROMETHEUS, {"--prometheus"}, ARGPARSE_ONE, 4, NULL},
     {OPT_CACERT, {"--cacert"}, ARGPARSE_ONE, 0, NULL},
     {OPT_CERT, {"--cert"}, ARGPARSE_ONE, 0, NULL},
     {OPT_KEY, {"--key"}, ARGPARSE_ONE, 0, NULL},
@@ -264,6 +268,12 @@ static bool handle_option(void *context, const struct argparse_option *option, c
         return true;
     case OPT_PID:
         return parse_pids(o, display, values, count, error, size);
+    case OPT_CONFIG:
+        o->config_path = values[0];
+        return true;
+    case OPT_NO_CONFIG:
+        o->no_config = true;
+        return true;
     case OPT_HOSTS:
         o->hosts = values[0];
         return true;
@@ -363,9 +373,11 @@ static void env_thresholds(const char *name, bool *given, uint32_t out[2]) {
 }
 
 static void apply_environment(struct nvitop_options *o) {
+    o->colorful_decided = o->colorful || mode_has("colorful") || mode_has("plain");
     if (!o->colorful) {
         o->colorful = mode_has("colorful") && !mode_has("plain");
     }
+    o->light_decided = o->light || mode_has("light") || mode_has("dark");
     if (!o->light) {
         o->light = mode_has("light") && !mode_has("dark");
     }
@@ -381,8 +393,9 @@ static void apply_environment(struct nvitop_options *o) {
     env_thresholds("NVITOP_MEMORY_UTILIZATION_THRESHOLDS", &o->mem_thresh_given, o->mem_thresh);
 }
 
-/* The display mode from NVITOP_MONITOR_MODE when -m had no value: the one mode token present. */
-static enum view_display_mode env_mode(void) {
+/* The display mode from NVITOP_MONITOR_MODE when -m had no value: the one mode token present.
+ * *decided tells whether there was one. */
+static enum view_display_mode env_mode(bool *decided) {
     static const char *const modes[] = {"auto", "full", "compact"};
     int found = -1;
     int count = 0;
@@ -392,6 +405,7 @@ static enum view_display_mode env_mode(void) {
             count++;
         }
     }
+    *decided = count == 1;
     return count == 1 ? (enum view_display_mode)found : VIEW_MODE_AUTO;
 }
 
@@ -416,8 +430,9 @@ int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) 
         return 2;
     }
     /* The mode of an implied monitor (a terminal and no -1) comes from the environment too. */
+    options->mode_decided = options->mode_given;
     if (!options->mode_given) {
-        options->mode = env_mode();
+        options->mode = env_mode(&options->mode_decided);
     }
     apply_environment(options);
     return -1;

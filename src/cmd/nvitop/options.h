@@ -22,6 +22,11 @@ struct nvitop_options {
     bool monitor;    /* --monitor given (with or without a mode) */
     bool mode_given; /* a mode followed --monitor */
     enum view_display_mode mode;
+    /* Set by the command line or the environment, so that the settings file does not override
+     * them (precedence: command line > environment > files > defaults). */
+    bool mode_decided;
+    bool colorful_decided;
+    bool light_decided;
     double interval_s; /* 0 when not given */
     bool ascii;
     bool readonly;
@@ -47,6 +52,8 @@ struct nvitop_options {
     uint32_t *pids;
     size_t pid_count;
     enum nvitop_output output;
+    const char *config_path; /* --config FILE (points into argv), or NULL */
+    bool no_config;          /* --no-config */
     /* Cluster view: pointers into argv, NULL when not given. */
     const char *hosts;      /* --hosts LIST or @FILE */
     const char *prometheus; /* --prometheus URL */

@@ -32,6 +32,7 @@ static const char *const usage_parts[] = {
     "[--only-graphics]",
     "[--user [USERNAME ...]]",
     "[--pid PID [PID ...]]",
+    "[--config FILE | --no-config]",
     "[--hosts HOST:PORT,... | --prometheus URL]",
     "[--cacert FILE]",
     "[--cert FILE]",
@@ -107,6 +108,13 @@ static const char help_format[] =
     "argument).\n"
     "  --pid PID [PID ...], -p PID [PID ...]\n"
     "                        Only show processes of the given PIDs.\n"
+    "\n"
+    "settings:\n"
+    "  --config FILE         Read the settings from FILE instead of the user and system files,\n"
+    "                        and save them there (key S in the monitor).\n"
+    "                        (default: $XDG_CONFIG_HOME/nvitop/nvitop.conf, then "
+    "/etc/nvitop/nvitop.conf)\n"
+    "  --no-config           Read no settings file (S still saves to the user file).\n"
     "\n"
     "cluster (a screen of nodes, or once with --once or --json; see docs/cluster.md):\n"
     "  --hosts HOST:PORT,... | --hosts @FILE\n"

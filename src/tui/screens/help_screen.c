@@ -30,10 +30,7 @@ static const char *const help_lines[] = {
     "   Ctrl-A ^: scroll to left most                  T: terminate selected process",
     "   Ctrl-E $: scroll to right most                 e: show process environment",
     "   PageUp [: scroll entire screen up              t: toggle tree-view screen",
-    /* METRICS-KEYS: the process metrics screen's help goes here: "        Enter: show process
-     * metrics" at the end of the next line (as nvitop 1.7 has it) and the graph-switch key.
-     * Until that screen is built, Enter is not listed: the help lists the keys that work. */
-    " PageDown ]: scroll entire screen down",
+    " PageDown ]: scroll entire screen down        Enter: show process metrics",
     "",
     "      Wheel: scroll process list        Shift-Wheel: scroll horizontally",
     "        Tab: scroll process list         Ctrl-Wheel: fast scroll (5x)",
@@ -45,6 +42,12 @@ static const char *const help_lines[] = {
     "      os oS: sort by %SM                      ot oT: sort by TIME",
     "        , .: select sort column                   /: invert sort order",
     "",
+    /* Not in nvitop: */
+    "      H P b: toggle host/process/bandwidth      g G: upper/lower graph metric",
+    "        + -: graph height                         S: save the settings",
+    "     Ctrl-L: repaint the whole screen",
+    "        g G: metrics screen: lower-right graph SM / MBW / ENC / DEC",
+    "",
     "Press any key to return.",
 };
 
@@ -53,7 +56,8 @@ static const char *const help_lines[] = {
 #define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
 #define HELP_LINE_COUNT ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
 
-/* Key-column colours per row: left (12 cells) and right (13 cells from column 39). */
+/* Key-column colours per row: left (12 cells) and right (13 cells from column 39).  Rows 31 and 32
+ * are our layout and settings keys (nvitop has none). */
 struct row_colors {
     int row;
     uint16_t left;
@@ -70,6 +74,7 @@ static const struct row_colors row_colors[] = {
     {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
     {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
     {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
+    {31, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},   {32, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},
 };
 
 int help_screen_line_count(void) {
@@ -143,6 +148,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
             paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
         }
     }
+    paint(canvas, 31, 0, 12, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD); /* g G: the key column only */
 }
 
 /* Any key returns to the screen the help was opened from (SPEC.md §3.2). */

@@ -1,6 +1,9 @@
 /*
  * The main screen: the device, host and process panels stacked (SPEC.md §3.3), the display-mode
- * choice, vertical scrolling, and the keys and mouse actions of the process list (§3.6, §3.12).
+ * choice, vertical scrolling, the keys and mouse actions of the process list (§3.6, §3.12), and
+ * our layout keys: H and P hide or show the host and process panels, b the bandwidth column, g
+ * and G choose what the upper and lower GPU graphs plot, + and - their height, and S saves the
+ * settings.
  */
 #include <stdlib.h>
 
@@ -20,7 +23,7 @@ void main_screen_layout(struct tui_app *app) {
     int dev_compact = device_panel_height(app, true);
     int host_full = host_panel_height(app, false);
     int host_compact = host_panel_height(app, true);
-    int proc_full = process_panel_height(app, false);
+    int proc_full = app->hide_processes ? 0 : process_panel_height(app, false);
     int lines = app->rows;
     switch (app->mode) {
     case VIEW_MODE_FULL:
@@ -40,7 +43,8 @@ void main_screen_layout(struct tui_app *app) {
     layout->host_y = layout->device_y + layout->device_height;
     layout->host_height = host_panel_height(app, layout->host_compact);
     layout->process_y = layout->host_y + layout->host_height;
-    layout->process_height = process_panel_height(app, layout->process_compact);
+    layout->process_height =
+        app->hide_processes ? 0 : process_panel_height(app, layout->process_compact);
     layout->total_height = layout->process_y + layout->process_height;
 }
 
@@ -89,7 +93,11 @@ void main_screen_draw(struct tui_app *app, struct canvas *canvas, double wall_s)
     const struct app_layout *layout = &app->layout;
     device_panel_draw(app, canvas, layout->device_y, layout->device_compact, wall_s);
     host_panel_draw(app, canvas, layout->host_y, layout->host_compact);
-    process_panel_draw(app, canvas, layout->process_y, layout->process_compact);
+    if (app->hide_processes) {
+        app->row_y_count = 0; /* no process row to click */
+    } else {
+        process_panel_draw(app, canvas, layout->process_y, layout->process_compact);
+    }
     canvas_set_origin(canvas, 0);
 }
 
@@ -271,6 +279,45 @@ static void open_process_screen(struct tui_app *app, enum app_screen screen, boo
     app_screen_push(app, screen, &process);
 }
 
+/* The layout keys (settings [layout]) and the save key. */
+static bool layout_key(struct tui_app *app, int key) {
+    switch (key) {
+    case 'H':
+        app->hide_host = !app->hide_host;
+        return true;
+    case 'P':
+        app->hide_processes = !app->hide_processes;
+        if (app->hide_processes) {
+            selection_clear(&app->selection); /* no signal to a process out of sight */
+        }
+        return true;
+    case 'b':
+        app->hide_bandwidth = !app->hide_bandwidth;
+        return true;
+    case 'g':
+    case 'G': {
+        size_t g = key == 'g' ? 0 : 1;
+        app_set_graph(app, g, (app->graphs[g] + 1) % TUI_GRAPH_METRIC_COUNT);
+        return true;
+    }
+    case '+':
+    case '-': {
+        int height = app->graph_height + (key == '+' ? 1 : -1);
+        if (height < TUI_GRAPH_HEIGHT_MIN || height > TUI_GRAPH_HEIGHT_MAX) {
+            term_beep();
+        } else {
+            app->graph_height = height;
+        }
+        return true;
+    }
+    case 'S':
+        app_save_settings(app);
+        return true;
+    default:
+        return false;
+    }
+}
+
 static bool command_key(struct tui_app *app, int key) {
     switch (key) {
     case 'q':
@@ -332,7 +379,7 @@ bool main_screen_key(struct tui_app *app, int key) {
         }
     }
     return command_key(app, key) || selection_key(app, key) || scroll_key(app, key) ||
-           order_key(app, key);
+           order_key(app, key) || layout_key(app, key);
 }
 
 bool main_screen_mouse(struct tui_app *app, const struct tui_event *event) {

@@ -26,6 +26,9 @@ const char *graph_symbol(int left, int right, bool upside_down);
  * tall; 0 for N/A. */
 int graph_dots(double value, int row, int height, double baseline, double bound);
 
+/* Widest graph drawn; wider rectangles are cut (nvitop keeps 1024 columns of history too). */
+#define GRAPH_MAX_WIDTH 1024
+
 /* Draw history into the rectangle (y, x, width, height). */
 void graph_draw(struct canvas *canvas, int y, int x, int width, int height,
                 const struct history *history, const struct graph_options *options);

@@ -1,7 +1,8 @@
 /*
  * The monitor's host panel (SPEC.md §3.3.2): the once report's two host lines when compact, and
- * otherwise Braille history graphs of CPU, memory and swap on the left and of GPU memory and
- * utilisation on the right (from 100 columns).
+ * otherwise Braille history graphs of CPU, memory and swap on the left and, from 100 columns, two
+ * graphs of the GPU metrics chosen in the settings (GPU memory and utilisation by default, as
+ * nvitop) on the right.  The graphs' height is a setting too; hidden, the panel takes no row.
  */
 #include "view/host_panel.h"
 
@@ -18,97 +19,28 @@
 #include "view/filter.h"
 #include "view/intensity.h"
 
-#define FULL_HEIGHT 12
-#define LEFT_WIDTH  77
-#define BORDER_COL  78
+#define LEFT_WIDTH 77
+#define BORDER_COL 78
+
+/* Rows of the full panel: two graphs of graph_height rows on each side, the time-axis rule
+ * between them and the bottom border (12 with the default height of 5, as nvitop's). */
+static int full_height(const struct tui_app *app) {
+    int h = app->graph_height;
+    h = h < TUI_GRAPH_HEIGHT_MIN   ? TUI_GRAPH_HEIGHT_MIN
+        : h > TUI_GRAPH_HEIGHT_MAX ? TUI_GRAPH_HEIGHT_MAX
+                                   : h;
+    return 2 * h + 2;
+}
 
 int host_panel_height(const struct tui_app *app, bool compact) {
-    return compact || app->view.ascii ? 2 : FULL_HEIGHT;
+    if (app->hide_host) {
+        return 0;
+    }
+    return compact || app->view.ascii ? 2 : full_height(app);
 }
 
-/* nvitop's leaf devices: the MIG devices of a GPU that has some, else the GPU itself. */
-static bool is_leaf(const struct tui_app *app, size_t slot) {
-    const struct nvt_device_snapshot *device = &app->snap->devices[slot];
-    return view_device_is_shown(app->snap, &app->view, slot) &&
-           (device->info.is_mig || device->child_count == 0);
-}
-
-/* GPU memory (sum used / sum total) and utilisation (mean) over the shown leaf devices, as nvitop
- * 1.7 averages them (a MIG-enabled GPU counts through its instances). */
-static void gpu_averages(const struct tui_app *app, double *memory, double *util) {
-    const struct nvt_snapshot *snap = app->snap;
-    uint64_t used = 0;
-    uint64_t total = 0;
-    double util_sum = 0.0;
-    size_t util_count = 0;
-    for (size_t slot = 0; slot < snap->device_count; slot++) {
-        const struct nvt_device_snapshot *device = &snap->devices[slot];
-        if (!is_leaf(app, slot)) {
-            continue;
-        }
-        const struct nvt_device_state *state = &device->state;
-        if (!nvt_is_na_u64(state->memory_used_bytes) && !nvt_is_na_u64(state->memory_total_bytes)) {
-            used += state->memory_used_bytes;
-            total += state->memory_total_bytes;
-        }
-        if (!nvt_is_na_u32(state->gpu_util_pct)) {
-            util_sum += state->gpu_util_pct;
-            util_count++;
-        }
-    }
-    *memory = total > 0 ? 100.0 * (double)used / (double)total : NAN;
-    *util = util_count > 0 ? util_sum / (double)util_count : NAN;
-}
-
-static bool ensure_device_histories(struct app_histories *histories, size_t count) {
-    if (histories->device_count == count) {
-        return true;
-    }
-    for (size_t i = 0; i < histories->device_count; i++) {
-        history_fini(&histories->device_memory[i]);
-        history_fini(&histories->device_util[i]);
-    }
-    free(histories->device_memory);
-    free(histories->device_util);
-    histories->device_memory = calloc(count > 0 ? count : 1, sizeof(struct history));
-    histories->device_util = calloc(count > 0 ? count : 1, sizeof(struct history));
-    histories->device_count = 0;
-    if (histories->device_memory == NULL || histories->device_util == NULL) {
-        return false;
-    }
-    for (size_t i = 0; i < count; i++) {
-        history_init(&histories->device_memory[i]);
-        history_init(&histories->device_util[i]);
-    }
-    histories->device_count = count;
-    return true;
-}
-
-void host_panel_record(struct tui_app *app, double now_s) {
-    const struct nvt_snapshot *snap = app->snap;
-    struct app_histories *histories = &app->histories;
-    if (snap == NULL) {
-        return;
-    }
-    if (snap->flags & NVT_SAMPLE_HOST) {
-        history_add(&histories->cpu, now_s, snap->host.cpu_percent);
-        history_add(&histories->memory, now_s, snap->host.memory_percent);
-        history_add(&histories->swap, now_s, snap->host.swap_percent);
-    }
-    double memory;
-    double util;
-    gpu_averages(app, &memory, &util);
-    history_add(&histories->gpu_memory, now_s, memory);
-    history_add(&histories->gpu_util, now_s, util);
-    if (!ensure_device_histories(histories, snap->device_count)) {
-        return;
-    }
-    for (size_t slot = 0; slot < snap->device_count; slot++) {
-        const struct nvt_device_snapshot *device = &snap->devices[slot];
-        uint32_t gpu = device->state.gpu_util_pct;
-        history_add(&histories->device_memory[slot], now_s, view_device_memory_percent(device));
-        history_add(&histories->device_util[slot], now_s, nvt_is_na_u32(gpu) ? NAN : gpu);
-    }
+bool host_panel_shows_graphs(const struct tui_app *app) {
+    return !app->hide_host && !app->layout.host_compact && !app->view.ascii && app->cols >= 100;
 }
 
 static void percent_text(char *buf, size_t size, double value) {
@@ -116,6 +48,14 @@ static void percent_text(char *buf, size_t size, double value) {
         snprintf(buf, size, "N/A");
     } else {
         snprintf(buf, size, "%.1f%%", value);
+    }
+}
+
+static void metric_text(char *buf, size_t size, enum tui_graph_metric metric, double value) {
+    if (tui_graph_metric_is_rate(metric) && !isnan(value)) {
+        snprintf(buf, size, "%.1fMiB/s", value);
+    } else {
+        percent_text(buf, size, value);
     }
 }
 
@@ -129,28 +69,31 @@ static void draw_compact(const struct tui_app *app, struct canvas *canvas, int y
     view_lines_fini(&lines);
 }
 
-/* joint: column of the device panel's bottom split joint, or 0 (see draw_frame). */
-static void draw_frame(struct canvas *canvas, int y, int width, int joint) {
+/* joint: column of the device panel's bottom split joint, or 0; bandwidth: the bandwidth column's
+ * border (device_panel_bandwidth_col), or 0; height: full_height(). */
+static void draw_frame(struct canvas *canvas, int y, int width, int joint, int bandwidth,
+                       int height) {
     const struct view_style plain = {0};
+    const int axis = height / 2 - 1; /* the time-axis rule between the graphs */
     const struct view_style dim = {0, VIEW_ATTR_DIM};
     bool right = width >= 100;
     canvas_text(canvas, y - 1, 0,
                 "╞═══════════════════════════════╧══════════════════════╧══════════════════════╡",
                 plain);
-    canvas_text(canvas, y + FULL_HEIGHT - 1, 0, "╘", plain);
-    canvas_fill(canvas, y + FULL_HEIGHT - 1, 1, BORDER_COL - 1, "═", plain);
-    canvas_text(canvas, y + FULL_HEIGHT - 1, BORDER_COL, "╛", plain);
-    for (int row = 0; row < FULL_HEIGHT - 1; row++) {
+    canvas_text(canvas, y + height - 1, 0, "╘", plain);
+    canvas_fill(canvas, y + height - 1, 1, BORDER_COL - 1, "═", plain);
+    canvas_text(canvas, y + height - 1, BORDER_COL, "╛", plain);
+    for (int row = 0; row < height - 1; row++) {
         canvas_text(canvas, y + row, 0, "│", plain);
         canvas_fill(canvas, y + row, 1, LEFT_WIDTH, " ", plain);
         canvas_text(canvas, y + row, BORDER_COL, "│", plain);
     }
-    canvas_text(canvas, y + 5, 0,
+    canvas_text(canvas, y + axis, 0,
                 "├────────────╴120s├─────────────────────────╴60s├──────────╴30s├──────────────┤",
                 plain);
-    canvas_attrs(canvas, y + 5, 14, 4, VIEW_ATTR_DIM, 0);
-    canvas_attrs(canvas, y + 5, 45, 3, VIEW_ATTR_DIM, 0);
-    canvas_attrs(canvas, y + 5, 60, 3, VIEW_ATTR_DIM, 0);
+    canvas_attrs(canvas, y + axis, 14, 4, VIEW_ATTR_DIM, 0);
+    canvas_attrs(canvas, y + axis, 45, 3, VIEW_ATTR_DIM, 0);
+    canvas_attrs(canvas, y + axis, 60, 3, VIEW_ATTR_DIM, 0);
     if (!right) {
         return;
     }
@@ -162,16 +105,19 @@ static void draw_frame(struct canvas *canvas, int y, int width, int joint) {
         /* nvitop 1.7 draws the device panel's joint below the last split device over this rule. */
         canvas_text(canvas, y - 1, joint, "╧", plain);
     }
-    canvas_text(canvas, y + FULL_HEIGHT - 1, BORDER_COL, "╧", plain);
-    canvas_fill(canvas, y + FULL_HEIGHT - 1, 79, remaining - 1, "═", plain);
-    canvas_text(canvas, y + FULL_HEIGHT - 1, width - 1, "╛", plain);
-    for (int row = 0; row < FULL_HEIGHT - 1; row++) {
+    if (bandwidth > BORDER_COL && bandwidth < width - 1) {
+        canvas_text(canvas, y - 1, bandwidth, "╧", plain);
+    }
+    canvas_text(canvas, y + height - 1, BORDER_COL, "╧", plain);
+    canvas_fill(canvas, y + height - 1, 79, remaining - 1, "═", plain);
+    canvas_text(canvas, y + height - 1, width - 1, "╛", plain);
+    for (int row = 0; row < height - 1; row++) {
         canvas_fill(canvas, y + row, 79, remaining - 1, " ", plain);
         canvas_text(canvas, y + row, width - 1, "│", plain);
     }
-    canvas_text(canvas, y + 5, BORDER_COL, "┼", plain);
-    canvas_fill(canvas, y + 5, 79, remaining - 1, "─", plain);
-    canvas_text(canvas, y + 5, width - 1, "┤", plain);
+    canvas_text(canvas, y + axis, BORDER_COL, "┼", plain);
+    canvas_fill(canvas, y + axis, 79, remaining - 1, "─", plain);
+    canvas_text(canvas, y + axis, width - 1, "┤", plain);
     static const struct {
         int offset;
         const char *text;
@@ -182,23 +128,25 @@ static void draw_frame(struct canvas *canvas, int y, int width, int joint) {
             break;
         }
         int x = width - labels[i].offset;
-        canvas_text(canvas, y + 5, x, labels[i].text, plain);
-        canvas_attrs(canvas, y + 5, x + 1, canvas_text_width(labels[i].text, 64) - 2, dim.attrs, 0);
+        canvas_text(canvas, y + axis, x, labels[i].text, plain);
+        canvas_attrs(canvas, y + axis, x + 1, canvas_text_width(labels[i].text, 64) - 2, dim.attrs,
+                     0);
     }
 }
 
-static void draw_left(const struct tui_app *app, struct canvas *canvas, int y) {
+/* rows: the height of each graph pair (graph_height); CPU above the axis, memory and swap below. */
+static void draw_left(const struct tui_app *app, struct canvas *canvas, int y, int rows) {
     const struct app_histories *h = &app->histories;
     const struct nvt_host_state *host = &app->snap->host;
     struct graph_options options = {.baseline = 0.0, .bound = 100.0};
     options.style.color = VIEW_COLOR_CYAN;
-    graph_draw(canvas, y, 1, LEFT_WIDTH, 5, &h->cpu, &options);
+    graph_draw(canvas, y, 1, LEFT_WIDTH, rows, &h->cpu, &options);
     options.style.color = VIEW_COLOR_MAGENTA;
     options.upside_down = true;
-    graph_draw(canvas, y + 6, 1, LEFT_WIDTH, 4, &h->memory, &options);
+    graph_draw(canvas, y + rows + 1, 1, LEFT_WIDTH, rows - 1, &h->memory, &options);
     options.style.color = VIEW_COLOR_BLUE;
     options.upside_down = false;
-    graph_draw(canvas, y + 10, 1, LEFT_WIDTH, 1, &h->swap, &options);
+    graph_draw(canvas, y + 2 * rows, 1, LEFT_WIDTH, 1, &h->swap, &options);
 
     const struct view_style plain = {0};
     char text[160];
@@ -214,88 +162,117 @@ static void draw_left(const struct tui_app *app, struct canvas *canvas, int y) {
     nvt_format_bytes(used, sizeof(used), host->memory_used_bytes, NVT_GiB);
     percent_text(value, sizeof(value), history_last(&h->memory));
     snprintf(text, sizeof(text), " MEM: %s (%s) ", used, value);
-    canvas_text(canvas, y + 9, 1, text, plain);
+    canvas_text(canvas, y + 2 * rows - 1, 1, text, plain);
     nvt_format_bytes(used, sizeof(used), host->swap_used_bytes, NVT_GiB);
     percent_text(value, sizeof(value), history_last(&h->swap));
     snprintf(text, sizeof(text), " SWP: %s (%s) ", used, value);
-    canvas_text(canvas, y + 10, 1, text, plain);
+    canvas_text(canvas, y + 2 * rows, 1, text, plain);
 }
 
 /* The right-hand graphs follow the selected process's device when there are several. */
-static void pick_gpu_histories(const struct tui_app *app, const struct history **memory,
-                               const struct history **util, char *prefix, size_t size) {
+static void pick_gpu_histories(const struct tui_app *app, const struct history *out[APP_GRAPHS],
+                               char *prefix, size_t size) {
     const struct app_histories *h = &app->histories;
     size_t shown = 0;
     for (size_t i = 0; i < app->snap->device_count; i++) {
-        shown += is_leaf(app, i) ? 1 : 0;
+        shown += host_panel_is_leaf(app, i) ? 1 : 0;
     }
     size_t slot = app->selection.device_slot;
-    if (shown > 1 && app->selection.set && slot < h->device_count) {
+    if (shown > 1 && app->selection.set && slot < h->device_count && h->device[0] != NULL) {
         const struct nvt_device_info *info = &app->snap->devices[slot].info;
         if (info->is_mig) {
             snprintf(prefix, size, "GPU %u:%u", info->index, info->mig_index);
         } else {
             snprintf(prefix, size, "GPU %u", info->index);
         }
-        *memory = &h->device_memory[slot];
-        *util = &h->device_util[slot];
+        for (size_t g = 0; g < APP_GRAPHS; g++) {
+            out[g] = &h->device[g][slot];
+        }
         return;
     }
     snprintf(prefix, size, "%s", shown > 1 ? "AVG GPU" : "GPU");
-    *memory = &h->gpu_memory;
-    *util = &h->gpu_util;
+    for (size_t g = 0; g < APP_GRAPHS; g++) {
+        out[g] = &h->gpu[g];
+    }
 }
 
-static void draw_right(const struct tui_app *app, struct canvas *canvas, int y) {
+/* The graph's colour: loading intensity for GPU memory (memory thresholds) and the other
+ * percentages (GPU thresholds); throughputs have no thresholds. */
+static uint16_t metric_color(const struct tui_app *app, enum tui_graph_metric metric,
+                             double value) {
     const struct view_thresholds *th = &app->view.thresholds;
+    if (tui_graph_metric_is_rate(metric)) {
+        return VIEW_COLOR_CYAN;
+    }
+    if (metric == TUI_GRAPH_MEMORY) {
+        return (uint16_t)view_intensity_color(view_intensity_of(value, th->mem_low, th->mem_high));
+    }
+    return (uint16_t)view_intensity_color(view_intensity_of(value, th->gpu_low, th->gpu_high));
+}
+
+/* Throughput graphs fill at the highest value of the window they show (at least 1 MiB/s). */
+static double rate_bound(const struct history *history, int width) {
+    double bound = 1.0;
+    for (size_t i = 0; i < (size_t)width * 2 && i < history_count(history); i++) {
+        double value = history_at(history, i);
+        if (!isnan(value) && value > bound) {
+            bound = value;
+        }
+    }
+    return bound;
+}
+
+static void draw_right(const struct tui_app *app, struct canvas *canvas, int y, int rows) {
     int width = app->cols;
     int graph_width = width - 80 > 20 ? width - 80 : 20;
-    const struct history *memory;
-    const struct history *util;
+    const struct history *histories[APP_GRAPHS];
     char prefix[32];
-    pick_gpu_histories(app, &memory, &util, prefix, sizeof(prefix));
-    double memory_last = history_last(memory);
-    double util_last = history_last(util);
-
-    struct graph_options options = {.baseline = 0.0, .bound = 100.0};
-    options.gradient_rows = app->gradients;
-    options.style.color =
-        (uint16_t)view_intensity_color(view_intensity_of(memory_last, th->mem_low, th->mem_high));
-    graph_draw(canvas, y, 79, graph_width, 5, memory, &options);
-    options.upside_down = true;
-    options.style.color =
-        (uint16_t)view_intensity_color(view_intensity_of(util_last, th->gpu_low, th->gpu_high));
-    graph_draw(canvas, y + 6, 79, graph_width, 5, util, &options);
-
+    pick_gpu_histories(app, histories, prefix, sizeof(prefix));
     const struct view_style plain = {0};
-    char value[32];
-    char text[96];
-    percent_text(value, sizeof(value), memory_last);
-    snprintf(text, sizeof(text), " %s MEM: %s ", prefix, value);
-    canvas_text(canvas, y, 79, text, plain);
-    percent_text(value, sizeof(value), util_last);
-    snprintf(text, sizeof(text), " %s UTL: %s ", prefix, value);
-    canvas_text(canvas, y + 10, 79, text, plain);
+    for (size_t g = 0; g < APP_GRAPHS; g++) {
+        enum tui_graph_metric metric = app->graphs[g];
+        double last = history_last(histories[g]);
+        struct graph_options options = {.baseline = 0.0, .bound = 100.0};
+        if (tui_graph_metric_is_rate(metric)) {
+            options.bound = rate_bound(histories[g], graph_width);
+        }
+        options.gradient_rows = app->gradients;
+        options.upside_down = g == 1;
+        options.style.color = metric_color(app, metric, last);
+        int top = g == 0 ? y : y + rows + 1;
+        graph_draw(canvas, top, 79, graph_width, rows, histories[g], &options);
+        char value[32];
+        char text[96];
+        metric_text(value, sizeof(value), metric, last);
+        snprintf(text, sizeof(text), " %s %s: %s ", prefix, tui_graph_metric_label(metric), value);
+        canvas_text(canvas, g == 0 ? y : y + 2 * rows, 79, text, plain);
+    }
 }
 
 void host_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bool compact) {
     if (app->snap == NULL) {
         return;
     }
+    if (app->hide_host) {
+        return;
+    }
     if (compact || app->view.ascii) {
         draw_compact(app, canvas, y);
         return;
     }
+    int height = full_height(app);
     int width = app->cols < 79 ? 79 : app->cols;
+    int bandwidth = device_panel_bandwidth_col(app);
     struct view_device_panel_options device_options = {
-        .width = (size_t)width,
+        /* The device table stops at the bandwidth column, as device_panel_draw() lays it out. */
+        .width = (size_t)(bandwidth > 0 ? bandwidth + 1 : width),
         .compact = app->layout.device_compact,
         .selected_slot = NVT_NA_SIZE,
     };
     size_t joint = view_device_panel_bottom_joint(app->snap, &app->view, &device_options);
-    draw_frame(canvas, y, width, (int)joint);
-    draw_left(app, canvas, y);
+    draw_frame(canvas, y, width, (int)joint, bandwidth, height);
+    draw_left(app, canvas, y, height / 2 - 1);
     if (width >= 100) {
-        draw_right(app, canvas, y);
+        draw_right(app, canvas, y, height / 2 - 1);
     }
 }

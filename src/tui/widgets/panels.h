@@ -11,18 +11,37 @@
 #include "tui/app.h"
 #include "tui/canvas.h"
 
+/* The bandwidth column of the device panel: BANDWIDTH_WIDTH cells between two borders, at the
+ * right of terminals at least BANDWIDTH_MIN_WIDTH wide (the bars keep 100 columns). */
+#define BANDWIDTH_WIDTH     39
+#define BANDWIDTH_MIN_WIDTH 140
+
 /* Device panel: the clock line, then the device table (full or compact). */
 int device_panel_height(const struct tui_app *app, bool compact);
 void device_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bool compact,
                        double wall_s);
 
-/* Host panel: compact = the once report's two host lines; full = history graphs (12 lines, the
- * row above is the device panel's bottom border, which it redraws). */
+/* The column of the bandwidth column's left border, or 0 when the terminal is too narrow for it
+ * (or nothing is shown).  The PCIe and NVLink throughputs are sampled only while it is > 0 or a
+ * graph plots them. */
+int device_panel_bandwidth_col(const struct tui_app *app);
+
+/* Host panel: compact = the once report's two host lines; full = history graphs (12 lines with
+ * the default graph height, the row above is the device panel's bottom border, which it
+ * redraws); hidden = no line. */
 int host_panel_height(const struct tui_app *app, bool compact);
+
+/* Whether the last layout shows the right-hand GPU graphs (full host panel, 100 columns). */
+bool host_panel_shows_graphs(const struct tui_app *app);
 void host_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bool compact);
 
-/* Update the host panel's histories from a new snapshot (now_s: monotonic seconds). */
+/* Update the host panel's histories from a new snapshot (now_s: monotonic seconds); in
+ * host_history.c. */
 void host_panel_record(struct tui_app *app, double now_s);
+
+/* nvitop's leaf devices, which the GPU graphs average over: the MIG devices of a GPU that has
+ * some, else the GPU itself (shown ones only). */
+bool host_panel_is_leaf(const struct tui_app *app, size_t slot);
 
 /* Process panel: caution and signal-hint line, header, rows, footer.  Drawing records the rows'
  * positions for the mouse and whether the selection is on screen. */

@@ -153,7 +153,8 @@ static void draw_header(struct tui_app *app, struct canvas *canvas, int y) {
     const struct view_style plain = {0};
     int width = panel_width(app);
     char host_name[NVT_NAME_LEN] = "";
-    if (app->snap != NULL) {
+    /* Without the host panel the host is not sampled: the name then comes from the kernel. */
+    if (app->snap != NULL && (app->snap->flags & NVT_SAMPLE_HOST)) {
         snprintf(host_name, sizeof(host_name), "%s", app->snap->host.hostname);
     } else if (gethostname(host_name, sizeof(host_name) - 1) != 0) {
         host_name[0] = '\0';

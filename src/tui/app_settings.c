@@ -1,0 +1,68 @@
+/*
+ * The monitor's layout choices and settings: what the screen needs sampled, the current settings
+ * and the S key's save (see app.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+#include "tui/widgets/panels.h"
+
+void app_update_sample_flags(struct tui_app *app) {
+    /* Memory, utilisation and clocks every time: the device panel always shows them. */
+    unsigned flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_CLOCKS;
+    if (!app->hide_host) {
+        flags |= NVT_SAMPLE_HOST;
+    }
+    if (device_panel_bandwidth_col(app) > 0) {
+        flags |= NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK;
+    } else if (host_panel_shows_graphs(app) && (tui_graph_metric_is_rate(app->graphs[0]) ||
+                                                tui_graph_metric_is_rate(app->graphs[1]))) {
+        flags |= NVT_SAMPLE_PCIE_THROUGHPUT;
+    }
+    /* The tree, environment and metrics screens are built from the process list too. */
+    bool processes =
+        !app->hide_processes || (app->screen != APP_SCREEN_MAIN && app->screen != APP_SCREEN_HELP);
+    app->sample_flags = flags;
+    app->sample_process_flags = processes ? NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES : 0U;
+}
+
+void app_current_settings(const struct tui_app *app, struct tui_settings *out) {
+    /* What the monitor does not change (the [collect] section) is saved as it was read. */
+    *out = app->config->settings;
+    if (out->graph_height == 0) {
+        tui_settings_defaults(out);
+    }
+    out->mode = app->mode;
+    out->light = app->view.light;
+    out->colorful = app->view.colorful;
+    out->thresholds = app->view.thresholds;
+    out->interval_s = app->config->interval_s;
+    out->sort = app->order;
+    out->reverse = app->reverse;
+    out->hide_host = app->hide_host;
+    out->hide_processes = app->hide_processes;
+    out->hide_bandwidth = app->hide_bandwidth;
+    out->graph_upper = app->graphs[0];
+    out->graph_lower = app->graphs[1];
+    out->graph_height = app->graph_height;
+}
+
+void app_save_settings(struct tui_app *app) {
+    const char *path = app->config->settings_path;
+    char note[sizeof(app->note)];
+    if (path == NULL) {
+        app_note(app, "Settings not saved: no settings file (set HOME or use --config FILE).");
+        return;
+    }
+    struct tui_settings settings;
+    app_current_settings(app, &settings);
+    int rc = tui_settings_save(&settings, path);
+    if (rc == 0) {
+        snprintf(note, sizeof(note), "Settings saved to %s", path);
+    } else {
+        snprintf(note, sizeof(note), "Settings not saved (%s): %s", strerror(rc), path);
+    }
+    app_note(app, note);
+}

@@ -1,0 +1,153 @@
+/*
+ * The host panel's histories: what its graphs plot, recorded from every snapshot.  The left-hand
+ * graphs keep the host's CPU, memory and swap; the right-hand ones the metric each shows
+ * (app->graphs), averaged over the shown devices and per device (for the selected process's GPU).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include <nvitop/format.h>
+
+#include "tui/widgets/panels.h"
+#include "view/device_panel.h"
+#include "view/filter.h"
+#include "view/intensity.h"
+
+bool host_panel_is_leaf(const struct tui_app *app, size_t slot) {
+    const struct nvt_device_snapshot *device = &app->snap->devices[slot];
+    return view_device_is_shown(app->snap, &app->view, slot) &&
+           (device->info.is_mig || device->child_count == 0);
+}
+
+static double u32_value(uint32_t value, double scale) {
+    return nvt_is_na_u32(value) ? NAN : (double)value * scale;
+}
+
+/* A device's value of a metric (NaN for N/A). */
+static double metric_value(const struct nvt_device_snapshot *device, enum tui_graph_metric metric) {
+    const struct nvt_device_state *state = &device->state;
+    switch (metric) {
+    case TUI_GRAPH_GPU_UTIL:
+        return u32_value(state->gpu_util_pct, 1.0);
+    case TUI_GRAPH_MEMORY:
+        return view_device_memory_percent(device);
+    case TUI_GRAPH_POWER:
+        return view_device_power_percent(device);
+    case TUI_GRAPH_PCIE_RX:
+        return u32_value(state->pcie_rx_kibps, 1.0 / 1024.0);
+    case TUI_GRAPH_PCIE_TX:
+        return u32_value(state->pcie_tx_kibps, 1.0 / 1024.0);
+    case TUI_GRAPH_MEMORY_BANDWIDTH:
+        return u32_value(state->memory_bandwidth_util_pct, 1.0);
+    default:
+        return NAN;
+    }
+}
+
+/* A metric over the shown leaf devices, as nvitop 1.7 averages them (a MIG-enabled GPU counts
+ * through its instances): GPU memory is sum used / sum total, the rest the mean of the known
+ * values. */
+static double gpu_average(const struct tui_app *app, enum tui_graph_metric metric) {
+    const struct nvt_snapshot *snap = app->snap;
+    uint64_t used = 0;
+    uint64_t total = 0;
+    double sum = 0.0;
+    size_t count = 0;
+    for (size_t slot = 0; slot < snap->device_count; slot++) {
+        const struct nvt_device_snapshot *device = &snap->devices[slot];
+        if (!host_panel_is_leaf(app, slot)) {
+            continue;
+        }
+        const struct nvt_device_state *state = &device->state;
+        if (metric == TUI_GRAPH_MEMORY) {
+            if (!nvt_is_na_u64(state->memory_used_bytes) &&
+                !nvt_is_na_u64(state->memory_total_bytes)) {
+                used += state->memory_used_bytes;
+                total += state->memory_total_bytes;
+            }
+            continue;
+        }
+        double value = metric_value(device, metric);
+        if (!isnan(value)) {
+            sum += value;
+            count++;
+        }
+    }
+    if (metric == TUI_GRAPH_MEMORY) {
+        return total > 0 ? 100.0 * (double)used / (double)total : NAN;
+    }
+    return count > 0 ? sum / (double)count : NAN;
+}
+
+static void free_device_histories(struct app_histories *histories, size_t g) {
+    for (size_t i = 0; histories->device[g] != NULL && i < histories->device_count; i++) {
+        history_fini(&histories->device[g][i]);
+    }
+    free(histories->device[g]);
+    histories->device[g] = NULL;
+}
+
+static bool ensure_device_histories(struct app_histories *histories, size_t count) {
+    if (histories->device_count == count && histories->device[0] != NULL &&
+        histories->device[1] != NULL) {
+        return true;
+    }
+    bool ok = true;
+    for (size_t g = 0; g < APP_GRAPHS; g++) {
+        free_device_histories(histories, g);
+    }
+    for (size_t g = 0; g < APP_GRAPHS; g++) {
+        histories->device[g] = calloc(count > 0 ? count : 1, sizeof(struct history));
+        ok = ok && histories->device[g] != NULL;
+        for (size_t i = 0; histories->device[g] != NULL && i < count; i++) {
+            history_init(&histories->device[g][i]);
+        }
+    }
+    histories->device_count = count;
+    if (!ok) {
+        for (size_t g = 0; g < APP_GRAPHS; g++) {
+            free_device_histories(histories, g);
+        }
+        histories->device_count = 0;
+    }
+    return ok;
+}
+
+void app_set_graph(struct tui_app *app, size_t g, enum tui_graph_metric metric) {
+    struct app_histories *histories = &app->histories;
+    if (g >= APP_GRAPHS || app->graphs[g] == metric) {
+        return;
+    }
+    app->graphs[g] = metric;
+    history_fini(&histories->gpu[g]);
+    history_init(&histories->gpu[g]);
+    for (size_t i = 0; histories->device[g] != NULL && i < histories->device_count; i++) {
+        history_fini(&histories->device[g][i]);
+        history_init(&histories->device[g][i]);
+    }
+}
+
+void host_panel_record(struct tui_app *app, double now_s) {
+    const struct nvt_snapshot *snap = app->snap;
+    struct app_histories *histories = &app->histories;
+    if (snap == NULL) {
+        return;
+    }
+    if (snap->flags & NVT_SAMPLE_HOST) {
+        history_add(&histories->cpu, now_s, snap->host.cpu_percent);
+        history_add(&histories->memory, now_s, snap->host.memory_percent);
+        history_add(&histories->swap, now_s, snap->host.swap_percent);
+    }
+    for (size_t g = 0; g < APP_GRAPHS; g++) {
+        history_add(&histories->gpu[g], now_s, gpu_average(app, app->graphs[g]));
+    }
+    if (!ensure_device_histories(histories, snap->device_count)) {
+        return;
+    }
+    for (size_t slot = 0; slot < snap->device_count; slot++) {
+        const struct nvt_device_snapshot *device = &snap->devices[slot];
+        for (size_t g = 0; g < APP_GRAPHS; g++) {
+            history_add(&histories->device[g][slot], now_s, metric_value(device, app->graphs[g]));
+        }
+    }
+}
