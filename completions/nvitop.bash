@@ -10,7 +10,19 @@ _nvitop() {
             mapfile -t COMPREPLY < <(compgen -W 'auto full compact' -- "$cur")
             return
             ;;
-        --interval | --gpu-util-thresh | --mem-util-thresh | --at | --from | --to)
+        --interval | --gpu-util-thresh | --mem-util-thresh | --at | --from | --to | --timeout | \
+            --prometheus)
+            return
+            ;;
+        --cacert | --cert | --key)
+            mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+            return
+            ;;
+        --hosts)
+            # host:port lists are typed; @FILE names a file of hosts.
+            if [[ $cur == @* ]]; then
+                mapfile -t COMPREPLY < <(compgen -f -P @ -- "${cur#@}")
+            fi
             return
             ;;
         --config | --record | --replay)
@@ -40,6 +52,7 @@ _nvitop() {
             --gpu-util-thresh --mem-util-thresh --only --only-visible --compute
             --only-compute --graphics --only-graphics --user --pid --config --no-config
             --record --replay --at --from --to
+            --hosts --prometheus --cacert --cert --key --timeout
             -h -V -1 -m -U -q -o -ov -c -C -g -G -u -p' -- "$cur")
     fi
 }

@@ -209,7 +209,10 @@ int main(int argc, char **argv) {
         return 1;
     }
     make_fixture(root);
-    struct nvt_options options = {.proc_root = root, .host_only = true};
+    struct nvt_options options;
+    nvt_options_init(&options);
+    options.proc_root = root;
+    options.host_only = true;
     nvt_context *ctx = NULL;
     struct gpu_table *table = malloc(sizeof(*table));
     if (table == NULL || nvt_open(&options, &ctx) != NVT_OK || gpu_table_init(ctx, table) != 0) {

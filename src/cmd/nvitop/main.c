@@ -11,6 +11,7 @@
 
 #include <nvitop/nvitop.h>
 
+#include "cluster_main.h"
 #include "messages.h"
 #include "options.h"
 #include "output.h"
@@ -253,7 +254,9 @@ int main(int argc, char **argv) {
     struct nvitop_options options;
     int code = nvitop_options_parse(&options, argc, argv);
     bool driver_busy = false;
-    if (code < 0) {
+    if (code < 0 && cluster_requested(&options)) {
+        code = cluster_run(&options);
+    } else if (code < 0) {
         code = run(&options, &driver_busy);
     }
     nvitop_options_fini(&options);

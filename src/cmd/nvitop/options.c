@@ -46,7 +46,13 @@ enum option_id {
     OPT_REPLAY,
     OPT_AT,
     OPT_FROM,
-    OPT_TO
+    OPT_TO,
+    OPT_HOSTS,
+    OPT_PROMETHEUS,
+    OPT_CACERT,
+    OPT_CERT,
+    OPT_KEY,
+    OPT_TIMEOUT
 };
 
 /* Declaration order matters: argparse lists prefix matches in this order. */
@@ -80,6 +86,13 @@ static const struct argparse_option option_table[] = {
     {OPT_AT, {"--at"}, ARGPARSE_ONE, 0, NULL},
     {OPT_FROM, {"--from"}, ARGPARSE_ONE, 0, NULL},
     {OPT_TO, {"--to"}, ARGPARSE_ONE, 0, NULL},
+    /* Cluster view (ours, not nvitop's; docs/cluster.md). */
+    {OPT_HOSTS, {"--hosts"}, ARGPARSE_ONE, 4, NULL},
+    {OPT_PROMETHEUS, {"--prometheus"}, ARGPARSE_ONE, 4, NULL},
+    {OPT_CACERT, {"--cacert"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_CERT, {"--cert"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_KEY, {"--key"}, ARGPARSE_ONE, 0, NULL},
+    {OPT_TIMEOUT, {"--timeout"}, ARGPARSE_ONE, 0, NULL},
     {0, {NULL}, ARGPARSE_FLAG, 0, NULL},
 };
 
@@ -286,6 +299,23 @@ static bool handle_option(void *context, const struct argparse_option *option, c
     case OPT_TO:
         o->to = values[0];
         return true;
+    case OPT_HOSTS:
+        o->hosts = values[0];
+        return true;
+    case OPT_PROMETHEUS:
+        o->prometheus = values[0];
+        return true;
+    case OPT_CACERT:
+        o->cacert = values[0];
+        return true;
+    case OPT_CERT:
+        o->cert = values[0];
+        return true;
+    case OPT_KEY:
+        o->key = values[0];
+        return true;
+    case OPT_TIMEOUT:
+        return parse_interval(display, values[0], &o->timeout_s, error, size);
     }
     return true;
 }
@@ -411,6 +441,10 @@ static const char *replay_conflict(const struct nvitop_options *o) {
     }
     if (o->record != NULL && o->replay != NULL) {
         return "argument --record: not allowed with argument --replay";
+    }
+    if ((o->record != NULL || o->replay != NULL) && (o->hosts != NULL || o->prometheus != NULL)) {
+        return o->record != NULL ? "argument --record: not allowed with --hosts or --prometheus"
+                                 : "argument --replay: not allowed with --hosts or --prometheus";
     }
     if (o->at != NULL && (o->from != NULL || o->to != NULL)) {
         return "argument --at: not allowed with argument --from/--to";

@@ -60,7 +60,14 @@ struct nvitop_options {
     const char *at;
     const char *from;
     const char *to;
-    char *user_name; /* the current login name (owned) */
+    /* Cluster view: pointers into argv, NULL when not given. */
+    const char *hosts;      /* --hosts LIST or @FILE */
+    const char *prometheus; /* --prometheus URL */
+    const char *cacert;
+    const char *cert;
+    const char *key;
+    double timeout_s; /* --timeout, 0 when not given */
+    char *user_name;  /* the current login name (owned) */
 };
 
 /*

@@ -35,6 +35,11 @@ static const char *const usage_parts[] = {
     "[--config FILE | --no-config]",
     "[--record FILE]",
     "[--replay FILE|DIR [--at TIME | --from TIME --to TIME]]",
+    "[--hosts HOST:PORT,... | --prometheus URL]",
+    "[--cacert FILE]",
+    "[--cert FILE]",
+    "[--key FILE]",
+    "[--timeout SEC]",
     NULL,
 };
 
@@ -121,7 +126,19 @@ static const char help_format[] =
     "                        moment in the recording), YYYY-MM-DD[THH:MM[:SS]] or @EPOCH.\n"
     "                        (default: the last recorded frame)\n"
     "  --from TIME, --to TIME\n"
-    "                        With --json: every recorded frame in the range, as JSON Lines.\n";
+    "                        With --json: every recorded frame in the range, as JSON Lines.\n"
+    "\n"
+    "cluster (a screen of nodes, or once with --once or --json; see docs/cluster.md):\n"
+    "  --hosts HOST:PORT,... | --hosts @FILE\n"
+    "                        Read the nvitop-exporter metrics of these nodes (host:port or "
+    "http(s):// URL,\n"
+    "                        comma-separated, or one a line in FILE) and summarise each node.\n"
+    "  --prometheus URL      Read every node's nvitop-exporter metrics from a Prometheus server.\n"
+    "  --cacert FILE         CA certificates to verify HTTPS exporters or Prometheus with.\n"
+    "  --cert FILE, --key FILE\n"
+    "                        Client certificate and key (PEM) for mutual TLS.\n"
+    "                        With --cacert, --cert or --key a bare host:port is read over HTTPS.\n"
+    "  --timeout SEC         Give up on a node after SEC seconds. (default: 3)\n";
 
 /* termcolor's decision for stdout without --force-color (the help is built before it applies). */
 static bool help_color(void) {

@@ -1,0 +1,239 @@
+"""The cluster view's cost (issue: 200 nodes read directly at a 2 s refresh, and 10/100/1,000
+nodes through Prometheus, each at most 2 % of a core; a refresh's CPU time growing no faster
+than linearly in the number of nodes).  Prints figures and ratios; never fails on a time.
+
+A load generator in this process serves synthetic nvitop-exporter /metrics for N nodes (8 GPUs
+and 20 processes each) on one loopback port, one path per node, and a stand-in of Prometheus's
+HTTP API answering nvitop's aggregated queries for N nodes (one series per node per query).  nvitop's CPU is read from /proc (the monitor, in tmux) or
+getrusage (once mode).  The floor, measured in the same run: a minimal client (Python's http.client)
+reading the same N bodies once, per refresh.
+
+usage: cluster_bench.py BUILD_DIR [SECONDS]"""
+import http.server
+import json
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.parse
+
+GPUS, PROCESSES = 8, 20
+
+
+def node_body(i):
+    host = f'node{i:04d}'
+    lines = [f'nvitop_info{{hostname="{host}",device_count="8",driver_version="550.90.07",'
+             f'cuda_driver_version="12.4"}} 1.0']
+    for g in range(GPUS):
+        labels = (f'hostname="{host}",index="{g}",devicename="NVIDIA H100 80GB HBM3",'
+                  f'uuid="GPU-{i:08x}-0000-0000-0000-{g:012x}"')
+        for name, value in (('gpu_utilization_Percentage', 50 + g), ('gpu_memory_total_MiB', 81559),
+                            ('gpu_memory_used_MiB', 40000 + g), ('gpu_memory_free_MiB', 41559),
+                            ('gpu_power_usage_W', 612.5), ('gpu_power_limit_W', 700),
+                            ('gpu_temperature_C', 60 + g), ('gpu_fan_speed_Percentage', 'NaN'),
+                            ('gpu_clock_sm_MHz', 1980), ('gpu_memory_utilization_Percentage', 40),
+                            ('gpu_pcie_tx_throughput_MiBps', 400.5),
+                            ('gpu_pcie_rx_throughput_MiBps', 2000.5)):
+            lines.append(f'{name}{{{labels}}} {value}')
+        for p in range(PROCESSES // GPUS + (1 if g < PROCESSES % GPUS else 0)):
+            pid = 100000 + g * 10 + p
+            plabels = f'{labels},pid="{pid}",username="user{p}",container=""'
+            lines.append(f'process_info_info{{{plabels},status="running",'
+                         f'command="python train.py --rank {g}"}} 1.0')
+            for name, value in (('process_gpu_memory_MiB', 20000 + p),
+                                ('process_gpu_sm_utilization_Percentage', 40),
+                                ('process_cpu_percent_Percentage', 99.5),
+                                ('process_rss_memory_MiB', 3000), ('process_running_time_Second', 3600)):
+                lines.append(f'{name}{{{plabels}}} {value}')
+    return ('\n'.join(lines) + '\n').encode()
+
+
+class Generator:
+    """One HTTP server: /node/<i>/metrics for every node, and /api/v1/query and /api/v1/targets
+    as Prometheus would answer them for the first `prometheus_nodes` nodes."""
+
+    def __init__(self, count):
+        self.body = node_body(0)
+        self.count = count
+        self.prometheus_nodes = 0
+        self.answers = {}
+        gen = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = 'HTTP/1.1'
+
+            def do_GET(self):  # noqa: N802
+                if self.path.startswith('/node/'):
+                    body = gen.body
+                elif self.path.startswith('/api/v1/query'):
+                    query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                    body = gen.prometheus_answer('query', query.get('query', [''])[0])
+                elif self.path.startswith('/api/v1/targets'):
+                    body = gen.prometheus_answer('targets')
+                else:
+                    body = b''
+                self.send_response(200 if body else 404)
+                self.send_header('Content-Length', str(len(body)))
+                self.end_headers()
+                try:
+                    self.wfile.write(body)
+                except OSError:
+                    pass  # the client gave up (the monitor quit)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+        self.server.daemon_threads = True
+        self.port = self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def prometheus_answer(self, kind, query=''):
+        key = (kind, query, self.prometheus_nodes)
+        if key not in self.answers:
+            self.answers[key] = self.build_answer(kind, self.prometheus_nodes, query)
+        return self.answers[key]
+
+    @staticmethod
+    def aggregate(query):
+        """What Prometheus answers for one of nvitop's queries about a synthetic node: a list of
+        (extra labels, value) per node."""
+        per_gpu_procs = [PROCESSES // GPUS + (1 if g < PROCESSES % GPUS else 0) for g in range(GPUS)]
+        users = {}
+        for g in range(GPUS):
+            for p in range(per_gpu_procs[g]):
+                users[f'user{p}'] = users.get(f'user{p}', 0) + 20000 + p
+        table = (
+            ('hostname)', lambda: [({}, GPUS)]),
+            ('index=~', lambda: []),
+            ('avg by', lambda: [({}, sum(50 + g for g in range(GPUS)) / GPUS)]),
+            ('max by (instance, job) (gpu_utilization', lambda: [({}, 50 + GPUS - 1)]),
+            ('gpu_memory_used', lambda: [({}, sum(40000 + g for g in range(GPUS)))]),
+            ('gpu_memory_total', lambda: [({}, 81559 * GPUS)]),
+            ('gpu_power_usage', lambda: [({}, 612.5 * GPUS)]),
+            ('gpu_temperature', lambda: [({}, 60 + GPUS - 1)]),
+            ('topk', lambda: [({'username': u}, v) for u, v in
+                              sorted(users.items(), key=lambda kv: -kv[1])[:3]]),
+            ('count by (instance, job) (process', lambda: [({}, PROCESSES)]),
+            ('nvitop_info', lambda: [({'driver_version': '550.90.07'}, 1)]),
+        )
+        for needle, answer in table:
+            if needle in query:
+                return answer()
+        return []
+
+    @classmethod
+    def build_answer(cls, kind, count, query=''):
+        now = time.time()
+        stamp = time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(now)) + '.5Z'
+        if kind == 'targets':
+            targets = [{'labels': {'instance': f'node{i:04d}:8000', 'job': 'nvitop'},
+                        'health': 'up', 'lastError': '', 'lastScrape': stamp}
+                       for i in range(count)]
+            return json.dumps({'status': 'success', 'data': {'activeTargets': targets}}).encode()
+        rows = cls.aggregate(query)
+        result = [{'metric': {'instance': f'node{i:04d}:8000', 'job': 'nvitop',
+                              'hostname': f'node{i:04d}', **labels},
+                   'value': [now, str(value)]}
+                  for i in range(count) for labels, value in rows]
+        return json.dumps({'status': 'success',
+                           'data': {'resultType': 'vector', 'result': result}}).encode()
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def children_cpu():
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def run_cpu(args, env):
+    """CPU seconds of one child run."""
+    before = children_cpu()
+    subprocess.run(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=False, timeout=120)
+    return children_cpu() - before
+
+
+def proc_cpu(pid):
+    with open(f'/proc/{pid}/stat', encoding='ascii') as f:
+        fields = f.read().rpartition(')')[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf('SC_CLK_TCK')
+
+
+def monitor_cpu(nvitop, args, seconds, env):
+    """CPU share of one core used by the cluster screen over `seconds` (after a warm-up)."""
+    socket = f'nvt-cluster-bench-{os.getpid()}'
+    command = ' '.join([nvitop, *args])
+    subprocess.run(['tmux', '-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '200',
+                    '-y', '50', f'exec {command}'], env=env, check=True, timeout=20)
+    try:
+        pid = int(subprocess.run(['tmux', '-L', socket, 'display', '-p', '#{pane_pid}'],
+                                 capture_output=True, check=True, timeout=20).stdout)
+        time.sleep(3)  # the first reads of every node
+        start_cpu, start = proc_cpu(pid), time.monotonic()
+        time.sleep(seconds)
+        return (proc_cpu(pid) - start_cpu) / (time.monotonic() - start)
+    finally:
+        subprocess.run(['tmux', '-L', socket, 'kill-server'], check=False, timeout=20)
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else 'build'
+    seconds = float(sys.argv[2]) if len(sys.argv) > 2 else 20
+    nvitop = os.path.abspath(os.path.join(build, 'bin/nvitop'))
+    env = dict(os.environ, TERM='xterm-256color')
+    env.pop('NVML_SIM_SCENARIO', None)
+    gen = Generator(1000)
+    work = tempfile.mkdtemp(prefix='nvt-cluster-bench-')
+    try:
+        direct = 200
+        hosts = os.path.join(work, 'hosts')
+        with open(hosts, 'w', encoding='ascii') as f:
+            for i in range(direct):
+                f.write(f'http://127.0.0.1:{gen.port}/node/{i}/metrics\n')
+        print(f'cluster: synthetic nodes of {GPUS} GPUs and {PROCESSES} processes, '
+              f'{len(gen.body)} bytes of /metrics each')
+        once = run_cpu([nvitop, '-1', '--hosts', '@' + hosts], env)
+        # The floor: a minimal client (Python's http.client on one kept-alive connection) reading
+        # the same bodies, minus the same interpreter doing nothing.
+        fetch = ('import http.client,sys\n'
+                 f'c=http.client.HTTPConnection("127.0.0.1",{gen.port},timeout=30)\n'
+                 f'for i in range(int(sys.argv[1])):\n'
+                 '    c.request("GET",f"/node/{i}/metrics"); c.getresponse().read()\n')
+        floor = (min(run_cpu([sys.executable, '-c', fetch, str(direct)], env) for _ in range(3)) -
+                 min(run_cpu([sys.executable, '-c', fetch, '0'], env) for _ in range(3)))
+        print(f'  direct, {direct} nodes, once: {once * 1000:.1f} ms CPU (process start included);'
+              f' floor (http.client reading the same bodies): {floor * 1000:.1f} ms')
+        share = monitor_cpu(nvitop, ['--hosts', '@' + hosts, '--interval', '2'], seconds, env)
+        per_refresh = share * 2
+        print(f'  direct, {direct} nodes, cluster screen at a 2 s refresh: {share * 100:.2f} % of '
+              f'a core (target 2 %; {per_refresh * 1000:.1f} ms per refresh'
+              f', {per_refresh / floor:.2f}x the floor)')
+        base = None
+        for count in (10, 100, 1000):
+            gen.prometheus_nodes = count
+            cpu = min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'], env)
+                      for _ in range(3))
+            base = base if base is not None else cpu
+            print(f'  prometheus, {count:4d} nodes, once: {cpu * 1000:.1f} ms CPU '
+                  f'({cpu / count * 1000:.3f} ms per node; {cpu / base:.1f}x the 10-node run '
+                  f'for {count // 10}x the nodes)')
+        share = monitor_cpu(nvitop, ['--prometheus', f'http://127.0.0.1:{gen.port}', '--interval',
+                                     '2'], seconds, env)
+        print(f'  prometheus, 1000 nodes, cluster screen at a 2 s refresh: {share * 100:.2f} % '
+              'of a core (target 2 %)')
+    finally:
+        gen.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == '__main__':
+    main()

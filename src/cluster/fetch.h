@@ -1,0 +1,60 @@
+/*
+ * Reading nodes' /metrics concurrently with libcurl's multi interface: every node is fetched at
+ * once, each with its own timeout, so a slow or dead node costs only its own timeout and never
+ * delays the others' results.  Not thread-safe: one call at a time per node array.
+ */
+#ifndef NVITOP_CLUSTER_FETCH_H
+#define NVITOP_CLUSTER_FETCH_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+
+#include "cluster/node.h"
+
+struct fetch_options {
+    double timeout_s;   /* per node, connection included */
+    const char *cacert; /* CA bundle for HTTPS (NULL: the system's) */
+    const char *cert;   /* client certificate for mTLS (PEM), or NULL */
+    const char *key;    /* its private key (PEM), or NULL */
+    /* When set and true, transfers in progress stop at once (a monitor quitting); NULL: none. */
+    atomic_bool *cancel;
+};
+
+/* Call once per program before any fetch (curl_global_init); fetch_global_cleanup() at exit. */
+void fetch_global_init(void);
+void fetch_global_cleanup(void);
+
+/*
+ * Fetch and summarise every node's url.  Each node's state, reason, http_status and (on success)
+ * summary, has_data and data_time are updated; a failed node keeps its last good summary with
+ * has_data, so its age keeps growing.  Returns when every node has finished or timed out.
+ */
+void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *options);
+
+struct strbuf;
+
+/*
+ * One node's transfer on a caller's curl multi handle (CURLM *, as void * to keep curl out of
+ * this header), for callers that schedule nodes one by one (the poller).  begin starts it (the
+ * node's state becomes NODE_PENDING); after curl_multi_perform(), fetch_transfer_done() returns
+ * each finished transfer with its node updated as fetch_nodes() does, or NULL; the caller then
+ * frees it with fetch_transfer_abort(), which also cancels one still running.
+ */
+struct fetch_transfer;
+struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
+                                            const struct fetch_options *options);
+struct fetch_transfer *fetch_transfer_done(void *multi);
+void fetch_transfer_abort(void *multi, struct fetch_transfer *t);
+/* The body a finished transfer received (valid until fetch_transfer_abort()). */
+const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len);
+
+/* One blocking GET of url (the Prometheus source's queries).  On NODE_OK *body holds the answer
+ * (the caller frees it with strbuf_fini()); otherwise reason says why and *body is untouched. */
+enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
+                          char *reason, size_t size);
+
+/* Turn a failed transfer's curl code (and, for HTTP, status) into a node state.  Exposed for
+ * the Prometheus source. */
+enum node_state fetch_state_of(int curl_code, long http_status);
+
+#endif /* NVITOP_CLUSTER_FETCH_H */

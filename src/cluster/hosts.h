@@ -1,0 +1,18 @@
+/*
+ * The --hosts list: "h1:8000,h2:8000" or "@FILE" (one host a line, '#' comments, blank lines
+ * ignored), each a host:port or a full http(s):// URL, turned into nodes with their /metrics URL.
+ */
+#ifndef NVITOP_CLUSTER_HOSTS_H
+#define NVITOP_CLUSTER_HOSTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cluster/node.h"
+
+/* Parse spec into *nodes (calloc'd, *count entries; free()).  https_default: a bare host:port is
+ * read over HTTPS (when TLS files were given).  Returns false with a message in err. */
+bool hosts_parse(const char *spec, bool https_default, struct node **nodes, size_t *count,
+                 char *err, size_t errlen);
+
+#endif /* NVITOP_CLUSTER_HOSTS_H */

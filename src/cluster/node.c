@@ -1,0 +1,141 @@
+/* Summarising nvitop-exporter metrics of one node (node.h).  Series are matched by their exposed
+ * names (PEERS.md §3.3); a MIG device's index label is "<gpu>:<mig>", which keeps MIG devices
+ * out of the per-GPU figures (their memory is part of the parent's). */
+#include "cluster/node.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+const char *node_state_name(enum node_state state) {
+    switch (state) {
+    case NODE_PENDING:
+        return "pending";
+    case NODE_OK:
+        return "ok";
+    case NODE_REFUSED:
+        return "refused";
+    case NODE_TIMEOUT:
+        return "timeout";
+    case NODE_TLS_ERROR:
+        return "tls error";
+    case NODE_HTTP_ERROR:
+        return "http error";
+    case NODE_BAD_DATA:
+        return "bad data";
+    case NODE_ERROR:
+        return "error";
+    case NODE_DOWN:
+        return "down";
+    }
+    return "?";
+}
+
+static double nan_max(double a, double b) {
+    return isnan(a) || b > a ? b : a;
+}
+
+static double nan_add(double a, double b) {
+    return isnan(a) ? b : a + b;
+}
+
+/* Add mib to user's total, keeping a small table (users beyond it are ignored: the top few of a
+ * node's users are what is shown, and a node has few). */
+#define USER_TABLE 64
+static void add_user(struct node_user *table, size_t *count, const char *user, double mib) {
+    for (size_t i = 0; i < *count; i++) {
+        if (strcmp(table[i].name, user) == 0) {
+            table[i].gpu_memory_mib += mib;
+            return;
+        }
+    }
+    if (*count < USER_TABLE) {
+        str_copy(table[*count].name, sizeof table[*count].name, user);
+        table[(*count)++].gpu_memory_mib = mib;
+    }
+}
+
+static int by_memory_desc(const void *a, const void *b) {
+    const struct node_user *x = a, *y = b;
+    if (x->gpu_memory_mib != y->gpu_memory_mib) {
+        return x->gpu_memory_mib < y->gpu_memory_mib ? 1 : -1;
+    }
+    return strcmp(x->name, y->name);
+}
+
+bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size) {
+    memset(out, 0, sizeof *out);
+    out->util_mean = out->util_max = NAN;
+    out->memory_used_mib = out->memory_total_mib = NAN;
+    out->power_w = out->temperature_max_c = NAN;
+    struct node_user users[USER_TABLE];
+    size_t user_count = 0;
+    double util_sum = 0;
+    unsigned util_n = 0;
+    bool any = false;
+    for (size_t i = 0; i < doc->sample_count; i++) {
+        const struct prom_sample *s = &doc->samples[i];
+        if (!str_starts_with(s->name, "gpu_") && !str_starts_with(s->name, "process_") &&
+            strcmp(s->name, "nvitop_info") != 0) {
+            continue;
+        }
+        const char *host = prom_label_value(doc, s, "hostname");
+        if (host != NULL && out->hostname[0] == '\0') {
+            str_copy(out->hostname, sizeof out->hostname, host);
+        }
+        if (strcmp(s->name, "nvitop_info") == 0) {
+            const char *driver = prom_label_value(doc, s, "driver_version");
+            str_copy(out->driver, sizeof out->driver, driver != NULL ? driver : "");
+            continue;
+        }
+        const char *index = prom_label_value(doc, s, "index");
+        if (index == NULL) {
+            continue;
+        }
+        bool mig = strchr(index, ':') != NULL;
+        double v = s->value;
+        if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
+            const char *user = prom_label_value(doc, s, "username");
+            out->process_count++;
+            add_user(users, &user_count, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+            continue;
+        }
+        if (strcmp(s->name, "gpu_memory_total_MiB") == 0) {
+            any = true; /* every device has this series: count devices by it */
+            if (mig) {
+                out->mig_count++;
+                continue;
+            }
+            out->gpu_count++;
+        }
+        if (mig || isnan(v)) {
+            continue;
+        }
+        if (strcmp(s->name, "gpu_utilization_Percentage") == 0) {
+            util_sum += v;
+            util_n++;
+            out->util_max = nan_max(out->util_max, v);
+        } else if (strcmp(s->name, "gpu_memory_used_MiB") == 0) {
+            out->memory_used_mib = nan_add(out->memory_used_mib, v);
+        } else if (strcmp(s->name, "gpu_memory_total_MiB") == 0) {
+            out->memory_total_mib = nan_add(out->memory_total_mib, v);
+        } else if (strcmp(s->name, "gpu_power_usage_W") == 0) {
+            out->power_w = nan_add(out->power_w, v);
+        } else if (strcmp(s->name, "gpu_temperature_C") == 0) {
+            out->temperature_max_c = nan_max(out->temperature_max_c, v);
+        }
+    }
+    if (!any) {
+        str_copy(why, size, "no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer");
+        return false;
+    }
+    if (util_n > 0) {
+        out->util_mean = util_sum / util_n;
+    }
+    qsort(users, user_count, sizeof users[0], by_memory_desc);
+    out->user_count = user_count < NODE_TOP_USERS ? user_count : NODE_TOP_USERS;
+    memcpy(out->users, users, out->user_count * sizeof users[0]);
+    return true;
+}

@@ -1,0 +1,67 @@
+/*
+ * One node of the cluster: where it is read from, the state of its last read, and the summary of
+ * its nvitop-exporter metrics (what the cluster table and JSON show).  No I/O.
+ */
+#ifndef NVITOP_CLUSTER_NODE_H
+#define NVITOP_CLUSTER_NODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cluster/promtext.h"
+
+enum node_state {
+    NODE_PENDING = 0, /* never read yet */
+    NODE_OK,
+    NODE_REFUSED,    /* connection refused */
+    NODE_TIMEOUT,    /* no complete answer within the timeout */
+    NODE_TLS_ERROR,  /* handshake, certificate or key problem */
+    NODE_HTTP_ERROR, /* an HTTP status other than 200 (see http_status) */
+    NODE_BAD_DATA,   /* the body is no Prometheus text, or holds no nvitop-exporter metrics */
+    NODE_ERROR,      /* anything else (name resolution, connection reset, ...) */
+    NODE_DOWN,       /* Prometheus: the target's last scrape failed (reason from Prometheus) */
+};
+
+#define NODE_TOP_USERS 3
+
+struct node_user {
+    char name[64];
+    double gpu_memory_mib;
+};
+
+/* The summary of one node's metrics.  NaN means N/A. */
+struct node_summary {
+    char hostname[128]; /* the hostname label; empty when no series had one */
+    char driver[32];
+    unsigned gpu_count; /* physical GPUs */
+    unsigned mig_count; /* MIG devices */
+    double util_mean;   /* over physical GPUs that report utilization */
+    double util_max;
+    double memory_used_mib; /* physical GPUs */
+    double memory_total_mib;
+    double power_w; /* sum over physical GPUs that report it */
+    double temperature_max_c;
+    unsigned process_count; /* distinct (device, pid) pairs */
+    size_t user_count;
+    struct node_user users[NODE_TOP_USERS]; /* by GPU memory, largest first */
+};
+
+struct node {
+    char address[256]; /* host:port as given, or the Prometheus instance label */
+    char url[300];     /* what is fetched (direct sources) */
+    enum node_state state;
+    int http_status;  /* with NODE_HTTP_ERROR */
+    char reason[256]; /* human-readable cause when state is not NODE_OK */
+    bool has_data;    /* summary holds a successful read (maybe older than the last attempt) */
+    double data_time; /* wall clock of the data in summary (seconds since the epoch) */
+    struct node_summary summary;
+};
+
+/* Summarise one node's samples.  Returns false with a reason when no nvitop-exporter GPU metric
+ * is present (a wrong port, another exporter). */
+bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size);
+
+/* A short name of a state: "ok", "refused", "timeout", "tls error", "http error", ... */
+const char *node_state_name(enum node_state state);
+
+#endif /* NVITOP_CLUSTER_NODE_H */

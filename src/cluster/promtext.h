@@ -1,0 +1,46 @@
+/*
+ * A parser for the Prometheus text exposition format (version 0.0.4), enough for what
+ * nvitop-exporter and ours serve: comments, samples with optional labels, an optional
+ * timestamp.  Our own (small, fuzzed by tests/fuzz's fuzz_promtext) so that a hostile or broken
+ * /metrics body gives an error message, never a crash.  No I/O; pure and thread-safe.
+ */
+#ifndef NVITOP_CLUSTER_PROMTEXT_H
+#define NVITOP_CLUSTER_PROMTEXT_H
+
+#include <stddef.h>
+
+struct prom_label {
+    const char *name;
+    const char *value; /* escapes (\\ \" \n) decoded */
+};
+
+struct prom_sample {
+    const char *name;
+    size_t label_first; /* index into prom_doc.labels */
+    size_t label_count;
+    double value; /* NaN, +Inf and -Inf allowed */
+};
+
+/* One parsed body.  Every string points into `text`, which the doc owns. */
+struct prom_doc {
+    char *text;
+    struct prom_sample *samples;
+    size_t sample_count;
+    struct prom_label *labels;
+    size_t label_count;
+};
+
+/*
+ * Parse len bytes (need not be NUL-terminated; an embedded NUL is an error).  Returns 0 and fills
+ * *doc (free with prom_doc_free()), or -1 with a message like "line 3: expected '=' after label
+ * name" in err (size errlen) and *doc empty.  Allocation failure aborts (program code: xalloc).
+ */
+int prom_parse(const char *body, size_t len, struct prom_doc *doc, char *err, size_t errlen);
+
+void prom_doc_free(struct prom_doc *doc);
+
+/* The value of label `name` of sample s, or NULL. */
+const char *prom_label_value(const struct prom_doc *doc, const struct prom_sample *s,
+                             const char *name);
+
+#endif /* NVITOP_CLUSTER_PROMTEXT_H */

@@ -1,0 +1,31 @@
+/*
+ * nvitop -1 --hosts / --prometheus: the cluster summary table (one line per node, unreachable
+ * nodes with their reason) and its JSON form (docs/cluster.md).
+ */
+#ifndef NVITOP_SRC_CMD_NVITOP_CLUSTER_REPORT_H
+#define NVITOP_SRC_CMD_NVITOP_CLUSTER_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cluster/node.h"
+
+/* The version of the cluster JSON document; bumped only when a key is removed, renamed or
+ * changes meaning (adding keys keeps it). */
+#define CLUSTER_JSON_SCHEMA_VERSION 1
+
+/* What the nodes were read from, for the JSON document. */
+struct cluster_source_info {
+    const char *kind; /* "hosts" or "prometheus" */
+    const char *url;  /* the Prometheus URL, or NULL */
+};
+
+/* The table; now is the wall clock the ages are measured against. */
+void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now);
+
+/* The JSON document; false when writing failed. */
+bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, double now,
+                        const struct cluster_source_info *source);
+
+#endif /* NVITOP_SRC_CMD_NVITOP_CLUSTER_REPORT_H */

@@ -1,0 +1,77 @@
+/* The cluster screen's node view (cluster_node.h). */
+#include "tui/cluster_node.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/table.h"
+#include "util/str.h"
+#include "view/device_panel.h"
+#include "view/line.h"
+#include "view/process_table.h"
+
+void node_view_open(struct node_view *v, const char *address) {
+    node_view_close(v);
+    str_copy(v->address, sizeof v->address, address);
+}
+
+void node_view_update(struct node_view *v, char *body, size_t len) {
+    char err[200];
+    struct remote_snapshot *rs = remote_snapshot_build(body, len, err, sizeof err);
+    free(body);
+    if (rs == NULL) {
+        snprintf(v->error, sizeof v->error, "cannot show this node: %s", err);
+        return; /* keep drawing the last good answer, if any */
+    }
+    remote_snapshot_free(v->rs);
+    v->rs = rs;
+    v->error[0] = '\0';
+}
+
+void node_view_close(struct node_view *v) {
+    remote_snapshot_free(v->rs);
+    memset(v, 0, sizeof *v);
+}
+
+void node_view_draw(struct node_view *v, const struct view_config *config, const struct node *n,
+                    struct canvas *canvas, int rows, int cols) {
+    struct view_style bold = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_BOLD);
+    struct view_style bad = view_style_make(VIEW_COLOR_RED, 0);
+    char line[512];
+    char problem[320] = "";
+    if (n != NULL) {
+        table_problem(problem, sizeof problem, n);
+    }
+    snprintf(line, sizeof line, "NODE %s%s%s", v->address,
+             v->rs != NULL && v->rs->snap.host.hostname[0] != '\0' ? "  " : "",
+             v->rs != NULL ? v->rs->snap.host.hostname : "");
+    canvas_text(canvas, 0, 0, line, bold);
+    canvas_text(canvas, rows - 1, 0, "(Esc or q: back to the nodes  arrows: scroll)",
+                view_style_make(VIEW_COLOR_DEFAULT, 0));
+    if (problem[0] != '\0' || v->error[0] != '\0') {
+        canvas_text(canvas, rows - 2, 0, v->error[0] != '\0' ? v->error : problem, bad);
+    }
+    if (v->rs == NULL) {
+        snprintf(line, sizeof line, "Waiting for %s ...", v->address);
+        canvas_text(canvas, 2, 0, line, view_style_make(VIEW_COLOR_DEFAULT, 0));
+        return;
+    }
+    const struct nvt_snapshot *snap = &v->rs->snap;
+    size_t width = cols < 79 ? 79 : (size_t)cols;
+    struct view_lines lines;
+    view_lines_init(&lines);
+    struct view_device_panel_options options = {width, false, NVT_NA_SIZE, NULL};
+    view_device_panel(snap, config, &options, &lines);
+    struct view_process_table table;
+    view_process_table_build(snap, config, VIEW_SORT_NATURAL, false, &table);
+    view_process_table_lines(&table, config, snap->host.hostname, width, &lines);
+    view_process_table_fini(&table);
+    int body = rows - 3; /* title, problem line, key line */
+    int max_scroll = (int)lines.count > body ? (int)lines.count - body : 0;
+    v->scroll = v->scroll > max_scroll ? max_scroll : v->scroll < 0 ? 0 : v->scroll;
+    for (int i = 0; i < body && (size_t)(i + v->scroll) < lines.count; i++) {
+        canvas_line(canvas, 1 + i, 0, &lines.items[i + v->scroll]);
+    }
+    view_lines_fini(&lines);
+}

@@ -1,0 +1,357 @@
+/*
+ * The cluster screen (cluster_tui.h): its own small event loop over the monitor's terminal and
+ * canvas.  The loop waits in poll() for a key, new results from the poller or the next second
+ * (ages move), and redraws when something changed.
+ */
+#include "tui/cluster_tui.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/table.h"
+#include "tui/canvas.h"
+#include "tui/cluster_node.h"
+#include "tui/term.h"
+#include "util/clock.h"
+#include "util/xalloc.h"
+
+#define TICK_MS 1000
+
+/* Sort orders, cycled with ',' and '.' as nvitop cycles its process sort orders. */
+enum order {
+    ORDER_NATURAL,
+    ORDER_HOST,
+    ORDER_UTIL,
+    ORDER_MEMORY,
+    ORDER_POWER,
+    ORDER_TEMP,
+    ORDER_PROCS,
+    ORDER_STATE,
+    ORDER_COUNT
+};
+
+static const char *const order_names[ORDER_COUNT] = {
+    "natural", "host", "utilization", "memory", "power", "temperature", "processes", "state"};
+
+struct screen {
+    const struct cluster_tui_config *config;
+    struct node *nodes; /* the poller's latest copy */
+    size_t count;
+    size_t *shown; /* indices into nodes, in display order */
+    char error[256];
+    enum order order;
+    bool reverse;
+    char selected[sizeof(((struct node *)0)->address)]; /* kept across refreshes */
+    size_t cursor;
+    size_t top; /* first shown line */
+    bool quit;
+    bool in_node; /* the node view is shown */
+    struct node_view node;
+    struct poller *poller;
+    char note[128]; /* a short message on the problem line (Enter with --prometheus) */
+};
+
+static double sort_key(const struct node *n, enum order order) {
+    const struct node_summary *s = &n->summary;
+    if (!n->has_data) {
+        return -1; /* nodes without data after the others (before them when reversed) */
+    }
+    switch (order) {
+    case ORDER_UTIL:
+        return s->util_mean;
+    case ORDER_MEMORY:
+        return s->memory_used_mib;
+    case ORDER_POWER:
+        return s->power_w;
+    case ORDER_TEMP:
+        return s->temperature_max_c;
+    case ORDER_PROCS:
+        return s->process_count;
+    default:
+        return 0;
+    }
+}
+
+static int compare(const void *a, const void *b, void *context) {
+    const struct screen *s = context;
+    size_t i = *(const size_t *)a, j = *(const size_t *)b;
+    const struct node *x = &s->nodes[i], *y = &s->nodes[j];
+    int c = 0;
+    if (s->order == ORDER_HOST) {
+        c = strcmp(x->summary.hostname, y->summary.hostname);
+    } else if (s->order == ORDER_STATE) {
+        c = (int)(x->state == NODE_OK) - (int)(y->state == NODE_OK); /* problems first */
+    } else if (s->order != ORDER_NATURAL) {
+        double kx = sort_key(x, s->order), ky = sort_key(y, s->order);
+        kx = kx != kx ? -0.5 : kx; /* N/A below every value */
+        ky = ky != ky ? -0.5 : ky;
+        c = kx < ky ? 1 : kx > ky ? -1 : 0; /* largest first, as nvitop sorts usage */
+    }
+    if (c == 0) {
+        c = i < j ? -1 : i > j; /* stable: the order given */
+    } else if (s->reverse) {
+        c = -c;
+    }
+    return c;
+}
+
+static void arrange(struct screen *s) {
+    free(s->shown);
+    s->shown = xcalloc(s->count + 1, sizeof *s->shown);
+    for (size_t i = 0; i < s->count; i++) {
+        s->shown[i] = i;
+    }
+    qsort_r(s->shown, s->count, sizeof *s->shown, compare, s);
+    s->cursor = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        if (strcmp(s->nodes[s->shown[i]].address, s->selected) == 0) {
+            s->cursor = i;
+        }
+    }
+}
+
+static void select_line(struct screen *s, size_t line) {
+    if (s->count == 0) {
+        return;
+    }
+    s->cursor = line >= s->count ? s->count - 1 : line;
+    memcpy(s->selected, s->nodes[s->shown[s->cursor]].address, sizeof s->selected);
+}
+
+static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
+    canvas_clear(canvas);
+    if (s->in_node) {
+        const struct node *current = NULL;
+        for (size_t i = 0; i < s->count; i++) {
+            if (strcmp(s->nodes[i].address, s->node.address) == 0) {
+                current = &s->nodes[i];
+            }
+        }
+        node_view_draw(&s->node, &s->config->view, current, canvas, rows, cols);
+        return;
+    }
+    struct view_style plain = view_style_make(VIEW_COLOR_DEFAULT, 0);
+    struct view_style bold = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_BOLD);
+    struct view_style bad = view_style_make(VIEW_COLOR_RED, 0);
+    size_t ok = 0;
+    for (size_t i = 0; i < s->count; i++) {
+        ok += s->nodes[i].state == NODE_OK;
+    }
+    char line[1024];
+    snprintf(line, sizeof line, "NVITOP CLUSTER  %s  %zu node%s, %zu ok, %zu not answering",
+             s->config->source, s->count, s->count == 1 ? "" : "s", ok, s->count - ok);
+    canvas_text(canvas, 0, 0, line, bold);
+    int y = 1;
+    if (s->error[0] != '\0') {
+        snprintf(line, sizeof line, "Prometheus: %s", s->error);
+        canvas_text(canvas, y++, 0, line, bad);
+    }
+    struct table_widths w;
+    table_widths(s->nodes, s->count, &w);
+    table_header(line, sizeof line, &w);
+    canvas_text(canvas, ++y, 0, line, view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_REVERSE));
+    y++;
+    int body = rows - y - 2; /* the last two lines: the selected node's problem, the keys */
+    body = body < 1 ? 1 : body;
+    if (s->cursor < s->top) {
+        s->top = s->cursor;
+    } else if (s->cursor >= s->top + (size_t)body) {
+        s->top = s->cursor - (size_t)body + 1;
+    }
+    double now = clock_wall_s();
+    for (size_t i = s->top; i < s->count && y < rows - 2; i++, y++) {
+        const struct node *n = &s->nodes[s->shown[i]];
+        table_row(line, sizeof line, n, &w, now);
+        struct view_style style = n->state == NODE_OK ? plain : bad;
+        if (n->state == NODE_PENDING) {
+            style = plain;
+        }
+        if (i == s->cursor) {
+            style.attrs |= VIEW_ATTR_REVERSE;
+            canvas_fill(canvas, y, 0, cols, " ", style);
+        }
+        canvas_text(canvas, y, 0, line, style);
+    }
+    if (s->note[0] != '\0') {
+        canvas_text(canvas, rows - 2, 0, s->note, bad);
+    } else if (s->count > 0) {
+        table_problem(line, sizeof line, &s->nodes[s->shown[s->cursor]]);
+        canvas_text(canvas, rows - 2, 0, line, bad);
+    }
+    snprintf(line, sizeof line,
+             "Sort: %s%s  (,/. order  / reverse  arrows select  Enter open  q quit)",
+             order_names[s->order], s->reverse ? " (reversed)" : "");
+    canvas_text(canvas, rows - 1, 0, line, plain);
+}
+
+static void node_key(struct screen *s, int key, int rows) {
+    switch (key) {
+    case TUI_KEY_ESC:
+    case 'q':
+    case 'Q':
+        s->in_node = false;
+        poller_watch(s->poller, NULL);
+        node_view_close(&s->node);
+        return;
+    case TUI_KEY_CTRL_C:
+        s->quit = true;
+        return;
+    case TUI_KEY_UP:
+    case 'k':
+        s->node.scroll--;
+        return;
+    case TUI_KEY_DOWN:
+    case 'j':
+        s->node.scroll++;
+        return;
+    case TUI_KEY_PAGE_UP:
+        s->node.scroll -= rows / 2;
+        return;
+    case TUI_KEY_PAGE_DOWN:
+        s->node.scroll += rows / 2;
+        return;
+    default:
+        return;
+    }
+}
+
+static void handle_key(struct screen *s, int key, int rows) {
+    size_t page = rows > 8 ? (size_t)rows - 8 : 1;
+    s->note[0] = '\0';
+    if (s->in_node) {
+        node_key(s, key, rows);
+        return;
+    }
+    switch (key) {
+    case TUI_KEY_ENTER:
+    case '\r':
+        if (s->count > 0 && poller_watch(s->poller, s->nodes[s->shown[s->cursor]].address)) {
+            node_view_open(&s->node, s->nodes[s->shown[s->cursor]].address);
+            s->in_node = true;
+        } else if (s->count > 0) {
+            snprintf(s->note, sizeof s->note,
+                     "A node's devices and processes are shown with --hosts only.");
+        }
+        return;
+    case 'q':
+    case 'Q':
+    case TUI_KEY_CTRL_C:
+        s->quit = true;
+        return;
+    case TUI_KEY_UP:
+    case 'k':
+        select_line(s, s->cursor > 0 ? s->cursor - 1 : 0);
+        return;
+    case TUI_KEY_DOWN:
+    case 'j':
+        select_line(s, s->cursor + 1);
+        return;
+    case TUI_KEY_PAGE_UP:
+        select_line(s, s->cursor > page ? s->cursor - page : 0);
+        return;
+    case TUI_KEY_PAGE_DOWN:
+        select_line(s, s->cursor + page);
+        return;
+    case TUI_KEY_HOME:
+        select_line(s, 0);
+        return;
+    case TUI_KEY_END:
+        select_line(s, s->count);
+        return;
+    case ',':
+        s->order = (enum order)((s->order + ORDER_COUNT - 1) % ORDER_COUNT);
+        break;
+    case '.':
+        s->order = (enum order)((s->order + 1) % ORDER_COUNT);
+        break;
+    case '/':
+        s->reverse = !s->reverse;
+        break;
+    case TUI_KEY_CTRL_L:
+        term_repaint();
+        return;
+    default:
+        return;
+    }
+    arrange(s);
+}
+
+static void take(struct screen *s, struct poller *poller) {
+    struct node *nodes;
+    size_t count;
+    if (poller_take(poller, &nodes, &count, s->error, sizeof s->error)) {
+        free(s->nodes);
+        s->nodes = nodes;
+        s->count = count;
+        if (s->selected[0] == '\0' && count > 0) {
+            memcpy(s->selected, nodes[0].address, sizeof s->selected);
+        }
+        arrange(s);
+    }
+}
+
+int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poller, char *error,
+                    size_t error_size) {
+    struct canvas *canvas = canvas_create(24, 80);
+    struct term_options options = {.light = config->view.light, .colorful = config->view.colorful};
+    if (canvas == NULL || term_start(&options, error, error_size) != 0) {
+        if (canvas == NULL) {
+            snprintf(error, error_size, "out of memory");
+        }
+        canvas_destroy(canvas);
+        return -1;
+    }
+    xalloc_set_fatal_hook(term_emergency_stop);
+    canvas_set_ascii(canvas, config->view.ascii);
+    struct screen s = {.config = config, .poller = poller};
+    bool dirty = true;
+    while (!s.quit) {
+        take(&s, poller);
+        char *body;
+        size_t body_len;
+        if (s.in_node && poller_take_body(poller, &body, &body_len)) {
+            node_view_update(&s.node, body, body_len);
+            dirty = true;
+        }
+        int rows, cols;
+        term_size(&rows, &cols);
+        rows = rows < 1 ? 1 : rows;
+        cols = cols < 1 ? 1 : cols;
+        if (dirty && ((canvas_rows(canvas) == rows && canvas_cols(canvas) == cols) ||
+                      canvas_resize(canvas, rows, cols))) {
+            draw(&s, canvas, rows, cols);
+            term_draw(canvas);
+            dirty = false;
+        }
+        int fds[3];
+        size_t nfds = term_poll_fds(fds, 2);
+        fds[nfds++] = poller_fd(poller);
+        struct pollfd pfds[3];
+        for (size_t i = 0; i < nfds; i++) {
+            pfds[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
+        }
+        int rc = poll(pfds, (nfds_t)nfds, TICK_MS);
+        dirty = rc == 0 || pfds[nfds - 1].revents != 0; /* ages move every second */
+        struct tui_event event;
+        while (!s.quit && term_read_event(&event)) {
+            if (event.type == TUI_EVENT_KEY) {
+                handle_key(&s, event.key, rows);
+            }
+            dirty = true;
+        }
+        if (rc < 0 && errno != EINTR) {
+            break;
+        }
+    }
+    term_stop();
+    xalloc_set_fatal_hook(NULL);
+    canvas_destroy(canvas);
+    node_view_close(&s.node);
+    free(s.nodes);
+    free(s.shown);
+    return 0;
+}

@@ -1,0 +1,168 @@
+"""The cluster screen in a real terminal (tmux): three exporters on their simulated scenarios, a
+port that refuses connections and a server that answers after 10 s.  The good nodes appear with
+their figures while the slow one is still pending, the bad ones with their reasons, the good ones
+keep refreshing while the slow one times out, the sort keys reorder the nodes, q quits."""
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+from cluster_lib import (Exporter, bad_server, check, main_wrapper, refusing_port, scenario_path,
+                         wait_until)
+from once_test import EXPECTED, h100_line
+
+TIMEOUT_S = 8  # the slow node's timeout: long enough to see the others refresh meanwhile
+
+
+class Tmux:
+    """A private tmux server with one pane running a command."""
+
+    def __init__(self, command):
+        self.socket = f'nvt-cluster-{os.getpid()}'
+        env = dict(os.environ, TERM='xterm-256color')
+        env.pop('NVML_SIM_SCENARIO', None)
+        subprocess.run(['tmux', '-L', self.socket, '-f', '/dev/null', 'new-session', '-d', '-x',
+                        '200', '-y', '80', command], env=env, check=True, timeout=20)
+
+    def capture(self):
+        return subprocess.run(['tmux', '-L', self.socket, 'capture-pane', '-p'],
+                              capture_output=True, check=True, timeout=20).stdout.decode()
+
+    def keys(self, *keys):
+        subprocess.run(['tmux', '-L', self.socket, 'send-keys', *keys], check=True, timeout=20)
+
+    def close(self):
+        subprocess.run(['tmux', '-L', self.socket, 'kill-server'], capture_output=True,
+                       check=False, timeout=20)
+
+
+def rows_of(screen):
+    """{address: its line with blanks squeezed} of the node lines on the screen."""
+    rows = {}
+    for line in screen.splitlines():
+        if line.startswith(('127.0.0.1:', 'http://')):
+            address, _, rest = line.partition(' ')
+            rows[address] = ' '.join(rest.split())
+    return rows
+
+
+def normalized(row):
+    """The row with its age replaced by <age>; (row, age in seconds)."""
+    fields = row.split(' ')
+    age = fields[11]
+    fields[11] = '<age>'
+    return ' '.join(fields), int(age[:-1]) if age.endswith('s') and age[:-1].isdigit() else None
+
+
+def order_on(screen):
+    return [line.split(' ')[0] for line in screen.splitlines()
+            if line.startswith(('127.0.0.1:', 'http://'))]
+
+
+def test(argv):
+    nvitop, exporter = argv[0], argv[1]
+    EXPECTED['h100'] = h100_line()
+    with Exporter(exporter, scenario_path('h100-8gpu'), ['--hostname', 'node-h100']) as h100, \
+            Exporter(exporter, scenario_path('a100-mig'), ['--hostname', 'node-mig']) as mig, \
+            Exporter(exporter, scenario_path('faulty'), ['--hostname', 'node-faulty']) as faulty, \
+            refusing_port() as refused, bad_server() as bad:
+        good = {'h100': f'127.0.0.1:{h100.port}', 'mig': f'127.0.0.1:{mig.port}',
+                'faulty': f'127.0.0.1:{faulty.port}'}
+        slow = f'http://127.0.0.1:{bad}/slow'
+        refused_address = f'127.0.0.1:{refused}'
+        hosts = [good['h100'], refused_address, good['mig'], slow, good['faulty']]
+        command = (f'{shlex.quote(nvitop)} -U --hosts {",".join(hosts)} --timeout {TIMEOUT_S} '
+                   f'--interval 0.5; echo nvitop-exit=$?; sleep 60')
+        tmux = Tmux(command)
+        try:
+            # The good nodes are shown while the slow one has not answered yet.
+            screen = wait_until(lambda: (lambda s: s if all(a in rows_of(s) and
+                                                          'node-' in rows_of(s)[a]
+                                                          for a in good.values()) else None)(
+                tmux.capture()), 20, 'the good nodes on the screen')
+            rows = rows_of(screen)
+            check(rows.get(slow) == '- pending: waiting for the first answer',
+                  f'the slow node while the others answered: {rows.get(slow)!r}\n{screen}')
+            check(rows.get(refused_address) == '- refused: connection refused',
+                  f'refused node: {rows.get(refused_address)!r}\n{screen}')
+            check('NVITOP CLUSTER  5 hosts  5 nodes, 3 ok, 2 not answering' in screen,
+                  f'title:\n{screen}')
+            for name, address in good.items():
+                row, _ = normalized(rows[address])
+                check(row == EXPECTED[name], f'{name}: {row!r}, expected {EXPECTED[name]!r}')
+
+            # The slow node times out; meanwhile the others kept refreshing (their data stays
+            # young although one read of the slow node takes 8 s).
+            ages = []
+
+            def timed_out():
+                s = tmux.capture()
+                r = rows_of(s)
+                ages.extend(normalized(r[a])[1] for a in good.values())
+                return s if r.get(slow) == f'- timeout: no answer within {TIMEOUT_S} s' else None
+            screen = wait_until(timed_out, 30, 'the slow node to time out', step=0.5)
+            check(None not in ages and max(ages) < TIMEOUT_S - 2,
+                  f'ages of the good nodes while the slow one was read: {ages}')
+
+            # Sort by memory (",." cycle: natural, host, utilization, memory), then reversed.
+            tmux.keys('.', '.', '.')
+            screen = wait_until(lambda: (lambda s: s if 'Sort: memory ' in s else None)(
+                tmux.capture()), 10, 'the memory sort')
+            order = order_on(screen)
+            check(order[:3] == [good['h100'], good['mig'], good['faulty']] and
+                  set(order[3:]) == {refused_address, slow}, f'memory order: {order}\n{screen}')
+            tmux.keys('/')
+            screen = wait_until(lambda: (lambda s: s if '(reversed)' in s else None)(
+                tmux.capture()), 10, 'the reversed sort')
+            order = order_on(screen)
+            check(order[2:] == [good['faulty'], good['mig'], good['h100']],
+                  f'reversed memory order: {order}\n{screen}')
+            # The selected line's problem is shown at the bottom: select the refused node.
+            tmux.keys('Home')
+            for _ in range(len(hosts)):
+                screen = tmux.capture()
+                last = [line for line in screen.splitlines() if line.strip()][-2:]
+                if last[0] == 'refused: connection refused':
+                    break
+                tmux.keys('Down')
+                time.sleep(0.2)
+            check(last[0] == 'refused: connection refused', f'no problem line:\n{screen}')
+            # Enter on a node that does not answer: the view waits, with the reason.
+            tmux.keys('Enter')
+            screen = wait_until(lambda: (lambda s: s if f'Waiting for {refused_address}' in s
+                                         else None)(tmux.capture()), 10, 'the waiting node view')
+            check('refused: connection refused' in screen, f'node view problem:\n{screen}')
+            tmux.keys('Escape')
+            wait_until(lambda: 'NVITOP CLUSTER' in tmux.capture(), 10, 'the nodes again')
+
+            # Enter on the 8-GPU node: its device panel and process table, drawn by the
+            # monitor's view code from its metrics.
+            tmux.keys('/', 'Home')
+            wait_until(lambda: order_on(tmux.capture())[:1] == [good['h100']], 10,
+                       'the 8-GPU node first')
+            tmux.keys('Enter')
+            screen = wait_until(lambda: (lambda s: s if 'Processes:' in s else None)(
+                tmux.capture()), 20, 'the node view')
+            lines = screen.splitlines()
+            check(lines[0].split() == ['NODE', good['h100'], 'node-h100'], f'title: {lines[0]!r}')
+            check('Driver Version: 550' in screen and 'CUDA Driver Version: 12.' in screen,
+                  f'device panel header:\n{screen}')
+            gpu_rows = [line for line in lines if re.match(r'^\|\s+\d+\s+H100 80GB HBM3', line)]
+            check(len(gpu_rows) == 8, f'{len(gpu_rows)} GPU rows, expected 8:\n{screen}')
+            process_rows = [line for line in lines if re.match(r'^\|\s+\d+\s+\d+ C ', line)]
+            check(len(process_rows) == 20, f'{len(process_rows)} process rows, expected 20:\n'
+                  f'{screen}')
+            check('@node-h100' in screen, f'process table header:\n{screen}')
+            tmux.keys('Escape')
+            wait_until(lambda: 'NVITOP CLUSTER' in tmux.capture(), 10, 'the nodes again')
+            tmux.keys('q')
+            wait_until(lambda: 'nvitop-exit=0' in tmux.capture(), 10, 'nvitop to quit')
+        finally:
+            tmux.close()
+
+
+if __name__ == '__main__':
+    main_wrapper(test)
+    sys.exit(0)
