@@ -28,33 +28,45 @@ void render_family(struct render_out *out, const char *name, const char *help) {
 void render_sample(struct render_out *out, const char *name, const char *labels, double value) {
     char number[40];
     render_double(number, sizeof(number), value);
-    append_str(out, name);
-    append(out, "{", 1);
-    append_str(out, labels);
-    append(out, "} ", 2);
-    append_str(out, number);
-    append(out, "\n", 1);
+    /* One reservation and direct copies: a pass writes some 720 samples, and appending each
+     * piece through strbuf_append() (a reservation check and a NUL each) was a fifth of it. */
+    size_t name_len = strlen(name);
+    size_t labels_len = strlen(labels);
+    size_t number_len = strlen(number);
+    size_t total = name_len + labels_len + number_len + 4;
+    if (!strbuf_reserve(out->sb, total)) {
+        out->ok = false;
+        return;
+    }
+    char *p = out->sb->data + out->sb->len;
+    memcpy(p, name, name_len);
+    p += name_len;
+    *p++ = '{';
+    memcpy(p, labels, labels_len);
+    p += labels_len;
+    *p++ = '}';
+    *p++ = ' ';
+    memcpy(p, number, number_len);
+    p += number_len;
+    *p++ = '\n';
+    *p = '\0';
+    out->sb->len += total;
 }
 
 void render_label(struct render_out *out, struct strbuf *labels, const char *name,
                   const char *value, bool first) {
     bool ok = (first || strbuf_append_char(labels, ',')) && strbuf_append_str(labels, name) &&
               strbuf_append(labels, "=\"", 2);
-    /* The text format escapes backslash, double quote and line feed in label values. */
-    for (const char *p = value; ok && *p != '\0'; p++) {
-        switch (*p) {
-        case '\\':
-            ok = strbuf_append(labels, "\\\\", 2);
-            break;
-        case '"':
-            ok = strbuf_append(labels, "\\\"", 2);
-            break;
-        case '\n':
-            ok = strbuf_append(labels, "\\n", 2);
-            break;
-        default:
-            ok = strbuf_append_char(labels, *p);
-            break;
+    /* The text format escapes backslash, double quote and line feed in label values; the runs
+     * between them are appended whole. */
+    const char *p = value;
+    while (ok && *p != '\0') {
+        size_t run = strcspn(p, "\\\"\n");
+        ok = strbuf_append(labels, p, run);
+        p += run;
+        if (ok && *p != '\0') {
+            ok = strbuf_append(labels, *p == '\n' ? "\\n" : *p == '"' ? "\\\"" : "\\\\", 2);
+            p++;
         }
     }
     out->ok = ok && strbuf_append_char(labels, '"') && out->ok;
