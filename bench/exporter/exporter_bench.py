@@ -122,7 +122,7 @@ def steady(build, env, seconds, scraped):
 
 
 def floor(build, env, program, seconds):
-    out = subprocess.run([os.path.join(build, 'bin', program), str(seconds), '1'], env=env,
+    out = subprocess.run([os.path.join(build, 'bench', program), str(seconds), '1'], env=env,
                          capture_output=True, check=True, timeout=seconds + 60).stdout.decode()
     return {k: float(v) for k, v in (item.split('=') for item in out.split())}
 

@@ -3,6 +3,7 @@
 
 #include <gnutls/gnutls.h>
 #include <gnutls/x509.h>
+#include <libdeflate.h>
 #include <microhttpd.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -10,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
@@ -30,8 +30,7 @@ struct http_server {
     pthread_mutex_t lock;
     struct blob *current; /* guarded by lock */
     /* The gzip compressor and its output buffer, reused (guarded by lock). */
-    z_stream zs;
-    bool zs_ready;
+    struct libdeflate_compressor *compressor;
     char *scratch;
     size_t scratch_size;
 };
@@ -58,25 +57,21 @@ static void blob_unref(void *cls) {
 }
 
 /* gzip the text once into the server's scratch buffer, then into an allocation of its size;
- * leaves blob->gzip NULL when that fails.  The compressor's state (some 270 KiB) and the scratch
- * buffer are kept from one text to the next: allocating them afresh each time cost more page
- * faults than compressing.  Called with the server's lock held. */
+ * leaves blob->gzip NULL when that fails.  The compressor (libdeflate's state, some 300 KiB)
+ * and the scratch buffer are kept from one text to the next: allocating them afresh each time
+ * cost more page faults than compressing.  libdeflate's level 1 rather than zlib's fastest
+ * settings (level 1 with fixed codes): on the 8-GPU scenario's 124 KB text, 0.19 ms and 6.6 KB
+ * against 0.23 ms and 8.2 KB (libdeflate 1.14, zlib 1.2.13).  Called with the server's lock
+ * held. */
 static void blob_compress(struct http_server *server, struct blob *blob) {
     blob->gzip_tried = true;
-    if (!server->zs_ready) {
-        /* The fastest level with fixed Huffman codes: an exposition repeats its names and
-         * labels so much that it still shrinks about fifteenfold, at a quarter of the default
-         * settings' cost (zlib 1.2.13, 124 KB: 0.22 ms against 0.33 ms for level 1 with dynamic
-         * codes, 8.2 KB against 7.1 KB). */
-        memset(&server->zs, 0, sizeof(server->zs));
-        if (deflateInit2(&server->zs, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8, Z_FIXED) != Z_OK) {
+    if (server->compressor == NULL) {
+        server->compressor = libdeflate_alloc_compressor(1);
+        if (server->compressor == NULL) {
             return;
         }
-        server->zs_ready = true;
-    } else if (deflateReset(&server->zs) != Z_OK) {
-        return;
     }
-    uLong bound = deflateBound(&server->zs, (uLong)blob->len);
+    size_t bound = libdeflate_gzip_compress_bound(server->compressor, blob->len);
     if (bound > server->scratch_size) {
         char *grown = realloc(server->scratch, bound);
         if (grown == NULL) {
@@ -85,14 +80,11 @@ static void blob_compress(struct http_server *server, struct blob *blob) {
         server->scratch = grown;
         server->scratch_size = bound;
     }
-    server->zs.next_in = (Bytef *)blob->text;
-    server->zs.avail_in = (uInt)blob->len;
-    server->zs.next_out = (Bytef *)server->scratch;
-    server->zs.avail_out = (uInt)server->scratch_size;
-    if (deflate(&server->zs, Z_FINISH) != Z_STREAM_END) {
+    size_t len = libdeflate_gzip_compress(server->compressor, blob->text, blob->len,
+                                          server->scratch, server->scratch_size);
+    if (len == 0) {
         return;
     }
-    size_t len = server->zs.total_out;
     blob->gzip = malloc(len);
     if (blob->gzip != NULL) {
         memcpy(blob->gzip, server->scratch, len);
@@ -275,8 +267,8 @@ void http_server_stop(struct http_server *server) {
     }
     MHD_stop_daemon(server->daemon);
     blob_unref(server->current);
-    if (server->zs_ready) {
-        deflateEnd(&server->zs);
+    if (server->compressor != NULL) {
+        libdeflate_free_compressor(server->compressor);
     }
     free(server->scratch);
     pthread_mutex_destroy(&server->lock);

@@ -201,8 +201,12 @@ static void render_links(struct render_out *out, const struct render_input *in,
         const struct nvt_device_snapshot *d = &in->snapshot->devices[i];
         for (uint32_t link = 0; link < d->info.nvlink_count && link < NVT_NVLINK_MAX_LINKS;
              link++) {
-            char number[16];
-            snprintf(number, sizeof(number), "%u", link);
+            /* link < NVT_NVLINK_MAX_LINKS: at most two digits, written without printf */
+            char number[3] = {(char)('0' + link % 10), '\0', '\0'};
+            if (link >= 10) {
+                number[0] = (char)('0' + link / 10);
+                number[1] = (char)('0' + link % 10);
+            }
             strbuf_clear(&link_labels);
             out->ok = strbuf_append_str(&link_labels, strbuf_cstr(&labels[i])) && out->ok;
             render_label(out, &link_labels, "link", number, false);

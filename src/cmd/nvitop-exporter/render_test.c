@@ -10,6 +10,7 @@
 /* clang-format on */
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,42 @@ static void test_repr(void **state) {
     expect(4096000000.0, "4096000000.0");
 }
 
+/* Values that need 17 digits are written as printf's "%.17g" writes them (the integer
+ * conversion of render_number.c must agree with it digit for digit), at every magnitude. */
+static void test_seventeen_digits(void **state) {
+    (void)state;
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    int checked = 0;
+    for (int i = 0; i < 200000; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        /* A random mantissa at a random binary exponent from 2^-20 to 2^62, either sign. */
+        double value = ldexp((double)(seed >> 11), (int)(seed % 83) - 73);
+        if ((seed & 1) != 0) {
+            value = -value;
+        }
+        if (i % 4 == 0) {
+            value = nextafter(i % 8 == 0 ? 1e-4 : 1e17, 0.0) * (double)(1 + i % 3) / 2.0;
+        }
+        char shorter[40];
+        snprintf(shorter, sizeof(shorter), "%.16g", value);
+        if (strtod(shorter, NULL) == value) {
+            continue; /* 16 digits suffice: another path may write it */
+        }
+        char want[48];
+        snprintf(want, sizeof(want), "%.17g", value);
+        if (strpbrk(want, ".e") == NULL) {
+            strcat(want, ".0");
+        }
+        char got[40];
+        render_double(got, sizeof(got), value);
+        assert_string_equal(got, want);
+        checked++;
+    }
+    assert_true(checked > 10000);
+}
+
 static void test_label_escaping(void **state) {
     (void)state;
     struct strbuf sb = STRBUF_INIT;
@@ -64,6 +101,7 @@ static void test_label_escaping(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repr),
+        cmocka_unit_test(test_seventeen_digits),
         cmocka_unit_test(test_label_escaping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
