@@ -11,51 +11,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include <nvitop/nvitop.h>
 
+#include "bench_util.h"
 #include "exporter.h"
-
-static double monotonic_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_until(double deadline) {
-    double left = deadline - monotonic_s();
-    if (left > 0.0) {
-        struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
-        nanosleep(&ts, NULL);
-    }
-}
-
-static long rss_kib(void) {
-    FILE *status = fopen("/proc/self/status", "r");
-    if (status == NULL) {
-        return 0;
-    }
-    char line[256];
-    long kib = 0;
-    while (fgets(line, sizeof(line), status) != NULL) {
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            kib = strtol(line + 6, NULL, 10);
-            break;
-        }
-    }
-    fclose(status);
-    return kib;
-}
-
-static double cpu_s(void) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
-}
+#include "util/clock.h"
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -74,23 +35,24 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: %s\n", argv[0], nvt_strerror(status));
         return 1;
     }
-    double start = monotonic_s();
+    double start = clock_monotonic_s();
     double next = start;
     long snapshots = 0;
-    double steady_cpu = cpu_s();
-    while (monotonic_s() - start < duration) {
+    double steady_cpu = bench_cpu_s();
+    while (clock_monotonic_s() - start < duration) {
         struct nvt_snapshot *snap = NULL;
         if (nvt_snapshot_take(ctx, EXPORTER_SAMPLE_FLAGS, &snap) == NVT_OK) {
             snapshots++;
         }
         nvt_snapshot_free(snap);
         if (snapshots == 1) {
-            steady_cpu = cpu_s();
+            steady_cpu = bench_cpu_s();
         }
         next += interval;
-        sleep_until(next);
+        bench_sleep_until(next);
     }
-    printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", cpu_s() - steady_cpu, rss_kib(), snapshots);
+    printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", bench_cpu_s() - steady_cpu, bench_rss_kib(),
+           snapshots);
     nvt_close(ctx);
     return 0;
 }

@@ -10,17 +10,11 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <nvitop/nvitop.h>
 
+#include "bench_util.h"
 #include "exporter.h"
-
-static double cpu_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 int main(int argc, char **argv) {
     long passes = argc == 2 ? strtol(argv[1], NULL, 10) : 0;
@@ -42,22 +36,22 @@ int main(int argc, char **argv) {
             free(text);
         }
     }
-    double start = cpu_ms();
+    double start = bench_process_cpu_s() * 1e3;
     for (long i = 0; i < passes; i++) {
         struct nvt_snapshot *snap = NULL;
         if (nvt_snapshot_take(ctx, EXPORTER_SAMPLE_FLAGS, &snap) == NVT_OK) {
             nvt_snapshot_free(snap);
         }
     }
-    double snapshot_ms = (cpu_ms() - start) / (double)passes;
-    start = cpu_ms();
+    double snapshot_ms = (bench_process_cpu_s() * 1e3 - start) / (double)passes;
+    start = bench_process_cpu_s() * 1e3;
     for (long i = 0; i < passes; i++) {
         char *text = NULL;
         if (exporter_pass(&exporter, &text, &bytes, NULL) == NVT_OK) {
             free(text);
         }
     }
-    double pass_ms = (cpu_ms() - start) / (double)passes;
+    double pass_ms = (bench_process_cpu_s() * 1e3 - start) / (double)passes;
     printf("snapshot_ms=%.4f pass_ms=%.4f bytes=%zu\n", snapshot_ms, pass_ms, bytes);
     exporter_fini(&exporter);
     nvt_close(ctx);

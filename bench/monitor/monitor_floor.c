@@ -12,54 +12,14 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <time.h>
 
 #include <nvitop/nvitop.h>
 
+#include "bench_util.h"
+#include "util/clock.h"
+
 #define DEVICE_PERIOD_S 1.0
 #define SLOW_PERIOD_S   5.0
-
-static double monotonic_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static void sleep_until(double deadline) {
-    double left = deadline - monotonic_s();
-    if (left <= 0.0) {
-        return;
-    }
-    struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
-    nanosleep(&ts, NULL);
-}
-
-/* VmRSS of this process in KiB, 0 when unknown. */
-static long rss_kib(void) {
-    FILE *status = fopen("/proc/self/status", "r");
-    if (status == NULL) {
-        return 0;
-    }
-    char line[256];
-    long kib = 0;
-    while (fgets(line, sizeof(line), status) != NULL) {
-        if (strncmp(line, "VmRSS:", 6) == 0) {
-            kib = strtol(line + 6, NULL, 10);
-            break;
-        }
-    }
-    fclose(status);
-    return kib;
-}
-
-static double cpu_s(void) {
-    struct rusage usage;
-    getrusage(RUSAGE_SELF, &usage);
-    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec / 1e6 +
-           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec / 1e6;
-}
 
 int main(int argc, char **argv) {
     if (argc != 3) {
@@ -82,14 +42,14 @@ int main(int argc, char **argv) {
      * second (every INTERVAL when shorter), the process list every INTERVAL, the slow device
      * fields every five seconds. */
     double period = interval < DEVICE_PERIOD_S ? interval : DEVICE_PERIOD_S;
-    double start = monotonic_s();
+    double start = clock_monotonic_s();
     double next = start;
     double next_processes = start;
     double next_slow = start;
     long snapshots = 0;
-    double steady_cpu = cpu_s();
-    while (monotonic_s() - start < duration) {
-        double now = monotonic_s();
+    double steady_cpu = bench_cpu_s();
+    while (clock_monotonic_s() - start < duration) {
+        double now = clock_monotonic_s();
         struct nvt_snapshot *snap = NULL;
         unsigned flags = NVT_SAMPLE_HOST | NVT_SAMPLE_DEVICES_FAST;
         if (now >= next_slow) {
@@ -105,12 +65,13 @@ int main(int argc, char **argv) {
         }
         nvt_snapshot_free(snap);
         if (snapshots == 1) {
-            steady_cpu = cpu_s();
+            steady_cpu = bench_cpu_s();
         }
         next += period;
-        sleep_until(next);
+        bench_sleep_until(next);
     }
-    printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", cpu_s() - steady_cpu, rss_kib(), snapshots);
+    printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", bench_cpu_s() - steady_cpu, bench_rss_kib(),
+           snapshots);
     nvt_close(ctx);
     return 0;
 }
