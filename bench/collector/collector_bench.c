@@ -13,67 +13,22 @@
  * so their per-process keys are collected too, the costlier case).
  */
 #include <pthread.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nvitop/nvitop.h>
+
+#include "bench_util.h"
+#include "util/clock.h"
 
 #define STANDINS   20
 #define INTERVAL_S 0.25
 #define SNAPSHOT_FLAGS                                                                             \
     (NVT_SAMPLE_DEVICES | NVT_SAMPLE_HOST | NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES)
-
-static double clock_s(clockid_t id) {
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static size_t start_standins(pid_t *pids) {
-    if (getenv("NVT_STANDIN_1") != NULL) {
-        return 0;
-    }
-    size_t count = 0;
-    for (size_t i = 0; i < STANDINS; i++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            for (;;) {
-                pause();
-            }
-        }
-        if (pid < 0) {
-            break;
-        }
-        pids[count++] = pid;
-        char name[32];
-        char value[32];
-        snprintf(name, sizeof(name), "NVT_STANDIN_%zu", i + 1);
-        snprintf(value, sizeof(value), "%d", (int)pid);
-        setenv(name, value, 1);
-    }
-    return count;
-}
-
-static void stop_standins(const pid_t *pids, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        kill(pids[i], SIGKILL);
-        waitpid(pids[i], NULL, 0);
-    }
-}
-
-/* Sleep until an absolute CLOCK_MONOTONIC time. */
-static void sleep_until(double t) {
-    struct timespec ts = {(time_t)t, (long)((t - (double)(time_t)t) * 1e9)};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) != 0) {
-    }
-}
 
 /* The floor: snapshots every INTERVAL_S on a thread of its own, nothing else. */
 struct floor_run {
@@ -84,9 +39,9 @@ struct floor_run {
 
 static void *floor_thread(void *arg) {
     struct floor_run *run = arg;
-    double start = clock_s(CLOCK_MONOTONIC);
+    double start = clock_monotonic_s();
     for (int k = 0; k * INTERVAL_S < run->seconds; k++) {
-        sleep_until(start + k * INTERVAL_S);
+        bench_sleep_until(start + k * INTERVAL_S);
         struct nvt_snapshot *snap = NULL;
         if (nvt_snapshot_take(run->ctx, SNAPSHOT_FLAGS, &snap) == NVT_OK) {
             run->snapshots++;
@@ -106,11 +61,11 @@ static double measure_floor(double seconds, int *snapshots) {
     if (nvt_snapshot_take(run.ctx, SNAPSHOT_FLAGS, &snap) == NVT_OK) {
         nvt_snapshot_free(snap);
     }
-    double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+    double cpu0 = bench_process_cpu_s();
     pthread_t thread;
     pthread_create(&thread, NULL, floor_thread, &run);
     pthread_join(thread, NULL);
-    double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    double cpu = bench_process_cpu_s() - cpu0;
     nvt_close(run.ctx);
     *snapshots = run.snapshots;
     return cpu;
@@ -126,12 +81,12 @@ static double measure_collector(double seconds, size_t *keys) {
         return -1.0;
     }
     (void)nvt_collector_sample(c); /* warm-up, as for the floor (no tag yet: nothing kept) */
-    double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-    double start = clock_s(CLOCK_MONOTONIC);
+    double cpu0 = bench_process_cpu_s();
+    double start = clock_monotonic_s();
     nvt_collector_activate(c, "bench");
     *keys = 0;
     for (int s = 1; s <= (int)seconds; s++) {
-        sleep_until(start + s);
+        bench_sleep_until(start + s);
         struct nvt_metric *metrics = NULL;
         size_t count = 0;
         if (nvt_collector_collect(c, &metrics, &count) == NVT_OK) {
@@ -139,9 +94,9 @@ static double measure_collector(double seconds, size_t *keys) {
         }
         nvt_metrics_free(metrics);
     }
-    sleep_until(start + seconds);
+    bench_sleep_until(start + seconds);
     nvt_collector_deactivate(c, NULL);
-    double cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0;
+    double cpu = bench_process_cpu_s() - cpu0;
     nvt_collector_destroy(c);
     return cpu;
 }
@@ -153,12 +108,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     pid_t pids[STANDINS];
-    size_t standins = start_standins(pids);
+    size_t standins = bench_start_standins(pids, STANDINS);
     int snapshots = 0;
     size_t keys = 0;
     double floor = measure_floor(seconds, &snapshots);
     double collector = measure_collector(seconds, &keys);
-    stop_standins(pids, standins);
+    bench_stop_standins(pids, standins);
     if (floor < 0.0 || collector < 0.0) {
         fprintf(stderr, "bench-collector: cannot open the driver (NVML_SIM_SCENARIO? "
                         "LD_LIBRARY_PATH?)\n");

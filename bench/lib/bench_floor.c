@@ -8,10 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "nvml/nvml_loader.h"
+#include "util/clock.h"
 
 #define MAX_DEVICES   64
 #define MAX_PROCESSES 256
@@ -46,12 +46,6 @@ struct bench_floor {
     unsigned long pass;
     char buffer[1 << 16];
 };
-
-static double monotonic_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 int bench_floor_open(struct bench_floor **out) {
     struct bench_floor *floor = calloc(1, sizeof(*floor));
@@ -239,7 +233,7 @@ void bench_floor_pass(struct bench_floor *floor) {
     for (size_t i = 0; i < HOST_FILE_COUNT; i++) {
         reread(floor, &floor->host_fds[i], HOST_FILES[i]);
     }
-    double now = monotonic_s();
+    double now = clock_monotonic_s();
     for (unsigned i = 0; i < floor->pid_count; i++) {
         read_process(floor, floor->pids[i], now);
     }

@@ -12,87 +12,20 @@
  * The scenario's stand-in pids come from NVT_STANDIN_<i> (scripts/standins.sh); when those are
  * not set, the benchmark forks 20 idle children of its own to stand in.
  */
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nvitop/nvitop.h>
 
 #include "bench_floor.h"
+#include "bench_util.h"
+#include "util/clock.h"
 
 #define STANDINS 20
 #define BATCH    20
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int compare_double(const void *a, const void *b) {
-    double x = *(const double *)a;
-    double y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *values, size_t count) {
-    qsort(values, count, sizeof(*values), compare_double);
-    return values[count / 2];
-}
-
-/* Idle children named by NVT_STANDIN_<i> when the caller did not start stand-ins. */
-static size_t start_standins(pid_t *pids) {
-    if (getenv("NVT_STANDIN_1") != NULL) {
-        return 0;
-    }
-    size_t count = 0;
-    for (size_t i = 0; i < STANDINS; i++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            for (;;) {
-                pause();
-            }
-        }
-        if (pid < 0) {
-            break;
-        }
-        pids[count++] = pid;
-        char name[32];
-        char value[32];
-        snprintf(name, sizeof(name), "NVT_STANDIN_%zu", i + 1);
-        snprintf(value, sizeof(value), "%d", (int)pid);
-        setenv(name, value, 1);
-    }
-    return count;
-}
-
-static void stop_standins(const pid_t *pids, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        kill(pids[i], SIGKILL);
-        waitpid(pids[i], NULL, 0);
-    }
-}
-
-/* Resident set size of this process in KiB (0 when unknown). */
-static long rss_kib(void) {
-    FILE *status = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = 0;
-    while (status != NULL && fgets(line, sizeof(line), status) != NULL) {
-        if (sscanf(line, "VmRSS: %ld kB", &kib) == 1) {
-            break;
-        }
-    }
-    if (status != NULL) {
-        fclose(status);
-    }
-    return kib;
-}
 
 /* The simulator's call counts ("name count" lines), read into a fixed table. */
 struct calls {
@@ -213,22 +146,22 @@ int main(int argc, char **argv) {
         setenv("NVML_SIM_SCENARIO", NVT_BENCH_SCENARIO, 1);
     }
     pid_t standins[STANDINS];
-    size_t standin_count = start_standins(standins);
+    size_t standin_count = bench_start_standins(standins, STANDINS);
 
-    long rss_start = rss_kib();
+    long rss_start = bench_rss_kib();
     struct bench_floor *floor = NULL;
     if (bench_floor_open(&floor) != 0) {
         fprintf(stderr, "bench-lib-snapshot: cannot load NVML (LD_LIBRARY_PATH?)\n");
-        stop_standins(standins, standin_count);
+        bench_stop_standins(standins, standin_count);
         return 1;
     }
-    long rss_nvml = rss_kib();
+    long rss_nvml = bench_rss_kib();
     nvt_context *ctx = NULL;
     nvt_status status = nvt_open(NULL, &ctx);
     if (status != NVT_OK) {
         fprintf(stderr, "bench-lib-snapshot: %s\n", nvt_strerror(status));
         bench_floor_close(floor);
-        stop_standins(standins, standin_count);
+        bench_stop_standins(standins, standin_count);
         return 1;
     }
     struct nvt_snapshot *snap = NULL;
@@ -240,26 +173,26 @@ int main(int argc, char **argv) {
         nvt_snapshot_free(snap);
         bench_floor_pass(floor);
     }
-    long rss_lib = rss_kib();
+    long rss_lib = bench_rss_kib();
 
     double *ours = calloc((size_t)rounds, sizeof(double));
     double *base = calloc((size_t)rounds, sizeof(double));
     for (int r = 0; r < rounds && ours != NULL && base != NULL; r++) {
-        double start = now_s();
+        double start = clock_monotonic_s();
         for (int i = 0; i < BATCH; i++) {
             nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap);
             nvt_snapshot_free(snap);
         }
-        ours[r] = (now_s() - start) / BATCH;
-        start = now_s();
+        ours[r] = (clock_monotonic_s() - start) / BATCH;
+        start = clock_monotonic_s();
         for (int i = 0; i < BATCH; i++) {
             bench_floor_pass(floor);
         }
-        base[r] = (now_s() - start) / BATCH;
+        base[r] = (clock_monotonic_s() - start) / BATCH;
     }
     if (ours != NULL && base != NULL) {
-        double ours_us = median(ours, (size_t)rounds) * 1e6;
-        double base_us = median(base, (size_t)rounds) * 1e6;
+        double ours_us = bench_median(ours, (size_t)rounds) * 1e6;
+        double base_us = bench_median(base, (size_t)rounds) * 1e6;
         printf("scenario:           %s, %u GPUs, %zu GPU processes\n", getenv("NVML_SIM_SCENARIO"),
                nvt_device_count(ctx), processes);
         printf("snapshot (DEFAULT): %.1f us (median of %d rounds of %d)\n", ours_us, rounds, BATCH);
@@ -277,6 +210,6 @@ int main(int argc, char **argv) {
     bench_floor_close(floor);
     /* Last, so that the memory figures above start from a process that never ran the library. */
     report_calls(device_count);
-    stop_standins(standins, standin_count);
+    bench_stop_standins(standins, standin_count);
     return 0;
 }

@@ -17,25 +17,19 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tui/settings.h"
+#include "util/clock.h"
 
 struct sample {
     double wall_ms;
     long max_rss_kib;
 };
 
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
 /* Run argv with stdout on /dev/null; returns 0 and fills *out, or -1. */
 static int run_once(char *const argv[], struct sample *out) {
-    double start = now_ms();
+    double start = clock_monotonic_s() * 1e3;
     pid_t pid = fork();
     if (pid < 0) {
         return -1;
@@ -54,7 +48,7 @@ static int run_once(char *const argv[], struct sample *out) {
     do {
         got = wait4(pid, &status, 0, &usage);
     } while (got < 0 && errno == EINTR);
-    out->wall_ms = now_ms() - start;
+    out->wall_ms = clock_monotonic_s() * 1e3 - start;
     out->max_rss_kib = usage.ru_maxrss;
     return got == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
@@ -125,7 +119,7 @@ static double settings_load_us(void) {
         LOADS = 2000
     };
     char *user = tui_settings_user_path();
-    double start = now_ms();
+    double start = clock_monotonic_s() * 1e3;
     for (int i = 0; i < LOADS; i++) {
         struct tui_settings settings;
         tui_settings_defaults(&settings);
@@ -134,7 +128,7 @@ static double settings_load_us(void) {
             tui_settings_load(&settings, user, true, NULL, NULL);
         }
     }
-    double elapsed = now_ms() - start;
+    double elapsed = clock_monotonic_s() * 1e3 - start;
     free(user);
     return elapsed * 1000.0 / LOADS;
 }

@@ -16,64 +16,26 @@
  * Prints figures; never fails on a time.  The stand-ins are forked here unless NVT_STANDIN_1 is
  * set.
  */
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <nvitop/nvitop.h>
 
+#include "bench_util.h"
 #include "record/fields.h"
 #include "record/reader.h"
 #include "record/related.h"
 #include "record/writer.h"
+#include "util/clock.h"
 
 #define STANDINS 20
 /* nvitop-record's flags (src/cmd/nvitop-record/main.c). */
 #define FLAGS (NVT_SAMPLE_ALL & ~(unsigned)(NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK))
-
-static double clock_s(clockid_t id) {
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static size_t start_standins(pid_t *pids) {
-    if (getenv("NVT_STANDIN_1") != NULL) {
-        return 0;
-    }
-    size_t count = 0;
-    for (size_t i = 0; i < STANDINS; i++) {
-        pid_t pid = fork();
-        if (pid == 0) {
-            for (;;) {
-                pause();
-            }
-        }
-        if (pid < 0) {
-            break;
-        }
-        pids[count++] = pid;
-        char name[32];
-        char value[32];
-        snprintf(name, sizeof(name), "NVT_STANDIN_%zu", i + 1);
-        snprintf(value, sizeof(value), "%d", (int)pid);
-        setenv(name, value, 1);
-    }
-    return count;
-}
-
-static void stop_standins(const pid_t *pids, size_t count) {
-    for (size_t i = 0; i < count; i++) {
-        kill(pids[i], SIGKILL);
-        waitpid(pids[i], NULL, 0);
-    }
-}
 
 static long long file_size(const char *path) {
     struct stat st;
@@ -125,7 +87,7 @@ int main(int argc, char **argv) {
         frames = 1;
     }
     pid_t pids[STANDINS];
-    size_t standins = start_standins(pids);
+    size_t standins = bench_start_standins(pids, STANDINS);
     if (getenv("NVML_SIM_SCENARIO") == NULL) {
         const char *dir = getenv("NVT_SCENARIO_DIR");
         char path[1024];
@@ -136,7 +98,7 @@ int main(int argc, char **argv) {
     nvt_status status = nvt_open(NULL, &ctx);
     if (status != NVT_OK) {
         fprintf(stderr, "bench-record: %s\n", nvt_strerror(status));
-        stop_standins(pids, standins);
+        bench_stop_standins(pids, standins);
         return 1;
     }
     char dir[] = "/tmp/bench-record-XXXXXX";
@@ -159,15 +121,15 @@ int main(int argc, char **argv) {
     double related_cpu = 0;
     long long start_size = file_size(path);
     for (size_t i = 0; i < frames; i++) {
-        double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        double c0 = bench_process_cpu_s();
         nvt_snapshot_take(ctx, FLAGS, &taken[i].snap);
-        double c1 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        double c1 = bench_process_cpu_s();
         related_read(ctx, taken[i].snap, &taken[i].related);
-        double c15 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        double c15 = bench_process_cpu_s();
         related_cpu += c15 - c1;
         rec_writer_append(w, taken[i].snap, taken[i].related.items, taken[i].related.count, error,
                           sizeof(error));
-        double c2 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+        double c2 = bench_process_cpu_s();
         snap_cpu += c1 - c0;
         record_cpu += c2 - c1;
         struct timespec pause_ts = {0, 100000000L};
@@ -209,26 +171,26 @@ int main(int argc, char **argv) {
     }
     rec_writer_close(w);
     printf("bench-record: %.1f h file: %.1f MB\n", hours, (double)file_size(path) / 1e6);
-    double o0 = clock_s(CLOCK_MONOTONIC);
+    double o0 = clock_monotonic_s();
     struct rec_reader *r = rec_reader_open(path, error, sizeof(error));
     struct frame *frame = NULL;
     if (r == NULL || !rec_reader_frame(r, 0, &frame, error, sizeof(error))) {
         fprintf(stderr, "bench-record: %s\n", error);
         return 1;
     }
-    double o1 = clock_s(CLOCK_MONOTONIC);
+    double o1 = clock_monotonic_s();
     frame_free(frame);
     double worst = 0;
     srand(7);
     for (int k = 0; k < 50; k++) {
         double t = t0 + (double)(rand() % (int)total);
-        double j0 = clock_s(CLOCK_MONOTONIC);
+        double j0 = clock_monotonic_s();
         size_t i = rec_reader_find(r, t);
         if (!rec_reader_frame(r, i, &frame, error, sizeof(error))) {
             fprintf(stderr, "bench-record: %s\n", error);
             return 1;
         }
-        double j1 = clock_s(CLOCK_MONOTONIC);
+        double j1 = clock_monotonic_s();
         frame_free(frame);
         worst = j1 - j0 > worst ? j1 - j0 : worst;
     }
@@ -247,6 +209,6 @@ int main(int argc, char **argv) {
     }
     free(taken);
     nvt_close(ctx);
-    stop_standins(pids, standins);
+    bench_stop_standins(pids, standins);
     return 0;
 }

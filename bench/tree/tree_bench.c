@@ -20,11 +20,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <nvitop/nvitop.h>
 
+#include "bench_util.h"
+#include "util/clock.h"
 #include "view/process_tree.h"
 
 #define PROCESSES      10000
@@ -33,18 +34,6 @@
 #define JOB_BASE       100
 #define FILLER_BASE    2000
 #define DEFAULT_ROUNDS 20
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int compare_double(const void *a, const void *b) {
-    double x = *(const double *)a;
-    double y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 static void write_file(const char *dir, const char *name, const char *text) {
     char path[512];
@@ -227,18 +216,16 @@ int main(int argc, char **argv) {
     size_t rows = 0;
     /* Interleaved rounds, so that both sides see the same cache and machine load. */
     for (int r = 0; r < rounds; r++) {
-        double t0 = now_s();
+        double t0 = clock_monotonic_s();
         stats = floor_pass(root);
-        double t1 = now_s();
+        double t1 = clock_monotonic_s();
         rows = tree_pass(ctx, table, &config);
-        double t2 = now_s();
+        double t2 = clock_monotonic_s();
         floor_s[r] = t1 - t0;
         tree_s[r] = t2 - t1;
     }
-    qsort(floor_s, (size_t)rounds, sizeof(double), compare_double);
-    qsort(tree_s, (size_t)rounds, sizeof(double), compare_double);
-    double floor_median = floor_s[rounds / 2];
-    double tree_median = tree_s[rounds / 2];
+    double floor_median = bench_median(floor_s, (size_t)rounds);
+    double tree_median = bench_median(tree_s, (size_t)rounds);
     printf("tree view rebuild over a /proc fixture of %d processes (%d GPU processes), %d rounds\n",
            PROCESSES, JOBS, rounds);
     printf("  floor (list + read each <pid>/stat once): %8.2f ms  (%zu stat files)\n",
