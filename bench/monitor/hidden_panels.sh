@@ -17,29 +17,16 @@ nvitop=$build/bin/nvitop
     echo "missing $nvitop: build the nvitop-bin target" >&2
     exit 2
 }
-for tool in tmux strace; do
-    command -v "$tool" >/dev/null 2>&1 || {
-        echo "$tool is needed" >&2
-        exit 2
-    }
-done
+. "$source_dir/bench/bench_lib.sh"
+bench_need tmux
+bench_need strace
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-bench-hidden.XXXXXX")
 socket="nvt-bench-hidden-$$"
-cleanup() {
-    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
-    NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null 2>&1 ||
-        true
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-export LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$source_dir/sim/scenarios/h100-8gpu.json"
+bench_workspace nvt-bench-hidden "$socket"
+export NVML_SIM_SCENARIO="$source_dir/sim/scenarios/h100-8gpu.json"
 export XDG_CONFIG_HOME="$work/config" NVITOP_SYSTEM_CONFIG="$work/none.conf"
 export XDG_STATE_HOME="$work/state"
-eval "$(NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" start 20)"
-echo "set -g status off" >"$work/tmux.conf"
+bench_standins 20
 printf '[layout]\nhost-panel = hide\n' >"$work/hidden.conf"
 printf '[layout]\nhost-panel = show\n' >"$work/shown.conf"
 

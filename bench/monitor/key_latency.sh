@@ -17,27 +17,14 @@ nvitop=$build/bin/nvitop
     echo "missing $nvitop: build the project first" >&2
     exit 2
 }
-command -v tmux >/dev/null 2>&1 || {
-    echo "tmux is needed" >&2
-    exit 2
-}
+. "$source_dir/bench/bench_lib.sh"
+bench_need tmux
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-bench-keys.XXXXXX")
 socket="nvt-keys-$$"
-cleanup() {
-    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
-    NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null 2>&1 ||
-        true
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-export LD_LIBRARY_PATH="$build/sim-driver"
-eval "$(NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" start 3)"
+bench_workspace nvt-bench-keys "$socket"
+bench_standins 3
 cp "$source_dir/sim/scenarios/workstation-2gpu.json" "$work/scenario.json"
 export NVML_SIM_SCENARIO="$work/scenario.json" NVML_SIM_CALLS_FILE="$work/calls"
-echo "set -g status off" >"$work/tmux.conf"
 
 now_ns() {
     date +%s%N

@@ -40,29 +40,15 @@ for program in "$nvitop" "$floor"; do
         exit 2
     }
 done
-command -v tmux >/dev/null 2>&1 || {
-    echo "tmux is needed (the monitors run in a tmux pane)" >&2
-    exit 2
-}
+. "$source_dir/bench/bench_lib.sh"
+bench_need tmux "the monitors run in a tmux pane"
 nvtop=${NVTOP:-$(command -v nvtop 2>/dev/null || true)}
 
-work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-bench-monitor.XXXXXX")
 socket_base="nvt-bench-$$"
 socket=$socket_base
-cleanup() {
-    for server in "$socket_base" "$socket_base-main" "$socket_base-metrics"; do
-        tmux -L "$server" kill-server >/dev/null 2>&1 || true
-    done
-    NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null 2>&1 ||
-        true
-    rm -rf "$work"
-}
-trap cleanup EXIT INT TERM
-
-export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
-export LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$source_dir/sim/scenarios/h100-8gpu.json"
-eval "$(NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" start 20)"
-echo "set -g status off" >"$work/tmux.conf"
+bench_workspace nvt-bench-monitor "$socket_base" "$socket_base-main" "$socket_base-metrics"
+export NVML_SIM_SCENARIO="$source_dir/sim/scenarios/h100-8gpu.json"
+bench_standins 20
 
 ticks_per_s=$(getconf CLK_TCK)
 # cpu_s PID: CPU seconds of all its threads so far.

@@ -1,0 +1,42 @@
+# shellcheck shell=sh
+# The setup the shell benchmarks of bench/ share, sourced after they set source_dir (the
+# checkout) and build (the build directory):
+#   bench_need TOOL [WHY]          exit 2 with a message unless TOOL is on the PATH
+#   bench_workspace NAME SOCKET... make $work (removed on exit, with the tmux servers SOCKET...
+#                                  and any stand-ins), export the locale, TERM and the simulated
+#                                  driver's LD_LIBRARY_PATH, and write $work/tmux.conf
+#   bench_standins COUNT           start COUNT stand-ins (scripts/standins.sh) and export their
+#                                  NVT_STANDIN_<i>
+
+bench_need() {
+    command -v "$1" >/dev/null 2>&1 || {
+        echo "$1 is needed${2:+ ($2)}" >&2
+        exit 2
+    }
+}
+
+# source_dir and build are set by the script that sources this file.
+# shellcheck disable=SC2154
+bench_cleanup() {
+    for bench_server in $bench_sockets; do
+        tmux -L "$bench_server" kill-server >/dev/null 2>&1 || true
+    done
+    NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null 2>&1 ||
+        true
+    rm -rf "$work"
+}
+
+# shellcheck disable=SC2154
+bench_workspace() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/$1.XXXXXX")
+    shift
+    bench_sockets="$*"
+    trap bench_cleanup EXIT INT TERM
+    export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
+    export LD_LIBRARY_PATH="$build/sim-driver"
+    echo "set -g status off" >"$work/tmux.conf"
+}
+
+bench_standins() {
+    eval "$(NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" start "$1")"
+}
