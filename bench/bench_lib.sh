@@ -4,7 +4,9 @@
 #   bench_need TOOL [WHY]          exit 2 with a message unless TOOL is on the PATH
 #   bench_workspace NAME SOCKET... make $work (removed on exit, with the tmux servers SOCKET...
 #                                  and any stand-ins), export the locale, TERM and the simulated
-#                                  driver's LD_LIBRARY_PATH, and write $work/tmux.conf
+#                                  driver's LD_LIBRARY_PATH, and write $work/tmux.conf; SOCKET is
+#                                  expanded at exit, so '$socket' (quoted) names the server the
+#                                  variable names then
 #   bench_standins COUNT           start COUNT stand-ins (scripts/standins.sh) and export their
 #                                  NVT_STANDIN_<i>
 
@@ -18,7 +20,7 @@ bench_need() {
 # source_dir and build are set by the script that sources this file.
 # shellcheck disable=SC2154
 bench_cleanup() {
-    for bench_server in $bench_sockets; do
+    for bench_server in $(eval echo "$bench_sockets"); do
         tmux -L "$bench_server" kill-server >/dev/null 2>&1 || true
     done
     NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null 2>&1 ||

@@ -21,7 +21,9 @@ nvitop=$build/bin/nvitop
 bench_need tmux
 
 socket="nvt-keys-$$"
-bench_workspace nvt-bench-keys "$socket"
+# Each pane has a server of its own (pane below): clean up the one $socket names at exit.
+# shellcheck disable=SC2016
+bench_workspace nvt-bench-keys '$socket'
 bench_standins 3
 cp "$source_dir/sim/scenarios/workstation-2gpu.json" "$work/scenario.json"
 export NVML_SIM_SCENARIO="$work/scenario.json" NVML_SIM_CALLS_FILE="$work/calls"
