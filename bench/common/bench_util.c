@@ -10,6 +10,20 @@
 #include <time.h>
 #include <unistd.h>
 
+int bench_duration_interval(int argc, char **argv, double *duration, double *interval) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s DURATION INTERVAL\n", argv[0]);
+        return 2;
+    }
+    *duration = strtod(argv[1], NULL);
+    *interval = strtod(argv[2], NULL);
+    if (!(*duration > 0.0) || !(*interval > 0.0)) {
+        fprintf(stderr, "%s: DURATION and INTERVAL must be positive numbers\n", argv[0]);
+        return 2;
+    }
+    return 0;
+}
+
 double bench_cpu_s(void) {
     struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);

@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <sys/types.h>
 
+/* Reads the arguments "DURATION INTERVAL" (seconds, both positive) of a floor program.  Returns 0,
+ * or 2 after printing a usage line or a message to stderr (the exit status to give). */
+int bench_duration_interval(int argc, char **argv, double *duration, double *interval);
+
 /* User plus system CPU seconds of this process from getrusage(2) (microsecond resolution). */
 double bench_cpu_s(void);
 

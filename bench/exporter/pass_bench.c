@@ -13,6 +13,7 @@
 
 #include <nvitop/nvitop.h>
 
+#include "bench_nvt.h"
 #include "bench_util.h"
 #include "exporter.h"
 
@@ -22,10 +23,8 @@ int main(int argc, char **argv) {
         fprintf(stderr, "usage: %s PASSES\n", argv[0]);
         return 2;
     }
-    nvt_context *ctx = NULL;
-    nvt_status status = nvt_open(NULL, &ctx);
-    if (status != NVT_OK) {
-        fprintf(stderr, "%s: %s\n", argv[0], nvt_strerror(status));
+    nvt_context *ctx = bench_open(argv[0]);
+    if (ctx == NULL) {
         return 1;
     }
     struct exporter exporter = {.ctx = ctx, .hostname = "bench"};

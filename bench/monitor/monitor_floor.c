@@ -15,6 +15,7 @@
 
 #include <nvitop/nvitop.h>
 
+#include "bench_nvt.h"
 #include "bench_util.h"
 #include "util/clock.h"
 
@@ -22,20 +23,14 @@
 #define SLOW_PERIOD_S   5.0
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: %s DURATION INTERVAL\n", argv[0]);
-        return 2;
+    double duration = 0.0;
+    double interval = 0.0;
+    int bad = bench_duration_interval(argc, argv, &duration, &interval);
+    if (bad != 0) {
+        return bad;
     }
-    double duration = strtod(argv[1], NULL);
-    double interval = strtod(argv[2], NULL);
-    if (!(duration > 0.0) || !(interval > 0.0)) {
-        fprintf(stderr, "%s: DURATION and INTERVAL must be positive numbers\n", argv[0]);
-        return 2;
-    }
-    nvt_context *ctx = NULL;
-    nvt_status status = nvt_open(NULL, &ctx);
-    if (status != NVT_OK) {
-        fprintf(stderr, "%s: %s\n", argv[0], nvt_strerror(status));
+    nvt_context *ctx = bench_open(argv[0]);
+    if (ctx == NULL) {
         return 1;
     }
     /* The monitor's schedule for --interval INTERVAL (src/tui/tui.c): devices and host every
