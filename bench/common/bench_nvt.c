@@ -2,6 +2,9 @@
 
 #include <stdio.h>
 
+#include "bench_util.h"
+#include "util/clock.h"
+
 nvt_context *bench_open(const char *program) {
     nvt_context *ctx = NULL;
     nvt_status status = nvt_open(NULL, &ctx);
@@ -10,4 +13,26 @@ nvt_context *bench_open(const char *program) {
         return NULL;
     }
     return ctx;
+}
+
+void bench_floor_loop(nvt_context *ctx, double duration, double period,
+                      unsigned (*flags_at)(double now, void *arg), void *arg) {
+    double start = clock_monotonic_s();
+    double next = start;
+    long snapshots = 0;
+    double steady_cpu = bench_cpu_s();
+    while (clock_monotonic_s() - start < duration) {
+        struct nvt_snapshot *snap = NULL;
+        if (nvt_snapshot_take(ctx, flags_at(clock_monotonic_s(), arg), &snap) == NVT_OK) {
+            snapshots++;
+        }
+        nvt_snapshot_free(snap);
+        if (snapshots == 1) {
+            steady_cpu = bench_cpu_s();
+        }
+        next += period;
+        bench_sleep_until(next);
+    }
+    printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", bench_cpu_s() - steady_cpu, bench_rss_kib(),
+           snapshots);
 }

@@ -11,4 +11,11 @@
  * "PROGRAM: <reason>" to stderr.  Thread-safe as nvt_open is. */
 nvt_context *bench_open(const char *program);
 
+/* The floor programs' loop: takes a snapshot of CTX with the flags FLAGS_AT(now, ARG) gives (now
+ * from clock_monotonic_s) every PERIOD seconds for DURATION seconds, then prints the one line
+ * "cpu_s=<user+system seconds> rss_kib=<VmRSS> snapshots=<count>", the CPU time counted from the
+ * first snapshot on (steady state, as the programs the floors stand for are measured). */
+void bench_floor_loop(nvt_context *ctx, double duration, double period,
+                      unsigned (*flags_at)(double now, void *arg), void *arg);
+
 #endif /* NVITOP_BENCH_COMMON_BENCH_NVT_H */

@@ -17,7 +17,13 @@
 #include "bench_nvt.h"
 #include "bench_util.h"
 #include "exporter.h"
-#include "util/clock.h"
+
+/* Every snapshot is the exporter's. */
+static unsigned exporter_flags(double now, void *arg) {
+    (void)now;
+    (void)arg;
+    return EXPORTER_SAMPLE_FLAGS;
+}
 
 int main(int argc, char **argv) {
     double duration = 0.0;
@@ -30,24 +36,7 @@ int main(int argc, char **argv) {
     if (ctx == NULL) {
         return 1;
     }
-    double start = clock_monotonic_s();
-    double next = start;
-    long snapshots = 0;
-    double steady_cpu = bench_cpu_s();
-    while (clock_monotonic_s() - start < duration) {
-        struct nvt_snapshot *snap = NULL;
-        if (nvt_snapshot_take(ctx, EXPORTER_SAMPLE_FLAGS, &snap) == NVT_OK) {
-            snapshots++;
-        }
-        nvt_snapshot_free(snap);
-        if (snapshots == 1) {
-            steady_cpu = bench_cpu_s();
-        }
-        next += interval;
-        bench_sleep_until(next);
-    }
-    printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", bench_cpu_s() - steady_cpu, bench_rss_kib(),
-           snapshots);
+    bench_floor_loop(ctx, duration, interval, exporter_flags, NULL);
     nvt_close(ctx);
     return 0;
 }

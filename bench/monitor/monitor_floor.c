@@ -22,6 +22,27 @@
 #define DEVICE_PERIOD_S 1.0
 #define SLOW_PERIOD_S   5.0
 
+/* When the process list and the slow device fields are due next. */
+struct schedule {
+    double interval;
+    double next_processes;
+    double next_slow;
+};
+
+static unsigned monitor_flags(double now, void *arg) {
+    struct schedule *schedule = arg;
+    unsigned flags = NVT_SAMPLE_HOST | NVT_SAMPLE_DEVICES_FAST;
+    if (now >= schedule->next_slow) {
+        flags = (flags & ~(unsigned)NVT_SAMPLE_DEVICES_FAST) | NVT_SAMPLE_DEVICES;
+        schedule->next_slow += SLOW_PERIOD_S;
+    }
+    if (now >= schedule->next_processes) {
+        flags |= NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
+        schedule->next_processes += schedule->interval;
+    }
+    return flags;
+}
+
 int main(int argc, char **argv) {
     double duration = 0.0;
     double interval = 0.0;
@@ -38,35 +59,8 @@ int main(int argc, char **argv) {
      * fields every five seconds. */
     double period = interval < DEVICE_PERIOD_S ? interval : DEVICE_PERIOD_S;
     double start = clock_monotonic_s();
-    double next = start;
-    double next_processes = start;
-    double next_slow = start;
-    long snapshots = 0;
-    double steady_cpu = bench_cpu_s();
-    while (clock_monotonic_s() - start < duration) {
-        double now = clock_monotonic_s();
-        struct nvt_snapshot *snap = NULL;
-        unsigned flags = NVT_SAMPLE_HOST | NVT_SAMPLE_DEVICES_FAST;
-        if (now >= next_slow) {
-            flags = (flags & ~(unsigned)NVT_SAMPLE_DEVICES_FAST) | NVT_SAMPLE_DEVICES;
-            next_slow += SLOW_PERIOD_S;
-        }
-        if (now >= next_processes) {
-            flags |= NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
-            next_processes += interval;
-        }
-        if (nvt_snapshot_take(ctx, flags, &snap) == NVT_OK) {
-            snapshots++;
-        }
-        nvt_snapshot_free(snap);
-        if (snapshots == 1) {
-            steady_cpu = bench_cpu_s();
-        }
-        next += period;
-        bench_sleep_until(next);
-    }
-    printf("cpu_s=%.3f rss_kib=%ld snapshots=%ld\n", bench_cpu_s() - steady_cpu, bench_rss_kib(),
-           snapshots);
+    struct schedule schedule = {interval, start, start};
+    bench_floor_loop(ctx, duration, period, monitor_flags, &schedule);
     nvt_close(ctx);
     return 0;
 }
