@@ -15,6 +15,16 @@ nvt_context *bench_open(const char *program) {
     return ctx;
 }
 
+int bench_floor_start(int argc, char **argv, double *duration, double *interval,
+                      nvt_context **ctx) {
+    int bad = bench_duration_interval(argc, argv, duration, interval);
+    if (bad != 0) {
+        return bad;
+    }
+    *ctx = bench_open(argv[0]);
+    return *ctx == NULL ? 1 : 0;
+}
+
 void bench_floor_loop(nvt_context *ctx, double duration, double period,
                       unsigned (*flags_at)(double now, void *arg), void *arg) {
     double start = clock_monotonic_s();

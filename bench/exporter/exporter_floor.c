@@ -28,13 +28,10 @@ static unsigned exporter_flags(double now, void *arg) {
 int main(int argc, char **argv) {
     double duration = 0.0;
     double interval = 0.0;
-    int bad = bench_duration_interval(argc, argv, &duration, &interval);
+    nvt_context *ctx = NULL;
+    int bad = bench_floor_start(argc, argv, &duration, &interval, &ctx);
     if (bad != 0) {
         return bad;
-    }
-    nvt_context *ctx = bench_open(argv[0]);
-    if (ctx == NULL) {
-        return 1;
     }
     bench_floor_loop(ctx, duration, interval, exporter_flags, NULL);
     nvt_close(ctx);
