@@ -1,6 +1,7 @@
 # shellcheck shell=sh
 # The setup the shell benchmarks of bench/ share, sourced after they set source_dir (the
 # checkout) and build (the build directory):
+#   bench_built PROGRAM HINT       exit 2 with "missing PROGRAM: HINT" unless it is executable
 #   bench_need TOOL [WHY]          exit 2 with a message unless TOOL is on the PATH
 #   bench_workspace NAME SOCKET... make $work (removed on exit, with the tmux servers SOCKET...
 #                                  and any stand-ins), export the locale, TERM and the simulated
@@ -9,6 +10,13 @@
 #                                  variable names then
 #   bench_standins COUNT           start COUNT stand-ins (scripts/standins.sh) and export their
 #                                  NVT_STANDIN_<i>
+
+bench_built() {
+    [ -x "$1" ] || {
+        echo "missing $1: $2" >&2
+        exit 2
+    }
+}
 
 bench_need() {
     command -v "$1" >/dev/null 2>&1 || {

@@ -13,11 +13,8 @@ source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$source_dir/build}" && pwd)
 seconds=${2:-10}
 nvitop=$build/bin/nvitop
-[ -x "$nvitop" ] || {
-    echo "missing $nvitop: build the nvitop-bin target" >&2
-    exit 2
-}
 . "$source_dir/bench/bench_lib.sh"
+bench_built "$nvitop" "build the nvitop-bin target"
 bench_need tmux
 bench_need strace
 

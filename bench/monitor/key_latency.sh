@@ -13,11 +13,8 @@ source_dir=$(cd "$(dirname "$0")/../.." && pwd)
 build=$(cd "${1:-$source_dir/build}" && pwd)
 count=${2:-40}
 nvitop=$build/bin/nvitop
-[ -x "$nvitop" ] || {
-    echo "missing $nvitop: build the project first" >&2
-    exit 2
-}
 . "$source_dir/bench/bench_lib.sh"
+bench_built "$nvitop" "build the project first"
 bench_need tmux
 
 socket="nvt-keys-$$"

@@ -34,13 +34,10 @@ else
 fi
 nvitop=$build/bin/nvitop
 floor=$build/bench/bench-monitor-floor
-for program in "$nvitop" "$floor"; do
-    [ -x "$program" ] || {
-        echo "missing $program: build the nvitop-bin and bench-monitor-floor targets" >&2
-        exit 2
-    }
-done
 . "$source_dir/bench/bench_lib.sh"
+for program in "$nvitop" "$floor"; do
+    bench_built "$program" "build the nvitop-bin and bench-monitor-floor targets"
+done
 bench_need tmux "the monitors run in a tmux pane"
 nvtop=${NVTOP:-$(command -v nvtop 2>/dev/null || true)}
 
