@@ -91,7 +91,7 @@ size_t bench_start_standins(pid_t *pids, size_t max) {
             break;
         }
         pids[count++] = pid;
-        char name[32];
+        char name[48]; /* "NVT_STANDIN_" and any size_t */
         char value[32];
         snprintf(name, sizeof(name), "NVT_STANDIN_%zu", i + 1);
         snprintf(value, sizeof(value), "%d", (int)pid);
