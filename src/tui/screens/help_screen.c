@@ -135,7 +135,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         paint(canvas, row, 36, 8, VIEW_COLOR_YELLOW, attrs);
         paint(canvas, row, 54, 5, VIEW_COLOR_RED, attrs);
     }
-    bool readonly = app->config->readonly;
+    bool readonly = !app_can_signal(app);
     for (size_t i = 0; i < sizeof(row_colors) / sizeof(row_colors[0]); i++) {
         const struct row_colors *rc = &row_colors[i];
         if (rc->left != 0) {
