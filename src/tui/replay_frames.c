@@ -18,7 +18,7 @@
 /* A backward search decodes this many frames at a time, forward from the window's first one (the
  * reader decodes forward from a keyframe; stepping back one frame at a time would start from the
  * keyframe each time). */
-#define BACKWARD_WINDOW 512
+#define BACKWARD_WINDOW         512
 #define CREATE_TIME_TOLERANCE_S 0.01
 
 struct frame *replay_frame_of(const struct nvt_snapshot *snap) {
@@ -111,9 +111,8 @@ bool replay_watch_sample(const struct nvt_snapshot *snap, const struct watch_tar
 static bool has_process(const struct nvt_snapshot *snap, const struct nvt_gpu_process *p) {
     for (size_t i = 0; i < snap->process_count; i++) {
         const struct nvt_gpu_process *q = nvt_snapshot_process(snap, i);
-        if (q->pid == p->pid &&
-            nvt_snapshot_device(snap, q->device)->info.index ==
-                nvt_snapshot_device(snap, p->device)->info.index) {
+        if (q->pid == p->pid && nvt_snapshot_device(snap, q->device)->info.index ==
+                                    nvt_snapshot_device(snap, p->device)->info.index) {
             return true;
         }
     }

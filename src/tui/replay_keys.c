@@ -91,12 +91,12 @@ static void jump_to_typed(struct replay *r, double now_s) {
 static void jump_event(struct replay *r, int direction, double now_s) {
     char what[96];
     char error[256];
-    size_t i = replay_find_event(r->reader, r->index, direction, what, sizeof(what), error,
-                                 sizeof(error));
+    size_t i =
+        replay_find_event(r->reader, r->index, direction, what, sizeof(what), error, sizeof(error));
     if (i == SIZE_MAX) {
         note(r, error[0] != '\0' ? error
-                : direction > 0   ? "No further event in the recording."
-                                  : "No earlier event in the recording.");
+                : direction > 0  ? "No further event in the recording."
+                                 : "No earlier event in the recording.");
         return;
     }
     char text[sizeof(r->note)];

@@ -13,8 +13,8 @@
 #include "record/frame.h"
 #include "tui/replay_frames.h"
 #include "tui/replay_state.h"
-#include "util/str.h"
 #include "util/clock.h"
+#include "util/str.h"
 #include "util/xalloc.h"
 
 /* How far back the metrics screen's graphs are read when it opens: the widest graph shows about
@@ -133,8 +133,8 @@ static int replay_timeout_ms(const void *impl, double now_s) {
     if (!r->playing || r->index + 1 >= r->count) {
         return -1;
     }
-    double due = r->anchor_s +
-                 (rec_reader_time(r->reader, r->index + 1) - r->anchor_rec) / replay_speed(r);
+    double due =
+        r->anchor_s + (rec_reader_time(r->reader, r->index + 1) - r->anchor_rec) / replay_speed(r);
     double ms = ceil((due - now_s) * 1000.0);
     return ms < 0.0 ? 0 : ms > 60000.0 ? 60000 : (int)ms;
 }

@@ -16,9 +16,9 @@
 struct replay {
     struct rec_reader *reader;
     size_t count;
-    size_t index;      /* the frame shown (or about to be) */
-    size_t taken;      /* the frame take() handed out last; SIZE_MAX before the first */
-    bool pending;      /* index changed since: take() decodes it */
+    size_t index; /* the frame shown (or about to be) */
+    size_t taken; /* the frame take() handed out last; SIZE_MAX before the first */
+    bool pending; /* index changed since: take() decodes it */
     bool playing;
     size_t speed;      /* index into the speeds table (replay_keys.c) */
     double anchor_s;   /* monotonic time playing (re)started */

@@ -81,8 +81,7 @@ struct tui_source_ops {
 
 /* Signals: the live source only. */
 struct tui_source_signals {
-    bool (*send)(void *impl, const struct sampler_target *targets, size_t count,
-                 int signal_number);
+    bool (*send)(void *impl, const struct sampler_target *targets, size_t count, int signal_number);
     bool (*result)(void *impl, struct sampler_signal_result *out);
 };
 

@@ -56,8 +56,7 @@ static nvt_context *live_host_context(void *impl) {
     return live->host_ctx;
 }
 
-bool source_read_parent_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids,
-                            size_t *count) {
+bool source_read_parent_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids, size_t *count) {
     uint32_t *lib_pids = NULL;
     uint32_t *lib_ppids = NULL;
     size_t n = 0;
