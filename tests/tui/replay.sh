@@ -13,7 +13,8 @@
 # event keys land on the appearance, the exit and the memory climb; a typed time (HH:MM:SS) jumps
 # there; the signal keys only show the read-only note (the stand-in is still alive); the tree view
 # shows the recorded parent of the fourth process, which no longer exists on this machine; the
-# environment screen says it was not recorded; the metrics screen opens on a recorded process.
+# environment screen says it was not recorded; the metrics screen opens on a recorded process;
+# the help screen lists the time line's keys; playing runs to the end and pauses there.
 . "$(dirname "$0")/tmux_lib.sh"
 export TZ=UTC
 
@@ -100,6 +101,12 @@ expect_frame() {
 start_monitor 120 40 --replay "$REC"
 wait_for "REPLAY PAUSED"
 wait_for "(Press h for help or q to quit)"
+# The help screen lists the time line's keys.
+keys h
+wait_for "n N: next / previous event"
+wait_for "@: jump to a typed time"
+keys Space
+wait_for "REPLAY PAUSED"
 # Frame by frame, forward and back.
 for i in 1 2 3 4 5; do
     expect_frame "$i"
