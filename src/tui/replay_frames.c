@@ -222,19 +222,22 @@ static size_t last_event_in(struct rec_reader *reader, size_t lo, size_t hi, cha
     return found;
 }
 
-static size_t next_event(struct rec_reader *reader, size_t from, char *what, size_t what_size,
-                         char *error, size_t error_size) {
+static size_t next_event(struct rec_reader *reader, size_t from, size_t limit, size_t *searched,
+                         char *what, size_t what_size, char *error, size_t error_size) {
     size_t count = rec_reader_count(reader);
+    size_t end = limit < count - from ? from + limit + 1 : count;
     struct frame *prev = NULL;
     if (!rec_reader_frame(reader, from, &prev, error, error_size)) {
         return SIZE_MAX;
     }
     size_t found = SIZE_MAX;
-    for (size_t k = from + 1; k < count && found == SIZE_MAX; k++) {
+    *searched = from;
+    for (size_t k = from + 1; k < end && found == SIZE_MAX; k++) {
         struct frame *cur = NULL;
         if (!rec_reader_frame(reader, k, &cur, error, error_size)) {
             break;
         }
+        *searched = k;
         if (replay_event_between(&prev->snap, &cur->snap, what, what_size)) {
             found = k;
         }
@@ -245,22 +248,27 @@ static size_t next_event(struct rec_reader *reader, size_t from, char *what, siz
     return found;
 }
 
-size_t replay_find_event(struct rec_reader *reader, size_t from, int direction, char *what,
-                         size_t what_size, char *error, size_t error_size) {
+size_t replay_find_event(struct rec_reader *reader, size_t from, int direction, size_t limit,
+                         size_t *searched, char *what, size_t what_size, char *error,
+                         size_t error_size) {
     error[0] = '\0';
     what[0] = '\0';
     if (direction > 0) {
-        return next_event(reader, from, what, what_size, error, error_size);
+        return next_event(reader, from, limit, searched, what, what_size, error, error_size);
     }
     /* Windows (lo, hi] going back from (.., from - 1]: the event must be before the frame shown. */
     size_t hi = from;
-    while (hi > 1) {
+    size_t compared = 0;
+    *searched = from;
+    while (hi > 1 && compared < limit) {
         hi--;
         size_t lo = hi > BACKWARD_WINDOW ? hi - BACKWARD_WINDOW : 0;
         size_t found = last_event_in(reader, lo, hi, what, what_size, error, error_size);
         if (found != SIZE_MAX || error[0] != '\0') {
             return found;
         }
+        compared += hi - lo;
+        *searched = lo + 1; /* the earliest frame compared with the one before it */
         hi = lo + 1;
     }
     return SIZE_MAX;

@@ -36,9 +36,12 @@ bool replay_event_between(const struct nvt_snapshot *prev, const struct nvt_snap
                           char *what, size_t what_size);
 
 /* The frame of the next event after frame `from` (direction > 0) or the last one before it
- * (direction < 0), with its description in what; SIZE_MAX when there is none, or when a frame
- * could not be decoded (error then says why, else it is ""). */
-size_t replay_find_event(struct rec_reader *reader, size_t from, int direction, char *what,
-                         size_t what_size, char *error, size_t error_size);
+ * (direction < 0), with its description in what, comparing about limit frames at most (a
+ * search decodes every frame it passes: a bounded one keeps the monitor responsive).  SIZE_MAX
+ * when there is none within the limit (*searched is then the farthest frame searched, `from`
+ * when none), or when a frame could not be decoded (error then says why, else it is ""). */
+size_t replay_find_event(struct rec_reader *reader, size_t from, int direction, size_t limit,
+                         size_t *searched, char *what, size_t what_size, char *error,
+                         size_t error_size);
 
 #endif /* NVITOP_SRC_TUI_REPLAY_FRAMES_H */
