@@ -180,7 +180,7 @@ static const char *replay_unavailable(const void *impl, enum tui_source_feature 
     case TUI_SOURCE_ENVIRON:
         return "not recorded: recordings keep no process environments";
     case TUI_SOURCE_CHILDREN:
-        return "not recorded: recordings keep the GPU processes' ancestors only";
+        return "not recorded";
     default:
         return NULL;
     }

@@ -169,6 +169,7 @@ alive "$PARENT" && fail "the parent script still runs: the tree would not show t
 keys t
 wait_for "sh nvt-replay-parent.sh"
 wait_for "sleep 2147483641"
+wait_for "children not on a GPU: not recorded"
 keys e
 wait_for "Environment not recorded"
 keys q

@@ -224,6 +224,16 @@ static void draw_header(struct tui_app *app, struct tree_state *st, struct canva
     view_line_paint(&line, 0, (size_t)app->cols, header_style);
     canvas_line(canvas, 0, 0, &line);
     view_line_fini(&line);
+    /* A recording has the ancestors only: say why no child off the GPUs is shown. */
+    const char *why = app_unavailable(app, TUI_SOURCE_CHILDREN);
+    if (why != NULL) {
+        char text[96];
+        snprintf(text, sizeof(text), "children not on a GPU: %s ", why);
+        int x = app->cols - (int)strlen(text);
+        if (x > (int)st->tree.command_col + 10 - st->x_offset) {
+            canvas_text(canvas, 0, x, text, header_style);
+        }
+    }
 }
 
 static void clamp_offsets(struct tui_app *app, struct tree_state *st) {
