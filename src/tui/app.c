@@ -281,6 +281,7 @@ bool app_handle_event(struct tui_app *app, const struct tui_event *event) {
     if (event->type == TUI_EVENT_KEY && source != NULL && source->ops->key != NULL &&
         !app->pending_o && app->screen != APP_SCREEN_HELP &&
         source->ops->key(source->impl, event->key, app->now_s)) {
+        app->source_moved = true;
         return true;
     }
     const struct screen_ops *ops = screen_ops_of(app->screen);

@@ -150,6 +150,9 @@ struct tui_app {
     bool quit;
     bool refresh_requested;
     bool repaint_requested; /* clear the terminal and draw every cell (Ctrl-L, force refresh) */
+    /* A key of the source moved it (a replay's time line): the keys after it wait for the new
+     * frame, so that a selection key acts on the rows it shows. */
+    bool source_moved;
 };
 
 /* Choose what right-hand graph i plots; its history starts anew. */

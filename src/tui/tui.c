@@ -226,8 +226,9 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tu
             if (app_handle_event(app, &event)) {
                 dirty = true;
             }
-            if (app->box.decided) {
-                break; /* send before reading further keys */
+            if (app->box.decided || app->source_moved) {
+                app->source_moved = false;
+                break; /* send, or take the new frame, before reading further keys */
             }
         }
     }
