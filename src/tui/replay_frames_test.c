@@ -123,8 +123,8 @@ static void test_watch_sample(void **state) {
     (void)state;
     struct machine m;
     machine_init(&m);
-    struct watch_target target = {.device_index = 0, .mig_index = NVT_NA_U32, .pid = 200,
-                                  .create_time = 1001.0};
+    struct watch_target target = {
+        .device_index = 0, .mig_index = NVT_NA_U32, .pid = 200, .create_time = 1001.0};
     struct watch_sample sample;
     assert_true(replay_watch_sample(&m.snap, &target, &sample));
     assert_true(sample.on_device);
@@ -179,8 +179,8 @@ static void test_host_copy(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_no_event),    cmocka_unit_test(test_process_exit_and_appearance),
-        cmocka_unit_test(test_gpu_lost),    cmocka_unit_test(test_memory_above_95),
+        cmocka_unit_test(test_no_event),     cmocka_unit_test(test_process_exit_and_appearance),
+        cmocka_unit_test(test_gpu_lost),     cmocka_unit_test(test_memory_above_95),
         cmocka_unit_test(test_watch_sample), cmocka_unit_test(test_host_copy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -102,6 +102,11 @@ static void replay_watch(void *impl, const struct watch_target *target, unsigned
 
 static bool replay_take_watch(void *impl, struct watch_sample *out) {
     struct replay *r = impl;
+    /* Playing fast skips frames; the graphs need no more than their window of them. */
+    if (r->taken != SIZE_MAX && r->taken > WATCH_WINDOW &&
+        r->watch_next < r->taken - WATCH_WINDOW) {
+        r->watch_next = r->taken - WATCH_WINDOW;
+    }
     while (r->watching && r->taken != SIZE_MAX && r->watch_next <= r->taken) {
         size_t i = r->watch_next++;
         struct frame *frame = NULL;
