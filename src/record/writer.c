@@ -1,6 +1,6 @@
 /*
- * The recording writer (writer.h): file header, recovery of a torn tail, segment records and
- * zstd keyframes and deltas.
+ * The recording writer (writer.h): file header, recovery of a torn tail, segment records, zstd
+ * keyframes and patches (the fields that changed since the previous frame, patch.h).
  */
 #include "writer.h"
 
@@ -18,6 +18,7 @@
 
 #include "record/format.h"
 #include "record/frame.h"
+#include "record/patch.h"
 #include "record/wire.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
@@ -29,10 +30,13 @@ struct rec_writer {
     unsigned keyframe_every;
     unsigned since_keyframe; /* frames since the last keyframe; keyframe_every forces one */
     ZSTD_CCtx *cctx;
-    struct strbuf previous; /* the last frame's message, the next delta's prefix */
+    struct frame *previous; /* the last frame written, what the next patch is against */
     struct strbuf current;
+    struct strbuf last_patch; /* the next patch's zstd prefix; empty after a keyframe */
     void *packed;
     size_t packed_cap;
+    void *compressed;
+    size_t compressed_cap;
 };
 
 static bool read_exact(int fd, void *buf, size_t size, off_t at) {
@@ -88,10 +92,10 @@ static off_t valid_end(int fd, off_t file_size) {
     return at;
 }
 
-static bool write_record(struct rec_writer *w, unsigned type, double timestamp, const void *payload,
-                         size_t size, size_t raw_size) {
+static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, double timestamp,
+                         const void *payload, size_t size, size_t raw_size) {
     unsigned char head[REC_RECORD_HEADER];
-    struct rec_record_header h = {type, 0, (uint32_t)size, (uint32_t)raw_size, timestamp, 0};
+    struct rec_record_header h = {type, flags, (uint32_t)size, (uint32_t)raw_size, timestamp, 0};
     rec_record_header_put(head, &h, payload);
     /* One buffer, one write(): a kill leaves a prefix of this record, never a mix. */
     size_t total = sizeof(head) + size;
@@ -122,7 +126,7 @@ static bool write_segment(struct rec_writer *w, const struct rec_writer_options 
     wire_put_double(&msg, 3, options->interval_s);
     double now = clock_wall_s();
     wire_put_double(&msg, 4, now);
-    bool ok = write_record(w, REC_SEGMENT, now, msg.data != NULL ? msg.data : "", msg.len, 0);
+    bool ok = write_record(w, REC_SEGMENT, 0, now, msg.data != NULL ? msg.data : "", msg.len, 0);
     strbuf_fini(&msg);
     return ok;
 }
@@ -195,36 +199,78 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     return w;
 }
 
-bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
-                       const struct nvt_host_process *related, size_t related_count, char *error,
-                       size_t error_size) {
+/* zstd-compress src into the writer's buffer, with prefix (may be empty) as dictionary. */
+static size_t compress(struct rec_writer *w, const struct strbuf *src,
+                       const struct strbuf *prefix) {
+    size_t bound = ZSTD_compressBound(src->len);
+    if (w->compressed_cap < bound) {
+        w->compressed = xrealloc(w->compressed, bound);
+        w->compressed_cap = bound;
+    }
+    ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+    if (prefix != NULL && prefix->len > 0) {
+        ZSTD_CCtx_refPrefix(w->cctx, prefix->data, prefix->len);
+    }
+    return ZSTD_compress2(w->cctx, w->compressed, bound, src->data, src->len);
+}
+
+/* A patch against the previous frame; false when the frame needs a keyframe instead. */
+static bool append_patch(struct rec_writer *w, const struct nvt_snapshot *snap,
+                         const struct nvt_host_process *related, size_t related_count, bool *ok) {
+    strbuf_clear(&w->current);
+    if (!patch_encode(&w->current, w->previous, snap, related, related_count)) {
+        return false;
+    }
+    *ok = write_record(w, REC_PATCH, 0, snap->timestamp, w->current.data, w->current.len,
+                       w->current.len);
+    return true;
+}
+
+static bool append_keyframe(struct rec_writer *w, const struct nvt_snapshot *snap,
+                            const struct nvt_host_process *related, size_t related_count,
+                            char *error, size_t error_size) {
     strbuf_clear(&w->current);
     if (!frame_encode(&w->current, snap, related, related_count)) {
         snprintf(error, error_size, "out of memory");
         return false;
     }
-    bool key = w->since_keyframe >= w->keyframe_every || w->previous.len == 0;
-    size_t bound = ZSTD_compressBound(w->current.len);
-    void *out = xmalloc(bound);
-    ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
-    if (!key) {
-        ZSTD_CCtx_refPrefix(w->cctx, w->previous.data, w->previous.len);
-    }
-    size_t n = ZSTD_compress2(w->cctx, out, bound, w->current.data, w->current.len);
-    bool ok = !ZSTD_isError(n) && write_record(w, key ? REC_KEYFRAME : REC_DELTA, snap->timestamp,
-                                               out, n, w->current.len);
-    free(out);
-    if (!ok) {
-        snprintf(error, error_size, "cannot write the recording: %s",
-                 ZSTD_isError(n) ? ZSTD_getErrorName(n) : strerror(errno));
-        /* The next frame must not be a delta against a frame that is not in the file. */
-        w->since_keyframe = w->keyframe_every;
+    size_t n = compress(w, &w->current, NULL);
+    if (ZSTD_isError(n)) {
+        snprintf(error, error_size, "cannot compress a frame: %s", ZSTD_getErrorName(n));
         return false;
     }
-    w->since_keyframe = key ? 1 : w->since_keyframe + 1;
-    struct strbuf swap = w->previous;
-    w->previous = w->current;
-    w->current = swap;
+    if (!write_record(w, REC_KEYFRAME, 0, snap->timestamp, w->compressed, n, w->current.len)) {
+        snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
+        return false;
+    }
+    frame_free(w->previous);
+    w->previous = frame_copy(snap, related, related_count);
+    strbuf_clear(&w->last_patch);
+    return true;
+}
+
+bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
+                       const struct nvt_host_process *related, size_t related_count, char *error,
+                       size_t error_size) {
+    bool ok = true;
+    if (w->previous != NULL && w->since_keyframe < w->keyframe_every &&
+        append_patch(w, snap, related, related_count, &ok)) {
+        if (!ok) {
+            snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
+            /* The previous frame already holds this one: start again from a keyframe. */
+            frame_free(w->previous);
+            w->previous = NULL;
+            return false;
+        }
+        w->since_keyframe++;
+        return true;
+    }
+    if (!append_keyframe(w, snap, related, related_count, error, error_size)) {
+        frame_free(w->previous);
+        w->previous = NULL;
+        return false;
+    }
+    w->since_keyframe = 1;
     return true;
 }
 
@@ -238,8 +284,10 @@ void rec_writer_close(struct rec_writer *w) {
     }
     close(w->fd);
     ZSTD_freeCCtx(w->cctx);
-    strbuf_fini(&w->previous);
+    frame_free(w->previous);
     strbuf_fini(&w->current);
+    strbuf_fini(&w->last_patch);
     free(w->packed);
+    free(w->compressed);
     free(w);
 }

@@ -145,13 +145,13 @@ def bad_files(tmp, rec):
     with open(rec, 'rb') as f:
         data = f.read()
     newer = bytearray(data)
-    newer[8] = 2
+    newer[8] = 3
     newer[28:32] = zlib.crc32(bytes(newer[:28])).to_bytes(4, 'little')
     path = os.path.join(tmp, 'newer.nvtrec')
     with open(path, 'wb') as f:
         f.write(newer)
     out = run([NVITOP, '-1', '--replay', path], scenario)
-    check(out.returncode == 1 and 'recorded by a newer nvitop (format 2.0)' in out.stderr,
+    check(out.returncode == 1 and 'recorded by a newer nvitop (format 3.0)' in out.stderr,
           'newer: ' + out.stderr)
     # Cut at a few bytes spread over the file: the replay stops at the last whole frame.
     total = len(run([NVITOP, '--json', '--replay', rec, '--from', '@0'], scenario).stdout
