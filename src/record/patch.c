@@ -129,8 +129,8 @@ bool patch_encode(struct strbuf *out, struct frame *prev, const struct nvt_snaps
         put_columns(out, &a, TAG_PER_CPU, &per_cpu_table, prev->per_cpu_rw, sizeof(double),
                     snap->host.cpu_percent_per_cpu, sizeof(double), snap->host.cpu_count, t);
     }
-    put_columns(out, &a, TAG_RELATED, &fields_host_process, prev->related_rw,
-                sizeof(*related), related, sizeof(*related), related_count, t);
+    put_columns(out, &a, TAG_RELATED, &fields_host_process, prev->related_rw, sizeof(*related),
+                related, sizeof(*related), related_count, t);
     /* strbuf keeps its old contents on a failed append: check that out grew by what it should
      * have (as frame_encode does, approximately: an empty patch is fine). */
     bool ok = out->len > start || strbuf_reserve(out, 0);
@@ -192,9 +192,8 @@ static bool apply_field(struct applier *ap, const struct wire_field *f) {
     case TAG_HOST:
         return apply_columns(ap, f, &fields_host_state, &snap->host, 0, 1);
     case TAG_PER_CPU:
-        return frame->per_cpu_rw == NULL ||
-               apply_columns(ap, f, &per_cpu_table, frame->per_cpu_rw, sizeof(double),
-                             frame->per_cpu_count);
+        return frame->per_cpu_rw == NULL || apply_columns(ap, f, &per_cpu_table, frame->per_cpu_rw,
+                                                          sizeof(double), frame->per_cpu_count);
     case TAG_RELATED:
         return frame->related_count == 0 ||
                apply_columns(ap, f, &fields_host_process, frame->related_rw,

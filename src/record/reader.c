@@ -67,6 +67,26 @@ static void add_entry(struct rec_reader *r, const struct rec_entry *e) {
     r->entries[r->count++] = *e;
 }
 
+/* Are bytes [at, size) all zero?  A recorder reserves room past its last record (writer.h) and
+ * gives it back when it closes the file; a recorder that is running or was killed leaves it, and
+ * that is no damage. */
+static bool zeros_from(int fd, unsigned long long at, unsigned long long size) {
+    unsigned char buf[4096];
+    while (at < size) {
+        size_t n = size - at < sizeof(buf) ? (size_t)(size - at) : sizeof(buf);
+        if (!read_exact(fd, buf, n, at)) {
+            return false;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (buf[i] != 0) {
+                return false;
+            }
+        }
+        at += n;
+    }
+    return true;
+}
+
 /* Index one file's records.  False with a message when it is not a readable recording. */
 static bool index_file(struct rec_reader *r, uint32_t file, char *error, size_t error_size) {
     int fd = r->fds[file];
@@ -111,7 +131,7 @@ static bool index_file(struct rec_reader *r, uint32_t file, char *error, size_t 
         } /* other types: added by a later minor version, skipped */
         at += REC_RECORD_HEADER + h.payload_size;
     }
-    if (at < size && r->warning[0] == '\0') {
+    if (at < size && r->warning[0] == '\0' && !zeros_from(fd, at, size)) {
         snprintf(r->warning, sizeof(r->warning),
                  "%s ends with %llu bytes that are not a whole record (a recorder stopped "
                  "mid-write?): they are ignored",

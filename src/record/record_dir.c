@@ -93,7 +93,10 @@ static void apply_retention(struct rec_dir *d) {
     list_files(d->dir, &list);
     unsigned long long total = 0;
     for (size_t i = 0; i < list.count; i++) {
-        total += file_size(d->dir, list.names[i]);
+        /* The file being written has room reserved past its end (writer.h): count its records. */
+        bool current = d->current != NULL && strcmp(list.names[i], d->current) == 0;
+        total += current && d->writer != NULL ? rec_writer_size(d->writer)
+                                              : file_size(d->dir, list.names[i]);
     }
     /* Distinct days, newest first, decide which files are too old. */
     size_t days = 0;

@@ -6,10 +6,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -24,9 +26,16 @@
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
+/* Room reserved (fallocate) and mapped past the end of the file at a time. */
+#define MAP_CHUNK (256U << 10)
+
 struct rec_writer {
     int fd;
-    unsigned long long size;
+    unsigned long long size; /* of the records; the file may have reserved room past it */
+    unsigned char *map;      /* [map_start, reserved) of the file, or NULL: write() instead */
+    unsigned long long map_start;
+    unsigned long long reserved;
+    long page;
     unsigned keyframe_every;
     unsigned since_keyframe; /* frames since the last keyframe; keyframe_every forces one */
     ZSTD_CCtx *cctx;
@@ -92,24 +101,63 @@ static off_t valid_end(int fd, off_t file_size) {
     return at;
 }
 
+/* Make the mapping cover total more bytes after the records: reserve the room with
+ * posix_fallocate (so that a full disk is an error here, not a SIGBUS on a store) and map it. */
+static bool map_room(struct rec_writer *w, size_t total) {
+    if (w->map != NULL && w->size + total <= w->reserved) {
+        return true;
+    }
+    if (w->map != NULL) {
+        munmap(w->map, (size_t)(w->reserved - w->map_start));
+        w->map = NULL;
+    }
+    unsigned long long start = w->size - w->size % (unsigned long long)w->page;
+    unsigned long long end = w->size + total + MAP_CHUNK;
+    end -= end % (unsigned long long)w->page;
+    if (posix_fallocate(w->fd, (off_t)w->size, (off_t)(end - w->size)) != 0) {
+        return false;
+    }
+    void *map =
+        mmap(NULL, (size_t)(end - start), PROT_READ | PROT_WRITE, MAP_SHARED, w->fd, (off_t)start);
+    if (map == MAP_FAILED) {
+        return false;
+    }
+    w->map = map;
+    w->map_start = start;
+    w->reserved = end;
+    return true;
+}
+
+/* Append a record.  Into the mapping when there is one: the payload first, then the header with
+ * its magic last, so that a writer killed at any point leaves either a whole record or bytes that
+ * do not start with a record's magic (the reserved room is zeros); the page cache keeps what was
+ * stored when the process dies.  Else with one write(), whose partial result is cut. */
 static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, double timestamp,
                          const void *payload, size_t size, size_t raw_size) {
     unsigned char head[REC_RECORD_HEADER];
     struct rec_record_header h = {type, flags, (uint32_t)size, (uint32_t)raw_size, timestamp, 0};
     rec_record_header_put(head, &h, payload);
-    /* One buffer, one write(): a kill leaves a prefix of this record, never a mix. */
     size_t total = sizeof(head) + size;
+    if (map_room(w, total)) {
+        unsigned char *at = w->map + (w->size - w->map_start);
+        memcpy(at + sizeof(head), payload, size);
+        memcpy(at + 4, head + 4, sizeof(head) - 4);
+        atomic_signal_fence(memory_order_seq_cst); /* the compiler keeps the magic last */
+        memcpy(at, head, 4);
+        w->size += total;
+        return true;
+    }
+    /* One buffer, one write(): a kill leaves a prefix of this record, never a mix. */
     if (w->packed_cap < total) {
         w->packed = xrealloc(w->packed, total);
         w->packed_cap = total;
     }
     memcpy(w->packed, head, sizeof(head));
     memcpy((char *)w->packed + sizeof(head), payload, size);
-    if (!write_all(w->fd, w->packed, total)) {
+    if (lseek(w->fd, (off_t)w->size, SEEK_SET) < 0 || !write_all(w->fd, w->packed, total)) {
         /* Cut what was written of this record, so that the next one follows a whole one. */
         int saved = errno;
         (void)!ftruncate(w->fd, (off_t)w->size);
-        (void)lseek(w->fd, (off_t)w->size, SEEK_SET);
         errno = saved;
         return false;
     }
@@ -181,7 +229,8 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     struct rec_writer *w = xcalloc(1, sizeof(*w));
     w->fd = fd;
     w->size = (unsigned long long)end;
-    w->keyframe_every = options->keyframe_every != 0 ? options->keyframe_every : 60;
+    w->page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+    w->keyframe_every = options->keyframe_every != 0 ? options->keyframe_every : 300;
     w->since_keyframe = w->keyframe_every;
     w->cctx = ZSTD_createCCtx();
     if (w->cctx == NULL) {
@@ -281,6 +330,13 @@ unsigned long long rec_writer_size(const struct rec_writer *w) {
 void rec_writer_close(struct rec_writer *w) {
     if (w == NULL) {
         return;
+    }
+    if (w->map != NULL) {
+        munmap(w->map, (size_t)(w->reserved - w->map_start));
+    }
+    /* Give back the reserved room: a closed recording ends with its last record. */
+    if (w->reserved > w->size) {
+        (void)!ftruncate(w->fd, (off_t)w->size);
     }
     close(w->fd);
     ZSTD_freeCCtx(w->cctx);

@@ -18,7 +18,7 @@ struct rec_writer;
 
 struct rec_writer_options {
     double interval_s;       /* written into the segment record, for readers' gap detection */
-    unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0 means 60 */
+    unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0 means 300 */
     int level;               /* zstd level; 0 means 3 */
 };
 
