@@ -113,8 +113,16 @@ bool patch_encode(struct strbuf *out, struct frame *prev, const struct nvt_snaps
     size_t stride = snap->device_stride;
     const struct nvt_device_snapshot *d = snap->devices;
     struct nvt_device_snapshot *pd = prev->devices_rw;
-    put_columns(out, &a, TAG_DEVICE_INFO, &fields_device_info, &pd->info, sizeof(*pd),
-                n > 0 ? &d->info : NULL, stride, n, t);
+    /* A device's facts hardly ever change: one comparison of the whole struct per device spares
+     * comparing each of its strings field by field. */
+    bool info_same = true;
+    for (size_t i = 0; i < n && info_same; i++) {
+        info_same = memcmp(&pd[i].info, &nvt_snapshot_device(snap, i)->info, sizeof(pd->info)) == 0;
+    }
+    if (!info_same) {
+        put_columns(out, &a, TAG_DEVICE_INFO, &fields_device_info, &pd->info, sizeof(*pd),
+                    n > 0 ? &d->info : NULL, stride, n, t);
+    }
     put_columns(out, &a, TAG_DEVICE_STATE, &fields_device_state, &pd->state, sizeof(*pd),
                 n > 0 ? &d->state : NULL, stride, n, t);
     n = snap->process_count;

@@ -7,6 +7,8 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include "record/patch.h"
+
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,7 +19,6 @@
 #include <unistd.h>
 
 #include "record/frame.h"
-#include "record/patch.h"
 #include "record/reader.h"
 #include "record/writer.h"
 
@@ -128,8 +129,8 @@ static void test_patch_roundtrip(void **state) {
         struct strbuf patch = STRBUF_INIT;
         assert_true(patch_encode(&patch, prev, &s.snap, &s.parent, 1));
         assert_true(patch.len < 200);
-        assert_true(patch_apply(replayed, patch.data, patch.len, s.snap.timestamp, error,
-                                sizeof(error)));
+        assert_true(
+            patch_apply(replayed, patch.data, patch.len, s.snap.timestamp, error, sizeof(error)));
         assert_same(replayed, &s.snap, &s.parent, 1);
         assert_same(prev, &s.snap, &s.parent, 1);
         strbuf_fini(&patch);
@@ -149,8 +150,8 @@ static void test_patch_roundtrip(void **state) {
     struct strbuf patch = STRBUF_INIT;
     assert_true(patch_encode(&patch, prev, &s.snap, &s.parent, 1));
     assert_true(patch.len <= 16);
-    assert_true(patch_apply(replayed, patch.data, patch.len, s.snap.timestamp, error,
-                            sizeof(error)));
+    assert_true(
+        patch_apply(replayed, patch.data, patch.len, s.snap.timestamp, error, sizeof(error)));
     assert_same(replayed, &s.snap, &s.parent, 1);
     /* Every prefix and every flipped byte is applied or refused cleanly (ASan checks). */
     for (size_t cut = 0; cut < patch.len; cut++) {

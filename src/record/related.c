@@ -71,12 +71,15 @@ static void walk(nvt_context *ctx, struct related_cache *cache, const struct nvt
     out->reads = NULL;
     out->count = 0;
     size_t cap = 0;
+    uint32_t last_ppid = 0;
     for (size_t i = 0; i < snap->process_count; i++) {
         const struct nvt_gpu_process *p = nvt_snapshot_process(snap, i);
-        if (p->host.status != NVT_HOST_OK) {
+        /* Siblings (workers of one job) share their ancestors: walked for the first one. */
+        if (p->host.status != NVT_HOST_OK || (p->host.ppid == last_ppid && last_ppid != 0)) {
             continue;
         }
         uint32_t ppid = p->host.ppid;
+        last_ppid = ppid;
         for (size_t depth = 0; depth < MAX_DEPTH && ppid != 0 && !nvt_is_na_u32(ppid); depth++) {
             if (known(snap, out, ppid)) {
                 break; /* its ancestors are (or will be) walked from there */
