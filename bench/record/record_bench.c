@@ -3,10 +3,11 @@
  * values move with its clock; the host data of the 20 stand-ins are real).
  *
  *   1. Size and CPU: FRAMES snapshots (default 120, 0.1 s apart) are taken as nvitop-record takes
- *      them (its flags, plus the ancestors of the GPU processes) and appended to a file.  Prints
- *      bytes per frame and the 24-hour size at 1 s, and the CPU time recording adds (ancestors,
- *      encoding, compression, write) as a ratio of the snapshots' own CPU time (the floor; target
- *      at most 0.10).
+ *      them (its flags, plus the ancestors of the GPU processes through the cache it keeps, read
+ *      again after 60 s: at most once in this run, against every 60 frames at 1 s) and appended
+ *      to a file.  Prints bytes per frame and the 24-hour size at 1 s, and the CPU time recording
+ *      adds (ancestors, encoding, compression, storing) as a ratio of the snapshots' own CPU time
+ *      (the floor; target at most 0.10).
  *   2. Replay: a HOURS-hour file at 1 s (default 24) is written from those snapshots in turn
  *      with consecutive times; then the time to open it and decode the first frame (target
  *      100 ms), the slowest of 50 jumps to random moments (target 50 ms) and the reader's memory.
