@@ -142,7 +142,8 @@ static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, do
         unsigned char *at = w->map + (w->size - w->map_start);
         memcpy(at + sizeof(head), payload, size);
         memcpy(at + 4, head + 4, sizeof(head) - 4);
-        atomic_signal_fence(memory_order_seq_cst); /* the compiler keeps the magic last */
+        /* The magic last, also for a reader on another CPU (a no-op on x86-64). */
+        atomic_thread_fence(memory_order_release);
         memcpy(at, head, 4);
         w->size += total;
         return true;
