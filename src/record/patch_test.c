@@ -18,8 +18,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record/crc32.h"
+#include "record/format.h"
 #include "record/frame.h"
 #include "record/reader.h"
+#include "record/record_dir.h"
 #include "record/writer.h"
 
 /* Two GPUs, two processes on GPU 1, four CPUs: values the tests change between frames. */
@@ -268,11 +271,66 @@ static void test_writer_patches_and_kill(void **state) {
     free(path);
 }
 
+/* Make path's header say format 1 (CRC included), as a file recorded before format 2. */
+static void make_format_1(const char *path) {
+    FILE *f = fopen(path, "r+b");
+    assert_non_null(f);
+    unsigned char head[REC_FILE_HEADER];
+    assert_int_equal(fread(head, 1, sizeof(head), f), sizeof(head));
+    rec_put_u16(head + 8, 1);
+    rec_put_u32(head + 28, crc32_update(0, head, 28));
+    assert_int_equal(fseek(f, 0, SEEK_SET), 0);
+    assert_int_equal(fwrite(head, 1, sizeof(head), f), sizeof(head));
+    fclose(f);
+}
+
+/* A format-1 file is not appended to (format-1 readers would skip the patches); a recorder's
+ * directory continues in the next part of the day instead. */
+static void test_older_format_not_appended(void **state) {
+    (void)state;
+    char dir[64];
+    char *path = temp_path(dir, sizeof(dir));
+    char error[512];
+    struct rec_writer_options o = {1.0, 0, 0};
+    struct scene s;
+    scene_init(&s, 1.7e9);
+    struct rec_writer *w = rec_writer_open(path, &o, error, sizeof(error));
+    assert_non_null(w);
+    assert_true(rec_writer_append(w, &s.snap, &s.parent, 1, error, sizeof(error)));
+    rec_writer_close(w);
+    make_format_1(path);
+    assert_true(rec_writer_is_older(path));
+    assert_null(rec_writer_open(path, &o, error, sizeof(error)));
+    assert_non_null(strstr(error, "recorded by an older nvitop (format 1.0); not appending"));
+    /* 1.7e9 is 2023-11-14 (UTC): the directory's file of that day, part 000, is format 1. */
+    char old_name[128];
+    snprintf(old_name, sizeof(old_name), "%s/nvitop-2023-11-14-000.nvtrec", dir);
+    assert_int_equal(rename(path, old_name), 0);
+    struct rec_dir_limits limits = {0, 0};
+    struct rec_dir *d = rec_dir_open(dir, &o, &limits, error, sizeof(error));
+    assert_non_null(d);
+    scene_init(&s, 1.7e9 + 1);
+    assert_true(rec_dir_append(d, &s.snap, &s.parent, 1, error, sizeof(error)));
+    rec_dir_close(d);
+    char new_name[128];
+    snprintf(new_name, sizeof(new_name), "%s/nvitop-2023-11-14-001.nvtrec", dir);
+    assert_false(rec_writer_is_older(new_name));
+    struct rec_reader *r = rec_reader_open(dir, error, sizeof(error));
+    assert_non_null(r);
+    assert_int_equal(rec_reader_count(r), 2);
+    rec_reader_close(r);
+    unlink(old_name);
+    unlink(new_name);
+    rmdir(dir);
+    free(path);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_patch_roundtrip),
         cmocka_unit_test(test_patch_structure),
         cmocka_unit_test(test_writer_patches_and_kill),
+        cmocka_unit_test(test_older_format_not_appended),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

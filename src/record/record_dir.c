@@ -134,12 +134,20 @@ static void apply_retention(struct rec_dir *d) {
 static bool open_file(struct rec_dir *d, char *error, size_t error_size) {
     rec_writer_close(d->writer);
     d->writer = NULL;
-    free(d->current);
-    struct strbuf name = STRBUF_INIT;
-    strbuf_appendf(&name, PREFIX "%s-%03u" SUFFIX, d->day, d->part);
-    d->current = strbuf_detach(&name);
     struct strbuf path = STRBUF_INIT;
-    strbuf_appendf(&path, "%s/%s", d->dir, d->current);
+    for (;;) {
+        free(d->current);
+        struct strbuf name = STRBUF_INIT;
+        strbuf_appendf(&name, PREFIX "%s-%03u" SUFFIX, d->day, d->part);
+        d->current = strbuf_detach(&name);
+        strbuf_clear(&path);
+        strbuf_appendf(&path, "%s/%s", d->dir, d->current);
+        /* Today's file from before an upgrade (an older format): continue in the next part. */
+        if (d->part >= 999 || !rec_writer_is_older(strbuf_cstr(&path))) {
+            break;
+        }
+        d->part++;
+    }
     d->writer = rec_writer_open(strbuf_cstr(&path), &d->options, error, error_size);
     strbuf_fini(&path);
     if (d->writer != NULL) {

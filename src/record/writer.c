@@ -211,6 +211,14 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
             close(fd);
             return NULL;
         }
+        /* Patches in a file whose header says format 1 would be skipped by format-1 readers. */
+        if (rec_get_u16(head + 8) < REC_VERSION_MAJOR) {
+            snprintf(error, error_size,
+                     "%s: recorded by an older nvitop (format %u.%u); not appending to it", path,
+                     rec_get_u16(head + 8), rec_get_u16(head + 10));
+            close(fd);
+            return NULL;
+        }
         end = valid_end(fd, st.st_size);
     }
     bool ok = true;
@@ -322,6 +330,20 @@ bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
     }
     w->since_keyframe = 1;
     return true;
+}
+
+bool rec_writer_is_older(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    unsigned char head[REC_FILE_HEADER];
+    char why[160];
+    bool older = read_exact(fd, head, sizeof(head), 0) &&
+                 rec_check_file_header(head, sizeof(head), why, sizeof(why)) &&
+                 rec_get_u16(head + 8) < REC_VERSION_MAJOR;
+    close(fd);
+    return older;
 }
 
 unsigned long long rec_writer_size(const struct rec_writer *w) {
