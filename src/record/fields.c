@@ -9,7 +9,7 @@
 #include <nvitop/snapshot.h>
 
 #define F(tag, kind, type, member)                                                                 \
-    { tag, kind, sizeof(((type *)0)->member), offsetof(type, member) }
+    { tag, kind, sizeof(((type *)0)->member), offsetof(type, member), 0 }
 
 #define TABLE(name, array) const struct field_table name = {array, sizeof(array) / sizeof(array[0])}
 
@@ -125,7 +125,8 @@ static const struct field host_process_fields[] = {
     HP(10, FIELD_DOUBLE, memory_percent),
     HP(11, FIELD_U64, rss_bytes),
     HP(12, FIELD_DOUBLE, create_time),
-    HP(13, FIELD_DOUBLE, running_time_s),
+    {13, FIELD_ELAPSED, sizeof(double), offsetof(struct nvt_host_process, running_time_s),
+     offsetof(struct nvt_host_process, create_time)},
 };
 TABLE(fields_host_process, host_process_fields);
 
@@ -201,7 +202,8 @@ void fields_encode(struct strbuf *out, const struct field_table *table, const vo
             wire_put_uint(out, f->tag, v == NVT_NA_SIZE ? UINT64_MAX : (uint64_t)v);
             break;
         }
-        case FIELD_DOUBLE: {
+        case FIELD_DOUBLE:
+        case FIELD_ELAPSED: {
             double v;
             memcpy(&v, at, sizeof(v));
             wire_put_double(out, f->tag, v);
@@ -242,6 +244,7 @@ void fields_default(const struct field_table *table, void *base) {
             break;
         }
         case FIELD_DOUBLE:
+        case FIELD_ELAPSED:
         case FIELD_DOUBLES:
             for (size_t k = 0; k + sizeof(double) <= f->size; k += sizeof(double)) {
                 double v = NAN;
@@ -269,7 +272,7 @@ bool fields_decode(const struct field_table *table, void *base, const struct wir
     unsigned char *at = (unsigned char *)base + f->offset;
     enum field_kind kind = (enum field_kind)f->kind;
     bool bytes = kind == FIELD_TEXT || kind == FIELD_DOUBLES;
-    bool f64 = kind == FIELD_DOUBLE;
+    bool f64 = kind == FIELD_DOUBLE || kind == FIELD_ELAPSED;
     if ((bytes && field->type != WIRE_BYTES) || (f64 && field->type != WIRE_F64) ||
         (!bytes && !f64 && field->type != WIRE_VARINT)) {
         return false; /* a later version changed the type: keep N/A */
@@ -307,7 +310,8 @@ bool fields_decode(const struct field_table *table, void *base, const struct wir
         memcpy(at, &v, sizeof(v));
         break;
     }
-    case FIELD_DOUBLE: {
+    case FIELD_DOUBLE:
+    case FIELD_ELAPSED: {
         double v = wire_as_double(field->value);
         memcpy(at, &v, sizeof(v));
         break;

@@ -20,10 +20,11 @@ enum field_kind {
     FIELD_STATUS, /* nvt_status / enum nvt_host_status, default 0 */
     FIELD_BOOL,
     FIELD_CHAR,
-    FIELD_SIZE,   /* size_t, N/A: NVT_NA_SIZE */
-    FIELD_DOUBLE, /* N/A: NaN */
-    FIELD_TEXT,   /* char[size] */
-    FIELD_DOUBLES /* double[size / sizeof(double)], packed */
+    FIELD_SIZE,    /* size_t, N/A: NVT_NA_SIZE */
+    FIELD_DOUBLE,  /* N/A: NaN */
+    FIELD_ELAPSED, /* a double, now - the double at ref (running time since create time) */
+    FIELD_TEXT,    /* char[size] */
+    FIELD_DOUBLES  /* double[size / sizeof(double)], packed */
 };
 
 struct field {
@@ -31,6 +32,7 @@ struct field {
     uint16_t kind;
     uint32_t size; /* bytes of the member */
     size_t offset;
+    size_t ref; /* FIELD_ELAPSED: offset of the start time it counts from */
 };
 
 struct field_table {
@@ -52,5 +54,25 @@ void fields_default(const struct field_table *table, void *base);
 /* Store one field if the table knows its tag and type; returns false when it does not (the caller
  * may know it, or skips it). */
 bool fields_decode(const struct field_table *table, void *base, const struct wire_field *field);
+
+/*
+ * Patch columns (format 2, docs/recording.md "Patches"): one field of a table over the rows of a
+ * list, written only for the rows whose value changed since the previous frame.
+ * fields_column_encode() appends one column (wire type 2, the field's tag) per field that changed
+ * in some row of cur, and copies the changed values into prev (prev then equals cur for the
+ * table's fields); it returns the number of columns.  time is the frame's time.
+ * fields_column_decode() applies one column to the rows (holding the previous frame's values);
+ * false for a malformed column (an unknown tag is skipped: true).
+ */
+size_t fields_column_encode(struct strbuf *out, const struct field_table *table, void *prev,
+                            size_t prev_stride, const void *cur, size_t cur_stride, size_t rows,
+                            double time);
+bool fields_column_decode(const struct field_table *table, void *rows_base, size_t stride,
+                          size_t rows, const struct wire_field *column, double time);
+
+/* One double as a patch varint (a decimal's scaled delta, see fields_patch.c); false when only
+ * the whole double gives cur back.  fields_double_apply() is the inverse. */
+bool fields_double_delta(double prev, double cur, uint64_t *out);
+double fields_double_apply(double prev, uint64_t value);
 
 #endif /* NVITOP_SRC_RECORD_FIELDS_H */

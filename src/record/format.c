@@ -69,8 +69,8 @@ bool rec_check_file_header(const unsigned char *in, size_t size, char *error, si
     unsigned major = rec_get_u16(in + 8);
     if (major > REC_VERSION_MAJOR) {
         snprintf(error, error_size,
-                 "recorded by a newer nvitop (format %u.%u); this nvitop reads format %d", major,
-                 rec_get_u16(in + 10), REC_VERSION_MAJOR);
+                 "recorded by a newer nvitop (format %u.%u); this nvitop reads format %d and older",
+                 major, rec_get_u16(in + 10), REC_VERSION_MAJOR);
         return false;
     }
     if (major == 0 || rec_get_u32(in + 12) != REC_FILE_HEADER) {

@@ -2,8 +2,9 @@
  * The recording's container (docs/recording.md): a 32-byte file header, then records, each a
  * 28-byte header and a payload covered by a CRC-32.  A writer start appends a segment record; a
  * segment's first frame is a keyframe (its frame message compressed with zstd alone), the next
- * ones are deltas (compressed with the previous frame's message as zstd's prefix) until the next
- * keyframe.  Constants and byte-order helpers only; thread-safe.
+ * ones are patches (format 2: the fields that changed) or, in format-1 files, deltas (compressed
+ * with the previous frame's message as zstd's prefix) until the next keyframe.  Constants and
+ * byte-order helpers only; thread-safe.
  */
 #ifndef NVITOP_SRC_RECORD_FORMAT_H
 #define NVITOP_SRC_RECORD_FORMAT_H
@@ -13,8 +14,8 @@
 #include <stdint.h>
 
 #define REC_MAGIC         "NVTOPREC"
-#define REC_VERSION_MAJOR 1 /* a reader refuses a larger major version */
-#define REC_VERSION_MINOR 0 /* additions a version-1 reader may skip */
+#define REC_VERSION_MAJOR 2 /* a reader refuses a larger major version, reads every older one */
+#define REC_VERSION_MINOR 0 /* additions a version-2 reader may skip */
 #define REC_FILE_HEADER   32
 #define REC_RECORD_HEADER 28
 #define REC_RECORD_MAGIC  "NVRF"
@@ -24,8 +25,13 @@
 enum rec_type {
     REC_SEGMENT = 1,  /* payload: a message (1 program version, 2 hostname, 3 interval, 4 start) */
     REC_KEYFRAME = 2, /* payload: zstd frame of a frame message */
-    REC_DELTA = 3     /* payload: zstd frame compressed against the previous frame's message */
+    REC_DELTA = 3,    /* format 1: zstd frame compressed against the previous frame's message */
+    REC_PATCH = 4     /* format 2: the changes since the previous frame (patch.h); flags below */
 };
+
+/* A patch's payload is zstd-compressed with the previous patch of its keyframe group (or nothing
+ * after the keyframe) as prefix; without this flag it is the patch itself. */
+#define REC_FLAG_ZSTD 1U
 
 struct rec_record_header {
     unsigned type;

@@ -81,7 +81,7 @@ bool frame_encode(struct strbuf *out, const struct nvt_snapshot *snap,
     return ok;
 }
 
-static void *own(struct frame *frame, void *block) {
+void *frame_own(struct frame *frame, void *block) {
     if (frame->block_count == frame->block_cap) {
         frame->block_cap = frame->block_cap == 0 ? 16 : frame->block_cap * 2;
         frame->blocks = xrealloc(frame->blocks, frame->block_cap * sizeof(*frame->blocks));
@@ -90,11 +90,15 @@ static void *own(struct frame *frame, void *block) {
     return block;
 }
 
-static char *own_string(struct frame *frame, const struct wire_field *field) {
-    char *text = own(frame, xmalloc(field->size + 1));
-    memcpy(text, field->bytes, field->size);
-    text[field->size] = '\0';
+char *frame_own_text(struct frame *frame, const void *bytes, size_t size) {
+    char *text = frame_own(frame, xmalloc(size + 1));
+    memcpy(text, bytes, size);
+    text[size] = '\0';
     return text;
+}
+
+static char *own_string(struct frame *frame, const struct wire_field *field) {
+    return frame_own_text(frame, field->bytes, field->size);
 }
 
 struct decoder {
@@ -141,7 +145,7 @@ static bool visit_host_process(struct decoder *d, void *target, const struct wir
         size_t n = host->cmdline_count;
         const char **argv = NULL;
         if ((n & (n - 1)) == 0) {
-            argv = own(d->frame, xcalloc(n == 0 ? 1 : 2 * n, sizeof(char *)));
+            argv = frame_own(d->frame, xcalloc(n == 0 ? 1 : 2 * n, sizeof(char *)));
             if (n > 0) {
                 memcpy(argv, host->cmdline, n * sizeof(char *));
             }
@@ -237,10 +241,12 @@ static bool visit_host_state(struct decoder *d, void *target, const struct wire_
         if (n > MAX_CPUS) {
             return fail(d, "too many CPUs");
         }
-        double *per_cpu = own(d->frame, xcalloc(n + 1, sizeof(double)));
+        double *per_cpu = frame_own(d->frame, xcalloc(n + 1, sizeof(double)));
         memcpy(per_cpu, f->bytes, n * sizeof(double));
         host->cpu_percent_per_cpu = per_cpu;
         host->cpu_count = (uint32_t)n;
+        d->frame->per_cpu_rw = per_cpu;
+        d->frame->per_cpu_count = (uint32_t)n;
     }
     return true;
 }
@@ -282,6 +288,7 @@ static bool visit_frame(struct decoder *d, void *target, const struct wire_field
         fields_default(&fields_host_state, &snap->host);
         snap->host.cpu_count = 0;
         snap->host.cpu_percent_per_cpu = NULL;
+        d->frame->per_cpu_rw = NULL;
         return walk(d, f->bytes, f->size, visit_host_state, &snap->host);
     } else if (f->tag == 7) {
         if (parts->related_count >= MAX_PROCESSES) {
@@ -297,33 +304,46 @@ static bool visit_frame(struct decoder *d, void *target, const struct wire_field
 }
 
 /* The view code indexes devices[] with these slots: they must fit together. */
-static bool check_slots(struct decoder *d, const struct frame_parts *parts) {
-    size_t n = parts->device_count;
+static const char *slots_problem(const struct frame *frame) {
+    const struct nvt_device_snapshot *devices = frame->snap.devices;
+    size_t n = frame->snap.device_count;
     for (size_t slot = 0; slot < n; slot++) {
-        const struct nvt_device_snapshot *dev = &parts->devices[slot];
+        const struct nvt_device_snapshot *dev = &devices[slot];
         if (dev->parent != NVT_NA_SIZE && dev->parent >= slot) {
-            return fail(d, "a MIG device's parent slot is wrong");
+            return "a MIG device's parent slot is wrong";
         }
         if (dev->child_count > 0) {
             if (dev->first_child != slot + 1 || dev->child_count > n - slot - 1) {
-                return fail(d, "a GPU's MIG slots are wrong");
+                return "a GPU's MIG slots are wrong";
             }
             for (size_t k = 0; k < dev->child_count; k++) {
-                if (parts->devices[slot + 1 + k].parent != slot) {
-                    return fail(d, "a GPU's MIG slots are wrong");
+                if (devices[slot + 1 + k].parent != slot) {
+                    return "a GPU's MIG slots are wrong";
                 }
             }
         } else if (dev->parent == NVT_NA_SIZE) {
             /* A GPU without children: first_child must not point anywhere either. */
             if (dev->first_child != NVT_NA_SIZE && dev->first_child > n) {
-                return fail(d, "a GPU's MIG slots are wrong");
+                return "a GPU's MIG slots are wrong";
             }
         }
     }
-    for (size_t i = 0; i < parts->process_count; i++) {
-        if (parts->processes[i].device >= n) {
-            return fail(d, "a process's device slot is wrong");
+    for (size_t i = 0; i < frame->snap.process_count; i++) {
+        if (frame->snap.processes[i].device >= n) {
+            return "a process's device slot is wrong";
         }
+    }
+    if (!(frame->snap.timestamp > 0.0 && frame->snap.timestamp < 1e11)) {
+        return "the frame has no valid time";
+    }
+    return NULL;
+}
+
+bool frame_check(const struct frame *frame, char *error, size_t error_size) {
+    const char *problem = slots_problem(frame);
+    if (problem != NULL) {
+        snprintf(error, error_size, "%s", problem);
+        return false;
     }
     return true;
 }
@@ -340,9 +360,9 @@ bool frame_decode(const void *data, size_t size, struct frame **out, char *error
     struct decoder d = {frame, error, error_size, 0};
     bool ok = walk(&d, data, size, visit_frame, &parts);
     /* Parts are owned before checking, so one frame_free() releases everything either way. */
-    own(frame, parts.devices);
-    own(frame, parts.processes);
-    own(frame, parts.related);
+    frame_own(frame, parts.devices);
+    frame_own(frame, parts.processes);
+    frame_own(frame, parts.related);
     frame->snap.devices = parts.devices;
     frame->snap.device_count = parts.device_count;
     frame->snap.device_stride = sizeof(struct nvt_device_snapshot);
@@ -351,10 +371,14 @@ bool frame_decode(const void *data, size_t size, struct frame **out, char *error
     frame->snap.process_stride = sizeof(struct nvt_gpu_process);
     frame->related = parts.related;
     frame->related_count = parts.related_count;
-    ok = ok && check_slots(&d, &parts);
-    if (ok && !(frame->snap.timestamp > 0.0 && frame->snap.timestamp < 1e11)) {
-        ok = fail(&d, "the frame has no valid time");
+    if (frame->per_cpu_rw != NULL) {
+        /* The count names the array's entries whatever order the fields came in. */
+        frame->snap.host.cpu_count = frame->per_cpu_count;
     }
+    frame->devices_rw = parts.devices;
+    frame->processes_rw = parts.processes;
+    frame->related_rw = parts.related;
+    ok = ok && frame_check(frame, error, error_size);
     if (!ok) {
         frame_free(frame);
         return false;

@@ -14,6 +14,7 @@
 #include <zstd.h>
 
 #include "record/format.h"
+#include "record/patch.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
@@ -25,6 +26,7 @@ struct rec_entry {
     uint32_t payload_size;
     uint32_t raw_size;
     unsigned char type;
+    unsigned char flags;
 };
 
 struct rec_reader {
@@ -36,9 +38,10 @@ struct rec_reader {
     size_t cap;
     uint32_t segments;
     ZSTD_DCtx *dctx;
-    size_t cached; /* entry whose message is in cache, or SIZE_MAX */
-    struct strbuf cache;
+    size_t cached;       /* entry whose frame is in cache (and state), or SIZE_MAX */
+    struct strbuf cache; /* the cached frame's message (keyframe, format-1 delta or patch) */
     struct strbuf scratch;
+    struct frame *state; /* the cached frame decoded; NULL until a patch needs it */
     void *payload;
     size_t payload_cap;
     char warning[512];
@@ -62,6 +65,26 @@ static void add_entry(struct rec_reader *r, const struct rec_entry *e) {
         r->entries = xrealloc(r->entries, r->cap * sizeof(*r->entries));
     }
     r->entries[r->count++] = *e;
+}
+
+/* Are bytes [at, size) all zero?  A recorder reserves room past its last record (writer.h) and
+ * gives it back when it closes the file; a recorder that is running or was killed leaves it, and
+ * that is no damage. */
+static bool zeros_from(int fd, unsigned long long at, unsigned long long size) {
+    unsigned char buf[4096];
+    while (at < size) {
+        size_t n = size - at < sizeof(buf) ? (size_t)(size - at) : sizeof(buf);
+        if (!read_exact(fd, buf, n, at)) {
+            return false;
+        }
+        for (size_t i = 0; i < n; i++) {
+            if (buf[i] != 0) {
+                return false;
+            }
+        }
+        at += n;
+    }
+    return true;
 }
 
 /* Index one file's records.  False with a message when it is not a readable recording. */
@@ -94,15 +117,21 @@ static bool index_file(struct rec_reader *r, uint32_t file, char *error, size_t 
         if (h.type == REC_SEGMENT) {
             r->segments++;
             segment_open = true;
-        } else if ((h.type == REC_KEYFRAME || h.type == REC_DELTA) && segment_open) {
-            struct rec_entry e = {
-                at,         h.timestamp,          file, r->segments, h.payload_size,
-                h.raw_size, (unsigned char)h.type};
+        } else if ((h.type == REC_KEYFRAME || h.type == REC_DELTA || h.type == REC_PATCH) &&
+                   segment_open) {
+            struct rec_entry e = {at,
+                                  h.timestamp,
+                                  file,
+                                  r->segments,
+                                  h.payload_size,
+                                  h.raw_size,
+                                  (unsigned char)h.type,
+                                  (unsigned char)h.flags};
             add_entry(r, &e);
         } /* other types: added by a later minor version, skipped */
         at += REC_RECORD_HEADER + h.payload_size;
     }
-    if (at < size && r->warning[0] == '\0') {
+    if (at < size && r->warning[0] == '\0' && !zeros_from(fd, at, size)) {
         snprintf(r->warning, sizeof(r->warning),
                  "%s ends with %llu bytes that are not a whole record (a recorder stopped "
                  "mid-write?): they are ignored",
@@ -212,6 +241,7 @@ void rec_reader_close(struct rec_reader *r) {
     ZSTD_freeDCtx(r->dctx);
     strbuf_fini(&r->cache);
     strbuf_fini(&r->scratch);
+    frame_free(r->state);
     free(r->payload);
     free(r);
 }
@@ -245,7 +275,9 @@ size_t rec_reader_find(const struct rec_reader *r, double t) {
     return lo == 0 ? SIZE_MAX : lo - 1;
 }
 
-/* Decompress entry i into out, with prefix (the previous frame's message) for a delta. */
+/* Read entry i's payload and turn it into its message in out: decompressed (a keyframe; a
+ * format-1 delta with prefix, the previous frame's message, as dictionary; a compressed patch
+ * with the previous patch), or as it is (a patch). */
 static bool inflate_entry(struct rec_reader *r, size_t i, const struct strbuf *prefix,
                           struct strbuf *out, char *error, size_t error_size) {
     const struct rec_entry *e = &r->entries[i];
@@ -266,8 +298,20 @@ static bool inflate_entry(struct rec_reader *r, size_t i, const struct strbuf *p
         snprintf(error, error_size, "out of memory");
         return false;
     }
+    bool compressed = e->type != REC_PATCH || (e->flags & REC_FLAG_ZSTD) != 0;
+    if (!compressed) {
+        if (e->raw_size != e->payload_size) {
+            snprintf(error, error_size, "%s: the frame at byte %llu is damaged (wrong size)",
+                     r->paths[e->file], e->offset);
+            return false;
+        }
+        memcpy(out->data, buf + REC_RECORD_HEADER, e->payload_size);
+        out->len = e->payload_size;
+        out->data[out->len] = '\0';
+        return true;
+    }
     ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
-    if (e->type == REC_DELTA) {
+    if (e->type != REC_KEYFRAME && prefix != NULL && prefix->len > 0) {
         ZSTD_DCtx_refPrefix(r->dctx, prefix->data, prefix->len);
     }
     size_t n = ZSTD_decompressDCtx(r->dctx, out->data, e->raw_size, buf + REC_RECORD_HEADER,
@@ -280,6 +324,52 @@ static bool inflate_entry(struct rec_reader *r, size_t i, const struct strbuf *p
     }
     out->len = n;
     out->data[n] = '\0';
+    return true;
+}
+
+static void swap_buffers(struct rec_reader *r) {
+    struct strbuf swap = r->cache;
+    r->cache = r->scratch;
+    r->scratch = swap;
+}
+
+/* Make entry j (the one after r->cached, or the keyframe) the cached frame.  A keyframe or a
+ * format-1 delta leaves its message in cache (state is decoded from it when a patch or the
+ * caller needs it); a patch is applied to state, and its message kept as the next one's prefix. */
+static bool advance(struct rec_reader *r, size_t j, char *error, size_t error_size) {
+    const struct rec_entry *e = &r->entries[j];
+    if (e->type != REC_PATCH) {
+        if (!inflate_entry(r, j, &r->cache, &r->scratch, error, error_size)) {
+            return false;
+        }
+        swap_buffers(r);
+        frame_free(r->state);
+        r->state = NULL;
+        return true;
+    }
+    if (r->state == NULL) {
+        if (r->cached == SIZE_MAX || r->entries[r->cached].type == REC_PATCH) {
+            snprintf(error, error_size, "%s: a patch follows no frame", r->paths[e->file]);
+            return false;
+        }
+        char why[200];
+        if (!frame_decode(r->cache.data, r->cache.len, &r->state, why, sizeof(why))) {
+            snprintf(error, error_size, "%s: the frame at byte %llu is damaged (%s)",
+                     r->paths[e->file], r->entries[r->cached].offset, why);
+            return false;
+        }
+        strbuf_clear(&r->cache); /* a keyframe's message is no patch's prefix */
+    }
+    if (!inflate_entry(r, j, &r->cache, &r->scratch, error, error_size)) {
+        return false;
+    }
+    swap_buffers(r);
+    char why[200];
+    if (!patch_apply(r->state, r->cache.data, r->cache.len, e->timestamp, why, sizeof(why))) {
+        snprintf(error, error_size, "%s: the frame at byte %llu is damaged (%s)", r->paths[e->file],
+                 e->offset, why);
+        return false;
+    }
     return true;
 }
 
@@ -304,22 +394,27 @@ bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *
         start = r->cached + 1; /* step forward from the frame decoded last */
     } else {
         r->cached = SIZE_MAX;
+        frame_free(r->state);
+        r->state = NULL;
     }
     for (size_t j = start; j <= i; j++) {
-        if (!inflate_entry(r, j, &r->cache, &r->scratch, error, error_size)) {
+        if (!advance(r, j, error, error_size)) {
             r->cached = SIZE_MAX;
+            frame_free(r->state);
+            r->state = NULL;
             return false;
         }
-        struct strbuf swap = r->cache;
-        r->cache = r->scratch;
-        r->scratch = swap;
         r->cached = j;
     }
-    char why[200];
-    if (!frame_decode(r->cache.data, r->cache.len, out, why, sizeof(why))) {
-        snprintf(error, error_size, "%s: the frame at byte %llu is damaged (%s)",
-                 r->paths[r->entries[i].file], r->entries[i].offset, why);
-        return false;
+    if (r->state == NULL) {
+        char why[200];
+        if (!frame_decode(r->cache.data, r->cache.len, out, why, sizeof(why))) {
+            snprintf(error, error_size, "%s: the frame at byte %llu is damaged (%s)",
+                     r->paths[r->entries[i].file], r->entries[i].offset, why);
+            return false;
+        }
+        return true;
     }
+    *out = frame_copy(&r->state->snap, r->state->related, r->state->related_count);
     return true;
 }

@@ -93,7 +93,10 @@ static void apply_retention(struct rec_dir *d) {
     list_files(d->dir, &list);
     unsigned long long total = 0;
     for (size_t i = 0; i < list.count; i++) {
-        total += file_size(d->dir, list.names[i]);
+        /* The file being written has room reserved past its end (writer.h): count its records. */
+        bool current = d->current != NULL && strcmp(list.names[i], d->current) == 0;
+        total += current && d->writer != NULL ? rec_writer_size(d->writer)
+                                              : file_size(d->dir, list.names[i]);
     }
     /* Distinct days, newest first, decide which files are too old. */
     size_t days = 0;
@@ -131,12 +134,20 @@ static void apply_retention(struct rec_dir *d) {
 static bool open_file(struct rec_dir *d, char *error, size_t error_size) {
     rec_writer_close(d->writer);
     d->writer = NULL;
-    free(d->current);
-    struct strbuf name = STRBUF_INIT;
-    strbuf_appendf(&name, PREFIX "%s-%03u" SUFFIX, d->day, d->part);
-    d->current = strbuf_detach(&name);
     struct strbuf path = STRBUF_INIT;
-    strbuf_appendf(&path, "%s/%s", d->dir, d->current);
+    for (;;) {
+        free(d->current);
+        struct strbuf name = STRBUF_INIT;
+        strbuf_appendf(&name, PREFIX "%s-%03u" SUFFIX, d->day, d->part);
+        d->current = strbuf_detach(&name);
+        strbuf_clear(&path);
+        strbuf_appendf(&path, "%s/%s", d->dir, d->current);
+        /* Today's file from before an upgrade (an older format): continue in the next part. */
+        if (d->part >= 999 || !rec_writer_is_older(strbuf_cstr(&path))) {
+            break;
+        }
+        d->part++;
+    }
     d->writer = rec_writer_open(strbuf_cstr(&path), &d->options, error, error_size);
     strbuf_fini(&path);
     if (d->writer != NULL) {

@@ -335,7 +335,7 @@ static void test_corrupted(void **state) {
     rec_put_u32(head + 28, crc32_update(0, head, 28));
     spit(bad, head, sizeof(head));
     assert_null(rec_reader_open(bad, error, sizeof(error)));
-    assert_non_null(strstr(error, "newer nvitop (format 2.0)"));
+    assert_non_null(strstr(error, "newer nvitop (format 3.0)"));
     free(data);
     unlink(path);
     unlink(bad);

@@ -18,11 +18,13 @@ struct rec_writer;
 
 struct rec_writer_options {
     double interval_s;       /* written into the segment record, for readers' gap detection */
-    unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0 means 60 */
+    unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0 means 300 */
     int level;               /* zstd level; 0 means 3 */
 };
 
-/* Open (creating it when missing) path for appending.  NULL with a message in error. */
+/* Open (creating it when missing) path for appending.  NULL with a message in error; also for a
+ * recording of an older major format, which this writer does not append to (its readers would
+ * skip what it writes). */
 struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_options *options,
                                    char *error, size_t error_size);
 
@@ -32,7 +34,10 @@ bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
                        const struct nvt_host_process *related, size_t related_count, char *error,
                        size_t error_size);
 
-/* Bytes in the file so far. */
+/* Does path hold a readable recording of an older major format?  False when it cannot be read. */
+bool rec_writer_is_older(const char *path);
+
+/* Bytes in the file so far (its records; a running writer reserves room past them). */
 unsigned long long rec_writer_size(const struct rec_writer *w);
 
 /* Close the file.  Accepts NULL. */

@@ -35,7 +35,8 @@ struct sampler {
     uint64_t process_period_ns;
     uint64_t slow_period_ns;
     uint64_t watch_period_ns;
-    struct rec_writer *recorder; /* used by the sampling thread only; NULL after a write error */
+    struct rec_writer *recorder;    /* used by the sampling thread only; NULL after a write error */
+    struct related_cache ancestors; /* the recording's, sampling thread only */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -79,6 +80,7 @@ static void destroy(struct sampler *sampler) {
     nvt_snapshot_free(sampler->pending);
     watch_queue_clear(&sampler->watch_queue);
     free(sampler->signal_targets);
+    related_cache_fini(&sampler->ancestors);
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
     release_context(sampler);
@@ -126,7 +128,8 @@ static void deliver_signals(struct sampler *sampler, struct sampler_target *targ
  * monitor; the message reaches the terminal after the session (stderr is kept meanwhile). */
 static void record_snapshot(struct sampler *sampler, const struct nvt_snapshot *snap) {
     struct related related;
-    related_read(sampler->ctx, snap, &related);
+    related_read_cached(sampler->ctx, &sampler->ancestors, snap, clock_monotonic_s(),
+                        RELATED_MAX_AGE_S, &related);
     char error[256];
     if (!rec_writer_append(sampler->recorder, snap, related.items, related.count, error,
                            sizeof(error))) {

@@ -145,13 +145,13 @@ def bad_files(tmp, rec):
     with open(rec, 'rb') as f:
         data = f.read()
     newer = bytearray(data)
-    newer[8] = 2
+    newer[8] = 3
     newer[28:32] = zlib.crc32(bytes(newer[:28])).to_bytes(4, 'little')
     path = os.path.join(tmp, 'newer.nvtrec')
     with open(path, 'wb') as f:
         f.write(newer)
     out = run([NVITOP, '-1', '--replay', path], scenario)
-    check(out.returncode == 1 and 'recorded by a newer nvitop (format 2.0)' in out.stderr,
+    check(out.returncode == 1 and 'recorded by a newer nvitop (format 3.0)' in out.stderr,
           'newer: ' + out.stderr)
     # Cut at a few bytes spread over the file: the replay stops at the last whole frame.
     total = len(run([NVITOP, '--json', '--replay', rec, '--from', '@0'], scenario).stdout
@@ -241,19 +241,22 @@ def directory(tmp):
 
 
 def older_format():
-    """A recording of format 1.0 kept in the tree (tests/record/fixtures) still reads the same:
-    later versions must keep reading it (docs/recording.md, "Versions")."""
+    """Recordings of each format kept in the tree (tests/record/fixtures) still read the same:
+    later versions must keep reading them (docs/recording.md, "Versions").  The format-2.0 one
+    has keyframes and patches (5 frames, a keyframe every 3); --at lands on a patched frame."""
     here = os.path.dirname(os.path.abspath(__file__))
-    fixture = os.path.join(here, 'fixtures', 'a100-mig-format-1.0.nvtrec')
     scenario = os.path.join(SCENARIOS, 'a100-mig.json')
-    cases = [(['--json', '--from', '@0'], 'a100-mig-format-1.0.jsonl'),
-             (['-1', '--at', '2026-11-23T16:14:22Z'], 'a100-mig-format-1.0-at.txt')]
-    for args, name in cases:
+    cases = [('1.0', ['--json', '--from', '@0'], 'a100-mig-format-1.0.jsonl'),
+             ('1.0', ['-1', '--at', '2026-11-23T16:14:22Z'], 'a100-mig-format-1.0-at.txt'),
+             ('2.0', ['--json', '--from', '@0'], 'a100-mig-format-2.0.jsonl'),
+             ('2.0', ['-1', '--at', '@1795459134.682485'], 'a100-mig-format-2.0-at.txt')]
+    for version, args, name in cases:
+        fixture = os.path.join(here, 'fixtures', f'a100-mig-format-{version}.nvtrec')
         out = run([NVITOP, '--replay', fixture] + args, scenario)
         with open(os.path.join(here, 'expected', name), encoding='utf-8') as f:
             want = f.read()
         check(out.returncode == 0 and out.stdout == want and out.stderr == '',
-              f'{name}: the format-1.0 fixture reads differently: {out.stderr}')
+              f'{name}: the format-{version} fixture reads differently: {out.stderr}')
 
 
 def main():

@@ -57,7 +57,7 @@ static void usage(FILE *out) {
             "  --retain-days N       keep files of the last N days (default 7; 0: no limit)\n"
             "  --retain-bytes SIZE   keep the directory under SIZE bytes (e.g. 500M, 2GiB;\n"
             "                        default no limit)\n"
-            "  --keyframe-every N    frames between keyframes (default 60)\n"
+            "  --keyframe-every N    frames between keyframes (default 300)\n"
             "  -n N, --count N       stop after N snapshots (default: until SIGINT/SIGTERM)\n");
 }
 
@@ -73,7 +73,7 @@ static int parse(int argc, char **argv, struct record_options *o) {
                                           {"keyframe-every", required_argument, NULL, 'k'},
                                           {"count", required_argument, NULL, 'n'},
                                           {NULL, 0, NULL, 0}};
-    *o = (struct record_options){NULL, NULL, 1.0, 7, 0, 60, 0};
+    *o = (struct record_options){NULL, NULL, 1.0, 7, 0, 300, 0};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hVo:f:i:n:", longs, NULL)) != -1) {
@@ -201,6 +201,7 @@ static int record(const struct record_options *o, const sigset_t *set) {
     }
     int code = 0;
     double next = clock_monotonic_s();
+    struct related_cache ancestors = RELATED_CACHE_INIT;
     for (unsigned long long n = 0; o->count == 0 || n < o->count; n++) {
         struct nvt_snapshot *snap = NULL;
         if (nvt_snapshot_take(ctx, RECORD_FLAGS, &snap) != NVT_OK) {
@@ -209,7 +210,8 @@ static int record(const struct record_options *o, const sigset_t *set) {
             break;
         }
         struct related related;
-        related_read(ctx, snap, &related);
+        related_read_cached(ctx, &ancestors, snap, clock_monotonic_s(), RELATED_MAX_AGE_S,
+                            &related);
         bool ok = sink_append(&sink, snap, &related, error, sizeof(error));
         related_fini(&related);
         nvt_snapshot_free(snap);
@@ -226,6 +228,7 @@ static int record(const struct record_options *o, const sigset_t *set) {
             break;
         }
     }
+    related_cache_fini(&ancestors);
     rec_dir_close(sink.dir);
     rec_writer_close(sink.file);
     nvt_close(ctx);
