@@ -132,6 +132,11 @@ def record_and_replay(tmp):
           and 'Invalid device index: 5' in out.stderr, '--only 5: ' + out.stderr)
     out = run([NVITOP, '-1', '--replay', rec, '--from', '@0'], live[0][1])
     check(out.returncode == 2 and 'only with --json' in out.stderr, '--from without --json')
+    # -m without a terminal: the report, then the live monitor's error, and a failure status.
+    out = run([NVITOP, '-m', '--replay', rec], live[0][1], stdin=subprocess.DEVNULL)
+    check(out.returncode == 1 and 'Driver Version' in out.stdout
+          and out.stderr == 'ERROR: You must run monitor mode from a TTY terminal.\n',
+          f'-m --replay without a terminal: {out.returncode} {out.stderr!r}')
     return rec
 
 

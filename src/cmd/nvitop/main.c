@@ -172,10 +172,14 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         options->ascii = true;
     }
     if (options->replay != NULL) {
-        /* A recording needs no driver: nothing here opens NVML. */
-        messages_fini(&messages);
+        /* A recording needs no driver: nothing here opens NVML.  The messages so far (-m
+         * without a terminal) follow the report, as after a live one. */
         int code = monitor ? replay_monitor(options, &settings, settings_path, color)
                            : replay_print(options, &settings, color);
+        if (messages_print(&messages) && code == 0) {
+            code = 1;
+        }
+        messages_fini(&messages);
         free(settings_path);
         return code;
     }
