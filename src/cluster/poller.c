@@ -42,12 +42,18 @@ static void wake(struct poller *p) {
     (void)n; /* a full pipe already says "something changed" */
 }
 
+/* Wake the UI only when it has taken everything published before: one byte in the pipe says
+ * "something changed", however many nodes answered since (200 nodes would otherwise wake it, and
+ * make it redraw, 100 times a second). */
 static void publish_node(struct poller *p, size_t i, const struct node *node) {
     pthread_mutex_lock(&p->lock);
     p->shared[i] = *node;
+    bool was = p->changed;
     p->changed = true;
     pthread_mutex_unlock(&p->lock);
-    wake(p);
+    if (!was) {
+        wake(p);
+    }
 }
 
 /* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it). */
@@ -65,28 +71,43 @@ static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t
     pthread_mutex_unlock(&p->lock);
 }
 
-/* --hosts: each node read again interval_s after its previous answer. */
+/* Connections kept alive between reads (one per node, up to this): a new TCP (and TLS)
+ * connection per read costs more than the read; past it the oldest idle one is closed. */
+#define KEEP_CONNECTIONS 256
+
+/* --hosts: each node read again interval_s after its previous answer.  Reads that fall due
+ * within `slack` of each other start together, so that the thread wakes a few times per interval
+ * rather than once per node. */
 static void run_hosts(struct poller *p) {
     size_t count = p->shared_count;
     struct node *nodes = xcalloc(count, sizeof *nodes);
     memcpy(nodes, p->shared, count * sizeof *nodes);
-    struct fetch_transfer **busy = xcalloc(count, sizeof *busy);
+    struct fetch_transfer **transfers = xcalloc(count, sizeof *transfers);
+    bool *busy = xcalloc(count, sizeof *busy);
     double *due = xcalloc(count, sizeof *due); /* 0: now */
+    double slack = p->interval_s / 10 < 0.2 ? p->interval_s / 10 : 0.2;
     CURLM *multi = curl_multi_init();
     if (multi == NULL) {
         fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
         abort();
     }
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS,
+                      (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
     while (!atomic_load(&p->stop)) {
         double now = clock_monotonic_s();
         double next = now + STOP_CHECK_MS / 1000.0;
         for (size_t i = 0; i < count; i++) {
-            if (busy[i] == NULL && due[i] <= now) {
+            if (!busy[i] && due[i] <= now + slack) {
                 /* The published copy keeps its last state until this read ends. */
-                struct node keep = nodes[i];
-                busy[i] = fetch_transfer_begin(multi, &nodes[i], &p->options);
-                nodes[i].state = keep.state;
-            } else if (busy[i] == NULL && due[i] < next) {
+                enum node_state keep = nodes[i].state;
+                if (transfers[i] == NULL) {
+                    transfers[i] = fetch_transfer_begin(multi, &nodes[i], &p->options);
+                } else {
+                    fetch_transfer_restart(multi, transfers[i]);
+                }
+                busy[i] = true;
+                nodes[i].state = keep;
+            } else if (!busy[i] && due[i] < next) {
                 next = due[i];
             }
         }
@@ -95,10 +116,9 @@ static void run_hosts(struct poller *p) {
         struct fetch_transfer *done;
         while ((done = fetch_transfer_done(multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {
-                if (busy[i] == done) {
+                if (transfers[i] == done) {
                     keep_body(p, i, done);
-                    fetch_transfer_abort(multi, done);
-                    busy[i] = NULL;
+                    busy[i] = false;
                     due[i] = clock_monotonic_s() + p->interval_s;
                     publish_node(p, i, &nodes[i]);
                     break;
@@ -110,13 +130,14 @@ static void run_hosts(struct poller *p) {
         curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
     }
     for (size_t i = 0; i < count; i++) {
-        if (busy[i] != NULL) {
-            fetch_transfer_abort(multi, busy[i]);
+        if (transfers[i] != NULL) {
+            fetch_transfer_abort(multi, transfers[i]);
         }
     }
     curl_multi_cleanup(multi);
     free(due);
     free(busy);
+    free(transfers);
     free(nodes);
 }
 

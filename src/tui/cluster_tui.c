@@ -309,8 +309,18 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
     canvas_set_ascii(canvas, config->view.ascii);
     struct screen s = {.config = config, .poller = poller};
     bool dirty = true;
+    bool data = true;     /* the poller has published something not taken yet */
+    double last_draw = 0; /* monotonic */
     while (!s.quit) {
-        take(&s, poller);
+        /* New results are taken (and drawn) at most once a tick: with many nodes each read on
+         * its own schedule, results arrive all the time, and a redraw per answer would cost more
+         * than the reads. */
+        double now = clock_monotonic_s();
+        if (data && now - last_draw >= TICK_MS / 1000.0) {
+            take(&s, poller);
+            data = false;
+            dirty = true;
+        }
         char *body;
         size_t body_len;
         if (s.in_node && poller_take_body(poller, &body, &body_len)) {
@@ -326,16 +336,27 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
             draw(&s, canvas, rows, cols);
             term_draw(canvas);
             dirty = false;
+            last_draw = clock_monotonic_s();
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
-        fds[nfds++] = poller_fd(poller);
+        size_t terminal_fds = nfds;
+        if (!data) { /* while results wait, their byte stays in the pipe: not polled again */
+            fds[nfds++] = poller_fd(poller);
+        }
         struct pollfd pfds[3];
         for (size_t i = 0; i < nfds; i++) {
             pfds[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
         }
-        int rc = poll(pfds, (nfds_t)nfds, TICK_MS);
-        dirty = rc == 0 || pfds[nfds - 1].revents != 0; /* ages move every second */
+        int wait_ms = (int)((last_draw + TICK_MS / 1000.0 - clock_monotonic_s()) * 1000.0);
+        wait_ms = wait_ms < 0 ? 0 : wait_ms > TICK_MS ? TICK_MS : wait_ms;
+        int rc = poll(pfds, (nfds_t)nfds, wait_ms);
+        if (rc == 0) {
+            dirty = true; /* ages move every second */
+        }
+        if (nfds > terminal_fds && pfds[terminal_fds].revents != 0) {
+            data = true;
+        }
         struct tui_event event;
         while (!s.quit && term_read_event(&event)) {
             if (event.type == TUI_EVENT_KEY) {
