@@ -137,8 +137,10 @@ class Generator:
                        for i in range(count)]
             return json.dumps({'status': 'success', 'data': {'activeTargets': targets}}).encode()
         rows = cls.aggregate(query)
+        # As Prometheus answers an aggregation: only the labels of its "by (...)" clause.
+        by_host = 'hostname)' in query
         result = [{'metric': {'instance': f'node{i:04d}:8000', 'job': 'nvitop',
-                              'hostname': f'node{i:04d}', **labels},
+                              **({'hostname': f'node{i:04d}'} if by_host else {}), **labels},
                    'value': [now, str(value)]}
                   for i in range(count) for labels, value in rows]
         return json.dumps({'status': 'success',
