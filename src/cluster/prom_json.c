@@ -459,8 +459,8 @@ static bool walk(char *body, size_t len, const struct walk *w, char *err, size_t
     return true;
 }
 
-bool prom_json_vector(char *body, size_t len, prom_json_series_fn *series, void *context,
-                      char *err, size_t errlen) {
+bool prom_json_vector(char *body, size_t len, prom_json_series_fn *series, void *context, char *err,
+                      size_t errlen) {
     struct walk w = {series, NULL, context};
     return walk(body, len, &w, err, errlen);
 }

@@ -45,8 +45,8 @@ typedef void prom_json_target_fn(const struct prom_json_target *target, void *co
  * which, e.g. "not a Prometheus API answer (JSON: expected ':' after a key at byte 12)" or
  * "Prometheus answered an error: <its message>".
  */
-bool prom_json_vector(char *body, size_t len, prom_json_series_fn *series, void *context,
-                      char *err, size_t errlen);
+bool prom_json_vector(char *body, size_t len, prom_json_series_fn *series, void *context, char *err,
+                      size_t errlen);
 
 /* The same for an /api/v1/targets answer: target() for each of data.activeTargets. */
 bool prom_json_targets(char *body, size_t len, prom_json_target_fn *target, void *context,

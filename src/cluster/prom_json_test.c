@@ -24,8 +24,7 @@ static void on_series(const struct prom_json_series *series, void *context) {
     size_t used = strlen(seen->text);
     for (size_t i = 0; i < series->label_count; i++) {
         used += (size_t)snprintf(seen->text + used, sizeof seen->text - used, "%s%s=%s",
-                                 i > 0 ? "," : "", series->labels[i].name,
-                                 series->labels[i].value);
+                                 i > 0 ? "," : "", series->labels[i].name, series->labels[i].value);
     }
     snprintf(seen->text + used, sizeof seen->text - used, " %g@%g;", series->value, series->time);
 }
@@ -56,7 +55,8 @@ static void test_vector(void **state) {
                        "\"extra\":[-0.5e+3,false]}, \"warnings\":[\"w\"]}\n",
                        &seen, err, sizeof err));
     assert_string_equal(seen.text, "instance=a:1,job=j 3@1.5;u=\xc3\xa9\"x nan@2;");
-    assert_true(vector("{\"status\":\"success\",\"data\":{\"result\":[]}}", &seen, err, sizeof err));
+    assert_true(
+        vector("{\"status\":\"success\",\"data\":{\"result\":[]}}", &seen, err, sizeof err));
     assert_string_equal(seen.text, "");
 }
 
@@ -87,7 +87,8 @@ static void test_errors(void **state) {
     expect_error("{\"a\":\"\\u0000\"}",
                  "not a Prometheus API answer (JSON: NUL in a string at byte 12)");
     expect_error("{\"a\":\"x", "not a Prometheus API answer (JSON: unterminated string at byte 7)");
-    expect_error("{\"a\":1} x", "not a Prometheus API answer (JSON: text after the answer at byte 8)");
+    expect_error("{\"a\":1} x",
+                 "not a Prometheus API answer (JSON: text after the answer at byte 8)");
     char deep[300] = "{\"a\":";
     for (int i = 0; i < 100; i++) {
         strcat(deep, "[");
@@ -97,12 +98,13 @@ static void test_errors(void **state) {
 
 static void test_targets(void **state) {
     (void)state;
-    char body[] = "{\"status\":\"success\",\"data\":{\"activeTargets\":["
-                  "{\"discoveredLabels\":{\"__address__\":\"a:1\"},\"labels\":{\"instance\":\"a:1\","
-                  "\"job\":\"nv\"},\"scrapeUrl\":\"http://a:1/metrics\",\"lastError\":\"\","
-                  "\"lastScrape\":\"2026-11-23T16:10:29.5Z\",\"lastScrapeDuration\":0.01,"
-                  "\"health\":\"up\"},"
-                  "{\"labels\":{\"job\":\"nv\"},\"health\":3}],\"droppedTargets\":[]}}";
+    char body[] =
+        "{\"status\":\"success\",\"data\":{\"activeTargets\":["
+        "{\"discoveredLabels\":{\"__address__\":\"a:1\"},\"labels\":{\"instance\":\"a:1\","
+        "\"job\":\"nv\"},\"scrapeUrl\":\"http://a:1/metrics\",\"lastError\":\"\","
+        "\"lastScrape\":\"2026-11-23T16:10:29.5Z\",\"lastScrapeDuration\":0.01,"
+        "\"health\":\"up\"},"
+        "{\"labels\":{\"job\":\"nv\"},\"health\":3}],\"droppedTargets\":[]}}";
     struct seen seen = {{0}};
     char err[200];
     assert_true(prom_json_targets(body, strlen(body), on_target, &seen, err, sizeof err));

@@ -31,6 +31,7 @@ enum tui_key {
     TUI_KEY_BACK_TAB,
     TUI_KEY_F5,
     TUI_KEY_OTHER, /* a function key the monitor has no use for */
+    TUI_KEY_BACKSPACE,
     TUI_KEY_ALT = 0x100000
 };
 

@@ -287,6 +287,8 @@ static int translate_key(int code) {
         return TUI_KEY_BACK_TAB;
     case KEY_ENTER:
         return TUI_KEY_ENTER;
+    case KEY_BACKSPACE:
+        return TUI_KEY_BACKSPACE;
     default:
         return code == KEY_F(5) ? TUI_KEY_F5 : TUI_KEY_OTHER;
     }
