@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cluster/prom_api.h"
+#include "cluster/prom_node.h"
 #include "util/clock.h"
 #include "util/str.h"
 #include "util/xalloc.h"
@@ -31,8 +32,10 @@ struct poller {
     size_t shared_count;
     bool changed;
     char error[256];
-    size_t watched; /* the node whose body is kept (count: none) */
-    char *body;     /* its newest body, until taken */
+    size_t watched;             /* --hosts: the node whose body is kept (count: none) */
+    char watched_instance[256]; /* --prometheus: the node read for its view ("": none) */
+    bool watch_new;             /* --prometheus: read it now (it was just chosen) */
+    char *body;                 /* its newest body, until taken */
     size_t body_len;
 };
 
@@ -141,7 +144,41 @@ static void run_hosts(struct poller *p) {
     free(nodes);
 }
 
-/* --prometheus: the fleet every interval_s. */
+/* --prometheus, with a node view open: that node's series, as its body (a failed read leaves
+ * the view as it was: the fleet's own read reports Prometheus's problems). */
+static void read_watched(struct poller *p) {
+    char instance[sizeof p->watched_instance];
+    pthread_mutex_lock(&p->lock);
+    memcpy(instance, p->watched_instance, sizeof instance);
+    p->watch_new = false;
+    pthread_mutex_unlock(&p->lock);
+    char *text, error[256];
+    size_t len;
+    if (instance[0] == '\0' || !prom_node_read(p->prometheus_url, &p->options, instance, &text,
+                                               &len, error, sizeof error)) {
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    if (strcmp(instance, p->watched_instance) == 0) { /* still the one watched */
+        free(p->body);
+        p->body = text;
+        p->body_len = len;
+        text = NULL;
+    }
+    pthread_mutex_unlock(&p->lock);
+    free(text);
+    wake(p);
+}
+
+static bool watch_new(struct poller *p) {
+    pthread_mutex_lock(&p->lock);
+    bool now = p->watch_new;
+    pthread_mutex_unlock(&p->lock);
+    return now;
+}
+
+/* --prometheus: the fleet every interval_s, and the watched node's series with it (at once when
+ * a node was just chosen). */
 static void run_prometheus(struct poller *p) {
     while (!atomic_load(&p->stop)) {
         double start = clock_monotonic_s();
@@ -162,7 +199,11 @@ static void run_prometheus(struct poller *p) {
         p->changed = true;
         pthread_mutex_unlock(&p->lock);
         wake(p);
+        read_watched(p);
         while (!atomic_load(&p->stop) && clock_monotonic_s() - start < p->interval_s) {
+            if (watch_new(p)) {
+                read_watched(p);
+            }
             usleep(STOP_CHECK_MS * 1000);
         }
     }
@@ -231,16 +272,16 @@ bool poller_take(struct poller *p, struct node **nodes, size_t *count, char *err
 }
 
 bool poller_watch(struct poller *p, const char *address) {
-    if (p->prometheus_url != NULL) {
-        return false;
-    }
     pthread_mutex_lock(&p->lock);
     p->watched = p->shared_count;
-    for (size_t i = 0; address != NULL && i < p->shared_count; i++) {
+    for (size_t i = 0; p->prometheus_url == NULL && address != NULL && i < p->shared_count; i++) {
         if (strcmp(p->shared[i].address, address) == 0) {
             p->watched = i;
         }
     }
+    str_copy(p->watched_instance, sizeof p->watched_instance,
+             p->prometheus_url != NULL && address != NULL ? address : "");
+    p->watch_new = p->watched_instance[0] != '\0';
     free(p->body);
     p->body = NULL;
     pthread_mutex_unlock(&p->lock);

@@ -248,9 +248,9 @@ static void on_target(const struct prom_json_target *target, void *context) {
         target->last_scrape != NULL ? prom_api_parse_time(target->last_scrape) : NAN};
 }
 
-static bool api_get(const char *base, const char *path, const char *query,
-                    const struct fetch_options *options, struct strbuf *body,
-                    struct reading *reading, char *err, size_t errlen) {
+bool prom_api_get(const char *base, const char *path, const char *query,
+                  const struct fetch_options *options, struct strbuf *body, char *err,
+                  size_t errlen) {
     struct strbuf url = STRBUF_INIT;
     size_t base_len = strlen(base);
     while (base_len > 0 && base[base_len - 1] == '/') {
@@ -274,17 +274,24 @@ static bool api_get(const char *base, const char *path, const char *query,
         snprintf(err, errlen, "%s: %s", node_state_name(state), reason);
         return false;
     }
-    char empty[1] = "";
-    char *text = body->data != NULL ? body->data : empty;
-    char why[200];
-    ok = query != NULL
-             ? prom_json_vector(text, body->len, reading->field == F_GPUS ? on_gpus : on_field,
-                                reading, why, sizeof why)
-             : prom_json_targets(text, body->len, on_target, reading, why, sizeof why);
-    if (!ok) {
-        snprintf(err, errlen, "%s", why);
+    if (body->data == NULL && !strbuf_append(body, "", 0)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
     }
-    return ok;
+    return true;
+}
+
+static bool api_get(const char *base, const char *path, const char *query,
+                    const struct fetch_options *options, struct strbuf *body,
+                    struct reading *reading, char *err, size_t errlen) {
+    if (!prom_api_get(base, path, query, options, body, err, errlen)) {
+        return false;
+    }
+    return query != NULL
+               ? prom_json_vector(body->data, body->len,
+                                  reading->field == F_GPUS ? on_gpus : on_field, reading, err,
+                                  errlen)
+               : prom_json_targets(body->data, body->len, on_target, reading, err, errlen);
 }
 
 /* Merge the nodes found and the targets (both sorted) into *nodes: a node with data keeps it

@@ -10,7 +10,7 @@ static const struct {
     const char *name;
     char letter;
 } orders[CLUSTER_ORDER_COUNT] = {
-    [CLUSTER_ORDER_NATURAL] = {"natural", 'n'}, [CLUSTER_ORDER_HOST] = {"host", 'h'},
+    [CLUSTER_ORDER_NATURAL] = {"natural", 'n'},  [CLUSTER_ORDER_HOST] = {"host", 'h'},
     [CLUSTER_ORDER_UTIL] = {"utilization", 'u'}, [CLUSTER_ORDER_MEMORY] = {"memory", 'g'},
     [CLUSTER_ORDER_POWER] = {"power", 'w'},      [CLUSTER_ORDER_TEMP] = {"temperature", 't'},
     [CLUSTER_ORDER_PROCS] = {"processes", 'p'},  [CLUSTER_ORDER_STATE] = {"state", 's'},

@@ -41,7 +41,6 @@ struct screen {
     bool in_node; /* the node view is shown */
     struct node_view node;
     struct poller *poller;
-    char note[128]; /* a short message on the problem line (Enter with --prometheus) */
 };
 
 static void arrange(struct screen *s) {
@@ -127,9 +126,7 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         }
         canvas_text(canvas, y, 0, line, style);
     }
-    if (s->note[0] != '\0') {
-        canvas_text(canvas, rows - 2, 0, s->note, bad);
-    } else if (s->shown_count > 0) {
+    if (s->shown_count > 0) {
         table_problem(line, sizeof line, &s->nodes[s->shown[s->cursor]]);
         canvas_text(canvas, rows - 2, 0, line, bad);
     } else if (s->count > 0) {
@@ -201,23 +198,20 @@ static void filter_key(struct screen *s, int key) {
     arrange(s);
 }
 
+/* The selected node's view: its series come with its next read (--hosts) or at once from
+ * Prometheus. */
 static void open_node(struct screen *s) {
     if (s->shown_count == 0) {
         return;
     }
     const char *address = s->nodes[s->shown[s->cursor]].address;
-    if (poller_watch(s->poller, address)) {
-        node_view_open(&s->node, address);
-        s->in_node = true;
-    } else {
-        snprintf(s->note, sizeof s->note,
-                 "A node's devices and processes are shown with --hosts only.");
-    }
+    poller_watch(s->poller, address);
+    node_view_open(&s->node, address);
+    s->in_node = true;
 }
 
 static void handle_key(struct screen *s, int key, int rows) {
     size_t page = rows > 8 ? (size_t)rows - 8 : 1;
-    s->note[0] = '\0';
     if (s->in_node) {
         node_key(s, key, rows);
         return;

@@ -3,6 +3,7 @@ port that refuses connections and a server that answers after 10 s.  The good no
 their figures while the slow one is still pending, the bad ones with their reasons, the good ones
 keep refreshing while the slow one times out, the sort keys (',' '.' '/' and 'o' + a letter)
 reorder the nodes, the filter ('\\') narrows them, 'h' lists the keys, q quits."""
+import itertools
 import os
 import re
 import shlex
@@ -18,10 +19,13 @@ TIMEOUT_S = 8  # the slow node's timeout: long enough to see the others refresh 
 
 
 class Tmux:
-    """A private tmux server with one pane running a command."""
+    """A private tmux server with one pane running a command (a new server each time: one just
+    killed may still hold its socket name)."""
+
+    servers = itertools.count()
 
     def __init__(self, command):
-        self.socket = f'nvt-cluster-{os.getpid()}'
+        self.socket = f'nvt-cluster-{os.getpid()}-{next(Tmux.servers)}'
         env = dict(os.environ, TERM='xterm-256color')
         env.pop('NVML_SIM_SCENARIO', None)
         subprocess.run(['tmux', '-L', self.socket, '-f', '/dev/null', 'new-session', '-d', '-x',
