@@ -70,8 +70,8 @@ static void on_series(const struct prom_json_series *series, void *context) {
     }
 }
 
-bool prom_node_read(const char *base_url, const struct fetch_options *options,
-                    const char *instance, char **text, size_t *len, char *err, size_t errlen) {
+bool prom_node_read(const char *base_url, const struct fetch_options *options, const char *instance,
+                    char **text, size_t *len, char *err, size_t errlen) {
     char query[1024];
     prom_node_query(instance, query, sizeof query);
     struct strbuf body = STRBUF_INIT;

@@ -19,7 +19,7 @@ void prom_node_query(const char *instance, char *buf, size_t size);
 /* Read instance's series from the Prometheus at base_url.  On success *text is a malloc'd,
  * NUL-terminated Prometheus text body of *len bytes (free()); empty when Prometheus has no series
  * of that target.  False with the reason in err. */
-bool prom_node_read(const char *base_url, const struct fetch_options *options,
-                    const char *instance, char **text, size_t *len, char *err, size_t errlen);
+bool prom_node_read(const char *base_url, const struct fetch_options *options, const char *instance,
+                    char **text, size_t *len, char *err, size_t errlen);
 
 #endif /* NVITOP_CLUSTER_PROM_NODE_H */
