@@ -228,7 +228,9 @@ struct poller *poller_start(const struct node *nodes, size_t count, const char *
     p->interval_s = interval_s;
     p->prometheus_url = prometheus_url;
     p->shared = xcalloc(count + 1, sizeof *p->shared);
-    memcpy(p->shared, nodes, count * sizeof *nodes);
+    if (count > 0) { /* nodes is NULL with --prometheus */
+        memcpy(p->shared, nodes, count * sizeof *nodes);
+    }
     p->shared_count = count;
     p->changed = true;
     p->watched = count;
@@ -262,7 +264,9 @@ bool poller_take(struct poller *p, struct node **nodes, size_t *count, char *err
     bool changed = p->changed;
     if (changed) {
         *nodes = xcalloc(p->shared_count + 1, sizeof **nodes);
-        memcpy(*nodes, p->shared, p->shared_count * sizeof **nodes);
+        if (p->shared_count > 0) { /* shared may be NULL: a Prometheus with no nodes */
+            memcpy(*nodes, p->shared, p->shared_count * sizeof **nodes);
+        }
         *count = p->shared_count;
         str_copy(error, error_size, p->error);
         p->changed = false;

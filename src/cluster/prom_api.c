@@ -182,7 +182,7 @@ static unsigned count_of(double v) {
 static void on_field(const struct prom_json_series *series, void *context) {
     struct reading *r = context;
     const char *instance = prom_json_label(series, "instance");
-    if (instance == NULL) {
+    if (instance == NULL || r->found_count == 0) {
         return;
     }
     struct node key;
@@ -346,15 +346,17 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
         r.field = (enum field)f;
         ok = api_get(base_url, "/api/v1/query?query=", queries[f], options, &body, &r, err, errlen);
         strbuf_fini(&body);
-        if (f == F_GPUS) {
+        if (f == F_GPUS && r.found_count > 0) { /* (qsort and bsearch take no NULL array) */
             qsort(r.found, r.found_count, sizeof *r.found, node_by_address);
         }
     }
     /* The targets' strings point into their answer, kept until the merge. */
     ok = ok && api_get(base_url, "/api/v1/targets?state=active", NULL, options, &targets_body, &r,
                        err, errlen);
-    if (ok) {
+    if (ok && r.target_count > 0) {
         qsort(r.targets, r.target_count, sizeof *r.targets, target_by_instance);
+    }
+    if (ok) {
         merge(&r, nodes, count);
     }
     strbuf_fini(&targets_body);
