@@ -270,4 +270,3 @@ const char *jscan_string_or_skip(struct json_scan *s) {
     jscan_skip_value(s, 1);
     return NULL;
 }
-
