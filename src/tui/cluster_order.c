@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/event.h"
+
 static const struct {
     const char *name;
     char letter;
@@ -45,6 +47,26 @@ bool cluster_node_matches(const struct node *n, const char *filter) {
         }
     }
     return false;
+}
+
+bool cluster_filter_key(char *filter, size_t size, int key, bool *editing) {
+    size_t len = strlen(filter);
+    if (key == TUI_KEY_ENTER || key == '\r') {
+        *editing = false;
+    } else if (key == TUI_KEY_ESC || key == TUI_KEY_CTRL_C) {
+        *editing = false;
+        filter[0] = '\0';
+    } else if (key == TUI_KEY_BACKSPACE || key == 127 || key == 8) {
+        filter[len > 0 ? len - 1 : 0] = '\0';
+    } else if (key == 21) { /* Ctrl-U, as in a shell */
+        filter[0] = '\0';
+    } else if (key >= ' ' && key < 127 && len + 1 < size) {
+        filter[len] = (char)key;
+        filter[len + 1] = '\0';
+    } else {
+        return false;
+    }
+    return true;
 }
 
 /* A usage figure of a node: larger first by default, as nvitop sorts usage; N/A below every

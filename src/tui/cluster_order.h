@@ -43,6 +43,11 @@ bool cluster_order_of_letter(int letter, enum cluster_order *order, bool *revers
 /* Whether node n passes filter ("" passes every node). */
 bool cluster_node_matches(const struct node *n, const char *filter);
 
+/* A key typed into filter (size bytes) while *editing: printable characters are added,
+ * Backspace removes the last, Ctrl-U empties it, Enter ends the editing, Esc (or Ctrl-C) ends it
+ * and empties the filter.  Returns whether the filter changed or the editing ended. */
+bool cluster_filter_key(char *filter, size_t size, int key, bool *editing);
+
 /* Fill shown with the indices of the nodes that pass a's filter, in a's order (ties keep the
  * nodes' order); returns how many.  shown has room for count entries. */
 size_t cluster_arrange(const struct node *nodes, size_t count, const struct cluster_arrangement *a,

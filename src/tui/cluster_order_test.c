@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "tui/event.h"
 #include "util/str.h"
 
 /* Four nodes: b (util 50, user alice), a (util NaN, user Bob), c (no data), d (util 90). */
@@ -93,11 +94,31 @@ static void test_letters(void **state) {
     assert_string_equal(cluster_order_name(CLUSTER_ORDER_TEMP), "temperature");
 }
 
+static void test_filter_keys(void **state) {
+    (void)state;
+    char filter[5] = "";
+    bool editing = true;
+    const int keys[] = {'a', 'B', 'c', 'd', 'e', TUI_KEY_BACKSPACE, 127, 'x'};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        cluster_filter_key(filter, sizeof filter, keys[i], &editing);
+    }
+    assert_string_equal(filter, "aBx"); /* 'e' did not fit; two characters removed */
+    assert_false(cluster_filter_key(filter, sizeof filter, TUI_KEY_UP, &editing));
+    assert_true(cluster_filter_key(filter, sizeof filter, TUI_KEY_ENTER, &editing));
+    assert_false(editing);
+    assert_string_equal(filter, "aBx");
+    editing = true;
+    assert_true(cluster_filter_key(filter, sizeof filter, TUI_KEY_ESC, &editing));
+    assert_false(editing);
+    assert_string_equal(filter, "");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orders),
         cmocka_unit_test(test_filter),
         cmocka_unit_test(test_letters),
+        cmocka_unit_test(test_filter_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

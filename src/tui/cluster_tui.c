@@ -6,6 +6,7 @@
 #include "tui/cluster_tui.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -178,24 +179,9 @@ static void node_key(struct screen *s, int key, int rows) {
 
 /* A key while the filter is typed: the nodes are filtered as it changes. */
 static void filter_key(struct screen *s, int key) {
-    char *filter = s->arrangement.filter;
-    size_t len = strlen(filter);
-    if (key == TUI_KEY_ENTER || key == '\r') {
-        s->editing = false;
-    } else if (key == TUI_KEY_ESC || key == TUI_KEY_CTRL_C) {
-        s->editing = false;
-        filter[0] = '\0';
-    } else if (key == TUI_KEY_BACKSPACE || key == 127 || key == 8) {
-        filter[len > 0 ? len - 1 : 0] = '\0';
-    } else if (key == 21) { /* Ctrl-U, as in a shell */
-        filter[0] = '\0';
-    } else if (key >= ' ' && key < 127 && len + 1 < sizeof s->arrangement.filter) {
-        filter[len] = (char)key;
-        filter[len + 1] = '\0';
-    } else {
-        return;
+    if (cluster_filter_key(s->arrangement.filter, sizeof s->arrangement.filter, key, &s->editing)) {
+        arrange(s);
     }
-    arrange(s);
 }
 
 /* The selected node's view: its series come with its next read (--hosts) or at once from
@@ -327,16 +313,24 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
     struct screen s = {.config = config, .poller = poller};
     bool dirty = true;
     bool data = true;     /* the poller has published something not taken yet */
-    double last_draw = 0; /* monotonic */
+    double next_take = 0; /* monotonic; when results may be taken again */
+    double next_tick = 0; /* monotonic; when the ages shown move */
+    const double tick = TICK_MS / 1000.0;
     while (!s.quit) {
         /* New results are taken (and drawn) at most once a tick: with many nodes each read on
          * its own schedule, results arrive all the time, and a redraw per answer would cost more
-         * than the reads. */
+         * than the reads.  Keys are answered at once and do not delay the next take. */
         double now = clock_monotonic_s();
-        if (data && now - last_draw >= TICK_MS / 1000.0) {
+        if (data && now >= next_take) {
             take(&s, poller);
             data = false;
             dirty = true;
+            next_take = now + tick;
+            next_tick = now + tick; /* drawn now: the ages are fresh */
+        }
+        if (now >= next_tick) {
+            dirty = true; /* ages move every second */
+            next_tick = now + tick;
         }
         char *body;
         size_t body_len;
@@ -353,7 +347,6 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
             draw(&s, canvas, rows, cols);
             term_draw(canvas);
             dirty = false;
-            last_draw = clock_monotonic_s();
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
@@ -365,12 +358,11 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
         for (size_t i = 0; i < nfds; i++) {
             pfds[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
         }
-        int wait_ms = (int)((last_draw + TICK_MS / 1000.0 - clock_monotonic_s()) * 1000.0);
-        wait_ms = wait_ms < 0 ? 0 : wait_ms > TICK_MS ? TICK_MS : wait_ms;
+        /* Rounded up: waking a little early would find nothing due and wait again. */
+        double until =
+            (data && next_take < next_tick ? next_take : next_tick) - clock_monotonic_s();
+        int wait_ms = until <= 0 ? 0 : until >= tick ? TICK_MS : (int)ceil(until * 1000.0);
         int rc = poll(pfds, (nfds_t)nfds, wait_ms);
-        if (rc == 0) {
-            dirty = true; /* ages move every second */
-        }
         if (nfds > terminal_fds && pfds[terminal_fds].revents != 0) {
             data = true;
         }
