@@ -17,6 +17,7 @@ LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/be
 LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-collector"
 run "$build/bench/bench-once"
 run "$build/bench/bench-tree"
+LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-replay"
 run sh "$here/bench/monitor/monitor_bench.sh" "$build" "$seconds"
 run sh "$here/bench/monitor/monitor_bench.sh" --metrics "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"

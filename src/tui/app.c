@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/screens/metrics_screen.h"
 #include "tui/screens/screen.h"
 #include "tui/widgets/panels.h"
 
@@ -70,9 +71,9 @@ void app_fini(struct tui_app *app) {
         view_process_table_fini(&app->table);
     }
     if (app->proc_snap != app->snap) {
-        nvt_snapshot_free(app->proc_snap);
+        app_snapshot_free(app, app->proc_snap);
     }
-    nvt_snapshot_free(app->snap);
+    app_snapshot_free(app, app->snap);
     fini_histories(&app->histories);
     selection_fini(&app->selection);
     free(app->row_y);
@@ -107,16 +108,26 @@ void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now
         app->proc_snap = snap;
     }
     if (old_snap != NULL && old_snap != app->proc_snap) {
-        nvt_snapshot_free(old_snap);
+        app_snapshot_free(app, old_snap);
     }
     if (old_proc != NULL && old_proc != old_snap && old_proc != app->proc_snap) {
-        nvt_snapshot_free(old_proc);
+        app_snapshot_free(app, old_proc);
     }
     if (has_processes) {
         app->proc_generation++;
         app_rebuild_table(app);
     }
     host_panel_record(app, now_s);
+}
+
+void app_source_jumped(struct tui_app *app) {
+    /* The host panel's graphs: readings of another time of the recording do not continue them. */
+    fini_histories(&app->histories);
+    struct app_histories *h = &app->histories;
+    /* Out of memory leaves an empty history, which draws nothing and takes nothing. */
+    (void)(history_init(&h->cpu) & history_init(&h->memory) & history_init(&h->swap) &
+           history_init(&h->gpu[0]) & history_init(&h->gpu[1]));
+    app_metrics_jumped(app);
 }
 
 void app_screen_push(struct tui_app *app, enum app_screen screen,
@@ -156,6 +167,9 @@ void app_screen_pop(struct tui_app *app) {
 }
 
 nvt_context *app_host_context(struct tui_app *app) {
+    if (app->source != NULL) {
+        return app->source->ops->host_context(app->source->impl);
+    }
     if (app->host_ctx == NULL) {
         const struct nvt_options *lib = app->config->lib_options;
         struct nvt_options options;
@@ -208,6 +222,21 @@ static void draw_note(struct tui_app *app, struct canvas *canvas, double now_s) 
     canvas_text(canvas, canvas_rows(canvas) - 1, (app->cols - width) / 2, text, style);
 }
 
+/* A replay's time line: over the clock line at the top of the main screen, at the bottom of the
+ * other screens (their first row is their header); the help screen lists its keys instead. */
+static void draw_timeline(struct tui_app *app, struct canvas *canvas) {
+    const struct tui_source *source = app->source;
+    if (source == NULL || source->ops->draw_timeline == NULL || app->screen == APP_SCREEN_HELP) {
+        return;
+    }
+    int y = app->screen == APP_SCREEN_MAIN ? 0 : canvas_rows(canvas) - 1;
+    source->ops->draw_timeline(source->impl, canvas, y, app->cols);
+    char note[sizeof(app->note)];
+    if (source->ops->take_note(source->impl, note, sizeof(note))) {
+        app_note(app, note);
+    }
+}
+
 void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double wall_s) {
     canvas_clear(canvas);
     canvas_set_ascii(canvas, app->view.ascii);
@@ -216,6 +245,7 @@ void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double w
         return;
     }
     screen_ops_of(app->screen)->draw(app, canvas, wall_s);
+    draw_timeline(app, canvas);
     message_box_draw(&app->box, canvas);
     draw_note(app, canvas, now_s);
     app_update_sample_flags(app);
@@ -245,6 +275,14 @@ bool app_handle_event(struct tui_app *app, const struct tui_event *event) {
             app->quit = true;
         }
         return false;
+    }
+    /* A replay's time keys come first, except after `o` (a sort key follows it). */
+    const struct tui_source *source = app->source;
+    if (event->type == TUI_EVENT_KEY && source != NULL && source->ops->key != NULL &&
+        !app->pending_o && app->screen != APP_SCREEN_HELP &&
+        source->ops->key(source->impl, event->key, app->now_s)) {
+        app->source_moved = true;
+        return true;
     }
     const struct screen_ops *ops = screen_ops_of(app->screen);
     if (event->type == TUI_EVENT_MOUSE && ops->mouse != NULL) {

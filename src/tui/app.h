@@ -16,6 +16,7 @@
 #include "tui/event.h"
 #include "tui/history.h"
 #include "tui/selection.h"
+#include "tui/source.h"
 #include "tui/tui.h"
 #include "tui/watch.h"
 #include "tui/widgets/message_box.h"
@@ -111,8 +112,11 @@ struct tui_app {
     /* Counts signal requests sent, so that a screen with its own selection clears it after one
      * (SPEC.md §3.7 step 5) as the main screen does. */
     uint64_t signal_generation;
-    /* A /proc-only library context of the UI thread (the sampler's context belongs to its
-     * thread): opened on first use by app_host_context(). */
+    /* Where the snapshots come from (lent by tui.c; NULL in unit tests, which hand snapshots of
+     * the library to app_set_snapshot() and read /proc through host_ctx). */
+    const struct tui_source *source;
+    /* Without a source: a /proc-only library context of the UI thread (the sampler's context
+     * belongs to its thread), opened on first use by app_host_context(). */
     nvt_context *host_ctx;
     struct app_watch watch;
     enum view_display_mode mode;
@@ -146,6 +150,9 @@ struct tui_app {
     bool quit;
     bool refresh_requested;
     bool repaint_requested; /* clear the terminal and draw every cell (Ctrl-L, force refresh) */
+    /* A key of the source moved it (a replay's time line): the keys after it wait for the new
+     * frame, so that a selection key acts on the rows it shows. */
+    bool source_moved;
 };
 
 /* Choose what right-hand graph i plots; its history starts anew. */
@@ -185,6 +192,28 @@ const struct app_process_ref *app_screen_process(const struct tui_app *app);
 /* The UI thread's /proc-only context (nvt_options.host_only, with the monitor's proc root), opened
  * on first use; NULL when it cannot be opened (out of memory). */
 nvt_context *app_host_context(struct tui_app *app);
+
+/* What the source lacks (source.h): NULL when available, else why not. */
+const char *app_unavailable(const struct tui_app *app, enum tui_source_feature feature);
+
+/* The parent map and one host process beyond the GPU processes of the process snapshot, for the
+ * tree view (source.h: parent_map, host_process).  Without a source: /proc now. */
+bool app_parent_map(struct tui_app *app, uint32_t **pids, uint32_t **ppids, size_t *count);
+struct nvt_host_process *app_host_process(struct tui_app *app, uint32_t pid);
+void app_host_pass_end(struct tui_app *app);
+
+/* Can signals be sent?  Not with --readonly, and never from a source without signal operations
+ * (a recording): the signal keys then show the read-only note. */
+bool app_can_signal(const struct tui_app *app);
+
+/* Free a snapshot the way its source allocated it. */
+void app_snapshot_free(const struct tui_app *app, struct nvt_snapshot *snap);
+
+/* The clock the screens show: the recorded moment in a replay, else now. */
+double app_wall_time(const struct tui_app *app);
+
+/* The source jumped to another moment (a replay): the graphs start anew from there. */
+void app_source_jumped(struct tui_app *app);
 
 /* The process selected on the main screen, as a screen entered from it wants it: false (and
  * out->set false) when nothing is selected. */

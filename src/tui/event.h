@@ -30,8 +30,8 @@ enum tui_key {
     TUI_KEY_PAGE_DOWN,
     TUI_KEY_BACK_TAB,
     TUI_KEY_F5,
-    TUI_KEY_OTHER, /* a function key the monitor has no use for */
-    TUI_KEY_BACKSPACE,
+    TUI_KEY_BACKSPACE, /* as a function key (terminals that send DEL give 127) */
+    TUI_KEY_OTHER,     /* a function key the monitor has no use for */
     TUI_KEY_ALT = 0x100000
 };
 

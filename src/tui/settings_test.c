@@ -320,11 +320,55 @@ static void test_user_path(void **state) {
     assert_string_equal(tui_settings_system_path(), "/opt/n.conf");
 }
 
+/* The file the packages install as /etc/nvitop/nvitop.conf (dist/nvitop.conf): every key the S
+ * key writes is in it, commented out with its default, so that it documents the defaults and
+ * changes nothing until a line is uncommented. */
+static void test_shipped_file(void **state) {
+    (void)state;
+    FILE *f = fopen(NVT_DIST_DIR "/nvitop.conf", "r");
+    assert_non_null(f);
+    static char shipped[8192];
+    size_t length = fread(shipped, 1, sizeof(shipped) - 1, f);
+    assert_true(length < sizeof(shipped) - 1);
+    fclose(f);
+    shipped[length] = '\0';
+
+    struct tui_settings parsed;
+    assert_int_equal(parse(&parsed, shipped), 0);
+    assert_string_equal(warnings, "");
+    struct tui_settings defaults;
+    tui_settings_defaults(&defaults);
+    struct strbuf want = {0};
+    struct strbuf got = {0};
+    assert_true(tui_settings_format(&defaults, &want));
+    assert_true(tui_settings_format(&parsed, &got));
+    assert_string_equal(strbuf_cstr(&got), strbuf_cstr(&want));
+
+    /* Each section and each key line of the written file, commented out, is a line of the
+     * shipped one. */
+    const char *line = strbuf_cstr(&want);
+    while (*line != '\0') {
+        size_t n = strcspn(line, "\n");
+        if (n > 0 && line[0] != '#') {
+            char expect[256];
+            snprintf(expect, sizeof(expect), "\n%s%.*s\n", line[0] == '[' ? "" : "# ", (int)n,
+                     line);
+            if (strstr(shipped, expect) == NULL) {
+                fail_msg("dist/nvitop.conf lacks the line %s", expect + 1);
+            }
+        }
+        line += n + (line[n] == '\n');
+    }
+    strbuf_fini(&want);
+    strbuf_fini(&got);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_key),          cmocka_unit_test(test_bad_lines),
         cmocka_unit_test(test_nul_and_long_lines), cmocka_unit_test(test_save_and_reload),
         cmocka_unit_test(test_atomic_write),       cmocka_unit_test(test_user_path),
+        cmocka_unit_test(test_shipped_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "tui/app.h"
-#include "tui/sampler.h"
 #include "tui/screens/metrics_screen.h"
+#include "tui/source.h"
 #include "tui/term.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
@@ -63,21 +63,6 @@ static void plan_schedule(const struct tui_config *config, struct sampler_schedu
     }
 }
 
-static void wait_first_snapshot(struct sampler *sampler) {
-    struct pollfd pfd = {.fd = sampler_fd(sampler), .events = POLLIN};
-    double deadline = clock_monotonic_s() + FIRST_SNAPSHOT_WAIT_MS / 1000.0;
-    for (;;) {
-        int left_ms = (int)((deadline - clock_monotonic_s()) * 1000.0);
-        if (left_ms <= 0) {
-            return;
-        }
-        int rc = poll(&pfd, 1, left_ms);
-        if (rc > 0 || (rc < 0 && errno != EINTR)) {
-            return;
-        }
-    }
-}
-
 static void describe_signal_result(struct tui_app *app, const struct sampler_signal_result *r) {
     char text[96];
     if (r->denied > 0) {
@@ -91,12 +76,14 @@ static void describe_signal_result(struct tui_app *app, const struct sampler_sig
     }
 }
 
-static void send_chosen_signal(struct tui_app *app, struct sampler *sampler) {
+static void send_chosen_signal(struct tui_app *app, const struct tui_source *source) {
     int signal_number;
     if (!message_box_take_choice(&app->box, &signal_number)) {
         return;
     }
-    if (signal_number != 0) {
+    /* A read-only source has no signal operation: the box is never opened for one (the keys show
+     * the read-only note), and nothing could be sent if it were. */
+    if (signal_number != 0 && source->signals != NULL) {
         struct sampler_target targets[64];
         size_t count = 0;
         for (size_t i = 0; i < app->box.target_count; i++) {
@@ -104,7 +91,7 @@ static void send_chosen_signal(struct tui_app *app, struct sampler *sampler) {
             targets[count].create_time = app->box.targets[i].create_time;
             count++;
             if (count == sizeof(targets) / sizeof(targets[0]) || i + 1 == app->box.target_count) {
-                sampler_send_signal(sampler, targets, count, signal_number);
+                source->signals->send(source->impl, targets, count, signal_number);
                 count = 0;
             }
         }
@@ -118,8 +105,14 @@ static void send_chosen_signal(struct tui_app *app, struct sampler *sampler) {
  * least every second and redraw the clock with everything else, so the clock's own tick waits a
  * little longer than that (a snapshot with the process list can take a few milliseconds more
  * than the last one): it only keeps the clock going while the driver stalls. */
-static int next_timeout_ms(const struct tui_app *app, double now_s, double last_draw_s) {
+static int next_timeout_ms(const struct tui_app *app, const struct tui_source *source, double now_s,
+                           double last_draw_s) {
     double timeout = last_draw_s + CLOCK_TICK_S - now_s;
+    int source_ms =
+        source->ops->timeout_ms != NULL ? source->ops->timeout_ms(source->impl, now_s) : -1;
+    if (source_ms >= 0 && source_ms / 1000.0 < timeout) {
+        timeout = source_ms / 1000.0;
+    }
     if (app->box.open && app->box.confirm_at > 0.0) {
         double until = app->box.confirm_at - now_s;
         timeout = until < timeout ? until : timeout;
@@ -144,18 +137,18 @@ static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
     return canvas_resize(canvas, app->rows, app->cols);
 }
 
-/* Hand the sampler what the screen now needs, when that changed. */
-static void update_sampler_flags(const struct tui_app *app, struct sampler *sampler,
-                                 unsigned *flags, unsigned *process_flags) {
+/* Hand the source what the screen now needs, when that changed. */
+static void update_source_flags(const struct tui_app *app, const struct tui_source *source,
+                                unsigned *flags, unsigned *process_flags) {
     if (app->sample_flags == *flags && app->sample_process_flags == *process_flags) {
         return;
     }
     *flags = app->sample_flags;
     *process_flags = app->sample_process_flags;
-    sampler_set_flags(sampler, *flags, *process_flags);
+    source->ops->set_flags(source->impl, *flags, *process_flags);
 }
 
-static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler,
+static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tui_source *source,
                      const struct sampler_schedule *schedule) {
     bool dirty = true;
     double last_draw = 0.0;
@@ -164,35 +157,40 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
     while (!app->quit) {
         double now = clock_monotonic_s();
         app->now_s = now;
-        struct nvt_snapshot *snap = sampler_take(sampler);
+        bool jumped = false;
+        struct nvt_snapshot *snap = source->ops->take(source->impl, &jumped);
         if (snap != NULL) {
-            app_set_snapshot(app, snap, now);
+            if (jumped) {
+                app_source_jumped(app); /* graphs of another moment */
+            }
+            /* A recording's graphs run on its own clock, whatever the playing speed. */
+            app_set_snapshot(app, snap, source->ops->shown_time != NULL ? snap->timestamp : now);
             /* The metrics screen shows its own readings only (below): nothing to redraw. */
             dirty = dirty || app->screen != APP_SCREEN_METRICS;
         }
         struct sampler_signal_result result;
-        if (sampler_signal_result(sampler, &result)) {
+        if (source->signals != NULL && source->signals->result(source->impl, &result)) {
             describe_signal_result(app, &result);
             dirty = true;
         }
         if (message_box_tick(&app->box, now)) {
             dirty = true;
         }
-        send_chosen_signal(app, sampler);
+        send_chosen_signal(app, source);
         if (app->watch.changed) {
             app->watch.changed = false;
-            sampler_watch(sampler, app->watch.active ? &app->watch.target : NULL,
-                          app->watch.generation);
+            source->ops->watch(source->impl, app->watch.active ? &app->watch.target : NULL,
+                               app->watch.generation);
         }
         struct watch_sample reading;
-        while (sampler_take_watch(sampler, &reading)) {
+        while (source->ops->take_watch(source->impl, &reading)) {
             /* Half the readings change nothing shown (the graphs move once a second). */
-            dirty = app_metrics_sample(app, &reading, reading.taken_s, clock_wall_s()) || dirty;
+            dirty = app_metrics_sample(app, &reading, reading.taken_s, app_wall_time(app)) || dirty;
             watch_sample_fini(&reading);
         }
         if (app->refresh_requested) {
             app->refresh_requested = false;
-            sampler_refresh(sampler);
+            source->ops->refresh(source->impl);
         }
         if (app->repaint_requested) {
             app->repaint_requested = false;
@@ -200,22 +198,25 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             dirty = true;
         }
         if (dirty && fit_canvas(app, canvas)) {
-            app_draw(app, canvas, now, clock_wall_s());
+            app_draw(app, canvas, now, app_wall_time(app));
             term_draw(canvas);
             dirty = false;
             last_draw = now;
-            update_sampler_flags(app, sampler, &flags, &process_flags);
+            update_source_flags(app, source, &flags, &process_flags);
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
-        fds[nfds++] = sampler_fd(sampler);
+        int source_fd = source->ops->fd(source->impl);
+        if (source_fd >= 0) {
+            fds[nfds++] = source_fd;
+        }
         struct pollfd pfds[3];
         for (size_t i = 0; i < nfds; i++) {
             pfds[i].fd = fds[i];
             pfds[i].events = POLLIN;
             pfds[i].revents = 0;
         }
-        int rc = poll(pfds, (nfds_t)nfds, next_timeout_ms(app, now, last_draw));
+        int rc = poll(pfds, (nfds_t)nfds, next_timeout_ms(app, source, now, last_draw));
         if (rc == 0) {
             dirty = true; /* a clock tick or a timer */
         }
@@ -225,8 +226,9 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             if (app_handle_event(app, &event)) {
                 dirty = true;
             }
-            if (app->box.decided) {
-                break; /* send before reading further keys */
+            if (app->box.decided || app->source_moved) {
+                app->source_moved = false;
+                break; /* send, or take the new frame, before reading further keys */
             }
         }
     }
@@ -241,12 +243,15 @@ enum tui_result tui_run(const struct tui_config *config, char *error, size_t err
     struct sampler_schedule schedule;
     plan_schedule(config, &schedule);
     schedule.recorder = config->recorder;
-    struct sampler *sampler =
-        sampler_start(config->context, config->lib_options, &schedule, error, error_size);
-    if (sampler == NULL) {
+    struct tui_source source;
+    if (config->source != NULL) {
+        source = *config->source; /* a recording's, opened by the caller: ours from here on */
+    } else if (!source_live_start(&source, config->context, config->lib_options, &schedule, error,
+                                  error_size)) {
         app_fini(&app);
         return TUI_FAILED;
     }
+    app.source = &source;
     struct canvas *canvas = canvas_create(24, 80);
     struct term_options options = {.light = config->view.light, .colorful = config->view.colorful};
     if (canvas == NULL || term_start(&options, error, error_size) != 0) {
@@ -254,20 +259,20 @@ enum tui_result tui_run(const struct tui_config *config, char *error, size_t err
             snprintf(error, error_size, "out of memory");
         }
         canvas_destroy(canvas);
-        /* The caller prints the once report instead, with the driver: wait for it. */
-        sampler_stop(sampler);
         app_fini(&app);
+        /* The caller prints the once report instead, with the driver: wait for it. */
+        source.ops->stop(source.impl, -1.0);
         return TUI_FAILED;
     }
     xalloc_set_fatal_hook(term_emergency_stop);
     app.gradients = term_has_gradients();
-    wait_first_snapshot(sampler);
-    run_loop(&app, canvas, sampler, &schedule);
+    source_wait_first(&source, FIRST_SNAPSHOT_WAIT_MS);
+    run_loop(&app, canvas, &source, &schedule);
     /* The terminal first: the user has their shell back even if the driver keeps us a while. */
     term_stop();
     xalloc_set_fatal_hook(NULL);
     canvas_destroy(canvas);
-    bool stopped = sampler_stop_within(sampler, STOP_WAIT_S);
     app_fini(&app);
+    bool stopped = source.ops->stop(source.impl, STOP_WAIT_S);
     return stopped ? TUI_QUIT : TUI_QUIT_DRIVER_BUSY;
 }

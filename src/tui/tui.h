@@ -14,6 +14,7 @@
 #include "view/config.h"
 
 struct rec_writer;
+struct tui_source;
 
 struct tui_config {
     struct view_config view;
@@ -28,6 +29,10 @@ struct tui_config {
     nvt_context *context;
     /* Optional: the recording `--record FILE` appends to (record/writer.h), lent like context. */
     struct rec_writer *recorder;
+    /* Optional: where the snapshots come from instead of the live machine (a recording's source,
+     * replay_source_open()); tui_run() takes it over and stops it, also when it fails.  NULL: the
+     * live source, a sampler over context or lib_options. */
+    const struct tui_source *source;
     /* The effective settings: the monitor starts with their sort order, layout and graphs (the
      * fields above carry the rest) and the S key saves the current ones to settings_path (NULL:
      * saving is not possible, e.g. without $HOME). */

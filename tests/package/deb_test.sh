@@ -133,6 +133,10 @@ for file in /usr/bin/nvitop /usr/bin/nvisel /usr/bin/nvitop-sim \
     /usr/share/nvitop-sim/scenarios/h100-8gpu.json; do
     [ -e "$root$file" ] || fail "$file is not installed"
 done
+# The system-wide settings file is a conffile (an admin's edits survive upgrades); the golden
+# report below is printed with it in place, so it changes nothing as shipped.
+grep -qx /etc/nvitop/nvitop.conf "$root/var/lib/dpkg/info/nvitop.conffiles" ||
+    fail "/etc/nvitop/nvitop.conf is not a conffile of the nvitop package"
 # The simulated driver must not be found by anything that looks for NVIDIA's.
 if in_root ldconfig -p | grep -q libnvidia-ml; then
     fail "the simulated libnvidia-ml.so.1 is on the linker's default path"

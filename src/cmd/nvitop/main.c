@@ -174,13 +174,10 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     if (options->replay != NULL) {
         /* A recording needs no driver: nothing here opens NVML. */
         messages_fini(&messages);
+        int code = monitor ? replay_monitor(options, &settings, settings_path, color)
+                           : replay_print(options, &settings, color);
         free(settings_path);
-        if (monitor) {
-            fprintf(stderr, "nvitop: the replay monitor is not available yet: add --once (-1) or "
-                            "--json to print the recording at a time (--at)\n");
-            return 2;
-        }
-        return replay_print(options, &settings, color);
+        return code;
     }
 
     nvt_context *ctx = NULL;

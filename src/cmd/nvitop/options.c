@@ -452,9 +452,9 @@ static const char *replay_conflict(const struct nvitop_options *o) {
     if ((o->from != NULL || o->to != NULL) && o->output != NVITOP_OUTPUT_JSON) {
         return "argument --from/--to: prints JSON Lines, only with --json";
     }
-    if (o->replay != NULL && (o->monitor || o->only_visible || o->output == NVITOP_OUTPUT_QUERY)) {
-        return "argument --replay: not allowed with --monitor, --only-visible or --query (the "
-               "replay monitor is not available yet; use --once or --json with --at)";
+    /* The visible devices and the query fields are the machine's now, not the recording's. */
+    if (o->replay != NULL && (o->only_visible || o->output == NVITOP_OUTPUT_QUERY)) {
+        return "argument --replay: not allowed with --only-visible or --query";
     }
     return NULL;
 }

@@ -14,6 +14,8 @@
 #include "record/when.h"
 #include "report.h"
 #include "run_config.h"
+#include "tui/replay_source.h"
+#include "tui/tui.h"
 #include "util/xalloc.h"
 
 /* A time this far after the last frame still shows the last frame (a recorder samples every
@@ -165,6 +167,69 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o,
         return 1;
     }
     return 0;
+}
+
+/* The reader of the recording, with its warning said; NULL after a message. */
+static struct rec_reader *open_recording(const char *path) {
+    char error[512];
+    struct rec_reader *r = rec_reader_open(path, error, sizeof(error));
+    if (r == NULL) {
+        fprintf(stderr, "nvitop: cannot replay: %s\n", error);
+        return NULL;
+    }
+    if (rec_reader_warning(r)[0] != '\0') {
+        fprintf(stderr, "nvitop: warning: %s\n", rec_reader_warning(r));
+    }
+    return r;
+}
+
+int replay_monitor(const struct nvitop_options *o, const struct tui_settings *settings,
+                   const char *settings_path, bool color) {
+    struct rec_reader *r = open_recording(o->replay);
+    if (r == NULL) {
+        return 1;
+    }
+    size_t start = 0; /* without --at, from the start, as atop -r */
+    struct frame *frame = NULL;
+    char error[512];
+    if (o->at != NULL && !pick_frame(r, o, &start)) {
+        rec_reader_close(r);
+        return 1;
+    }
+    if (!rec_reader_frame(r, start, &frame, error, sizeof(error))) {
+        fprintf(stderr, "nvitop: cannot replay: %s\n", error);
+        rec_reader_close(r);
+        return 1;
+    }
+    /* The devices to show, from the first frame shown (--only as live). */
+    uint32_t *indices = xcalloc(frame->snap.device_count + 1, sizeof(*indices));
+    struct messages messages;
+    messages_init(&messages, color);
+    size_t count = shown_indices(o, &frame->snap, indices, &messages);
+    frame_free(frame);
+    struct view_config config;
+    run_config_build(o, settings, color, geteuid() == 0, indices, count, &config);
+    struct tui_source source;
+    replay_source_open(&source, r, start); /* the source closes the reader */
+    struct tui_config tui = {.view = config,
+                             .mode = settings->mode,
+                             .interval_s = settings->interval_s,
+                             .readonly = o->readonly,
+                             .settings = *settings,
+                             .settings_path = settings_path,
+                             .source = &source};
+    char reason[256] = "";
+    int code = 0;
+    if (tui_run(&tui, reason, sizeof(reason)) == TUI_FAILED) {
+        messages_addf(&messages, "ERROR: Failed to initialize `curses` (%s)", reason);
+        code = 1;
+    }
+    if (messages_print(&messages)) {
+        code = 1;
+    }
+    messages_fini(&messages);
+    free(indices);
+    return code;
 }
 
 int replay_print(const struct nvitop_options *o, const struct tui_settings *settings, bool color) {

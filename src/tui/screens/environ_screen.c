@@ -22,7 +22,8 @@
 enum environ_status {
     ENVIRON_OK = 0,
     ENVIRON_UNREADABLE,
-    ENVIRON_EXITED
+    ENVIRON_EXITED,
+    ENVIRON_UNAVAILABLE /* the source has no environments (a recording): why says why */
 };
 
 struct environ_state {
@@ -31,7 +32,8 @@ struct environ_state {
     char title[512];    /* "Environment of process <pid> (<user>@<type>): " */
     char *command;
     enum environ_status status;
-    char **entries; /* sorted; one allocation from the library */
+    const char *why; /* ENVIRON_UNAVAILABLE: the source's reason (static) */
+    char **entries;  /* sorted; one allocation from the library */
     size_t count;
     size_t selected;
     int y_offset;
@@ -111,6 +113,11 @@ static void read_environ(struct tui_app *app, struct environ_state *st) {
     nvt_free(st->entries);
     st->entries = NULL;
     st->count = 0;
+    st->why = app_unavailable(app, TUI_SOURCE_ENVIRON);
+    if (st->why != NULL) {
+        st->status = ENVIRON_UNAVAILABLE;
+        return;
+    }
     nvt_context *ctx = app_host_context(app);
     struct nvt_host_process *host = NULL;
     if (ctx == NULL || !still_there(ctx, st->pid, st->create_time, &host)) {
@@ -245,6 +252,10 @@ static void environ_draw(struct tui_app *app, struct canvas *canvas, double wall
     } else if (st->status == ENVIRON_EXITED) {
         char text[96];
         snprintf(text, sizeof(text), "Process %u has exited: its environment is gone.", st->pid);
+        canvas_text(canvas, 2, 0, text, notice);
+    } else if (st->status == ENVIRON_UNAVAILABLE) {
+        char text[160];
+        snprintf(text, sizeof(text), "Environment %s.", st->why);
         canvas_text(canvas, 2, 0, text, notice);
     } else {
         clamp(app, st);

@@ -51,6 +51,17 @@ static const char *const help_lines[] = {
     "Press any key to return.",
 };
 
+/* The time line's keys (src/tui/replay_keys.c), shown only when the monitor replays a recording,
+ * before the last line. */
+static const char *const replay_lines[] = {
+    "Replay of a recording (read-only): the time line at the top shows the moment.",
+    "          p: play / pause                       x X: play faster / slower",
+    "        ( ): one frame back / forward           n N: next / previous event",
+    "        j l: one minute back / forward            @: jump to a typed time",
+    "        J L: one hour back / forward",
+};
+#define REPLAY_LINE_COUNT ((int)(sizeof(replay_lines) / sizeof(replay_lines[0])))
+
 /* Says whose work this is: nvitop's own title names its author, who did not write this rebuild. */
 #define HELP_TITLE      "nvitop %s - a C rebuild of nvitop (original by Xuehai Pan)"
 #define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
@@ -86,11 +97,36 @@ static void paint(struct canvas *canvas, int y, int x, int width, uint16_t color
     canvas_attrs(canvas, y, x, width, attrs, 0xFFFF);
 }
 
+static bool replaying(const struct tui_app *app) {
+    return app->source != NULL && app->source->ops->key != NULL;
+}
+
+/* The replay section in place of the last line, which follows it; returns the last line's row. */
+static int draw_replay_keys(struct canvas *canvas) {
+    const struct view_style plain = {0};
+    int row = HELP_LINE_COUNT - 1;
+    for (int i = 0; i < REPLAY_LINE_COUNT; i++, row++) {
+        canvas_text(canvas, row, 0, replay_lines[i], plain);
+        if (i >= 1) {
+            paint(canvas, row, 0, 12, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
+            if (strlen(replay_lines[i]) > 39) {
+                paint(canvas, row, 39, 13, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
+            }
+        }
+    }
+    canvas_attrs(canvas, HELP_LINE_COUNT - 1, 0, (int)strlen(replay_lines[0]), VIEW_ATTR_BOLD,
+                 0xFFFF);
+    row++; /* a blank line before the last */
+    canvas_text(canvas, row, 0, help_lines[HELP_LINE_COUNT - 1], plain);
+    return row;
+}
+
 static void draw_text(const struct tui_app *app, struct canvas *canvas) {
     const struct view_style plain = {0};
     const struct view_thresholds *th = &app->view.thresholds;
     char line[128];
-    for (int i = 0; i < HELP_LINE_COUNT; i++) {
+    int count = replaying(app) ? HELP_LINE_COUNT - 1 : HELP_LINE_COUNT;
+    for (int i = 0; i < count; i++) {
         if (i == 0) {
             snprintf(line, sizeof(line), HELP_TITLE, NVT_VERSION_STRING);
         } else if (i == 6) {
@@ -120,7 +156,8 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
     }
     paint(canvas, 0, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
     paint(canvas, 1, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
-    paint(canvas, HELP_LINE_COUNT - 1, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
+    int last = replaying(app) ? draw_replay_keys(canvas) : HELP_LINE_COUNT - 1;
+    paint(canvas, last, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
     canvas_attrs(canvas, 3, 0, 17, VIEW_ATTR_BOLD, 0xFFFF);
     static const int type_letters[] = {18, 30, 43};
     static const int first_letters[] = {21, 33, 48};
@@ -135,7 +172,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         paint(canvas, row, 36, 8, VIEW_COLOR_YELLOW, attrs);
         paint(canvas, row, 54, 5, VIEW_COLOR_RED, attrs);
     }
-    bool readonly = app->config->readonly;
+    bool readonly = !app_can_signal(app);
     for (size_t i = 0; i < sizeof(row_colors) / sizeof(row_colors[0]); i++) {
         const struct row_colors *rc = &row_colors[i];
         if (rc->left != 0) {

@@ -150,7 +150,7 @@ static void set_host_offset(struct tui_app *app, int offset) {
 }
 
 static void open_signal_box(struct tui_app *app, int option) {
-    if (app->config->readonly) {
+    if (!app_can_signal(app)) {
         app_note(app, "Read-only mode: sending signals is disabled.");
         return;
     }

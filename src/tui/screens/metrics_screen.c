@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tui/screens/screen.h"
+#include "util/xalloc.h"
 #include "view/intensity.h"
 
 static struct metrics_screen *state_of(const struct tui_app *app) {
@@ -162,6 +163,26 @@ bool app_metrics_sample(struct tui_app *app, const struct watch_sample *sample, 
     }
     /* Only the metrics screen shows the readings (help may be on top of it). */
     return changed && app->screen == APP_SCREEN_METRICS;
+}
+
+void app_metrics_jumped(struct tui_app *app) {
+    struct metrics_screen *screen = state_of(app);
+    if (screen == NULL || !screen->open) {
+        return;
+    }
+    struct watch_target target = screen->target;
+    struct metrics_process process = screen->process;
+    char *command = xstrdup(process.command != NULL ? process.command : "");
+    bool ok = metrics_screen_open(screen, &target, &process, command, screen->host_memory_total,
+                                  screen->device_memory_total);
+    free(command);
+    if (!ok) {
+        app_note(app, "Out of memory.");
+        return;
+    }
+    /* A new watch: the source reads the graphs' window again, up to the new moment. */
+    request_watch(app, &target);
+    screen->generation = app->watch.generation;
 }
 
 const struct screen_ops metrics_screen_ops = {

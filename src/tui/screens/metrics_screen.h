@@ -134,4 +134,8 @@ struct tui_app;
 bool app_metrics_sample(struct tui_app *app, const struct watch_sample *sample, double now_s,
                         double wall_s);
 
+/* The source jumped to another moment (a replay): the open metrics screen starts its graphs anew
+ * and watches its process again, so that the source reads them up to the new moment. */
+void app_metrics_jumped(struct tui_app *app);
+
 #endif /* NVITOP_SRC_TUI_SCREENS_METRICS_SCREEN_H */

@@ -42,11 +42,7 @@ static struct tree_state *state_of(struct tui_app *app) {
 }
 
 static struct nvt_host_process *read_process(void *arg, uint32_t pid) {
-    struct nvt_host_process *process = NULL;
-    if (nvt_host_process_read(arg, pid, &process) != NVT_OK) {
-        return NULL;
-    }
-    return process;
+    return app_host_process(arg, pid);
 }
 
 static void resync_selection(struct tree_state *st) {
@@ -70,17 +66,16 @@ static void rebuild(struct tui_app *app, struct tree_state *st) {
     if (!app->table_built) {
         return;
     }
-    nvt_context *ctx = app_host_context(app);
     uint32_t *pids = NULL;
     uint32_t *ppids = NULL;
     size_t count = 0;
-    if (ctx == NULL || nvt_host_ppid_map(ctx, &pids, &ppids, &count) != NVT_OK) {
+    if (!app_parent_map(app, &pids, &ppids, &count)) {
         count = 0;
     }
-    view_process_tree_build(&app->table, pids, ppids, count, read_process, ctx, &app->view,
+    view_process_tree_build(&app->table, pids, ppids, count, read_process, app, &app->view,
                             &st->tree);
-    nvt_free(pids);
-    nvt_host_process_pass_end(ctx);
+    free(pids);
+    app_host_pass_end(app);
     st->built = true;
     resync_selection(st);
 }
@@ -172,7 +167,7 @@ static size_t signal_targets(const struct tree_state *st, struct selection_targe
 }
 
 static void open_signal_box(struct tui_app *app, struct tree_state *st, int option) {
-    if (app->config->readonly) {
+    if (!app_can_signal(app)) {
         app_note(app, "Read-only mode: sending signals is disabled.");
         return;
     }
@@ -229,6 +224,16 @@ static void draw_header(struct tui_app *app, struct tree_state *st, struct canva
     view_line_paint(&line, 0, (size_t)app->cols, header_style);
     canvas_line(canvas, 0, 0, &line);
     view_line_fini(&line);
+    /* A recording has the ancestors only: say why no child off the GPUs is shown. */
+    const char *why = app_unavailable(app, TUI_SOURCE_CHILDREN);
+    if (why != NULL) {
+        char text[96];
+        snprintf(text, sizeof(text), "children not on a GPU: %s ", why);
+        int x = app->cols - (int)strlen(text);
+        if (x > (int)st->tree.command_col + 10 - st->x_offset) {
+            canvas_text(canvas, 0, x, text, header_style);
+        }
+    }
 }
 
 static void clamp_offsets(struct tui_app *app, struct tree_state *st) {
@@ -297,7 +302,7 @@ static void tree_draw(struct tui_app *app, struct canvas *canvas, double wall_s)
     }
     view_line_fini(&line);
     struct selection_target *targets;
-    bool hint = !app->config->readonly && signal_targets(st, &targets) > 0;
+    bool hint = app_can_signal(app) && signal_targets(st, &targets) > 0;
     if (hint) {
         free(targets);
         signal_hint_draw(canvas, 0, app->cols);

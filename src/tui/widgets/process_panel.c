@@ -75,7 +75,7 @@ static void draw_caution_line(const struct tui_app *app, struct canvas *canvas, 
         canvas_text(canvas, y, 1, CAUTION_TEXT, caution);
         canvas_text(canvas, y, 1, "!", mark);
     }
-    if (app->config->readonly || !selection_has_targets(&app->selection)) {
+    if (!app_can_signal(app) || !selection_has_targets(&app->selection)) {
         return;
     }
     signal_hint_draw(canvas, y, width);

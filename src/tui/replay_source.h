@@ -1,0 +1,21 @@
+/*
+ * The recorded source (source.h): the monitor on a recording (`nvitop --replay FILE|DIR`).  It
+ * decodes the frame shown through the reader (record/reader.h) on the UI thread, plays the
+ * recording on at a chosen speed, and moves through it with the time line's keys (a frame back or
+ * forward, a minute, an hour, a typed time, the previous or next event).  It has no signal
+ * operation: a replay is read-only by construction.
+ */
+#ifndef NVITOP_SRC_TUI_REPLAY_SOURCE_H
+#define NVITOP_SRC_TUI_REPLAY_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record/reader.h"
+#include "tui/source.h"
+
+/* A source on reader (taken over: the source closes it), showing frame start first, paused.
+ * Never fails (out of memory aborts through the program's allocator hook). */
+void replay_source_open(struct tui_source *out, struct rec_reader *reader, size_t start);
+
+#endif /* NVITOP_SRC_TUI_REPLAY_SOURCE_H */
