@@ -137,8 +137,10 @@ class Generator:
                        for i in range(count)]
             return json.dumps({'status': 'success', 'data': {'activeTargets': targets}}).encode()
         rows = cls.aggregate(query)
+        # As Prometheus answers an aggregation: only the labels of its "by (...)" clause.
+        by_host = 'hostname)' in query
         result = [{'metric': {'instance': f'node{i:04d}:8000', 'job': 'nvitop',
-                              'hostname': f'node{i:04d}', **labels},
+                              **({'hostname': f'node{i:04d}'} if by_host else {}), **labels},
                    'value': [now, str(value)]}
                   for i in range(count) for labels, value in rows]
         return json.dumps({'status': 'success',
@@ -217,15 +219,20 @@ def main():
         print(f'  direct, {direct} nodes, cluster screen at a 2 s refresh: {share * 100:.2f} % of '
               f'a core (target 2 %; {per_refresh * 1000:.1f} ms per refresh'
               f', {per_refresh / floor:.2f}x the floor)')
-        base = None
-        for count in (10, 100, 1000):
+        # One refresh's own cost: a once run minus a once run on an empty fleet (the process's
+        # start and the twelve requests), per node; flat when the cost is linear in the nodes.
+        def once_cpu(count):
             gen.prometheus_nodes = count
-            cpu = min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'], env)
-                      for _ in range(3))
-            base = base if base is not None else cpu
-            print(f'  prometheus, {count:4d} nodes, once: {cpu * 1000:.1f} ms CPU '
-                  f'({cpu / count * 1000:.3f} ms per node; {cpu / base:.1f}x the 10-node run '
-                  f'for {count // 10}x the nodes)')
+            return min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'],
+                               env) for _ in range(3))
+        empty = once_cpu(0)
+        print(f'  prometheus,    0 nodes, once: {empty * 1000:.1f} ms CPU (process start and '
+              'twelve requests)')
+        for count in (10, 100, 1000):
+            cpu = once_cpu(count)
+            print(f'  prometheus, {count:4d} nodes, once: {cpu * 1000:.1f} ms CPU; '
+                  f'{(cpu - empty) * 1000:.1f} ms for the nodes, '
+                  f'{(cpu - empty) / count * 1000:.3f} ms per node')
         share = monitor_cpu(nvitop, ['--prometheus', f'http://127.0.0.1:{gen.port}', '--interval',
                                      '2'], seconds, env)
         print(f'  prometheus, 1000 nodes, cluster screen at a 2 s refresh: {share * 100:.2f} % '

@@ -20,8 +20,9 @@ struct fetch_transfer {
     struct node *node;
     double timeout_s;
     CURL *easy;
-    struct strbuf body;
+    struct strbuf body; /* its capacity is kept from one read to the next */
     bool too_big;
+    bool active; /* added to the multi handle */
     char error[CURL_ERROR_SIZE];
 };
 
@@ -112,8 +113,9 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     struct prom_doc doc;
     char why[200];
     struct node_summary summary;
-    if (prom_parse(t->body.data != NULL ? t->body.data : "", t->body.len, &doc, why, sizeof why) !=
-        0) {
+    /* Only the summary's series are parsed: most of an answer is per-process detail. */
+    if (prom_parse_only(t->body.data != NULL ? t->body.data : "", t->body.len, node_summary_uses,
+                        NULL, &doc, why, sizeof why) != 0) {
         char reason[sizeof node->reason];
         snprintf(reason, sizeof reason, "malformed metrics: %s", why);
         set_failure(node, NODE_BAD_DATA, reason);
@@ -179,11 +181,22 @@ struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
     struct fetch_transfer *t = xcalloc(1, sizeof *t);
     t->node = node;
     t->timeout_s = options->timeout_s;
-    node->state = NODE_PENDING;
     t->easy = make_easy(node->url, t, options);
     curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
-    curl_multi_add_handle(multi, t->easy);
+    fetch_transfer_restart(multi, t);
     return t;
+}
+
+void fetch_transfer_restart(void *multi, struct fetch_transfer *t) {
+    if (t->active) {
+        return;
+    }
+    strbuf_clear(&t->body);
+    t->too_big = false;
+    t->error[0] = '\0';
+    t->node->state = NODE_PENDING;
+    t->active = true;
+    curl_multi_add_handle(multi, t->easy);
 }
 
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
@@ -192,7 +205,9 @@ const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
 }
 
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t) {
-    curl_multi_remove_handle(multi, t->easy);
+    if (t->active) {
+        curl_multi_remove_handle(multi, t->easy);
+    }
     curl_easy_cleanup(t->easy);
     strbuf_fini(&t->body);
     free(t);
@@ -205,7 +220,10 @@ struct fetch_transfer *fetch_transfer_done(void *multi) {
         if (msg->msg == CURLMSG_DONE) {
             struct fetch_transfer *t;
             curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
-            finish(t, msg->data.result, t->timeout_s);
+            CURLcode code = msg->data.result; /* msg is freed by the removal */
+            curl_multi_remove_handle(multi, t->easy);
+            t->active = false;
+            finish(t, code, t->timeout_s);
             return t;
         }
     }

@@ -37,12 +37,16 @@ struct strbuf;
  * One node's transfer on a caller's curl multi handle (CURLM *, as void * to keep curl out of
  * this header), for callers that schedule nodes one by one (the poller).  begin starts it (the
  * node's state becomes NODE_PENDING); after curl_multi_perform(), fetch_transfer_done() returns
- * each finished transfer with its node updated as fetch_nodes() does, or NULL; the caller then
- * frees it with fetch_transfer_abort(), which also cancels one still running.
+ * each finished transfer, taken off the multi handle, with its node updated as fetch_nodes()
+ * does, or NULL.  A finished transfer can be started again with fetch_transfer_restart(): the
+ * same curl handle and body buffer, and the multi handle's kept-alive connection, are reused,
+ * which is most of the cost of a small read.  fetch_transfer_abort() frees one, cancelling it
+ * when it is still running.
  */
 struct fetch_transfer;
 struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
                                             const struct fetch_options *options);
+void fetch_transfer_restart(void *multi, struct fetch_transfer *t);
 struct fetch_transfer *fetch_transfer_done(void *multi);
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t);
 /* The body a finished transfer received (valid until fetch_transfer_abort()). */

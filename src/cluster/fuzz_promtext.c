@@ -1,6 +1,7 @@
 /*
- * libFuzzer target for the Prometheus text parser, the node summary and the node snapshot: whatever
- * the bytes, no crash, no out-of-bounds read, and every sample's labels lie inside the label array.
+ * libFuzzer target for the Prometheus text parser (whole and selective), the node summary and the
+ * node snapshot: whatever the bytes, no crash, no out-of-bounds read, and every sample's labels
+ * lie inside the label array.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -23,9 +24,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             abort();
         }
     }
-    struct node_summary summary;
-    (void)node_summarize(&doc, &summary, err, sizeof err);
     prom_doc_free(&doc);
+    /* The summary reads the lines of its own series only (what a direct read does). */
+    if (prom_parse_only((const char *)data, size, node_summary_uses, NULL, &doc, err, sizeof err) ==
+        0) {
+        struct node_summary summary;
+        (void)node_summarize(&doc, &summary, err, sizeof err);
+        prom_doc_free(&doc);
+    }
     /* The same body as a node view's snapshot: every process on a device of the snapshot. */
     struct remote_snapshot *rs = remote_snapshot_build((const char *)data, size, err, sizeof err);
     if (rs != NULL) {

@@ -33,6 +33,25 @@ const char *node_state_name(enum node_state state) {
     return "?";
 }
 
+bool node_summary_uses(const char *name, size_t len, const void *context) {
+    (void)context;
+    static const char *const used[] = {
+        "nvitop_info",
+        "gpu_memory_total_MiB",
+        "gpu_utilization_Percentage",
+        "gpu_memory_used_MiB",
+        "gpu_power_usage_W",
+        "gpu_temperature_C",
+        "process_gpu_memory_MiB",
+    };
+    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
+        if (strlen(used[i]) == len && memcmp(name, used[i], len) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 static double nan_max(double a, double b) {
     return isnan(a) || b > a ? b : a;
 }

@@ -61,6 +61,10 @@ struct node {
  * is present (a wrong port, another exporter). */
 bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size);
 
+/* The metric names node_summarize() reads (a prom_keep_fn for prom_parse_only(); context
+ * unused). */
+bool node_summary_uses(const char *name, size_t len, const void *context);
+
 /* A short name of a state: "ok", "refused", "timeout", "tls error", "http error", ... */
 const char *node_state_name(enum node_state state);
 

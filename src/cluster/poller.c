@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cluster/prom_api.h"
+#include "cluster/prom_node.h"
 #include "util/clock.h"
 #include "util/str.h"
 #include "util/xalloc.h"
@@ -31,8 +32,10 @@ struct poller {
     size_t shared_count;
     bool changed;
     char error[256];
-    size_t watched; /* the node whose body is kept (count: none) */
-    char *body;     /* its newest body, until taken */
+    size_t watched;             /* --hosts: the node whose body is kept (count: none) */
+    char watched_instance[256]; /* --prometheus: the node read for its view ("": none) */
+    bool watch_new;             /* --prometheus: read it now (it was just chosen) */
+    char *body;                 /* its newest body, until taken */
     size_t body_len;
 };
 
@@ -42,12 +45,18 @@ static void wake(struct poller *p) {
     (void)n; /* a full pipe already says "something changed" */
 }
 
+/* Wake the UI only when it has taken everything published before: one byte in the pipe says
+ * "something changed", however many nodes answered since (200 nodes would otherwise wake it, and
+ * make it redraw, 100 times a second). */
 static void publish_node(struct poller *p, size_t i, const struct node *node) {
     pthread_mutex_lock(&p->lock);
     p->shared[i] = *node;
+    bool was = p->changed;
     p->changed = true;
     pthread_mutex_unlock(&p->lock);
-    wake(p);
+    if (!was) {
+        wake(p);
+    }
 }
 
 /* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it). */
@@ -65,28 +74,43 @@ static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t
     pthread_mutex_unlock(&p->lock);
 }
 
-/* --hosts: each node read again interval_s after its previous answer. */
+/* Connections kept alive between reads (one per node, up to this): a new TCP (and TLS)
+ * connection per read costs more than the read; past it the oldest idle one is closed. */
+#define KEEP_CONNECTIONS 256
+
+/* --hosts: each node read again interval_s after its previous answer.  Reads that fall due
+ * within `slack` of each other start together, so that the thread wakes a few times per interval
+ * rather than once per node. */
 static void run_hosts(struct poller *p) {
     size_t count = p->shared_count;
     struct node *nodes = xcalloc(count, sizeof *nodes);
     memcpy(nodes, p->shared, count * sizeof *nodes);
-    struct fetch_transfer **busy = xcalloc(count, sizeof *busy);
+    struct fetch_transfer **transfers = xcalloc(count, sizeof *transfers);
+    bool *busy = xcalloc(count, sizeof *busy);
     double *due = xcalloc(count, sizeof *due); /* 0: now */
+    double slack = p->interval_s / 10 < 0.2 ? p->interval_s / 10 : 0.2;
     CURLM *multi = curl_multi_init();
     if (multi == NULL) {
         fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
         abort();
     }
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS,
+                      (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
     while (!atomic_load(&p->stop)) {
         double now = clock_monotonic_s();
         double next = now + STOP_CHECK_MS / 1000.0;
         for (size_t i = 0; i < count; i++) {
-            if (busy[i] == NULL && due[i] <= now) {
+            if (!busy[i] && due[i] <= now + slack) {
                 /* The published copy keeps its last state until this read ends. */
-                struct node keep = nodes[i];
-                busy[i] = fetch_transfer_begin(multi, &nodes[i], &p->options);
-                nodes[i].state = keep.state;
-            } else if (busy[i] == NULL && due[i] < next) {
+                enum node_state keep = nodes[i].state;
+                if (transfers[i] == NULL) {
+                    transfers[i] = fetch_transfer_begin(multi, &nodes[i], &p->options);
+                } else {
+                    fetch_transfer_restart(multi, transfers[i]);
+                }
+                busy[i] = true;
+                nodes[i].state = keep;
+            } else if (!busy[i] && due[i] < next) {
                 next = due[i];
             }
         }
@@ -95,10 +119,9 @@ static void run_hosts(struct poller *p) {
         struct fetch_transfer *done;
         while ((done = fetch_transfer_done(multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {
-                if (busy[i] == done) {
+                if (transfers[i] == done) {
                     keep_body(p, i, done);
-                    fetch_transfer_abort(multi, done);
-                    busy[i] = NULL;
+                    busy[i] = false;
                     due[i] = clock_monotonic_s() + p->interval_s;
                     publish_node(p, i, &nodes[i]);
                     break;
@@ -110,17 +133,52 @@ static void run_hosts(struct poller *p) {
         curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
     }
     for (size_t i = 0; i < count; i++) {
-        if (busy[i] != NULL) {
-            fetch_transfer_abort(multi, busy[i]);
+        if (transfers[i] != NULL) {
+            fetch_transfer_abort(multi, transfers[i]);
         }
     }
     curl_multi_cleanup(multi);
     free(due);
     free(busy);
+    free(transfers);
     free(nodes);
 }
 
-/* --prometheus: the fleet every interval_s. */
+/* --prometheus, with a node view open: that node's series, as its body (a failed read leaves
+ * the view as it was: the fleet's own read reports Prometheus's problems). */
+static void read_watched(struct poller *p) {
+    char instance[sizeof p->watched_instance];
+    pthread_mutex_lock(&p->lock);
+    memcpy(instance, p->watched_instance, sizeof instance);
+    p->watch_new = false;
+    pthread_mutex_unlock(&p->lock);
+    char *text, error[256];
+    size_t len;
+    if (instance[0] == '\0' || !prom_node_read(p->prometheus_url, &p->options, instance, &text,
+                                               &len, error, sizeof error)) {
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    if (strcmp(instance, p->watched_instance) == 0) { /* still the one watched */
+        free(p->body);
+        p->body = text;
+        p->body_len = len;
+        text = NULL;
+    }
+    pthread_mutex_unlock(&p->lock);
+    free(text);
+    wake(p);
+}
+
+static bool watch_new(struct poller *p) {
+    pthread_mutex_lock(&p->lock);
+    bool now = p->watch_new;
+    pthread_mutex_unlock(&p->lock);
+    return now;
+}
+
+/* --prometheus: the fleet every interval_s, and the watched node's series with it (at once when
+ * a node was just chosen). */
 static void run_prometheus(struct poller *p) {
     while (!atomic_load(&p->stop)) {
         double start = clock_monotonic_s();
@@ -141,7 +199,11 @@ static void run_prometheus(struct poller *p) {
         p->changed = true;
         pthread_mutex_unlock(&p->lock);
         wake(p);
+        read_watched(p);
         while (!atomic_load(&p->stop) && clock_monotonic_s() - start < p->interval_s) {
+            if (watch_new(p)) {
+                read_watched(p);
+            }
             usleep(STOP_CHECK_MS * 1000);
         }
     }
@@ -166,7 +228,9 @@ struct poller *poller_start(const struct node *nodes, size_t count, const char *
     p->interval_s = interval_s;
     p->prometheus_url = prometheus_url;
     p->shared = xcalloc(count + 1, sizeof *p->shared);
-    memcpy(p->shared, nodes, count * sizeof *nodes);
+    if (count > 0) { /* nodes is NULL with --prometheus */
+        memcpy(p->shared, nodes, count * sizeof *nodes);
+    }
     p->shared_count = count;
     p->changed = true;
     p->watched = count;
@@ -200,7 +264,9 @@ bool poller_take(struct poller *p, struct node **nodes, size_t *count, char *err
     bool changed = p->changed;
     if (changed) {
         *nodes = xcalloc(p->shared_count + 1, sizeof **nodes);
-        memcpy(*nodes, p->shared, p->shared_count * sizeof **nodes);
+        if (p->shared_count > 0) { /* shared may be NULL: a Prometheus with no nodes */
+            memcpy(*nodes, p->shared, p->shared_count * sizeof **nodes);
+        }
         *count = p->shared_count;
         str_copy(error, error_size, p->error);
         p->changed = false;
@@ -210,16 +276,16 @@ bool poller_take(struct poller *p, struct node **nodes, size_t *count, char *err
 }
 
 bool poller_watch(struct poller *p, const char *address) {
-    if (p->prometheus_url != NULL) {
-        return false;
-    }
     pthread_mutex_lock(&p->lock);
     p->watched = p->shared_count;
-    for (size_t i = 0; address != NULL && i < p->shared_count; i++) {
+    for (size_t i = 0; p->prometheus_url == NULL && address != NULL && i < p->shared_count; i++) {
         if (strcmp(p->shared[i].address, address) == 0) {
             p->watched = i;
         }
     }
+    str_copy(p->watched_instance, sizeof p->watched_instance,
+             p->prometheus_url != NULL && address != NULL ? address : "");
+    p->watch_new = p->watched_instance[0] != '\0';
     free(p->body);
     p->body = NULL;
     pthread_mutex_unlock(&p->lock);

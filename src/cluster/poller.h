@@ -31,7 +31,8 @@ bool poller_take(struct poller *poller, struct node **nodes, size_t *count, char
                  size_t error_size);
 
 /* Keep the answers of the node at address (NULL: none) for poller_take_body(), from its next
- * read on.  False with --prometheus, which reads no node's whole answer. */
+ * read on.  With --prometheus that node's series are read from Prometheus (one more query per
+ * refresh, the first at once) and handed over as Prometheus text.  Returns true. */
 bool poller_watch(struct poller *poller, const char *address);
 
 /* The watched node's newest answer since the last take: true with a malloc'd NUL-terminated copy

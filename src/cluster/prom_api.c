@@ -1,15 +1,16 @@
-/* The Prometheus source (prom_api.h).  Answers are parsed with jansson; each aggregated series
- * fills one figure of the node named by its instance label. */
+/* The Prometheus source (prom_api.h).  Answers are walked by prom_json (no JSON tree: at 1,000
+ * nodes a tree of the answers cost more than the rest of a refresh); each aggregated series fills
+ * one figure of the node named by its instance label. */
 #include "cluster/prom_api.h"
 
 #include <curl/curl.h>
-#include <jansson.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cluster/prom_json.h"
 #include "util/clock.h"
 #include "util/str.h"
 #include "util/strbuf.h"
@@ -87,49 +88,16 @@ double prom_api_parse_time(const char *text) {
     return NAN;
 }
 
-/* GET base + path (+ the escaped query) and parse it; the "data" member of a success answer. */
-static json_t *api_get(const char *base, const char *path, const char *query,
-                       const struct fetch_options *options, json_t **root, char *err,
-                       size_t errlen) {
-    struct strbuf url = STRBUF_INIT;
-    size_t base_len = strlen(base);
-    while (base_len > 0 && base[base_len - 1] == '/') {
-        base_len--;
-    }
-    bool ok = strbuf_append(&url, base, base_len) && strbuf_append_str(&url, path);
-    if (query != NULL) {
-        char *escaped = curl_easy_escape(NULL, query, 0);
-        ok = ok && escaped != NULL && strbuf_append_str(&url, escaped);
-        curl_free(escaped);
-    }
-    if (!ok) {
-        strbuf_fini(&url);
-        snprintf(err, errlen, "out of memory");
-        return NULL;
-    }
-    struct strbuf body = STRBUF_INIT;
-    char reason[256];
-    enum node_state state = fetch_get(strbuf_cstr(&url), options, &body, reason, sizeof reason);
-    strbuf_fini(&url);
-    if (state != NODE_OK) {
-        snprintf(err, errlen, "%s: %s", node_state_name(state), reason);
-        return NULL;
-    }
-    json_error_t jerr;
-    *root = json_loadb(body.data != NULL ? body.data : "", body.len, 0, &jerr);
-    strbuf_fini(&body);
-    json_t *data = *root != NULL ? json_object_get(*root, "data") : NULL;
-    const char *status = json_string_value(json_object_get(*root, "status"));
-    if (*root == NULL || status == NULL || strcmp(status, "success") != 0 ||
-        !json_is_object(data)) {
-        snprintf(err, errlen, "not a Prometheus API answer%s%s", *root == NULL ? ": " : "",
-                 *root == NULL ? jerr.text : "");
-        json_decref(*root);
-        *root = NULL;
-        return NULL;
-    }
-    return data;
-}
+/* The series or targets of one answer, given to a prom_json callback. */
+struct reading {
+    enum field field;
+    struct node *found; /* F_GPUS: the nodes, sorted by address once that answer is read */
+    size_t found_count, found_cap;
+    char (*jobs)[128]; /* the jobs that have nvitop-exporter metrics */
+    size_t job_count, job_cap;
+    struct target *targets; /* pointing into the targets' answer */
+    size_t target_count, target_cap;
+};
 
 static int node_by_address(const void *a, const void *b) {
     return strcmp(((const struct node *)a)->address, ((const struct node *)b)->address);
@@ -148,39 +116,6 @@ static struct node *add_node(struct node **nodes, size_t *count, size_t *cap, co
     memset(n, 0, sizeof *n);
     str_copy(n->address, sizeof n->address, name);
     return n;
-}
-
-/* The active targets, sorted by instance (malformed entries skipped). */
-static struct target *read_targets(json_t *data, size_t *count) {
-    json_t *active = json_object_get(data, "activeTargets");
-    size_t size = json_array_size(active);
-    struct target *targets = xcalloc(size + 1, sizeof *targets);
-    *count = 0;
-    for (size_t i = 0; i < size; i++) {
-        json_t *t = json_array_get(active, i);
-        json_t *labels = json_object_get(t, "labels");
-        struct target *out = &targets[*count];
-        out->instance = json_string_value(json_object_get(labels, "instance"));
-        out->job = json_string_value(json_object_get(labels, "job"));
-        out->health = json_string_value(json_object_get(t, "health"));
-        out->error = json_string_value(json_object_get(t, "lastError"));
-        const char *scrape = json_string_value(json_object_get(t, "lastScrape"));
-        out->last_scrape = scrape != NULL ? prom_api_parse_time(scrape) : NAN;
-        if (out->instance != NULL && out->job != NULL && out->health != NULL) {
-            (*count)++;
-        }
-    }
-    qsort(targets, *count, sizeof *targets, target_by_instance);
-    return targets;
-}
-
-static double value_of(json_t *item, double *time) {
-    json_t *value = json_object_get(item, "value");
-    const char *text = json_string_value(json_array_get(value, 1));
-    *time = json_number_value(json_array_get(value, 0));
-    char *end;
-    double v = text != NULL ? strtod(text, &end) : NAN;
-    return text != NULL && *end == '\0' ? v : NAN;
 }
 
 static void add_user(struct node_summary *s, const char *user, double mib) {
@@ -202,24 +137,65 @@ static void add_user(struct node_summary *s, const char *user, double mib) {
     }
 }
 
-/* Apply one aggregated series to its node (found by instance among the sorted nodes). */
-static void apply(enum field f, json_t *item, struct node *nodes, size_t count) {
-    json_t *metric = json_object_get(item, "metric");
-    const char *instance = json_string_value(json_object_get(metric, "instance"));
+static bool job_has_metrics(const struct reading *r, const char *job) {
+    for (size_t i = 0; i < r->job_count; i++) {
+        if (strcmp(r->jobs[i], job) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A series of the GPU count: a new node. */
+static void on_gpus(const struct prom_json_series *series, void *context) {
+    struct reading *r = context;
+    const char *instance = prom_json_label(series, "instance");
+    const char *job = prom_json_label(series, "job");
     if (instance == NULL) {
+        return;
+    }
+    if (job != NULL && !job_has_metrics(r, job)) {
+        if (r->job_count == r->job_cap) {
+            r->job_cap = r->job_cap ? r->job_cap * 2 : 4;
+            r->jobs = xrealloc(r->jobs, r->job_cap * sizeof *r->jobs);
+        }
+        str_copy(r->jobs[r->job_count++], sizeof r->jobs[0], job);
+    }
+    struct node *n = add_node(&r->found, &r->found_count, &r->found_cap, instance);
+    struct node_summary *s = &n->summary;
+    s->util_mean = s->util_max = s->memory_used_mib = s->memory_total_mib = NAN;
+    s->power_w = s->temperature_max_c = NAN;
+    double v = series->value;
+    s->gpu_count = isnan(v) || v < 0 || v > 1e6 ? 0 : (unsigned)v;
+    const char *host = prom_json_label(series, "hostname");
+    str_copy(s->hostname, sizeof s->hostname, host != NULL ? host : "");
+    n->state = NODE_OK;
+    n->has_data = true;
+    n->data_time = series->time;
+}
+
+static unsigned count_of(double v) {
+    return isnan(v) || v < 0 || v > 1e9 ? 0 : (unsigned)v;
+}
+
+/* A series of another figure: applied to its node (found by instance among the sorted nodes). */
+static void on_field(const struct prom_json_series *series, void *context) {
+    struct reading *r = context;
+    const char *instance = prom_json_label(series, "instance");
+    if (instance == NULL || r->found_count == 0) {
         return;
     }
     struct node key;
     str_copy(key.address, sizeof key.address, instance);
-    struct node *n = bsearch(&key, nodes, count, sizeof *nodes, node_by_address);
+    struct node *n = bsearch(&key, r->found, r->found_count, sizeof *r->found, node_by_address);
     if (n == NULL) {
         return;
     }
-    double t, v = value_of(item, &t);
+    double v = series->value;
     struct node_summary *s = &n->summary;
-    switch (f) {
+    switch (r->field) {
     case F_MIG:
-        s->mig_count = isnan(v) || v < 0 ? 0 : (unsigned)v;
+        s->mig_count = count_of(v);
         break;
     case F_UTIL_MEAN:
         s->util_mean = v;
@@ -240,15 +216,15 @@ static void apply(enum field f, json_t *item, struct node *nodes, size_t count) 
         s->temperature_max_c = v;
         break;
     case F_PROCS:
-        s->process_count = isnan(v) || v < 0 ? 0 : (unsigned)v;
+        s->process_count = count_of(v);
         break;
     case F_USERS: {
-        const char *user = json_string_value(json_object_get(metric, "username"));
+        const char *user = prom_json_label(series, "username");
         add_user(s, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
         break;
     }
     case F_DRIVER: {
-        const char *driver = json_string_value(json_object_get(metric, "driver_version"));
+        const char *driver = prom_json_label(series, "driver_version");
         str_copy(s->driver, sizeof s->driver, driver != NULL ? driver : "");
         break;
     }
@@ -257,77 +233,78 @@ static void apply(enum field f, json_t *item, struct node *nodes, size_t count) 
     }
 }
 
-static bool job_has_metrics(json_t *gpus, const char *job) {
-    for (size_t i = 0; i < json_array_size(gpus); i++) {
-        json_t *metric = json_object_get(json_array_get(gpus, i), "metric");
-        const char *j = json_string_value(json_object_get(metric, "job"));
-        if (j != NULL && strcmp(j, job) == 0) {
-            return true;
-        }
+/* An active target (those without instance, job or health are skipped). */
+static void on_target(const struct prom_json_target *target, void *context) {
+    struct reading *r = context;
+    if (target->instance == NULL || target->job == NULL || target->health == NULL) {
+        return;
     }
-    return false;
+    if (r->target_count == r->target_cap) {
+        r->target_cap = r->target_cap ? r->target_cap * 2 : 16;
+        r->targets = xrealloc(r->targets, r->target_cap * sizeof *r->targets);
+    }
+    r->targets[r->target_count++] = (struct target){
+        target->instance, target->job, target->health, target->last_error,
+        target->last_scrape != NULL ? prom_api_parse_time(target->last_scrape) : NAN};
 }
 
-bool prom_api_read(const char *base_url, const struct fetch_options *options, struct node **nodes,
-                   size_t *count, char *err, size_t errlen) {
-    *nodes = NULL;
-    *count = 0;
-    json_t *roots[F_COUNT + 1] = {NULL};
-    json_t *results[F_COUNT] = {NULL};
-    bool ok = true;
-    for (int f = 0; f < F_COUNT && ok; f++) {
-        json_t *data =
-            api_get(base_url, "/api/v1/query?query=", queries[f], options, &roots[f], err, errlen);
-        results[f] = data != NULL ? json_object_get(data, "result") : NULL;
-        ok = data != NULL;
+bool prom_api_get(const char *base, const char *path, const char *query,
+                  const struct fetch_options *options, struct strbuf *body, char *err,
+                  size_t errlen) {
+    struct strbuf url = STRBUF_INIT;
+    size_t base_len = strlen(base);
+    while (base_len > 0 && base[base_len - 1] == '/') {
+        base_len--;
     }
-    json_t *tdata = ok ? api_get(base_url, "/api/v1/targets?state=active", NULL, options,
-                                 &roots[F_COUNT], err, errlen)
-                       : NULL;
-    if (tdata == NULL) {
-        for (int f = 0; f <= F_COUNT; f++) {
-            json_decref(roots[f]);
-        }
+    bool ok = strbuf_append(&url, base, base_len) && strbuf_append_str(&url, path);
+    if (query != NULL) {
+        char *escaped = curl_easy_escape(NULL, query, 0);
+        ok = ok && escaped != NULL && strbuf_append_str(&url, escaped);
+        curl_free(escaped);
+    }
+    if (!ok) {
+        strbuf_fini(&url);
+        snprintf(err, errlen, "out of memory");
         return false;
     }
-    /* The nodes: one per series of the GPU count. */
-    struct node *found = NULL;
-    size_t found_count = 0, found_cap = 0;
-    for (size_t i = 0; i < json_array_size(results[F_GPUS]); i++) {
-        json_t *item = json_array_get(results[F_GPUS], i);
-        json_t *metric = json_object_get(item, "metric");
-        const char *instance = json_string_value(json_object_get(metric, "instance"));
-        if (instance == NULL) {
-            continue;
-        }
-        struct node *n = add_node(&found, &found_count, &found_cap, instance);
-        struct node_summary *s = &n->summary;
-        s->util_mean = s->util_max = s->memory_used_mib = s->memory_total_mib = NAN;
-        s->power_w = s->temperature_max_c = NAN;
-        double t, v = value_of(item, &t);
-        s->gpu_count = isnan(v) || v < 0 ? 0 : (unsigned)v;
-        const char *host = json_string_value(json_object_get(metric, "hostname"));
-        str_copy(s->hostname, sizeof s->hostname, host != NULL ? host : "");
-        n->state = NODE_OK;
-        n->has_data = true;
-        n->data_time = t;
+    char reason[256];
+    enum node_state state = fetch_get(strbuf_cstr(&url), options, body, reason, sizeof reason);
+    strbuf_fini(&url);
+    if (state != NODE_OK) {
+        snprintf(err, errlen, "%s: %s", node_state_name(state), reason);
+        return false;
     }
-    qsort(found, found_count, sizeof *found, node_by_address);
-    for (int f = F_GPUS + 1; f < F_COUNT; f++) {
-        for (size_t i = 0; i < json_array_size(results[f]); i++) {
-            apply((enum field)f, json_array_get(results[f], i), found, found_count);
-        }
+    if (body->data == NULL && !strbuf_append(body, "", 0)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
     }
-    size_t target_count;
-    struct target *targets = read_targets(tdata, &target_count);
+    return true;
+}
+
+static bool api_get(const char *base, const char *path, const char *query,
+                    const struct fetch_options *options, struct strbuf *body,
+                    struct reading *reading, char *err, size_t errlen) {
+    if (!prom_api_get(base, path, query, options, body, err, errlen)) {
+        return false;
+    }
+    return query != NULL
+               ? prom_json_vector(body->data, body->len,
+                                  reading->field == F_GPUS ? on_gpus : on_field, reading, err,
+                                  errlen)
+               : prom_json_targets(body->data, body->len, on_target, reading, err, errlen);
+}
+
+/* Merge the nodes found and the targets (both sorted) into *nodes: a node with data keeps it
+ * (stale when its target is down); a target without data is listed when it is down
+ * (Prometheus's reason) or belongs to a job of nvitop exporters. */
+static void merge(const struct reading *r, struct node **nodes, size_t *count) {
     size_t cap = 0, s = 0, t = 0;
-    /* Merge the two sorted lists: a node with data keeps it (stale when its target is down);
-     * a target without data is listed when it is down (Prometheus's reason) or belongs to a job
-     * of nvitop exporters. */
-    while (s < found_count || t < target_count) {
-        int cmp = s >= found_count    ? 1
-                  : t >= target_count ? -1
-                                      : strcmp(found[s].address, targets[t].instance);
+    const struct node *found = r->found;
+    const struct target *targets = r->targets;
+    while (s < r->found_count || t < r->target_count) {
+        int cmp = s >= r->found_count    ? 1
+                  : t >= r->target_count ? -1
+                                         : strcmp(found[s].address, targets[t].instance);
         if (cmp <= 0) {
             struct node *n = add_node(nodes, count, &cap, found[s].address);
             *n = found[s++];
@@ -346,7 +323,7 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
         }
         const struct target *tg = &targets[t++];
         bool up = strcmp(tg->health, "up") == 0;
-        if (up && !job_has_metrics(results[F_GPUS], tg->job)) {
+        if (up && !job_has_metrics(r, tg->job)) {
             continue; /* another exporter (Prometheus itself, node_exporter, ...) */
         }
         struct node *n = add_node(nodes, count, &cap, tg->instance);
@@ -356,10 +333,35 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
                  : tg->error != NULL && tg->error[0] != '\0' ? tg->error
                                                              : tg->health);
     }
-    free(found);
-    free(targets);
-    for (int f = 0; f <= F_COUNT; f++) {
-        json_decref(roots[f]);
+}
+
+bool prom_api_read(const char *base_url, const struct fetch_options *options, struct node **nodes,
+                   size_t *count, char *err, size_t errlen) {
+    *nodes = NULL;
+    *count = 0;
+    struct reading r = {.field = F_GPUS};
+    struct strbuf body = STRBUF_INIT, targets_body = STRBUF_INIT;
+    bool ok = true;
+    for (int f = 0; f < F_COUNT && ok; f++) {
+        r.field = (enum field)f;
+        ok = api_get(base_url, "/api/v1/query?query=", queries[f], options, &body, &r, err, errlen);
+        strbuf_fini(&body);
+        if (f == F_GPUS && r.found_count > 0) { /* (qsort and bsearch take no NULL array) */
+            qsort(r.found, r.found_count, sizeof *r.found, node_by_address);
+        }
     }
-    return true;
+    /* The targets' strings point into their answer, kept until the merge. */
+    ok = ok && api_get(base_url, "/api/v1/targets?state=active", NULL, options, &targets_body, &r,
+                       err, errlen);
+    if (ok && r.target_count > 0) {
+        qsort(r.targets, r.target_count, sizeof *r.targets, target_by_instance);
+    }
+    if (ok) {
+        merge(&r, nodes, count);
+    }
+    strbuf_fini(&targets_body);
+    free(r.found);
+    free(r.jobs);
+    free(r.targets);
+    return ok;
 }

@@ -23,6 +23,15 @@
 bool prom_api_read(const char *base_url, const struct fetch_options *options, struct node **nodes,
                    size_t *count, char *err, size_t errlen);
 
+struct strbuf;
+
+/* GET base_url + path (+ query, URL-escaped, when not NULL) into body (the caller's, empty; it
+ * frees it with strbuf_fini()); on success body->data is NUL-terminated and writable.  False
+ * with "<state>: <reason>" in err. */
+bool prom_api_get(const char *base_url, const char *path, const char *query,
+                  const struct fetch_options *options, struct strbuf *body, char *err,
+                  size_t errlen);
+
 /* Seconds since the epoch of an RFC 3339 time as Prometheus writes it ("2026-11-23T16:10:29.5Z",
  * "...+01:00"); NaN when malformed.  Pure. */
 double prom_api_parse_time(const char *text);

@@ -17,6 +17,8 @@ struct cursor {
     struct prom_doc *doc;
     size_t sample_cap;
     size_t label_cap;
+    prom_keep_fn *keep; /* NULL: every sample */
+    const void *keep_context;
 };
 
 static bool is_name_start(char c) {
@@ -154,6 +156,10 @@ static bool parse_sample(struct cursor *c, const char **why) {
     }
     /* The name is terminated only after its labels are parsed: its end may be the '{'. */
     char *name_end = c->p;
+    if (c->keep != NULL && !c->keep(name, (size_t)(name_end - name), c->keep_context)) {
+        c->p = c->end; /* not wanted: the rest of the line is not even read */
+        return true;
+    }
     size_t first = d->label_count;
     skip_blanks(c);
     if (c->p < c->end && *c->p == '{' && !parse_labels(c, why)) {
@@ -198,6 +204,11 @@ static bool parse_sample(struct cursor *c, const char **why) {
 }
 
 int prom_parse(const char *body, size_t len, struct prom_doc *doc, char *err, size_t errlen) {
+    return prom_parse_only(body, len, NULL, NULL, doc, err, errlen);
+}
+
+int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
+                    struct prom_doc *doc, char *err, size_t errlen) {
     memset(doc, 0, sizeof *doc);
     if (memchr(body, '\0', len) != NULL) {
         snprintf(err, errlen, "NUL byte in the body");
@@ -206,7 +217,7 @@ int prom_parse(const char *body, size_t len, struct prom_doc *doc, char *err, si
     doc->text = xmalloc(len + 1);
     memcpy(doc->text, body, len);
     doc->text[len] = '\0';
-    struct cursor c = {.p = doc->text, .doc = doc};
+    struct cursor c = {.p = doc->text, .doc = doc, .keep = keep, .keep_context = context};
     char *const text_end = doc->text + len;
     size_t line = 0;
     while (c.p < text_end) {

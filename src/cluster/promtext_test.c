@@ -44,6 +44,41 @@ static void test_parse(void **state) {
     prom_doc_free(&doc);
 }
 
+static bool keep_gpu(const char *name, size_t len, const void *context) {
+    const char *prefix = context;
+    return len >= strlen(prefix) && memcmp(name, prefix, strlen(prefix)) == 0;
+}
+
+/* Only the wanted names are parsed: the rest of other lines is skipped unread (even when it
+ * would be an error), but a line that starts with no name at all is still one. */
+static void test_parse_only(void **state) {
+    (void)state;
+    static const char body[] = "# TYPE gpu_x gauge\n"
+                               "process_y{pid=\"1\" broken\n"
+                               "gpu_x{index=\"0\"} 2\n"
+                               "other 1 2 3 4\n"
+                               "gpu_z 3\n";
+    struct prom_doc doc;
+    char err[100];
+    assert_int_equal(prom_parse_only(body, strlen(body), keep_gpu, "gpu_", &doc, err, sizeof err),
+                     0);
+    assert_int_equal(doc.sample_count, 2);
+    assert_string_equal(doc.samples[0].name, "gpu_x");
+    assert_string_equal(prom_label_value(&doc, &doc.samples[0], "index"), "0");
+    assert_string_equal(doc.samples[1].name, "gpu_z");
+    assert_true(doc.samples[1].value == 3);
+    prom_doc_free(&doc);
+    assert_int_equal(prom_parse(body, strlen(body), &doc, err, sizeof err), -1);
+    assert_string_equal(err, "line 2: expected ',' or '}' after label value");
+    static const char html[] = "gpu_x 1\n<html>\n";
+    assert_int_equal(prom_parse_only(html, strlen(html), keep_gpu, "gpu_", &doc, err, sizeof err),
+                     -1);
+    assert_string_equal(err, "line 2: expected a metric name");
+    assert_true(node_summary_uses("gpu_memory_total_MiB", 20, NULL));
+    assert_false(node_summary_uses("gpu_memory_total_MiBx", 21, NULL));
+    assert_false(node_summary_uses("gpu_memory_total", 16, NULL));
+}
+
 static void expect_error(const char *body, const char *message) {
     struct prom_doc doc;
     char err[100];
@@ -161,8 +196,9 @@ static void test_time(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse), cmocka_unit_test(test_errors), cmocka_unit_test(test_summary),
-        cmocka_unit_test(test_hosts), cmocka_unit_test(test_time),
+        cmocka_unit_test(test_parse),  cmocka_unit_test(test_parse_only),
+        cmocka_unit_test(test_errors), cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_hosts),  cmocka_unit_test(test_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 #include "tui/cluster_tui.h"
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,37 +15,26 @@
 
 #include "cluster/table.h"
 #include "tui/canvas.h"
+#include "tui/cluster_help.h"
 #include "tui/cluster_node.h"
+#include "tui/cluster_order.h"
 #include "tui/term.h"
 #include "util/clock.h"
 #include "util/xalloc.h"
 
 #define TICK_MS 1000
 
-/* Sort orders, cycled with ',' and '.' as nvitop cycles its process sort orders. */
-enum order {
-    ORDER_NATURAL,
-    ORDER_HOST,
-    ORDER_UTIL,
-    ORDER_MEMORY,
-    ORDER_POWER,
-    ORDER_TEMP,
-    ORDER_PROCS,
-    ORDER_STATE,
-    ORDER_COUNT
-};
-
-static const char *const order_names[ORDER_COUNT] = {
-    "natural", "host", "utilization", "memory", "power", "temperature", "processes", "state"};
-
 struct screen {
     const struct cluster_tui_config *config;
     struct node *nodes; /* the poller's latest copy */
     size_t count;
-    size_t *shown; /* indices into nodes, in display order */
+    size_t *shown; /* indices into nodes of the nodes listed, in display order */
+    size_t shown_count;
     char error[256];
-    enum order order;
-    bool reverse;
+    struct cluster_arrangement arrangement;
+    bool order_key; /* 'o' was pressed: the next key is an order's letter */
+    bool editing;   /* the filter is being typed */
+    bool help;      /* the key list is shown */
     char selected[sizeof(((struct node *)0)->address)]; /* kept across refreshes */
     size_t cursor;
     size_t top; /* first shown line */
@@ -52,62 +42,14 @@ struct screen {
     bool in_node; /* the node view is shown */
     struct node_view node;
     struct poller *poller;
-    char note[128]; /* a short message on the problem line (Enter with --prometheus) */
 };
-
-static double sort_key(const struct node *n, enum order order) {
-    const struct node_summary *s = &n->summary;
-    if (!n->has_data) {
-        return -1; /* nodes without data after the others (before them when reversed) */
-    }
-    switch (order) {
-    case ORDER_UTIL:
-        return s->util_mean;
-    case ORDER_MEMORY:
-        return s->memory_used_mib;
-    case ORDER_POWER:
-        return s->power_w;
-    case ORDER_TEMP:
-        return s->temperature_max_c;
-    case ORDER_PROCS:
-        return s->process_count;
-    default:
-        return 0;
-    }
-}
-
-static int compare(const void *a, const void *b, void *context) {
-    const struct screen *s = context;
-    size_t i = *(const size_t *)a, j = *(const size_t *)b;
-    const struct node *x = &s->nodes[i], *y = &s->nodes[j];
-    int c = 0;
-    if (s->order == ORDER_HOST) {
-        c = strcmp(x->summary.hostname, y->summary.hostname);
-    } else if (s->order == ORDER_STATE) {
-        c = (int)(x->state == NODE_OK) - (int)(y->state == NODE_OK); /* problems first */
-    } else if (s->order != ORDER_NATURAL) {
-        double kx = sort_key(x, s->order), ky = sort_key(y, s->order);
-        kx = kx != kx ? -0.5 : kx; /* N/A below every value */
-        ky = ky != ky ? -0.5 : ky;
-        c = kx < ky ? 1 : kx > ky ? -1 : 0; /* largest first, as nvitop sorts usage */
-    }
-    if (c == 0) {
-        c = i < j ? -1 : i > j; /* stable: the order given */
-    } else if (s->reverse) {
-        c = -c;
-    }
-    return c;
-}
 
 static void arrange(struct screen *s) {
     free(s->shown);
     s->shown = xcalloc(s->count + 1, sizeof *s->shown);
-    for (size_t i = 0; i < s->count; i++) {
-        s->shown[i] = i;
-    }
-    qsort_r(s->shown, s->count, sizeof *s->shown, compare, s);
+    s->shown_count = cluster_arrange(s->nodes, s->count, &s->arrangement, s->shown);
     s->cursor = 0;
-    for (size_t i = 0; i < s->count; i++) {
+    for (size_t i = 0; i < s->shown_count; i++) {
         if (strcmp(s->nodes[s->shown[i]].address, s->selected) == 0) {
             s->cursor = i;
         }
@@ -115,10 +57,10 @@ static void arrange(struct screen *s) {
 }
 
 static void select_line(struct screen *s, size_t line) {
-    if (s->count == 0) {
+    if (s->shown_count == 0) {
         return;
     }
-    s->cursor = line >= s->count ? s->count - 1 : line;
+    s->cursor = line >= s->shown_count ? s->shown_count - 1 : line;
     memcpy(s->selected, s->nodes[s->shown[s->cursor]].address, sizeof s->selected);
 }
 
@@ -134,6 +76,10 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         node_view_draw(&s->node, &s->config->view, current, canvas, rows, cols);
         return;
     }
+    if (s->help) {
+        cluster_help_draw(canvas, rows);
+        return;
+    }
     struct view_style plain = view_style_make(VIEW_COLOR_DEFAULT, 0);
     struct view_style bold = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_BOLD);
     struct view_style bad = view_style_make(VIEW_COLOR_RED, 0);
@@ -142,8 +88,13 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         ok += s->nodes[i].state == NODE_OK;
     }
     char line[1024];
-    snprintf(line, sizeof line, "NVITOP CLUSTER  %s  %zu node%s, %zu ok, %zu not answering",
-             s->config->source, s->count, s->count == 1 ? "" : "s", ok, s->count - ok);
+    int used =
+        snprintf(line, sizeof line, "NVITOP CLUSTER  %s  %zu node%s, %zu ok, %zu not answering",
+                 s->config->source, s->count, s->count == 1 ? "" : "s", ok, s->count - ok);
+    if (s->arrangement.filter[0] != '\0' && used > 0 && (size_t)used < sizeof line) {
+        snprintf(line + used, sizeof line - (size_t)used, "  Filter: \"%s\" (%zu shown)",
+                 s->arrangement.filter, s->shown_count);
+    }
     canvas_text(canvas, 0, 0, line, bold);
     int y = 1;
     if (s->error[0] != '\0') {
@@ -163,7 +114,7 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         s->top = s->cursor - (size_t)body + 1;
     }
     double now = clock_wall_s();
-    for (size_t i = s->top; i < s->count && y < rows - 2; i++, y++) {
+    for (size_t i = s->top; i < s->shown_count && y < rows - 2; i++, y++) {
         const struct node *n = &s->nodes[s->shown[i]];
         table_row(line, sizeof line, n, &w, now);
         struct view_style style = n->state == NODE_OK ? plain : bad;
@@ -176,15 +127,22 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         }
         canvas_text(canvas, y, 0, line, style);
     }
-    if (s->note[0] != '\0') {
-        canvas_text(canvas, rows - 2, 0, s->note, bad);
-    } else if (s->count > 0) {
+    if (s->shown_count > 0) {
         table_problem(line, sizeof line, &s->nodes[s->shown[s->cursor]]);
         canvas_text(canvas, rows - 2, 0, line, bad);
+    } else if (s->count > 0) {
+        canvas_text(canvas, rows - 2, 0, "No node matches the filter.", plain);
     }
-    snprintf(line, sizeof line,
-             "Sort: %s%s  (,/. order  / reverse  arrows select  Enter open  q quit)",
-             order_names[s->order], s->reverse ? " (reversed)" : "");
+    if (s->editing) {
+        snprintf(line, sizeof line, "Filter: %s_  (Enter: keep it  Esc: clear it)",
+                 s->arrangement.filter);
+    } else {
+        snprintf(line, sizeof line,
+                 "Sort: %s%s  (h: keys  , . o: sort  /: reverse  \\: filter  Enter: open  q: "
+                 "quit)",
+                 cluster_order_name(s->arrangement.order),
+                 s->arrangement.reverse ? " (reversed)" : "");
+    }
     canvas_text(canvas, rows - 1, 0, line, plain);
 }
 
@@ -219,28 +177,60 @@ static void node_key(struct screen *s, int key, int rows) {
     }
 }
 
+/* A key while the filter is typed: the nodes are filtered as it changes. */
+static void filter_key(struct screen *s, int key) {
+    if (cluster_filter_key(s->arrangement.filter, sizeof s->arrangement.filter, key, &s->editing)) {
+        arrange(s);
+    }
+}
+
+/* The selected node's view: its series come with its next read (--hosts) or at once from
+ * Prometheus. */
+static void open_node(struct screen *s) {
+    if (s->shown_count == 0) {
+        return;
+    }
+    const char *address = s->nodes[s->shown[s->cursor]].address;
+    poller_watch(s->poller, address);
+    node_view_open(&s->node, address);
+    s->in_node = true;
+}
+
 static void handle_key(struct screen *s, int key, int rows) {
     size_t page = rows > 8 ? (size_t)rows - 8 : 1;
-    s->note[0] = '\0';
     if (s->in_node) {
         node_key(s, key, rows);
         return;
     }
+    if (s->help) {
+        s->help = false; /* any key returns, as nvitop's help does */
+        return;
+    }
+    if (s->editing) {
+        filter_key(s, key);
+        return;
+    }
+    if (s->order_key) {
+        s->order_key = false;
+        if (cluster_order_of_letter(key, &s->arrangement.order, &s->arrangement.reverse)) {
+            arrange(s);
+        }
+        return;
+    }
+    struct cluster_arrangement *a = &s->arrangement;
     switch (key) {
     case TUI_KEY_ENTER:
     case '\r':
-        if (s->count > 0 && poller_watch(s->poller, s->nodes[s->shown[s->cursor]].address)) {
-            node_view_open(&s->node, s->nodes[s->shown[s->cursor]].address);
-            s->in_node = true;
-        } else if (s->count > 0) {
-            snprintf(s->note, sizeof s->note,
-                     "A node's devices and processes are shown with --hosts only.");
-        }
+        open_node(s);
         return;
     case 'q':
     case 'Q':
     case TUI_KEY_CTRL_C:
         s->quit = true;
+        return;
+    case 'h':
+    case '?':
+        s->help = true;
         return;
     case TUI_KEY_UP:
     case 'k':
@@ -260,16 +250,29 @@ static void handle_key(struct screen *s, int key, int rows) {
         select_line(s, 0);
         return;
     case TUI_KEY_END:
-        select_line(s, s->count);
+        select_line(s, s->shown_count);
+        return;
+    case 'o':
+        s->order_key = true;
         return;
     case ',':
-        s->order = (enum order)((s->order + ORDER_COUNT - 1) % ORDER_COUNT);
+    case '<':
+        a->order = (enum cluster_order)((a->order + CLUSTER_ORDER_COUNT - 1) % CLUSTER_ORDER_COUNT);
+        a->reverse = false;
         break;
     case '.':
-        s->order = (enum order)((s->order + 1) % ORDER_COUNT);
+    case '>':
+        a->order = (enum cluster_order)((a->order + 1) % CLUSTER_ORDER_COUNT);
+        a->reverse = false;
         break;
     case '/':
-        s->reverse = !s->reverse;
+        a->reverse = !a->reverse;
+        break;
+    case '\\':
+        s->editing = true;
+        break;
+    case TUI_KEY_ESC:
+        a->filter[0] = '\0';
         break;
     case TUI_KEY_CTRL_L:
         term_repaint();
@@ -309,8 +312,26 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
     canvas_set_ascii(canvas, config->view.ascii);
     struct screen s = {.config = config, .poller = poller};
     bool dirty = true;
+    bool data = true;     /* the poller has published something not taken yet */
+    double next_take = 0; /* monotonic; when results may be taken again */
+    double next_tick = 0; /* monotonic; when the ages shown move */
+    const double tick = TICK_MS / 1000.0;
     while (!s.quit) {
-        take(&s, poller);
+        /* New results are taken (and drawn) at most once a tick: with many nodes each read on
+         * its own schedule, results arrive all the time, and a redraw per answer would cost more
+         * than the reads.  Keys are answered at once and do not delay the next take. */
+        double now = clock_monotonic_s();
+        if (data && now >= next_take) {
+            take(&s, poller);
+            data = false;
+            dirty = true;
+            next_take = now + tick;
+            next_tick = now + tick; /* drawn now: the ages are fresh */
+        }
+        if (now >= next_tick) {
+            dirty = true; /* ages move every second */
+            next_tick = now + tick;
+        }
         char *body;
         size_t body_len;
         if (s.in_node && poller_take_body(poller, &body, &body_len)) {
@@ -329,13 +350,22 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
-        fds[nfds++] = poller_fd(poller);
+        size_t terminal_fds = nfds;
+        if (!data) { /* while results wait, their byte stays in the pipe: not polled again */
+            fds[nfds++] = poller_fd(poller);
+        }
         struct pollfd pfds[3];
         for (size_t i = 0; i < nfds; i++) {
             pfds[i] = (struct pollfd){.fd = fds[i], .events = POLLIN};
         }
-        int rc = poll(pfds, (nfds_t)nfds, TICK_MS);
-        dirty = rc == 0 || pfds[nfds - 1].revents != 0; /* ages move every second */
+        /* Rounded up: waking a little early would find nothing due and wait again. */
+        double until =
+            (data && next_take < next_tick ? next_take : next_tick) - clock_monotonic_s();
+        int wait_ms = until <= 0 ? 0 : until >= tick ? TICK_MS : (int)ceil(until * 1000.0);
+        int rc = poll(pfds, (nfds_t)nfds, wait_ms);
+        if (nfds > terminal_fds && pfds[terminal_fds].revents != 0) {
+            data = true;
+        }
         struct tui_event event;
         while (!s.quit && term_read_event(&event)) {
             if (event.type == TUI_EVENT_KEY) {

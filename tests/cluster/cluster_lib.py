@@ -77,6 +77,50 @@ def bad_server():
         thread.join(timeout=15)
 
 
+class ConnectionCount:
+    """What a counting server saw: requests, and the client ports they came from (one port per
+    TCP connection)."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.requests = 0
+        self.ports = set()
+
+
+@contextlib.contextmanager
+def counting_server():
+    """An HTTP/1.1 server on loopback answering every GET with a minimal nvitop-exporter body
+    (one GPU of host "counted"), keeping connections alive.  Yields (port, ConnectionCount)."""
+    count = ConnectionCount()
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = 'HTTP/1.1'
+
+        def do_GET(self):  # noqa: N802
+            with count.lock:
+                count.requests += 1
+                count.ports.add(self.client_address[1])
+            body = b'gpu_memory_total_MiB{index="0",hostname="counted"} 1024\n'
+            self.send_response(200)
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1})
+    thread.start()
+    try:
+        yield server.server_address[1], count
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=15)
+
+
 def run_nvitop(binary, args, timeout=60):
     """(exit status, stdout, stderr) of nvitop with args, without a terminal."""
     env = dict(os.environ)

@@ -58,8 +58,9 @@ def test(argv):
         check(code == 1 and err == f'nvitop: cannot read Prometheus at http://127.0.0.1:{port}: '
               'http error: HTTP 404\n', f'status {code}, stderr {err!r}')
         # Answers that are not Prometheus's: HTML, and JSON without "status": "success".
-        for path, reason in (('html', "not a Prometheus API answer: '[' or '{' expected near '<'"),
-                             ('json', 'not a Prometheus API answer')):
+        for path, reason in (('html', 'not a Prometheus API answer (JSON: expected an object at '
+                                      'byte 0)'),
+                             ('json', 'Prometheus answered an error: bad query')):
             url = f'http://127.0.0.1:{port}/{path}'
             code, out, err, _ = run_nvitop(nvitop, ['-1', '--prometheus', url])
             check(code == 1 and out == '' and

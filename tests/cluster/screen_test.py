@@ -1,7 +1,9 @@
 """The cluster screen in a real terminal (tmux): three exporters on their simulated scenarios, a
 port that refuses connections and a server that answers after 10 s.  The good nodes appear with
 their figures while the slow one is still pending, the bad ones with their reasons, the good ones
-keep refreshing while the slow one times out, the sort keys reorder the nodes, q quits."""
+keep refreshing while the slow one times out, the sort keys (',' '.' '/' and 'o' + a letter)
+reorder the nodes, the filter ('\\') narrows them, 'h' lists the keys, q quits."""
+import itertools
 import os
 import re
 import shlex
@@ -17,10 +19,13 @@ TIMEOUT_S = 8  # the slow node's timeout: long enough to see the others refresh 
 
 
 class Tmux:
-    """A private tmux server with one pane running a command."""
+    """A private tmux server with one pane running a command (a new server each time: one just
+    killed may still hold its socket name)."""
+
+    servers = itertools.count()
 
     def __init__(self, command):
-        self.socket = f'nvt-cluster-{os.getpid()}'
+        self.socket = f'nvt-cluster-{os.getpid()}-{next(Tmux.servers)}'
         env = dict(os.environ, TERM='xterm-256color')
         env.pop('NVML_SIM_SCENARIO', None)
         subprocess.run(['tmux', '-L', self.socket, '-f', '/dev/null', 'new-session', '-d', '-x',
@@ -157,6 +162,52 @@ def test(argv):
             check('@node-h100' in screen, f'process table header:\n{screen}')
             tmux.keys('Escape')
             wait_until(lambda: 'NVITOP CLUSTER' in tmux.capture(), 10, 'the nodes again')
+
+            # 'o' + a letter: by host name (nodes without one first, in the order given), then
+            # the same reversed with the upper-case letter (ties keep the order given).
+            def sorted_as(name):
+                return wait_until(lambda: (lambda s: s if f'Sort: {name} ' in s else None)(
+                    tmux.capture()), 10, f'the {name} sort')
+            tmux.keys('o', 'h')
+            order = order_on(sorted_as('host'))
+            check(order == [refused_address, slow, good['faulty'], good['h100'], good['mig']],
+                  f'host order: {order}')
+            tmux.keys('o', 'H')
+            order = order_on(sorted_as('host (reversed)'))
+            check(order == [good['mig'], good['h100'], good['faulty'], refused_address, slow],
+                  f'reversed host order: {order}')
+
+            # The filter ('\\'): typed text, matched against NODE, HOST and TOP USERS as it is
+            # typed, shown in the title; Backspace edits it, Enter keeps it, Esc clears it.
+            tmux.keys('\\', 'M', 'i', 'g', 'x')
+            screen = wait_until(lambda: (lambda s: s if 'Filter: Migx_' in s else None)(
+                tmux.capture()), 10, 'the filter being typed')
+            check(order_on(screen) == [] and 'No node matches the filter.' in screen and
+                  'Filter: "Migx" (0 shown)' in screen.splitlines()[0], f'no match:\n{screen}')
+            tmux.keys('BSpace')
+            screen = wait_until(lambda: (lambda s: s if 'Filter: Mig_' in s else None)(
+                tmux.capture()), 10, 'the filter after Backspace')
+            check(order_on(screen) == [good['mig']], f'filtered: {order_on(screen)}\n{screen}')
+            check(screen.splitlines()[0].endswith('5 nodes, 3 ok, 2 not answering  '
+                                                  'Filter: "Mig" (1 shown)'),
+                  f'title with the filter: {screen.splitlines()[0]!r}')
+            tmux.keys('Enter')
+            screen = sorted_as('host (reversed)')
+            check(order_on(screen) == [good['mig']] and 'Filter: "Mig" (1 shown)' in screen,
+                  f'kept filter:\n{screen}')
+            tmux.keys('Escape')
+            screen = wait_until(lambda: (lambda s: s if 'Filter:' not in s and
+                                         len(order_on(s)) == 5 else None)(tmux.capture()), 10,
+                                'the filter cleared')
+
+            # The key list, and back with any key.
+            tmux.keys('h')
+            screen = wait_until(lambda: (lambda s: s if 'NVITOP CLUSTER - keys' in s else None)(
+                tmux.capture()), 10, 'the key list')
+            check('on oN: sort by NODE (as given)' in screen and
+                  '\\: filter the nodes' in screen, f'key list:\n{screen}')
+            tmux.keys('x')
+            wait_until(lambda: len(order_on(tmux.capture())) == 5, 10, 'the nodes after the keys')
             tmux.keys('q')
             wait_until(lambda: 'nvitop-exit=0' in tmux.capture(), 10, 'nvitop to quit')
         finally:
