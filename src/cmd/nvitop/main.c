@@ -173,10 +173,11 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     }
     if (options->replay != NULL) {
         /* A recording needs no driver: nothing here opens NVML.  The messages so far (-m
-         * without a terminal) follow the report, as after a live one. */
+         * without a terminal) follow the report, as after a live one; a recording that cannot
+         * be read is the only error, as a driver that cannot be opened is. */
         int code = monitor ? replay_monitor(options, &settings, settings_path, color)
                            : replay_print(options, &settings, color);
-        if (messages_print(&messages) && code == 0) {
+        if (code == 0 && messages_print(&messages)) {
             code = 1;
         }
         messages_fini(&messages);
