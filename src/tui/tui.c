@@ -146,21 +146,22 @@ static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
 
 /* Hand the sampler what the screen now needs, when that changed. */
 static void update_sampler_flags(const struct tui_app *app, struct sampler *sampler,
-                                 unsigned *flags, unsigned *process_flags) {
-    if (app->sample_flags == *flags && app->sample_process_flags == *process_flags) {
+                                 struct sampler_schedule *sent) {
+    if (app->sample_flags == sent->flags && app->sample_slow_flags == sent->slow_flags &&
+        app->sample_process_flags == sent->process_flags) {
         return;
     }
-    *flags = app->sample_flags;
-    *process_flags = app->sample_process_flags;
-    sampler_set_flags(sampler, *flags, *process_flags);
+    sent->flags = app->sample_flags;
+    sent->slow_flags = app->sample_slow_flags;
+    sent->process_flags = app->sample_process_flags;
+    sampler_set_flags(sampler, sent->flags, sent->slow_flags, sent->process_flags);
 }
 
 static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler *sampler,
                      const struct sampler_schedule *schedule) {
     bool dirty = true;
     double last_draw = 0.0;
-    unsigned flags = schedule->flags;
-    unsigned process_flags = schedule->process_flags;
+    struct sampler_schedule sent = *schedule; /* the flags the sampler has */
     while (!app->quit) {
         double now = clock_monotonic_s();
         app->now_s = now;
@@ -204,7 +205,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, struct sampler 
             term_draw(canvas);
             dirty = false;
             last_draw = now;
-            update_sampler_flags(app, sampler, &flags, &process_flags);
+            update_sampler_flags(app, sampler, &sent);
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
