@@ -70,6 +70,9 @@ void app_fini(struct tui_app *app) {
     if (app->table_built) {
         view_process_table_fini(&app->table);
     }
+    if (app->pcie_snap != app->snap && app->pcie_snap != app->proc_snap) {
+        app_snapshot_free(app, app->pcie_snap);
+    }
     if (app->proc_snap != app->snap) {
         app_snapshot_free(app, app->proc_snap);
     }
@@ -94,9 +97,13 @@ void app_rebuild_table(struct tui_app *app) {
     selection_sync(&app->selection, &app->table);
 }
 
+/* Whether a snapshot is still held as the newest, the process or the PCIe one. */
+static bool app_holds(const struct tui_app *app, const struct nvt_snapshot *snap) {
+    return snap == app->snap || snap == app->proc_snap || snap == app->pcie_snap;
+}
+
 void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now_s) {
-    struct nvt_snapshot *old_snap = app->snap;
-    struct nvt_snapshot *old_proc = app->proc_snap;
+    struct nvt_snapshot *old[3] = {app->snap, app->proc_snap, app->pcie_snap};
     bool has_processes = (snap->flags & NVT_SAMPLE_PROCESSES) != 0;
     if (has_processes && app->table_built) {
         /* The table points into the old process snapshot: drop it before the snapshot goes. */
@@ -107,11 +114,15 @@ void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now
     if (has_processes) {
         app->proc_snap = snap;
     }
-    if (old_snap != NULL && old_snap != app->proc_snap) {
-        app_snapshot_free(app, old_snap);
+    if ((snap->flags & NVT_SAMPLE_PCIE_THROUGHPUT) != 0) {
+        app->pcie_snap = snap;
     }
-    if (old_proc != NULL && old_proc != old_snap && old_proc != app->proc_snap) {
-        app_snapshot_free(app, old_proc);
+    /* Each snapshot no longer held is freed once, however many roles it had. */
+    for (size_t i = 0; i < 3; i++) {
+        bool seen = (i > 0 && old[i] == old[0]) || (i > 1 && old[i] == old[1]);
+        if (old[i] != NULL && !seen && !app_holds(app, old[i])) {
+            app_snapshot_free(app, old[i]);
+        }
     }
     if (has_processes) {
         app->proc_generation++;

@@ -95,8 +95,11 @@ struct tui_app {
     int rows;
     int cols;
 
-    struct nvt_snapshot *snap;       /* newest snapshot, NULL before the first */
-    struct nvt_snapshot *proc_snap;  /* newest one with processes (often the same), or NULL */
+    struct nvt_snapshot *snap;      /* newest snapshot, NULL before the first */
+    struct nvt_snapshot *proc_snap; /* newest one with processes (often the same), or NULL */
+    /* Newest one with PCIe throughput (often the same), or NULL: the bandwidth column reads it
+     * with the slow fields only, as the 20 ms query is the costliest of all. */
+    struct nvt_snapshot *pcie_snap;
     struct view_process_table table; /* built from proc_snap */
     bool table_built;
     struct app_histories histories;
@@ -131,6 +134,7 @@ struct tui_app {
      * hands them to the sampler, so that nothing hidden is read (no host metrics without the
      * host panel, no 20 ms PCIe query when no bandwidth is shown). */
     unsigned sample_flags;
+    unsigned sample_slow_flags; /* instead of NVT_SAMPLE_DEVICES_FAST every 5 s */
     unsigned sample_process_flags;
     enum view_sort_order order;
     bool reverse;
@@ -164,12 +168,14 @@ void app_current_settings(const struct tui_app *app, struct tui_settings *out);
 /* Save the current settings to the configured path and show the outcome in a note. */
 void app_save_settings(struct tui_app *app);
 
-/* Recompute sample_flags and sample_process_flags from what the last draw showed. */
+/* Recompute sample_flags, sample_slow_flags and sample_process_flags from what the last draw
+ * showed. */
 void app_update_sample_flags(struct tui_app *app);
 
-/* Take a new snapshot (ownership passes to the app): it replaces the newest snapshot and, when it
- * has processes (NVT_SAMPLE_PROCESSES), the process snapshot, whose table and selection are then
- * rebuilt.  Updates the histories.  now_s: monotonic seconds. */
+/* Take a new snapshot (ownership passes to the app): it replaces the newest snapshot, when it
+ * has processes (NVT_SAMPLE_PROCESSES) the process snapshot, whose table and selection are then
+ * rebuilt, and when it has PCIe throughput the PCIe snapshot.  Updates the histories.  now_s:
+ * monotonic seconds. */
 void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now_s);
 
 /* Rebuild the process table after a change of sort order or direction. */

@@ -237,26 +237,69 @@ static void add_combining(struct canvas *canvas, int row, int col, const char *b
     }
 }
 
+/* Store n copies of a ready-made cell of width 1 from (row, col), clipped: the runs of ASCII
+ * text, rules and bar blocks that make up most of a frame, without building a cell per copy. */
+static void put_run(struct canvas *canvas, int row, int col, const struct canvas_cell *cell,
+                    int n) {
+    if (row < 0 || row >= canvas->rows) {
+        return;
+    }
+    struct canvas_cell *cells = cell_at(canvas, row, 0);
+    int from = col < 0 ? 0 : col;
+    int to = n > canvas->cols - col ? canvas->cols : col + n;
+    for (int c = from; c < to; c++) {
+        if (cells[c].width != 1) {
+            break_wide(canvas, row, c);
+        }
+        cells[c] = *cell;
+    }
+}
+
+/* How many times the n-byte character at s repeats from s on (at least 1), within len bytes. */
+static size_t repeats(const unsigned char *s, size_t len, size_t n) {
+    size_t count = 1;
+    while ((count + 1) * n <= len) {
+        const unsigned char *next = s + count * n;
+        size_t k = 0;
+        while (k < n && next[k] == s[k]) {
+            k++;
+        }
+        if (k < n) {
+            break;
+        }
+        count++;
+    }
+    return count;
+}
+
 int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t len,
                  struct view_style style) {
     const unsigned char *s = (const unsigned char *)text;
     int row = y - canvas->origin;
     int col = x;
     size_t i = 0;
-    struct canvas_cell *cells =
-        row >= 0 && row < canvas->rows ? &canvas->cells[(size_t)row * (size_t)canvas->cols] : NULL;
+    struct canvas_cell cell = {.len = 1, .width = 1, .style = style};
     while (i < len && s[i] != '\0') {
         if (s[i] >= 0x20 && s[i] < 0x7F) {
             /* Printable ASCII, most of every frame: one byte, one cell, no mapping. */
-            if (cells != NULL && col >= 0 && col < canvas->cols) {
-                if (cells[col].width != 1) {
-                    break_wide(canvas, row, col);
-                }
-                cells[col] = (struct canvas_cell){
-                    .text = {(char)s[i]}, .len = 1, .width = 1, .style = style};
+            size_t end = i + 1;
+            while (end < len && s[end] >= 0x20 && s[end] < 0x7F) {
+                end++;
             }
-            col++;
-            i++;
+            if (row >= 0 && row < canvas->rows) {
+                struct canvas_cell *cells = cell_at(canvas, row, 0);
+                int from = col < 0 ? 0 : col;
+                int to = (int)(end - i) > canvas->cols - col ? canvas->cols : col + (int)(end - i);
+                for (int c = from; c < to; c++) {
+                    if (cells[c].width != 1) {
+                        break_wide(canvas, row, c);
+                    }
+                    cell.text[0] = (char)s[i + (size_t)(c - col)];
+                    cells[c] = cell;
+                }
+            }
+            col += (int)(end - i);
+            i = end;
             continue;
         }
         uint32_t cp;
@@ -271,15 +314,17 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
             col += 1;
         } else if (width == 0) {
             add_combining(canvas, row, col, text + i, n);
+        } else if (width == 1 && n < sizeof(cell.text)) {
+            /* The same character again (box rules, bar blocks) needs no decoding. */
+            size_t count = repeats(s + i, len - i, n);
+            struct canvas_cell run = {.len = (uint8_t)n, .width = 1, .style = style};
+            memcpy(run.text, s + i, n);
+            put_run(canvas, row, col, &run, (int)count);
+            col += (int)count;
+            i += (count - 1) * n;
         } else {
             put_char(canvas, row, col, text + i, n, width, style);
             col += width;
-            /* The same character again (box rules, bar blocks) needs no decoding. */
-            while (n > 1 && i + 2 * n <= len && memcmp(s + i + n, s + i, n) == 0) {
-                i += n;
-                put_char(canvas, row, col, text + i, n, width, style);
-                col += width;
-            }
         }
         i += n;
     }
@@ -332,8 +377,20 @@ int canvas_line(struct canvas *canvas, int y, int x, const struct view_line *lin
 void canvas_fill(struct canvas *canvas, int y, int x, int n, const char *ch,
                  struct view_style style) {
     size_t len = strlen(ch);
-    for (int i = 0; i < n; i++) {
-        x = canvas_textn(canvas, y, x, ch, len, style);
+    if (n <= 0 || len == 0) {
+        return;
+    }
+    /* One character drawn as canvas_textn() draws it, then copied: rules and blanks are long. */
+    int row = y - canvas->origin;
+    int end = canvas_textn(canvas, y, x, ch, len, style);
+    const struct canvas_cell *first = canvas_cell(canvas, row, x);
+    if (end == x + 1 && first != NULL && first->width == 1 && n > 1) {
+        struct canvas_cell cell = *first;
+        put_run(canvas, row, x + 1, &cell, n - 1);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        end = canvas_textn(canvas, y, end, ch, len, style);
     }
 }
 

@@ -52,6 +52,24 @@ static void test_wide_characters(void **state) {
     canvas_destroy(canvas);
 }
 
+/* Runs of one character (rules, bar blocks) and fills are copied cell by cell: clipped at both
+ * edges, breaking the wide characters they cover, in the ASCII map too. */
+static void test_runs_and_fills(void **state) {
+    (void)state;
+    struct canvas *canvas = canvas_create(3, 6);
+    canvas_text(canvas, 0, 3, "\xe4\xb8\xad", plain);
+    canvas_text(canvas, 0, -1, "\xe2\x95\x90\xe2\x95\x90\xe2\x95\x90\xe2\x95\x90x", plain);
+    assert_row(canvas, 0, "\xe2\x95\x90\xe2\x95\x90\xe2\x95\x90x  ");
+    canvas_text(canvas, 1, 0, "\xe4\xb8\xad", plain);
+    canvas_fill(canvas, 1, 1, 9, "\xe2\x94\x80", plain);
+    assert_row(canvas, 1, " \xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80\xe2\x94\x80");
+    canvas_set_ascii(canvas, true);
+    canvas_fill(canvas, 2, -2, 4, "\xe2\x94\x80", plain);
+    canvas_text(canvas, 2, 3, "ab\xe2\x95\x90\xe2\x95\x90", plain);
+    assert_row(canvas, 2, "-- ab=");
+    canvas_destroy(canvas);
+}
+
 static void test_invalid_bytes_and_controls(void **state) {
     (void)state;
     struct canvas *canvas = canvas_create(1, 6);
@@ -141,6 +159,7 @@ int main(void) {
         cmocka_unit_test(test_wide_characters), cmocka_unit_test(test_invalid_bytes_and_controls),
         cmocka_unit_test(test_ascii_map),       cmocka_unit_test(test_origin_and_styles),
         cmocka_unit_test(test_line_spans),      cmocka_unit_test(test_tiny_and_resize),
+        cmocka_unit_test(test_runs_and_fills),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

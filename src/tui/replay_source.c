@@ -76,10 +76,12 @@ static int replay_fd(const void *impl) {
     return -1; /* everything happens on the UI thread: take() is asked at every turn */
 }
 
-static void replay_set_flags(void *impl, unsigned flags, unsigned process_flags) {
+static void replay_set_flags(void *impl, unsigned flags, unsigned slow_flags,
+                             unsigned process_flags) {
     /* A recording has what it has. */
     (void)impl;
     (void)flags;
+    (void)slow_flags;
     (void)process_flags;
 }
 

@@ -44,12 +44,15 @@ struct sampler {
     int pipe_fds[2];
     /* Guarded by lock. */
     bool stop;
-    unsigned next_flags; /* from sampler_set_flags(): flags, then process_flags */
+    unsigned next_flags; /* from sampler_set_flags(): flags, slow_flags and process_flags */
+    unsigned next_slow_flags;
     unsigned next_process_flags;
     bool flags_changed;
     bool finished;  /* the thread has left its loop and no longer uses the context */
     bool abandoned; /* the UI gave up waiting: the thread frees the sampler on its way out */
     bool refresh;
+    bool slow_now;           /* slow_flags gained bits: a snapshot with the slow fields now */
+    bool resample_slow;      /* the next snapshot must carry the slow fields */
     bool resample_processes; /* the next snapshot must carry processes */
     struct nvt_snapshot *pending;
     bool watching;
@@ -154,11 +157,17 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     pthread_mutex_lock(&sampler->lock);
     struct nvt_snapshot *old = sampler->pending;
     sampler->pending = snap;
-    /* A process list the UI never saw must not be lost to a newer snapshot without one. */
-    if (old != NULL && (old->flags & NVT_SAMPLE_PROCESSES) && !with_processes) {
+    /* A process list or slow fields (the bandwidth column's PCIe figures are read only with
+     * them) the UI never saw must not be lost to a newer snapshot without them: the older one is
+     * kept, and the next snapshot reads what either of the two had. */
+    bool lost_processes = old != NULL && (old->flags & NVT_SAMPLE_PROCESSES) && !with_processes;
+    bool lost_slow = old != NULL && (old->flags & NVT_SAMPLE_DEVICES) && !with_slow;
+    if (lost_processes || lost_slow) {
         sampler->pending = old;
         old = snap;
-        sampler->resample_processes = true;
+        sampler->resample_processes =
+            sampler->resample_processes || lost_processes || with_processes;
+        sampler->resample_slow = sampler->resample_slow || lost_slow || with_slow;
     }
     pthread_mutex_unlock(&sampler->lock);
     nvt_snapshot_free(old);
@@ -215,6 +224,7 @@ static void *sampler_main(void *arg) {
         if (sampler->flags_changed) {
             /* Read by this thread only, so they are copied under the lock here. */
             sampler->flags = sampler->next_flags;
+            sampler->slow_flags = sampler->next_slow_flags;
             sampler->process_flags = sampler->next_process_flags;
             sampler->flags_changed = false;
         }
@@ -224,7 +234,7 @@ static void *sampler_main(void *arg) {
             unsigned generation = sampler->watch_generation;
             bool first = sampler->watch_now;
             /* A snapshot due now tells the UI about both: one wake-up instead of two. */
-            bool snapshot_follows = sampler->refresh || now >= next_due;
+            bool snapshot_follows = sampler->refresh || sampler->slow_now || now >= next_due;
             sampler->watch_now = false;
             pthread_mutex_unlock(&sampler->lock);
             take_watch_sample(sampler, &target, generation, first, !snapshot_follows);
@@ -244,11 +254,14 @@ static void *sampler_main(void *arg) {
             pthread_mutex_lock(&sampler->lock);
             continue;
         }
-        if (sampler->refresh || now >= next_due) {
+        if (sampler->refresh || sampler->slow_now || now >= next_due) {
             bool with_processes =
                 sampler->refresh || sampler->resample_processes || now >= next_processes;
-            bool with_slow = sampler->refresh || now >= next_slow;
+            bool with_slow =
+                sampler->refresh || sampler->slow_now || sampler->resample_slow || now >= next_slow;
             sampler->refresh = false;
+            sampler->slow_now = false;
+            sampler->resample_slow = false;
             sampler->resample_processes = false;
             pthread_mutex_unlock(&sampler->lock);
             if (with_processes) {
@@ -320,6 +333,7 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     sampler->flags = schedule->flags;
     sampler->process_flags = schedule->process_flags;
     sampler->next_flags = schedule->flags;
+    sampler->next_slow_flags = schedule->slow_flags;
     sampler->next_process_flags = schedule->process_flags;
     sampler->period_ns = (uint64_t)(schedule->period_s * 1e9);
     double process_period = schedule->process_period_s > schedule->period_s
@@ -425,13 +439,17 @@ struct nvt_snapshot *sampler_take(struct sampler *sampler) {
     return snap;
 }
 
-void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned process_flags) {
+void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned slow_flags,
+                       unsigned process_flags) {
     pthread_mutex_lock(&sampler->lock);
     bool more_processes = (process_flags & ~sampler->next_process_flags) != 0;
+    bool more_slow = (slow_flags & ~sampler->next_slow_flags) != 0;
     sampler->next_flags = flags;
+    sampler->next_slow_flags = slow_flags;
     sampler->next_process_flags = process_flags;
     sampler->flags_changed = true;
     sampler->refresh = sampler->refresh || more_processes;
+    sampler->slow_now = sampler->slow_now || more_slow;
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
 }

@@ -84,10 +84,12 @@ int sampler_fd(const struct sampler *sampler);
  * snapshots the UI never took are freed by the sampler. */
 struct nvt_snapshot *sampler_take(struct sampler *sampler);
 
-/* Replace the schedule's flags and process_flags from the next snapshot on (what the screen
- * shows changed: a panel hidden, bandwidth shown).  When process_flags gains bits, a snapshot
- * with processes is taken at once. */
-void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned process_flags);
+/* Replace the schedule's flags, slow_flags and process_flags from the next snapshot on (what the
+ * screen shows changed: a panel hidden, bandwidth shown).  When process_flags gains bits, a
+ * snapshot with processes is taken at once; when slow_flags gains bits, one with the slow
+ * fields. */
+void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned slow_flags,
+                       unsigned process_flags);
 
 /* Take a snapshot with processes now instead of at the next tick (the refresh keys). */
 void sampler_refresh(struct sampler *sampler);

@@ -39,8 +39,9 @@ struct tui_source_ops {
     struct nvt_snapshot *(*take)(void *impl, bool *jumped);
     /* Free a snapshot take() returned.  Accepts NULL. */
     void (*snapshot_free)(struct nvt_snapshot *snap);
-    /* What the screen needs from now on (NVT_SAMPLE_* bits); a recording has what it has. */
-    void (*set_flags)(void *impl, unsigned flags, unsigned process_flags);
+    /* What the screen needs from now on (NVT_SAMPLE_* bits: every snapshot, the slow ones and
+     * those with processes, as sampler_set_flags()); a recording has what it has. */
+    void (*set_flags)(void *impl, unsigned flags, unsigned slow_flags, unsigned process_flags);
     /* Take a snapshot with processes now (the refresh keys). */
     void (*refresh)(void *impl);
     /* Watch one process for the metrics screen (sampler.h, sampler_watch); NULL stops. */

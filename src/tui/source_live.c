@@ -26,8 +26,9 @@ static struct nvt_snapshot *live_take(void *impl, bool *jumped) {
     return sampler_take(((struct live *)impl)->sampler);
 }
 
-static void live_set_flags(void *impl, unsigned flags, unsigned process_flags) {
-    sampler_set_flags(((struct live *)impl)->sampler, flags, process_flags);
+static void live_set_flags(void *impl, unsigned flags, unsigned slow_flags,
+                           unsigned process_flags) {
+    sampler_set_flags(((struct live *)impl)->sampler, flags, slow_flags, process_flags);
 }
 
 static void live_refresh(void *impl) {

@@ -139,21 +139,22 @@ static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
 
 /* Hand the source what the screen now needs, when that changed. */
 static void update_source_flags(const struct tui_app *app, const struct tui_source *source,
-                                unsigned *flags, unsigned *process_flags) {
-    if (app->sample_flags == *flags && app->sample_process_flags == *process_flags) {
+                                struct sampler_schedule *sent) {
+    if (app->sample_flags == sent->flags && app->sample_slow_flags == sent->slow_flags &&
+        app->sample_process_flags == sent->process_flags) {
         return;
     }
-    *flags = app->sample_flags;
-    *process_flags = app->sample_process_flags;
-    source->ops->set_flags(source->impl, *flags, *process_flags);
+    sent->flags = app->sample_flags;
+    sent->slow_flags = app->sample_slow_flags;
+    sent->process_flags = app->sample_process_flags;
+    source->ops->set_flags(source->impl, sent->flags, sent->slow_flags, sent->process_flags);
 }
 
 static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tui_source *source,
                      const struct sampler_schedule *schedule) {
     bool dirty = true;
     double last_draw = 0.0;
-    unsigned flags = schedule->flags;
-    unsigned process_flags = schedule->process_flags;
+    struct sampler_schedule sent = *schedule; /* the flags the source has */
     while (!app->quit) {
         double now = clock_monotonic_s();
         app->now_s = now;
@@ -202,7 +203,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tu
             term_draw(canvas);
             dirty = false;
             last_draw = now;
-            update_source_flags(app, source, &flags, &process_flags);
+            update_source_flags(app, source, &sent);
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);

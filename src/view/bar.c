@@ -5,10 +5,11 @@
 #include "view/bar.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 #include <nvitop/format.h>
+
+#include "util/str.h"
 
 static const char *const partial_blocks[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
 
@@ -44,7 +45,7 @@ static void percent_texts(double value, char *fraction, size_t fsize, char *whol
     }
     double rounded = nvt_round_half_even(value);
     if (rounded >= 100.0) {
-        snprintf(whole, wsize, "MAX");
+        str_copy(whole, wsize, "MAX");
     } else {
         len = nvt_format_fixed(whole, wsize, rounded, 0);
         if (len + 1 < wsize) {
@@ -88,7 +89,7 @@ bool view_bar(struct strbuf *out, const char *prefix, struct view_percent percen
 
     struct strbuf bar = STRBUF_INIT;
     char text[64];
-    bool ok = strbuf_appendf(&bar, "%s: ", prefix);
+    bool ok = strbuf_append_str(&bar, prefix) && strbuf_append(&bar, ": ", 2);
     if (ok && isfinite(percent.value)) {
         double fraction = fmin(fmax(percent.value / 100.0, 0.0), 1.0);
         double eighths = nvt_round_half_even(8.0 * (double)(w - cells_of(bar.data) - 4) * fraction);
@@ -99,12 +100,12 @@ bool view_bar(struct strbuf *out, const char *prefix, struct view_percent percen
         percent_texts(percent.value, fraction_text, sizeof(fraction_text), whole_text,
                       sizeof(whole_text));
         bool fits = cells_of(strbuf_cstr(&bar)) + 1 + cells_of(fraction_text) <= w;
-        snprintf(text, sizeof(text), "%s", !percent.integral && fits ? fraction_text : whole_text);
+        str_copy(text, sizeof(text), !percent.integral && fits ? fraction_text : whole_text);
     } else if (ok) {
-        snprintf(text, sizeof(text), "N/A");
+        str_copy(text, sizeof(text), "N/A");
         if (extra[0] != '\0' && strstr(extra, "N/A") == NULL && swap &&
             cells_of(bar.data) + cells_of(extra) + 2 <= w) {
-            snprintf(text, sizeof(text), "%s", extra);
+            str_copy(text, sizeof(text), extra);
             extra = "";
         }
         ok = add_repeat(&bar, "░", w - cells_of(bar.data) - cells_of(text) - 1);

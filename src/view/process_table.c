@@ -212,9 +212,7 @@ size_t view_process_table_print_width(const struct view_process_table *table, si
 static void rule_line(struct view_line *line, const char *left, const char *fill, const char *right,
                       size_t width) {
     view_line_add(line, left, plain);
-    for (size_t i = 2; i < width; i++) {
-        view_line_add(line, fill, plain);
-    }
+    view_line_add_repeat(line, fill, width > 2 ? width - 2 : 0, plain);
     view_line_add(line, right, plain);
 }
 
@@ -237,9 +235,7 @@ static void context_line(const struct view_config *config, const char *host_name
     size_t used = strlen("Processes:");
     /* nvitop overwrites the end of the padded line with the context, even when they overlap. */
     size_t gap = inner > used + context ? inner - used - context : 0;
-    for (size_t i = 0; i < gap; i++) {
-        view_line_add(line, " ", plain);
-    }
+    view_line_add_repeat(line, " ", gap, plain);
     view_line_add(line, user,
                   view_style_make(config->superuser ? VIEW_COLOR_YELLOW : VIEW_COLOR_MAGENTA,
                                   VIEW_ATTR_BOLD));

@@ -2,7 +2,7 @@
 # Layout control and the settings file in a real terminal (issue 12): the H, P, b, g, G, + and -
 # keys with the text they show, the bandwidth column with the scenario's PCIe figures, S saving
 # the settings atomically and a new monitor starting from them, and the PCIe query skipped when
-# nothing shows it (the simulator's call counts).
+# nothing shows it and made every 5 s for the column alone (the simulator's call counts).
 . "$(dirname "$0")/tmux_lib.sh"
 
 # pcie_calls: nvmlDeviceGetPcieThroughput calls of the last monitor (after it quit).
@@ -116,5 +116,20 @@ wait_for "│ PCIe   RX   3.43GiB/s  TX  692.4MiB/s │"
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status with bandwidth"
 [ "$(pcie_calls)" -gt 0 ] || fail "no PCIe query while the bandwidth column was shown"
+
+# 5. The column alone reads PCIe with the slow fields (every 5 s), not with every snapshot: the
+# 20 ms query sleeps 16 times per reading on 8 GPUs.  Counted in readings, not in time: a
+# snapshot reads each GPU's utilisation once, a PCIe reading makes two queries per GPU.
+start_monitor 160 70 -m full
+wait_for "│ PCIe   RX   3.43GiB/s  TX  692.4MiB/s │"
+clock_ticks 8
+wait_for "│ PCIe   RX   3.43GiB/s  TX  692.4MiB/s │"
+keys q
+[ "$(wait_exit)" = 0 ] || fail "exit status with the column alone"
+snapshots=$(awk '$1 == "nvmlDeviceGetUtilizationRates" { print int($2 / 8) }' "$WORK/calls")
+readings=$(($(pcie_calls) / 16))
+[ "$snapshots" -ge 8 ] || fail "only $snapshots snapshots in 8 clock ticks"
+[ $((readings * 5)) -le $((snapshots + 10)) ] ||
+    fail "$readings PCIe readings in $snapshots snapshots: not every 5 s"
 
 finish

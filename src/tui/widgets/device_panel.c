@@ -79,12 +79,33 @@ static double link_sum(const double *kibps) {
     return sum;
 }
 
-/* The text of one row of the bandwidth cell (row 0: PCIe, row 1: NVLink). */
+/* The device at slot in the newest snapshot with PCIe throughput (the column's figures are read
+ * every 5 s, not with every snapshot), when it is the same device as in the newest snapshot;
+ * NULL when there is none. */
+static const struct nvt_device_snapshot *pcie_device(const struct tui_app *app, size_t slot) {
+    const struct nvt_snapshot *pcie = app->pcie_snap;
+    if (pcie == NULL || slot >= pcie->device_count ||
+        pcie->device_count != app->snap->device_count) {
+        return NULL;
+    }
+    const struct nvt_device_snapshot *device = &pcie->devices[slot];
+    const struct nvt_device_snapshot *now = &app->snap->devices[slot];
+    if (device->info.index != now->info.index || strcmp(device->info.uuid, now->info.uuid) != 0) {
+        return NULL; /* re-enumerated since */
+    }
+    return device;
+}
+
+/* The text of one row of the bandwidth cell (row 0: PCIe, row 1: NVLink) from device, N/A for
+ * NULL. */
 static void bandwidth_text(const struct nvt_device_snapshot *device, int row, char *buf,
                            size_t size) {
     char rx[24];
     char tx[24];
-    if (row == 0) {
+    if (device == NULL) {
+        snprintf(rx, sizeof(rx), "N/A");
+        snprintf(tx, sizeof(tx), "N/A");
+    } else if (row == 0) {
         rate_text(rx, sizeof(rx), u32_rate(device->state.pcie_rx_kibps));
         rate_text(tx, sizeof(tx), u32_rate(device->state.pcie_tx_kibps));
     } else {
@@ -167,7 +188,7 @@ static void draw_bandwidth(const struct tui_app *app, struct canvas *canvas, int
         int rows = device->info.is_mig || compact ? 1 : 2;
         for (int r = 0; r < rows && !device->info.is_mig; r++) {
             char text[96];
-            bandwidth_text(device, r, text, sizeof(text));
+            bandwidth_text(pcie_device(app, slot), r, text, sizeof(text));
             canvas_text(canvas, y + 1 + (int)line + r, col + 1, text, plain);
         }
         line += (size_t)rows;
