@@ -53,11 +53,11 @@ static nvt_status list_finish(struct entry_list *list, void **out, size_t *count
     return NVT_OK;
 }
 
-/* Read a proc file; NULL text (an empty list follows) when unreadable. */
-static nvt_status read_or_empty(struct host_ctx *host, const char *path, char **text) {
-    size_t len = 0;
-    *text = NULL;
-    int err = host_read_file(host, path, IO_FILE_CAP, text, &len);
+/* Read a kept proc file; NULL text (an empty list follows) when unreadable.  The text is the
+ * kept file's buffer, valid until its next read. */
+static nvt_status read_kept_or_empty(struct host_ctx *host, enum host_file which,
+                                     const char **text) {
+    int err = host_read_kept(host, which, IO_FILE_CAP, text);
     return err == ENOMEM ? NVT_ERR_NO_MEMORY : NVT_OK;
 }
 
@@ -72,12 +72,12 @@ static bool parse_disk(const char *line, void *entry) {
 }
 
 /* One entry per line that parses, in file order. */
-static nvt_status parse_lines(struct host_ctx *host, const char *path, size_t item_size,
+static nvt_status parse_lines(struct host_ctx *host, enum host_file which, size_t item_size,
                               line_parser parse, void **out, size_t *count) {
     *out = NULL;
     *count = 0;
-    char *text = NULL;
-    nvt_status status = read_or_empty(host, path, &text);
+    const char *text = NULL;
+    nvt_status status = read_kept_or_empty(host, which, &text);
     if (text == NULL) {
         return status;
     }
@@ -92,7 +92,6 @@ static nvt_status parse_lines(struct host_ctx *host, const char *path, size_t it
         void *entry = list_add(&list);
         if (entry == NULL) {
             free(list.items);
-            free(text);
             return NVT_ERR_NO_MEMORY;
         }
         memset(entry, 0, item_size);
@@ -100,7 +99,6 @@ static nvt_status parse_lines(struct host_ctx *host, const char *path, size_t it
             list.count--;
         }
     }
-    free(text);
     return list_finish(&list, out, count);
 }
 
@@ -109,7 +107,7 @@ nvt_status nvt_host_net_io(nvt_context *ctx, struct nvt_net_io **out, size_t *co
         return NVT_ERR_INVALID_ARGUMENT;
     }
     void *items = NULL;
-    nvt_status status = parse_lines(context_host(ctx), "net/dev", sizeof(struct nvt_net_io),
+    nvt_status status = parse_lines(context_host(ctx), HOST_FILE_NET_DEV, sizeof(struct nvt_net_io),
                                     parse_net, &items, count);
     *out = items;
     return status;
@@ -120,8 +118,8 @@ nvt_status nvt_host_disk_io(nvt_context *ctx, struct nvt_disk_io **out, size_t *
         return NVT_ERR_INVALID_ARGUMENT;
     }
     void *items = NULL;
-    nvt_status status = parse_lines(context_host(ctx), "diskstats", sizeof(struct nvt_disk_io),
-                                    parse_disk, &items, count);
+    nvt_status status = parse_lines(context_host(ctx), HOST_FILE_DISKSTATS,
+                                    sizeof(struct nvt_disk_io), parse_disk, &items, count);
     *out = items;
     return status;
 }
@@ -192,26 +190,32 @@ nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out, si
     *out = NULL;
     *count = 0;
     struct host_ctx *host = context_host(ctx);
-    char *mounts = NULL;
-    char *filesystems = NULL;
-    nvt_status status = read_or_empty(host, "self/mounts", &mounts);
-    if (status == NVT_OK && mounts == NULL) {
-        status = read_or_empty(host, "mounts", &mounts);
+    const char *mounts = NULL;
+    const char *filesystems = NULL;
+    bool changed = true;
+    char *fallback = NULL; /* <proc root>/mounts, for a proc tree without self/ */
+    int err = host_read_mounts(host, IO_FILE_CAP, &mounts, &changed);
+    if (err != 0 && err != ENOMEM) {
+        size_t len = 0;
+        err = host_read_file(host, "mounts", IO_FILE_CAP, &fallback, &len);
+        mounts = fallback;
     }
-    if (status == NVT_OK) {
-        status = read_or_empty(host, "filesystems", &filesystems);
+    /* The file system types only matter for what is mounted: read again with the mounts. */
+    const struct host_kept_file *kept = &host->files[HOST_FILE_FILESYSTEMS];
+    if (err == 0 && !changed && kept->valid) {
+        filesystems = kept->buf;
+    } else if (err == 0) {
+        err = host_read_kept(host, HOST_FILE_FILESYSTEMS, IO_FILE_CAP, &filesystems);
     }
     if (mounts == NULL || filesystems == NULL) {
-        free(mounts);
-        free(filesystems);
-        return status;
+        free(fallback);
+        return err == ENOMEM ? NVT_ERR_NO_MEMORY : NVT_OK;
     }
     struct entry_list list = {.item_size = sizeof(struct nvt_disk_usage)};
     char *strings = NULL;
     size_t strings_len = 0;
     bool ok = collect_mounts(mounts, filesystems, &list, &strings, &strings_len);
-    free(mounts);
-    free(filesystems);
+    free(fallback);
     struct nvt_disk_usage *result = NULL;
     if (ok && list.count > 0) {
         /* One allocation: the entries, then their strings. */
