@@ -79,6 +79,7 @@ void host_close(struct host_ctx *host) {
         }
         free(host->files[i].buf);
     }
+    host_mounts_fini(&host->mounts);
     free(host);
 }
 

@@ -107,6 +107,20 @@ struct host_kept_file {
     bool valid;     /* buf holds the text of the last successful read */
 };
 
+/* The mounts nvt_host_disk_usage() reports (those psutil's disk_partitions() keeps) as of the
+ * last read of the mount table, rebuilt only when that table changes (host_read_mounts()): their
+ * device, mount point and type, NUL-terminated strings one after the other. */
+struct host_mounts {
+    bool valid;
+    size_t count;
+    size_t *offsets; /* 3 per mount, into strings: device, mount point, type */
+    char *strings;
+    size_t strings_len;
+};
+
+/* Forget the mounts (linux_mounts.c). */
+void host_mounts_fini(struct host_mounts *mounts);
+
 struct host_ctx {
     char *proc_root;
     int root_fd; /* directory of proc_root, or -1 when it could not be opened */
@@ -132,6 +146,7 @@ struct host_ctx {
     struct pid_cache pids;
     struct user_cache users;
     struct host_kept_file files[HOST_FILE_COUNT];
+    struct host_mounts mounts;
 };
 
 /* Close the identity's stat file, if open (counted in cache->kept_fds), and free it; NULL is
