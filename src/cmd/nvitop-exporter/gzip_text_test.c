@@ -10,12 +10,12 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include "gzip_text.h"
+
 #include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "gzip_text.h"
 
 /* Compress text with gz and check that it decompresses to the same bytes; the compressed size. */
 static size_t round_trip(struct gzip_text *gz, const char *text, size_t len) {

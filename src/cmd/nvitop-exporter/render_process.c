@@ -171,10 +171,13 @@ void render_processes(struct render_out *out, const struct render_input *in) {
         render_sample(out, "process_info_info", strbuf_cstr(&info), 1.0);
     }
     for (int metric = 0; metric < PROC_METRIC_COUNT; metric++) {
-        render_family(out, process_families[metric].name, process_families[metric].help);
+        const char *name = process_families[metric].name;
+        render_family(out, name, process_families[metric].help);
+        struct render_text family = {name, strlen(name)};
         for (size_t i = 0; i < n; i++) {
-            render_sample(out, process_families[metric].name, strbuf_cstr(&labels[i]),
-                          process_value(&snap->processes[i], (enum process_metric)metric));
+            struct render_text process = {strbuf_cstr(&labels[i]), labels[i].len};
+            render_sample_text(out, family, process, "", 0,
+                               process_value(&snap->processes[i], (enum process_metric)metric));
         }
     }
     for (size_t i = 0; i < n; i++) {
