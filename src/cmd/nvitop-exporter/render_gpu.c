@@ -156,11 +156,11 @@ static double gpu_value(const struct nvt_device_snapshot *d, enum gpu_metric met
 /* hostname, index ("<gpu>" or "<gpu>:<mig>"), devicename and uuid of a device. */
 static void device_labels(struct render_out *out, const struct render_input *in,
                           const struct nvt_device_snapshot *d, struct strbuf *labels) {
-    char index[32];
+    char index[48];
+    size_t len = render_uint(index, d->info.index);
     if (d->info.is_mig) {
-        snprintf(index, sizeof(index), "%u:%u", d->info.index, d->info.mig_index);
-    } else {
-        snprintf(index, sizeof(index), "%u", d->info.index);
+        index[len++] = ':';
+        render_uint(index + len, d->info.mig_index);
     }
     strbuf_clear(labels);
     render_label(out, labels, "hostname", in->hostname, true);
@@ -169,8 +169,7 @@ static void device_labels(struct render_out *out, const struct render_input *in,
     render_label(out, labels, "uuid", d->info.uuid[0] != '\0' ? d->info.uuid : "N/A", false);
 }
 
-/* The label text of every device, built once per pass; NULL when out of memory. */
-static struct strbuf *all_device_labels(struct render_out *out, const struct render_input *in) {
+struct strbuf *render_device_labels(struct render_out *out, const struct render_input *in) {
     size_t n = in->snapshot->device_count;
     struct strbuf *labels = calloc(n != 0 ? n : 1, sizeof(*labels));
     if (labels == NULL) {
@@ -183,7 +182,7 @@ static struct strbuf *all_device_labels(struct render_out *out, const struct ren
     return labels;
 }
 
-static void free_labels(struct strbuf *labels, size_t n) {
+void render_free_device_labels(struct strbuf *labels, size_t n) {
     for (size_t i = 0; labels != NULL && i < n; i++) {
         strbuf_fini(&labels[i]);
     }
@@ -218,12 +217,9 @@ static void render_links(struct render_out *out, const struct render_input *in,
     }
 }
 
-void render_devices(struct render_out *out, const struct render_input *in) {
+void render_devices(struct render_out *out, const struct render_input *in,
+                    const struct strbuf *labels) {
     size_t n = in->snapshot->device_count;
-    struct strbuf *labels = all_device_labels(out, in);
-    if (labels == NULL) {
-        return;
-    }
     for (int metric = 0; metric < GPU_METRIC_COUNT; metric++) {
         const char *name = gpu_families[metric].name;
         render_family(out, name, gpu_families[metric].help);
@@ -236,5 +232,4 @@ void render_devices(struct render_out *out, const struct render_input *in) {
     }
     render_links(out, in, labels, true);
     render_links(out, in, labels, false);
-    free_labels(labels, n);
 }

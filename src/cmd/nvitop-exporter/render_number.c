@@ -30,6 +30,16 @@ static void write_digits(char *digits, int count, uint64_t n) {
     }
 }
 
+size_t render_uint(char *buf, uint64_t n) {
+    int count = 1;
+    for (uint64_t rest = n / 10; rest != 0; rest /= 10) {
+        count++;
+    }
+    write_digits(buf, count, n);
+    buf[count] = '\0';
+    return (size_t)count;
+}
+
 /* Write n (below 2^53) with a decimal point before its last `decimals` digits, and at least one
  * digit on either side ("1932.119461948691", "0.05", "81559.0"). */
 static size_t write_scaled(char *buf, size_t size, bool negative, uint64_t n, int decimals) {
