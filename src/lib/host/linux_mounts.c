@@ -31,7 +31,8 @@ void host_mounts_fini(struct host_mounts *mounts) {
 static size_t add_string(struct host_mounts *m, size_t *capacity, const char *text) {
     size_t size = strlen(text) + 1;
     if (m->strings_len + size > *capacity) {
-        size_t grown = *capacity * 2 > m->strings_len + size ? *capacity * 2 : m->strings_len + size;
+        size_t grown =
+            *capacity * 2 > m->strings_len + size ? *capacity * 2 : m->strings_len + size;
         char *bigger = realloc(m->strings, grown);
         if (bigger == NULL) {
             return SIZE_MAX;
