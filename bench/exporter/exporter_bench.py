@@ -9,7 +9,10 @@ usage: python3 bench/exporter/exporter_bench.py [BUILD_DIR] [SECONDS]   (default
    over the scrapes divided by their number.  Target: 0.5 ms.
 2. Steady state: the exporter at --interval 1 scraped every second for SECONDS, against
    bench-exporter-floor (the same snapshots alone, on the same schedule) and bench-monitor-floor
-   (the monitor's snapshots at --interval 1).  Target: at most 1.5x the floor.
+   (the monitor's snapshots at --interval 1).  Target: at most 1.5x the floor.  The exporter
+   scraped, the exporter not scraped and both floors run at the same time, over the same
+   SECONDS: on a shared machine whose load drifts, measuring them one after the other moved the
+   ratio by 0.4 from one run to the next.
 3. Resident memory of the exporter at the end (VmRSS, and the peak VmHWM).  Target: 8 MiB.
 
 CPU time is the process's own utime + stime from /proc/PID/stat, which includes the threads that
@@ -101,30 +104,34 @@ def stop(proc):
     proc.wait(timeout=10)
 
 
-def steady(build, env, seconds, scraped):
-    """(run time, utime+stime, VmRSS, VmHWM) of the exporter at --interval 1 over seconds,
-    scraped every second (as Prometheus does, gzip accepted) or not at all."""
-    proc, port = start_exporter(build, env, 1)
+def steady(build, env, seconds):
+    """The exporter at --interval 1 scraped every second (as Prometheus does, gzip accepted), a
+    second one not scraped, and both floors, over the same seconds: (run time, utime+stime,
+    VmRSS, VmHWM) of each exporter, and each floor's figures."""
+    busy, port = start_exporter(build, env, 1)
+    idle, _ = start_exporter(build, env, 1)
+    procs = (busy, idle)
     time.sleep(2)
-    before = (run_time_s(proc.pid), cpu_s(proc.pid))
+    floors = {name: subprocess.Popen([os.path.join(build, 'bench', name), str(seconds), '1'],
+                                     env=env, stdout=subprocess.PIPE)
+              for name in ('bench-exporter-floor', 'bench-monitor-floor')}
+    before = [(run_time_s(p.pid), cpu_s(p.pid)) for p in procs]
     start = time.monotonic()
     for i in range(seconds):
-        if scraped:
-            scrape(port)
+        scrape(port)
         delay = start + i + 1 - time.monotonic()
         if delay > 0:
             time.sleep(delay)
-    after = (run_time_s(proc.pid), cpu_s(proc.pid))
-    rss = status_kib(proc.pid, 'VmRSS')
-    hwm = status_kib(proc.pid, 'VmHWM')
-    stop(proc)
-    return after[0] - before[0], after[1] - before[1], rss, hwm
-
-
-def floor(build, env, program, seconds):
-    out = subprocess.run([os.path.join(build, 'bench', program), str(seconds), '1'], env=env,
-                         capture_output=True, check=True, timeout=seconds + 60).stdout.decode()
-    return {k: float(v) for k, v in (item.split('=') for item in out.split())}
+    figures = []
+    for p, (run_time, ticks) in zip(procs, before):
+        figures.append((run_time_s(p.pid) - run_time, cpu_s(p.pid) - ticks,
+                        status_kib(p.pid, 'VmRSS'), status_kib(p.pid, 'VmHWM')))
+        stop(p)
+    floor_figures = {}
+    for name, p in floors.items():
+        out = p.communicate(timeout=seconds + 60)[0].decode()
+        floor_figures[name] = {k: float(v) for k, v in (item.split('=') for item in out.split())}
+    return figures[0], figures[1], floor_figures
 
 
 def main():
@@ -161,12 +168,11 @@ def run(build, env, seconds):
     print(f'per scrape: {per_scrape_ms:.3f} ms CPU ({SCRAPES} scrapes in {wall:.1f} s; '
           f'target 0.5 ms)')
 
-    # 2. Steady state against the floors, measured in the same run.
-    exporter_floor = floor(build, env, 'bench-exporter-floor', seconds)
-    monitor_floor = floor(build, env, 'bench-monitor-floor', seconds)
-    idle = steady(build, env, seconds, scraped=False)
-    busy = steady(build, env, seconds, scraped=True)
-    print(f'steady state over {seconds} s at --interval 1:')
+    # 2. Steady state against the floors, measured at the same time.
+    busy, idle, floors = steady(build, env, seconds)
+    exporter_floor = floors['bench-exporter-floor']
+    monitor_floor = floors['bench-monitor-floor']
+    print(f'steady state over {seconds} s at --interval 1 (all four at the same time):')
     for label, (run_time, ticks, _, _) in (('not scraped', idle),
                                            ('scraped every second', busy)):
         print(f'  exporter, {label + ":":21} {run_time:.3f} s CPU '

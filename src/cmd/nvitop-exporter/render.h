@@ -31,7 +31,9 @@ struct render_input {
 bool render_metrics(const struct render_input *in, struct strbuf *out);
 
 /* A double as Python's repr() writes it ("1.0", "85.3", "1e-05", "NaN", "+Inf"), which is what
- * prometheus_client prints.  buf needs 32 bytes. */
-void render_double(char *buf, size_t size, double value);
+ * prometheus_client prints.  buf needs 32 bytes (RENDER_DOUBLE_MAX); returns the length written
+ * (without the NUL). */
+#define RENDER_DOUBLE_MAX 32
+size_t render_double(char *buf, size_t size, double value);
 
 #endif /* NVITOP_SRC_CMD_EXPORTER_RENDER_H */

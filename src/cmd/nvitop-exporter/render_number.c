@@ -11,23 +11,53 @@
 /* Exact products of a 53-bit mantissa and a power of ten up to 10^21 need 124 bits. */
 __extension__ typedef unsigned __int128 u128;
 
+/* The decimal digits of n, right-aligned in digits[0, count): count digits exactly (leading
+ * zeros included, higher digits dropped), two at a time (half the divisions). */
+static void write_digits(char *digits, int count, uint64_t n) {
+    static const char pairs[201] = "00010203040506070809101112131415161718192021222324252627282930"
+                                   "31323334353637383940414243444546474849505152535455565758596061"
+                                   "62636465666768697071727374757677787980818283848586878889909192"
+                                   "93949596979899";
+    int i = count;
+    while (i >= 2) {
+        const char *pair = &pairs[2 * (n % 100)];
+        n /= 100;
+        digits[--i] = pair[1];
+        digits[--i] = pair[0];
+    }
+    if (i == 1) {
+        digits[0] = (char)('0' + n % 10);
+    }
+}
+
+size_t render_uint(char *buf, uint64_t n) {
+    int count = 1;
+    for (uint64_t rest = n / 10; rest != 0; rest /= 10) {
+        count++;
+    }
+    write_digits(buf, count, n);
+    buf[count] = '\0';
+    return (size_t)count;
+}
+
 /* Write n (below 2^53) with a decimal point before its last `decimals` digits, and at least one
  * digit on either side ("1932.119461948691", "0.05", "81559.0"). */
-static void write_scaled(char *buf, size_t size, bool negative, uint64_t n, int decimals) {
-    char digits[24];
-    int len = 0;
-    do {
-        digits[len++] = (char)('0' + n % 10);
-        n /= 10;
-    } while (n != 0 || len <= decimals);
+static size_t write_scaled(char *buf, size_t size, bool negative, uint64_t n, int decimals) {
+    int count = 1; /* digits of n, at least decimals + 1 */
+    for (uint64_t rest = n / 10; rest != 0; rest /= 10) {
+        count++;
+    }
+    int len = count > decimals ? count : decimals + 1;
+    char digits[24]; /* most significant first */
+    write_digits(digits, len, n);
     char out[48];
     size_t pos = 0;
     if (negative) {
         out[pos++] = '-';
     }
-    for (int i = len - 1; i >= 0; i--) {
+    for (int i = 0; i < len; i++) {
         out[pos++] = digits[i];
-        if (i == decimals && decimals > 0) {
+        if (len - 1 - i == decimals && decimals > 0) {
             out[pos++] = '.';
         }
     }
@@ -38,9 +68,12 @@ static void write_scaled(char *buf, size_t size, bool negative, uint64_t n, int 
     out[pos] = '\0';
     if (pos < size) {
         memcpy(buf, out, pos + 1);
-    } else if (size > 0) {
+        return pos;
+    }
+    if (size > 0) {
         buf[0] = '\0';
     }
+    return 0;
 }
 
 /* The 17 significant digits of m * 2^e (m below 2^53, the value v in [1e-4, 1e17)) rounded half
@@ -48,15 +81,39 @@ static void write_scaled(char *buf, size_t size, bool negative, uint64_t n, int 
  * the exact product would not fit in 128 bits (not for values in that range). */
 static bool digits17(uint64_t m, int e, int x, uint64_t *digits, int *exponent) {
     static const uint64_t low = 10000000000000000ULL; /* 10^16 */
+    /* 10^0 to 10^21: a table rather than k multiplications by ten per attempt. */
+#define P19 ((u128)10000000000000000000ULL)
+    static const u128 pow10[22] = {
+        1ULL,
+        10ULL,
+        100ULL,
+        1000ULL,
+        10000ULL,
+        100000ULL,
+        1000000ULL,
+        10000000ULL,
+        100000000ULL,
+        1000000000ULL,
+        10000000000ULL,
+        100000000000ULL,
+        1000000000000ULL,
+        10000000000000ULL,
+        100000000000000ULL,
+        1000000000000000ULL,
+        10000000000000000ULL,
+        100000000000000000ULL,
+        1000000000000000000ULL,
+        P19,
+        P19 * 10,
+        P19 * 100,
+    };
+#undef P19
     for (int attempt = 0; attempt < 3; attempt++) {
         int k = 16 - x; /* v * 10^k should have 17 digits */
         if (k < 0 || k > 21) {
             return false;
         }
-        u128 product = m;
-        for (int i = 0; i < k; i++) {
-            product *= 10;
-        }
+        u128 product = (u128)m * pow10[k];
         u128 q = product;
         if (e >= 0) {
             if (e > 6) {
@@ -89,24 +146,24 @@ static bool digits17(uint64_t m, int e, int x, uint64_t *digits, int *exponent) 
 
 /* printf("%.17g") of a finite value with 1e-4 <= |value| < 1e17 (fixed notation, trailing zeros
  * and a trailing point dropped); false for other values. */
-static bool write_g17(char *buf, size_t size, double value) {
+static size_t write_g17(char *buf, size_t size, double value) {
     double magnitude = fabs(value);
     if (!(magnitude >= 1e-4 && magnitude < 1e17) || size < 32) {
-        return false;
+        return 0;
     }
     int e2 = 0;
     double fraction = frexp(magnitude, &e2); /* magnitude = fraction * 2^e2, fraction in [.5, 1) */
     uint64_t m = (uint64_t)ldexp(fraction, 53);
     uint64_t n = 0;
     int x = 0;
-    if (!digits17(m, e2 - 53, (int)floor(log10(magnitude)), &n, &x) || x > 16 || x < -4) {
-        return false;
+    /* The decimal exponent floor(log10(magnitude)) from the binary one, without log10(): it lies
+     * between (e2 - 1) * log10(2) and e2 * log10(2), and digits17() corrects a guess one off. */
+    int guess = (int)floor((double)(e2 - 1) * 0.30102999566398120);
+    if (!digits17(m, e2 - 53, guess, &n, &x) || x > 16 || x < -4) {
+        return 0;
     }
     char digits[17];
-    for (int i = 16; i >= 0; i--) {
-        digits[i] = (char)('0' + n % 10);
-        n /= 10;
-    }
+    write_digits(digits, 17, n);
     int last = 16; /* last significant digit kept after dropping trailing zeros */
     while (last > x && last > 0 && digits[last] == '0') {
         last--;
@@ -136,17 +193,21 @@ static bool write_g17(char *buf, size_t size, double value) {
         }
     }
     buf[pos] = '\0';
-    return true;
+    return pos;
 }
 
-void render_double(char *buf, size_t size, double value) {
+/* A text the snprintf way, its length (0 when it did not fit). */
+static size_t write_text(char *buf, size_t size, const char *text) {
+    int n = snprintf(buf, size, "%s", text);
+    return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
+size_t render_double(char *buf, size_t size, double value) {
     if (isnan(value)) {
-        snprintf(buf, size, "NaN");
-        return;
+        return write_text(buf, size, "NaN");
     }
     if (isinf(value)) {
-        snprintf(buf, size, value > 0 ? "+Inf" : "-Inf");
-        return;
+        return write_text(buf, size, value > 0 ? "+Inf" : "-Inf");
     }
     /* repr() writes the fewest digits that read back as the same double.  The fast path: the
      * fewest decimals d such that value * 10^d is a whole number n below 2^53 and n / 10^d is
@@ -161,19 +222,25 @@ void render_double(char *buf, size_t size, double value) {
         if (scaled >= limit) {
             break;
         }
-        if (scaled == floor(scaled) && scaled / pow10[d] == magnitude) {
-            write_scaled(buf, size, signbit(value) != 0 && magnitude != 0.0, (uint64_t)scaled, d);
-            return;
+        /* Below 2^53, so the conversion to an integer is exact when scaled is whole (cheaper than
+         * floor(), which does not compile to one instruction on baseline x86-64). */
+        if (scaled == (double)(int64_t)scaled && scaled / pow10[d] == magnitude) {
+            return write_scaled(buf, size, signbit(value) != 0 && magnitude != 0.0,
+                                (uint64_t)scaled, d);
         }
     }
     /* Other values need 17 significant digits (or are huge or tiny): %.17g always reads back.
      * %g switches to scientific notation from an exponent of 17 (repr: 16) and may write a
      * digit more than repr in rare cases: differences in spelling, never in value.  write_g17()
      * writes exactly what %.17g writes, in integer arithmetic, for the usual magnitudes. */
-    if (!write_g17(buf, size, value)) {
-        snprintf(buf, size, "%.17g", value);
+    size_t len = write_g17(buf, size, value);
+    if (len == 0) {
+        int n = snprintf(buf, size, "%.17g", value);
+        len = n > 0 && (size_t)n < size ? (size_t)n : 0;
     }
-    if (strpbrk(buf, ".e") == NULL) {
-        strncat(buf, ".0", size - strlen(buf) - 1);
+    if (memchr(buf, '.', len) == NULL && memchr(buf, 'e', len) == NULL && len + 2 < size) {
+        memcpy(buf + len, ".0", 3);
+        len += 2;
     }
+    return len;
 }

@@ -120,67 +120,61 @@ static const char *command_text(const struct nvt_host_process *h) {
 static void process_labels(struct render_out *out, const struct render_input *in, size_t i,
                            const struct strbuf *device_labels, struct strbuf *labels) {
     const struct nvt_gpu_process *p = &in->snapshot->processes[i];
-    char pid[16];
-    snprintf(pid, sizeof(pid), "%u", p->pid);
+    char pid[24];
+    render_uint(pid, p->pid);
     const char *user = p->host.user != NULL && p->host.user[0] != '\0' ? p->host.user : "N/A";
     const char *container =
         in->containers != NULL && in->containers[i] != NULL ? in->containers[i] : "";
     strbuf_clear(labels);
-    out->ok = strbuf_append_str(labels, strbuf_cstr(device_labels)) && out->ok;
+    out->ok = strbuf_append(labels, strbuf_cstr(device_labels), device_labels->len) && out->ok;
     render_label(out, labels, "pid", pid, false);
     render_label(out, labels, "username", user, false);
     render_label(out, labels, "container", container, false);
 }
 
-void render_processes(struct render_out *out, const struct render_input *in) {
+void render_processes(struct render_out *out, const struct render_input *in,
+                      const struct strbuf *device_labels) {
     const struct nvt_snapshot *snap = in->snapshot;
     size_t n = snap->process_count;
     struct strbuf *labels = calloc(n != 0 ? n : 1, sizeof(*labels));
-    struct strbuf device = STRBUF_INIT;
     struct strbuf info = STRBUF_INIT;
     if (labels == NULL) {
         out->ok = false;
         return;
     }
+    static const struct strbuf no_device = STRBUF_INIT;
     for (size_t i = 0; i < n; i++) {
         const struct nvt_gpu_process *p = &snap->processes[i];
-        strbuf_clear(&device);
-        if (p->device < snap->device_count) {
-            /* Rebuilt per process: processes are few, and this keeps the code simple. */
-            char index[32];
-            const struct nvt_device_info *d = &snap->devices[p->device].info;
-            if (d->is_mig) {
-                snprintf(index, sizeof(index), "%u:%u", d->index, d->mig_index);
-            } else {
-                snprintf(index, sizeof(index), "%u", d->index);
-            }
-            render_label(out, &device, "hostname", in->hostname, true);
-            render_label(out, &device, "index", index, false);
-            render_label(out, &device, "devicename", d->name[0] != '\0' ? d->name : "N/A", false);
-            render_label(out, &device, "uuid", d->uuid[0] != '\0' ? d->uuid : "N/A", false);
-        }
-        process_labels(out, in, i, &device, &labels[i]);
+        /* The device's label text of this pass, or none for a process of an unknown device. */
+        const struct strbuf *device =
+            p->device < snap->device_count ? &device_labels[p->device] : &no_device;
+        process_labels(out, in, i, device, &labels[i]);
     }
-    render_family(out, "process_info_info", "Process information.");
+    static const char info_name[] = "process_info_info";
+    render_family(out, info_name, "Process information.");
     for (size_t i = 0; i < n; i++) {
         const struct nvt_host_process *h = &snap->processes[i].host;
         strbuf_clear(&info);
-        out->ok = strbuf_append_str(&info, strbuf_cstr(&labels[i])) && out->ok;
+        out->ok = strbuf_append(&info, strbuf_cstr(&labels[i]), labels[i].len) && out->ok;
         render_label(out, &info, "status", status_name(h), false);
         render_label(out, &info, "command", command_text(h), false);
-        render_sample(out, "process_info_info", strbuf_cstr(&info), 1.0);
+        struct render_text family = {info_name, sizeof(info_name) - 1};
+        struct render_text text = {strbuf_cstr(&info), info.len};
+        render_sample_text(out, family, text, "", 0, 1.0);
     }
     for (int metric = 0; metric < PROC_METRIC_COUNT; metric++) {
-        render_family(out, process_families[metric].name, process_families[metric].help);
+        const char *name = process_families[metric].name;
+        render_family(out, name, process_families[metric].help);
+        struct render_text family = {name, strlen(name)};
         for (size_t i = 0; i < n; i++) {
-            render_sample(out, process_families[metric].name, strbuf_cstr(&labels[i]),
-                          process_value(&snap->processes[i], (enum process_metric)metric));
+            struct render_text process = {strbuf_cstr(&labels[i]), labels[i].len};
+            render_sample_text(out, family, process, "", 0,
+                               process_value(&snap->processes[i], (enum process_metric)metric));
         }
     }
     for (size_t i = 0; i < n; i++) {
         strbuf_fini(&labels[i]);
     }
     free(labels);
-    strbuf_fini(&device);
     strbuf_fini(&info);
 }

@@ -98,11 +98,37 @@ static void test_label_escaping(void **state) {
     strbuf_fini(&labels);
 }
 
+/* Integers without printf (pids, device indexes) and a sample with an extra label (NVLink's). */
+static void test_uint_and_extra_label(void **state) {
+    (void)state;
+    const uint64_t values[] = {0, 7, 10, 99, 100, 4294967295ULL, 18446744073709551615ULL};
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+        char got[24];
+        char want[24];
+        snprintf(want, sizeof(want), "%llu", (unsigned long long)values[i]);
+        assert_int_equal(render_uint(got, values[i]), strlen(want));
+        assert_string_equal(got, want);
+    }
+    struct strbuf sb = STRBUF_INIT;
+    struct render_out out = {.sb = &sb, .ok = true};
+    struct render_text name = {"gpu_nvlink_tx_throughput_MiBps", 30};
+    struct render_text labels = {"index=\"0\"", 9};
+    render_sample_text(&out, name, labels, ",link=\"17\"", 10, 14296.507486401997);
+    render_sample_text(&out, name, labels, "", 0, NAN);
+    assert_true(out.ok);
+    assert_string_equal(
+        strbuf_cstr(&sb),
+        "gpu_nvlink_tx_throughput_MiBps{index=\"0\",link=\"17\"} 14296.507486401997\n"
+        "gpu_nvlink_tx_throughput_MiBps{index=\"0\"} NaN\n");
+    strbuf_fini(&sb);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repr),
         cmocka_unit_test(test_seventeen_digits),
         cmocka_unit_test(test_label_escaping),
+        cmocka_unit_test(test_uint_and_extra_label),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,9 +1,12 @@
 /* System-wide host metrics from the proc file system, with psutil's definitions (SPEC §5.6.4). */
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/magic.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statfs.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -76,6 +79,7 @@ void host_close(struct host_ctx *host) {
         }
         free(host->files[i].buf);
     }
+    host_mounts_fini(&host->mounts);
     free(host);
 }
 
@@ -98,12 +102,17 @@ int host_read_kept(struct host_ctx *host, enum host_file which, size_t cap, cons
         [HOST_FILE_LOADAVG] = "loadavg",
         [HOST_FILE_UPTIME] = "uptime",
         [HOST_FILE_HOSTNAME] = "sys/kernel/hostname",
+        [HOST_FILE_NET_DEV] = "net/dev",
+        [HOST_FILE_DISKSTATS] = "diskstats",
+        [HOST_FILE_MOUNTS] = "self/mounts",
+        [HOST_FILE_FILESYSTEMS] = "filesystems",
     };
     *text = NULL;
     if (host->root_fd < 0) {
         return ENOENT;
     }
     struct host_kept_file *file = &host->files[which];
+    file->valid = false;
     size_t len = 0;
     int err = EBADF;
     if (file->fd >= 0) {
@@ -119,12 +128,32 @@ int host_read_kept(struct host_ctx *host, enum host_file which, size_t cap, cons
         if (file->fd < 0) {
             return errno;
         }
+        struct statfs fs;
+        file->on_procfs = fstatfs(file->fd, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC;
         err = file_reread_grow(file->fd, cap, &file->buf, &file->size, &len);
     }
     if (err == 0) {
+        file->valid = true;
         *text = file->buf;
     }
     return err;
+}
+
+int host_read_mounts(struct host_ctx *host, size_t cap, const char **text, bool *changed) {
+    struct host_kept_file *file = &host->files[HOST_FILE_MOUNTS];
+    if (file->fd >= 0 && file->valid && file->on_procfs) {
+        /* The kernel's generated text can only change with the mount table, which poll(2)
+         * signals: on a machine with hundreds of mounts (a Kubernetes node) generating it is
+         * most of the cost of nvt_host_disk_usage(). */
+        struct pollfd pfd = {.fd = file->fd, .events = POLLPRI};
+        if (poll(&pfd, 1, 0) == 0) { /* neither POLLPRI nor POLLERR: no change */
+            *text = file->buf;
+            *changed = false;
+            return 0;
+        }
+    }
+    *changed = true;
+    return host_read_kept(host, HOST_FILE_MOUNTS, cap, text);
 }
 
 /* psutil's percentage between two CPU readings: field-wise deltas (never negative, a CPU that

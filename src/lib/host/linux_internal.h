@@ -84,13 +84,18 @@ struct user_cache {
 
 /* The host files read on every sample, kept open between samples with their read buffers: a
  * file in /proc is generated afresh by each read from its start, and opening it (for /proc/stat,
- * allocating the kernel's buffer) costs about as much as reading it. */
+ * allocating the kernel's buffer) costs about as much as reading it.  The I/O lists' files
+ * (nvt_host_net_io() and the others, read by the exporter every interval) are kept too. */
 enum host_file {
     HOST_FILE_STAT,
     HOST_FILE_MEMINFO,
     HOST_FILE_LOADAVG,
     HOST_FILE_UPTIME,
     HOST_FILE_HOSTNAME,
+    HOST_FILE_NET_DEV,
+    HOST_FILE_DISKSTATS,
+    HOST_FILE_MOUNTS, /* self/mounts */
+    HOST_FILE_FILESYSTEMS,
     HOST_FILE_COUNT
 };
 
@@ -98,7 +103,23 @@ struct host_kept_file {
     int fd; /* -1 until first read */
     char *buf;
     size_t size;
+    bool on_procfs; /* fd is a file of the proc file system (not of a fixture tree) */
+    bool valid;     /* buf holds the text of the last successful read */
 };
+
+/* The mounts nvt_host_disk_usage() reports (those psutil's disk_partitions() keeps) as of the
+ * last read of the mount table, rebuilt only when that table changes (host_read_mounts()): their
+ * device, mount point and type, NUL-terminated strings one after the other. */
+struct host_mounts {
+    bool valid;
+    size_t count;
+    size_t *offsets; /* 3 per mount, into strings: device, mount point, type */
+    char *strings;
+    size_t strings_len;
+};
+
+/* Forget the mounts (linux_mounts.c). */
+void host_mounts_fini(struct host_mounts *mounts);
 
 struct host_ctx {
     char *proc_root;
@@ -125,6 +146,7 @@ struct host_ctx {
     struct pid_cache pids;
     struct user_cache users;
     struct host_kept_file files[HOST_FILE_COUNT];
+    struct host_mounts mounts;
 };
 
 /* Close the identity's stat file, if open (counted in cache->kept_fds), and free it; NULL is
@@ -175,6 +197,13 @@ void host_memory_sample(struct host_ctx *host, struct nvt_host_state *out);
 /* The text of one of the host files (at most cap bytes), read through its kept descriptor; valid
  * until the next read of that file.  0 or an errno value (*text is then NULL). */
 int host_read_kept(struct host_ctx *host, enum host_file which, size_t cap, const char **text);
+
+/* As host_read_kept() for HOST_FILE_MOUNTS, but the text of the last read is given again, without
+ * reading, while the kernel says the mount table has not changed since (poll(2) reports POLLPRI
+ * on a mounts file of the proc file system after a change; a fixture tree's file is read each
+ * time).  *changed tells whether this text differs from the one given last time, as far as
+ * known (true after every actual read). */
+int host_read_mounts(struct host_ctx *host, size_t cap, const char **text, bool *changed);
 
 /* Read a file under the proc root into a fresh NUL-terminated allocation; errno-style result. */
 int host_read_file(const struct host_ctx *host, const char *path, size_t cap, char **out,

@@ -1,12 +1,10 @@
-/* Host I/O lists of the public API (include/nvitop/host.h) on Linux: network and disk counters
- * and file system usage, with psutil's definitions, and the container of a process. */
+/* Host I/O lists of the public API (include/nvitop/host.h) on Linux: network and disk counters,
+ * with psutil's definitions, and the container of a process (file system usage: linux_mounts.c). */
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/statvfs.h>
 
 #include <nvitop/host.h>
 
@@ -53,11 +51,11 @@ static nvt_status list_finish(struct entry_list *list, void **out, size_t *count
     return NVT_OK;
 }
 
-/* Read a proc file; NULL text (an empty list follows) when unreadable. */
-static nvt_status read_or_empty(struct host_ctx *host, const char *path, char **text) {
-    size_t len = 0;
-    *text = NULL;
-    int err = host_read_file(host, path, IO_FILE_CAP, text, &len);
+/* Read a kept proc file; NULL text (an empty list follows) when unreadable.  The text is the
+ * kept file's buffer, valid until its next read. */
+static nvt_status read_kept_or_empty(struct host_ctx *host, enum host_file which,
+                                     const char **text) {
+    int err = host_read_kept(host, which, IO_FILE_CAP, text);
     return err == ENOMEM ? NVT_ERR_NO_MEMORY : NVT_OK;
 }
 
@@ -72,12 +70,12 @@ static bool parse_disk(const char *line, void *entry) {
 }
 
 /* One entry per line that parses, in file order. */
-static nvt_status parse_lines(struct host_ctx *host, const char *path, size_t item_size,
+static nvt_status parse_lines(struct host_ctx *host, enum host_file which, size_t item_size,
                               line_parser parse, void **out, size_t *count) {
     *out = NULL;
     *count = 0;
-    char *text = NULL;
-    nvt_status status = read_or_empty(host, path, &text);
+    const char *text = NULL;
+    nvt_status status = read_kept_or_empty(host, which, &text);
     if (text == NULL) {
         return status;
     }
@@ -92,7 +90,6 @@ static nvt_status parse_lines(struct host_ctx *host, const char *path, size_t it
         void *entry = list_add(&list);
         if (entry == NULL) {
             free(list.items);
-            free(text);
             return NVT_ERR_NO_MEMORY;
         }
         memset(entry, 0, item_size);
@@ -100,7 +97,6 @@ static nvt_status parse_lines(struct host_ctx *host, const char *path, size_t it
             list.count--;
         }
     }
-    free(text);
     return list_finish(&list, out, count);
 }
 
@@ -109,7 +105,7 @@ nvt_status nvt_host_net_io(nvt_context *ctx, struct nvt_net_io **out, size_t *co
         return NVT_ERR_INVALID_ARGUMENT;
     }
     void *items = NULL;
-    nvt_status status = parse_lines(context_host(ctx), "net/dev", sizeof(struct nvt_net_io),
+    nvt_status status = parse_lines(context_host(ctx), HOST_FILE_NET_DEV, sizeof(struct nvt_net_io),
                                     parse_net, &items, count);
     *out = items;
     return status;
@@ -120,123 +116,10 @@ nvt_status nvt_host_disk_io(nvt_context *ctx, struct nvt_disk_io **out, size_t *
         return NVT_ERR_INVALID_ARGUMENT;
     }
     void *items = NULL;
-    nvt_status status = parse_lines(context_host(ctx), "diskstats", sizeof(struct nvt_disk_io),
-                                    parse_disk, &items, count);
+    nvt_status status = parse_lines(context_host(ctx), HOST_FILE_DISKSTATS,
+                                    sizeof(struct nvt_disk_io), parse_disk, &items, count);
     *out = items;
     return status;
-}
-
-/* psutil.disk_usage() of a path; false when statvfs() refuses. */
-static bool usage_of(const char *path, struct nvt_disk_usage *out) {
-    struct statvfs st;
-    if (statvfs(path, &st) != 0) {
-        return false;
-    }
-    uint64_t frsize = st.f_frsize != 0 ? st.f_frsize : st.f_bsize;
-    out->total_bytes = (uint64_t)st.f_blocks * frsize;
-    uint64_t free_root = (uint64_t)st.f_bfree * frsize;
-    out->free_bytes = (uint64_t)st.f_bavail * frsize;
-    out->used_bytes = out->total_bytes >= free_root ? out->total_bytes - free_root : 0;
-    uint64_t user_total = out->used_bytes + out->free_bytes;
-    out->percent =
-        user_total != 0 ? round((double)out->used_bytes / (double)user_total * 1000.0) / 10.0 : 0.0;
-    return true;
-}
-
-/* The mounts psutil.disk_partitions(all=False) keeps, with their usage, into list; the string
- * fields hold offsets into *strings (fixed up by the caller).  False when out of memory. */
-static bool collect_mounts(const char *mounts, const char *filesystems, struct entry_list *list,
-                           char **strings, size_t *strings_len) {
-    const char *cursor = mounts;
-    char line[LINE_MAX_LEN];
-    bool too_long = false;
-    while (proc_next_line(&cursor, line, sizeof(line), &too_long)) {
-        struct proc_mount mount;
-        if (too_long || !proc_parse_mount_line(line, &mount) || strcmp(mount.device, "none") == 0 ||
-            !proc_filesystems_is_physical(filesystems, mount.fstype)) {
-            continue;
-        }
-        struct nvt_disk_usage usage;
-        if (!usage_of(mount.mountpoint, &usage)) {
-            continue;
-        }
-        const char *fields[3] = {mount.device, mount.mountpoint, mount.fstype};
-        size_t need = 0;
-        for (size_t i = 0; i < 3; i++) {
-            need += strlen(fields[i]) + 1;
-        }
-        char *grown = realloc(*strings, *strings_len + need);
-        struct nvt_disk_usage *entry = grown != NULL ? list_add(list) : NULL;
-        if (grown != NULL) {
-            *strings = grown;
-        }
-        if (entry == NULL) {
-            return false;
-        }
-        const char **targets[3] = {&usage.device, &usage.mountpoint, &usage.fstype};
-        for (size_t i = 0; i < 3; i++) {
-            size_t size = strlen(fields[i]) + 1;
-            memcpy(*strings + *strings_len, fields[i], size);
-            *targets[i] = (const char *)(uintptr_t)*strings_len;
-            *strings_len += size;
-        }
-        *entry = usage;
-    }
-    return true;
-}
-
-nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out, size_t *count) {
-    if (ctx == NULL || out == NULL || count == NULL) {
-        return NVT_ERR_INVALID_ARGUMENT;
-    }
-    *out = NULL;
-    *count = 0;
-    struct host_ctx *host = context_host(ctx);
-    char *mounts = NULL;
-    char *filesystems = NULL;
-    nvt_status status = read_or_empty(host, "self/mounts", &mounts);
-    if (status == NVT_OK && mounts == NULL) {
-        status = read_or_empty(host, "mounts", &mounts);
-    }
-    if (status == NVT_OK) {
-        status = read_or_empty(host, "filesystems", &filesystems);
-    }
-    if (mounts == NULL || filesystems == NULL) {
-        free(mounts);
-        free(filesystems);
-        return status;
-    }
-    struct entry_list list = {.item_size = sizeof(struct nvt_disk_usage)};
-    char *strings = NULL;
-    size_t strings_len = 0;
-    bool ok = collect_mounts(mounts, filesystems, &list, &strings, &strings_len);
-    free(mounts);
-    free(filesystems);
-    struct nvt_disk_usage *result = NULL;
-    if (ok && list.count > 0) {
-        /* One allocation: the entries, then their strings. */
-        size_t entries_size = list.count * sizeof(struct nvt_disk_usage);
-        result = malloc(entries_size + strings_len);
-        if (result != NULL) {
-            char *base = (char *)result + entries_size;
-            memcpy(result, list.items, entries_size);
-            memcpy(base, strings, strings_len);
-            for (size_t i = 0; i < list.count; i++) {
-                result[i].device = base + (uintptr_t)result[i].device;
-                result[i].mountpoint = base + (uintptr_t)result[i].mountpoint;
-                result[i].fstype = base + (uintptr_t)result[i].fstype;
-            }
-        }
-    }
-    size_t n = list.count;
-    free(list.items);
-    free(strings);
-    if (!ok || (n > 0 && result == NULL)) {
-        return NVT_ERR_NO_MEMORY;
-    }
-    *out = result;
-    *count = n;
-    return NVT_OK;
 }
 
 nvt_status nvt_host_process_container(nvt_context *ctx, uint32_t pid, char *buf, size_t size) {
