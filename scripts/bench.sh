@@ -19,7 +19,8 @@ run "$build/bench/bench-once"
 run "$build/bench/bench-tree"
 LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-replay"
 LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-record"
-# bench-record-sqlite (the same frames in SQLite, for comparison) is built only when libsqlite3-dev is installed.
+# bench-record-sqlite (the same frames in SQLite, for comparison) is built only when
+# libsqlite3-dev is installed.
 if [ -x "$build/bench/bench-record-sqlite" ]; then
     LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" \
         run "$build/bench/bench-record-sqlite"
