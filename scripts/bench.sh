@@ -18,6 +18,13 @@ LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/be
 run "$build/bench/bench-once"
 run "$build/bench/bench-tree"
 LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-replay"
+LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" run "$build/bench/bench-record"
+# bench-record-sqlite (the same frames in SQLite, for comparison) is built only when
+# libsqlite3-dev is installed.
+if [ -x "$build/bench/bench-record-sqlite" ]; then
+    LD_LIBRARY_PATH="$build/sim-driver" NVML_SIM_SCENARIO="$scenario" \
+        run "$build/bench/bench-record-sqlite"
+fi
 run sh "$here/bench/monitor/monitor_bench.sh" "$build" "$seconds"
 run sh "$here/bench/monitor/monitor_bench.sh" --metrics "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"

@@ -106,3 +106,12 @@ void bench_stop_standins(const pid_t *pids, size_t count) {
         waitpid(pids[i], NULL, 0);
     }
 }
+
+void bench_default_scenario(const char *name) {
+    if (getenv("NVML_SIM_SCENARIO") == NULL) {
+        const char *dir = getenv("NVT_SCENARIO_DIR");
+        char path[1024];
+        snprintf(path, sizeof(path), "%s/%s", dir != NULL ? dir : "sim/scenarios", name);
+        setenv("NVML_SIM_SCENARIO", path, 1);
+    }
+}

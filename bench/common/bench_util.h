@@ -37,6 +37,11 @@ double bench_median(double *values, size_t count);
  * thread-safe. */
 size_t bench_start_standins(pid_t *pids, size_t max);
 
+/* Unless NVML_SIM_SCENARIO is set, points it at the scenario file NAME (e.g. "h100-8gpu.json") in
+ * $NVT_SCENARIO_DIR, or in sim/scenarios (run from the source tree) when that is unset.  Changes
+ * the environment: not thread-safe. */
+void bench_default_scenario(const char *name);
+
 /* Kills and reaps the COUNT children bench_start_standins forked. */
 void bench_stop_standins(const pid_t *pids, size_t count);
 

@@ -89,12 +89,7 @@ int main(int argc, char **argv) {
     }
     pid_t pids[STANDINS];
     size_t standins = bench_start_standins(pids, STANDINS);
-    if (getenv("NVML_SIM_SCENARIO") == NULL) {
-        const char *dir = getenv("NVT_SCENARIO_DIR");
-        char path[1024];
-        snprintf(path, sizeof(path), "%s/h100-8gpu.json", dir != NULL ? dir : "sim/scenarios");
-        setenv("NVML_SIM_SCENARIO", path, 1);
-    }
+    bench_default_scenario("h100-8gpu.json");
     nvt_context *ctx = NULL;
     nvt_status status = nvt_open(NULL, &ctx);
     if (status != NVT_OK) {
