@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tui/settings.h"
+#include "tui/settings/settings.h"
 #include "util/clock.h"
 
 struct sample {

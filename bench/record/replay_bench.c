@@ -35,7 +35,7 @@
 #include "record/writer.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
-#include "tui/replay_source.h"
+#include "tui/replay/replay_source.h"
 #include "util/clock.h"
 
 #define STANDINS 20

@@ -15,10 +15,10 @@
 #include "tui/canvas.h"
 #include "tui/event.h"
 #include "tui/history.h"
+#include "tui/live/watch.h"
 #include "tui/selection.h"
 #include "tui/source.h"
 #include "tui/tui.h"
-#include "tui/watch.h"
 #include "tui/widgets/message_box.h"
 #include "view/process_table.h"
 

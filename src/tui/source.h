@@ -19,8 +19,8 @@
 
 #include <nvitop/snapshot.h>
 
-#include "tui/sampler.h"
-#include "tui/watch.h"
+#include "tui/live/sampler.h"
+#include "tui/live/watch.h"
 
 struct canvas;
 

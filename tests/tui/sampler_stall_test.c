@@ -14,7 +14,7 @@
 
 #include <nvitop/nvitop.h>
 
-#include "tui/sampler.h"
+#include "tui/live/sampler.h"
 
 /* cmocka needs these first. */
 /* clang-format off */

@@ -18,7 +18,7 @@
 #include <nvitop/nvitop.h>
 
 #include "tui/app.h"
-#include "tui/sampler.h"
+#include "tui/live/sampler.h"
 
 /* cmocka needs these first. */
 /* clang-format off */

@@ -5,7 +5,7 @@
  * differs, or that no longer exists, has exited; a listed pid never seen on the host (another PID
  * namespace) has not.
  */
-#include "tui/watch.h"
+#include "tui/live/watch.h"
 
 #include <math.h>
 #include <stdio.h>

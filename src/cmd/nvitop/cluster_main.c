@@ -11,7 +11,7 @@
 #include "cluster/prom_api.h"
 #include "cluster_report.h"
 #include "options_help.h"
-#include "tui/cluster_tui.h"
+#include "tui/cluster/cluster_tui.h"
 #include "util/clock.h"
 
 #define DEFAULT_TIMEOUT_S  3.0

@@ -14,7 +14,7 @@
 #include "record/when.h"
 #include "report.h"
 #include "run_config.h"
-#include "tui/replay_source.h"
+#include "tui/replay/replay_source.h"
 #include "tui/tui.h"
 #include "util/xalloc.h"
 

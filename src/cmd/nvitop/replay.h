@@ -1,7 +1,7 @@
 /*
  * Once mode and JSON from a recording (`--replay FILE|DIR` with `--at`, or `--from/--to` with
  * `--json`): the recorded frames go through the same report and JSON code as live snapshots.
- * Without either, the monitor opens on the recording (src/tui/replay_source.h).
+ * Without either, the monitor opens on the recording (src/tui/replay/replay_source.h).
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_REPLAY_H
 #define NVITOP_SRC_CMD_NVITOP_REPLAY_H
@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "options.h"
-#include "tui/settings.h"
+#include "tui/settings/settings.h"
 
 /* Print the frame(s) the options ask for, with the effective settings' thresholds and colours.
  * Returns the exit status (1 with a message on stderr for an unreadable recording or a time

@@ -7,7 +7,7 @@
 #define NVITOP_SRC_CMD_NVITOP_SETTINGS_RESOLVE_H
 
 #include "options.h"
-#include "tui/settings.h"
+#include "tui/settings/settings.h"
 
 /*
  * Fill *out with the effective settings.  Problems in the files are printed on stderr as

@@ -51,8 +51,8 @@ static const char *const help_lines[] = {
     "Press any key to return.",
 };
 
-/* The time line's keys (src/tui/replay_keys.c), shown only when the monitor replays a recording,
- * before the last line. */
+/* The time line's keys (src/tui/replay/replay_keys.c), shown only when the monitor replays a
+ * recording, before the last line. */
 static const char *const replay_lines[] = {
     "Replay of a recording (read-only): the time line at the top shows the moment.",
     "          p: play / pause                       x X: play faster / slower",

@@ -1,7 +1,7 @@
 /*
  * The process metrics screen (SPEC.md §3.10): `Enter` on a selected process shows its header and
  * value rows and four live graphs (CPU, host memory, GPU memory, and SM utilisation), fed by the
- * sampler's half-second readings of that one process (tui/watch.h).  Beyond nvitop: %DEC shows
+ * sampler's half-second readings of that one process (tui/live/watch.h).  Beyond nvitop: %DEC shows
  * the decoder; a process that exits keeps its graphs, frozen, under an "exited" mark; `g`/`G`
  * switch the lower-right graph between SM, memory bandwidth, encoder and decoder.
  *
@@ -16,7 +16,7 @@
 
 #include "tui/canvas.h"
 #include "tui/history.h"
-#include "tui/watch.h"
+#include "tui/live/watch.h"
 #include "view/config.h"
 #include "view/line.h"
 

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tui/settings.h"
+#include "tui/settings/settings.h"
 #include "util/file.h"
 #include "util/strbuf.h"
 

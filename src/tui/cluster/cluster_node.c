@@ -1,5 +1,5 @@
 /* The cluster screen's node view (cluster_node.h). */
-#include "tui/cluster_node.h"
+#include "tui/cluster/cluster_node.h"
 
 #include <stdio.h>
 #include <stdlib.h>

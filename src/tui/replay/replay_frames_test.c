@@ -2,7 +2,7 @@
  * What the replay monitor derives from recorded frames (replay_frames.h), on hand-made snapshots:
  * the events the time line stops at, the metrics screen's readings and host process copies.
  */
-#include "tui/replay_frames.h"
+#include "tui/replay/replay_frames.h"
 
 #include <math.h>
 #include <stdlib.h>

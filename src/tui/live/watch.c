@@ -1,7 +1,7 @@
 /*
  * One reading of a watched process (see watch.h).
  */
-#include "tui/watch.h"
+#include "tui/live/watch.h"
 
 #include <math.h>
 #include <stdlib.h>

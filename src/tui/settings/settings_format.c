@@ -4,8 +4,8 @@
  */
 #include <stdio.h>
 
-#include "tui/settings.h"
-#include "tui/settings_names.h"
+#include "tui/settings/settings.h"
+#include "tui/settings/settings_names.h"
 #include "util/parse.h"
 
 /* "default" for 0, else the number as the file takes it back. */

@@ -2,7 +2,7 @@
  * The recorded source's operations (replay_source.h): decoding the frame shown, playing on, the
  * metrics screen's readings and the tree view's recorded ancestors.
  */
-#include "tui/replay_source.h"
+#include "tui/replay/replay_source.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "record/frame.h"
-#include "tui/replay_frames.h"
-#include "tui/replay_state.h"
+#include "tui/replay/replay_frames.h"
+#include "tui/replay/replay_state.h"
 #include "util/clock.h"
 #include "util/str.h"
 #include "util/xalloc.h"

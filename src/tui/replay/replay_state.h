@@ -9,7 +9,7 @@
 #include <stddef.h>
 
 #include "record/reader.h"
-#include "tui/watch.h"
+#include "tui/live/watch.h"
 
 #define REPLAY_PROMPT_SIZE 40
 

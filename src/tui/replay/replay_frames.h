@@ -13,7 +13,7 @@
 #include <nvitop/snapshot.h>
 
 #include "record/reader.h"
-#include "tui/watch.h"
+#include "tui/live/watch.h"
 
 /* The frame a snapshot of rec_reader_frame() belongs to. */
 struct frame *replay_frame_of(const struct nvt_snapshot *snap);

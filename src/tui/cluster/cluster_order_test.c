@@ -8,7 +8,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "tui/cluster_order.h"
+#include "tui/cluster/cluster_order.h"
 
 #include <math.h>
 #include <string.h>

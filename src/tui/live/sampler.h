@@ -17,7 +17,7 @@
 #include <nvitop/context.h>
 #include <nvitop/snapshot.h>
 
-#include "tui/watch.h"
+#include "tui/live/watch.h"
 
 struct rec_writer;
 

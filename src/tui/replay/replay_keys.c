@@ -15,8 +15,8 @@
 #include "record/when.h"
 #include "tui/canvas.h"
 #include "tui/event.h"
-#include "tui/replay_frames.h"
-#include "tui/replay_state.h"
+#include "tui/replay/replay_frames.h"
+#include "tui/replay/replay_state.h"
 #include "util/str.h"
 
 /* A typed time this far after the last frame still shows the last frame, as `--at` does. */

@@ -1,5 +1,5 @@
 /* The cluster screen's node order and filter (cluster_order.h). */
-#include "tui/cluster_order.h"
+#include "tui/cluster/cluster_order.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -5,7 +5,7 @@
  * A driver call can stall for seconds, so a stop may also give up waiting: the thread is then
  * abandoned and frees the sampler itself when the call returns (sampler_stop_within).
  */
-#include "tui/sampler.h"
+#include "tui/live/sampler.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -5,13 +5,13 @@
  * bad value with its line number in our words nor keeps the other keys of a bad line's file
  * (docs/architecture.md).
  */
-#include "tui/settings.h"
+#include "tui/settings/settings.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/settings_names.h"
+#include "tui/settings/settings_names.h"
 #include "util/parse.h"
 
 #define MAX_KEY   32

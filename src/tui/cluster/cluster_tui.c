@@ -3,7 +3,7 @@
  * canvas.  The loop waits in poll() for a key, new results from the poller or the next second
  * (ages move), and redraws when something changed.
  */
-#include "tui/cluster_tui.h"
+#include "tui/cluster/cluster_tui.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,9 +15,9 @@
 
 #include "cluster/table.h"
 #include "tui/canvas.h"
-#include "tui/cluster_help.h"
-#include "tui/cluster_node.h"
-#include "tui/cluster_order.h"
+#include "tui/cluster/cluster_help.h"
+#include "tui/cluster/cluster_node.h"
+#include "tui/cluster/cluster_order.h"
 #include "tui/term.h"
 #include "util/clock.h"
 #include "util/xalloc.h"

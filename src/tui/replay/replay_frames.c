@@ -1,7 +1,7 @@
 /*
  * Readings, copies and events from recorded frames (replay_frames.h).
  */
-#include "tui/replay_frames.h"
+#include "tui/replay/replay_frames.h"
 
 #include <math.h>
 #include <stdalign.h>

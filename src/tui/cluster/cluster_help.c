@@ -1,6 +1,6 @@
 /* The cluster screen's key list (cluster_help.h).  Laid out as nvitop's help screen is: keys
  * right-aligned before a colon. */
-#include "tui/cluster_help.h"
+#include "tui/cluster/cluster_help.h"
 
 static const char *const lines[] = {
     "NVITOP CLUSTER - keys",
