@@ -1,0 +1,209 @@
+/*
+ * The in-memory model of one scenario file: what the simulated driver reports.
+ *
+ * A model is built by scenario_load() (scenario_*.c), is immutable afterwards, and is replaced
+ * as a whole when the file changes (sim_state.c).  Queries read it under a shared lock and
+ * evaluate its numbers at the current simulated time (sim_value.c), so no query allocates,
+ * parses or makes a system call.
+ */
+#ifndef NVITOP_SIM_SIM_MODEL_H
+#define NVITOP_SIM_SIM_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "model/sim_calls.h"
+#include "nvml/nvml_abi.h"
+
+/* The fixed handle table (sim_handle.c) bounds these; scenarios beyond them are rejected. */
+#define SIM_MAX_DEVICES   64
+#define SIM_MAX_MIG_SLOTS 7
+
+/* How a number changes with time; see docs/scenarios.md. */
+enum sim_num_kind {
+    SIM_NUM_CONSTANT,
+    SIM_NUM_SINE,
+    SIM_NUM_SCHEDULE
+};
+
+struct sim_point {
+    double time_s;
+    double value;
+};
+
+/*
+ * One numeric field.  `error` is NVML_SUCCESS when the field has a value, otherwise the code
+ * every query of the field returns (NOT_SUPPORTED when the scenario leaves it out or gives null).
+ * Values are clamped to [min, max] of the field, so a sine never leaves the field's range.
+ */
+struct sim_num {
+    nvmlReturn_t error;
+    enum sim_num_kind kind;
+    double base; /* the constant, or the sine's centre */
+    double amplitude;
+    double period_s;
+    double phase_s;
+    double min;
+    double max;
+    bool repeat; /* a schedule restarts after its last point */
+    size_t point_count;
+    struct sim_point *points;
+};
+
+/* One text field; `value` is owned by the model. */
+struct sim_text {
+    nvmlReturn_t error;
+    char *value;
+};
+
+/* Process types, as a bit set: a compute+graphics process is in both lists. */
+enum sim_process_type {
+    SIM_PROCESS_COMPUTE = 1U << 0,
+    SIM_PROCESS_GRAPHICS = 1U << 1,
+    SIM_PROCESS_MPS = 1U << 2
+};
+
+struct sim_process {
+    unsigned int pid;
+    unsigned int types;               /* enum sim_process_type bits */
+    unsigned int gpu_instance_id;     /* 0xFFFFFFFF outside MIG */
+    unsigned int compute_instance_id; /* 0xFFFFFFFF outside MIG */
+    struct sim_num used_mib;          /* error set: the driver reports "not available" */
+    struct sim_num sm;                /* per-process utilisation samples, percent */
+    struct sim_num mem;
+    struct sim_num enc;
+    struct sim_num dec;
+};
+
+struct sim_process_list {
+    nvmlReturn_t error;             /* returned by every process-list query */
+    nvmlReturn_t utilization_error; /* returned by nvmlDeviceGetProcessUtilization */
+    size_t count;
+    struct sim_process *items;
+};
+
+struct sim_memory {
+    nvmlReturn_t error;
+    struct sim_num total_mib;
+    struct sim_num used_mib;
+    struct sim_num reserved_mib;
+};
+
+struct sim_bar1 {
+    nvmlReturn_t error;
+    struct sim_num total_mib;
+    struct sim_num used_mib;
+};
+
+/* A MIG device (one GPU instance + compute instance) in one slot of its parent. */
+struct sim_mig {
+    bool present;
+    struct sim_text name;
+    struct sim_text uuid;
+    unsigned int gpu_instance_id;
+    unsigned int compute_instance_id;
+    struct sim_memory memory;
+    struct sim_bar1 bar1;
+    struct sim_process_list processes;
+};
+
+struct sim_pci {
+    char bus_id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE]; /* "00000000:1A:00.0", upper case */
+    unsigned int domain;
+    unsigned int bus;
+    unsigned int device;
+    struct sim_num device_id;    /* e.g. 0x220410DE */
+    struct sim_num subsystem_id; /* e.g. 0x147D10DE */
+    struct sim_num link_gen;
+    struct sim_num link_gen_max;
+    struct sim_num link_width;
+    struct sim_num link_width_max;
+    struct sim_num tx_kibps;
+    struct sim_num rx_kibps;
+};
+
+/* Clock domains, indexed by nvmlClockType_t. */
+#define SIM_CLOCK_COUNT 4
+
+struct sim_device {
+    bool lost;
+    struct sim_text name;
+    struct sim_text uuid;
+    struct sim_text serial;
+    struct sim_text vbios;
+    struct sim_pci pci;
+    struct sim_memory memory;
+    struct sim_bar1 bar1;
+    struct sim_num util_gpu;
+    struct sim_num util_memory;
+    struct sim_num util_encoder;
+    struct sim_num util_decoder;
+    struct sim_num clock[SIM_CLOCK_COUNT];
+    struct sim_num clock_max[SIM_CLOCK_COUNT];
+    struct sim_num fan;
+    struct sim_num temperature;
+    struct sim_num temperature_threshold[NVML_TEMPERATURE_THRESHOLD_COUNT]; /* by threshold type */
+    struct sim_num power_usage_w;
+    struct sim_num power_limit_w;
+    struct sim_num power_min_w;
+    struct sim_num power_max_w;
+    struct sim_num power_management;
+    struct sim_num pstate;
+    struct sim_num persistence_mode;
+    struct sim_num display_active;
+    struct sim_num display_mode;
+    struct sim_num compute_mode;
+    struct sim_num ecc_volatile_corrected;
+    struct sim_num ecc_volatile_uncorrected;
+    struct sim_num ecc_aggregate_corrected;
+    struct sim_num ecc_aggregate_uncorrected;
+    struct sim_num cuda_major;
+    struct sim_num cuda_minor;
+    struct sim_num nvlink_links;
+    struct sim_num nvlink_tx_kibps; /* per link */
+    struct sim_num nvlink_rx_kibps;
+    struct sim_num cc_protected_mib;
+    struct sim_num cc_unprotected_mib;
+    struct sim_num mig_mode;
+    struct sim_num mig_pending;
+    struct sim_num mig_max_count;
+    struct sim_mig mig[SIM_MAX_MIG_SLOTS];
+    struct sim_process_list processes;
+};
+
+/*
+ * Driver generations decide which process-list entry points exist and which element layout
+ * `_v3` fills (PEERS.md §3.2, docs/scenarios.md).
+ */
+enum sim_generation {
+    SIM_GEN_PRE_R535, /* no _v3, no ConfCompute, no ProcessDetailList */
+    SIM_GEN_R510,     /* R510..R530: _v3 with the 24-byte layout, no ConfCompute */
+    SIM_GEN_R535,     /* 535.104.05: _v3 with the 32-byte layout, ConfCompute, no DetailList */
+    SIM_GEN_R550      /* current: _v3 with the 24-byte layout, ConfCompute and DetailList */
+};
+
+struct sim_model {
+    struct sim_text driver_version;
+    struct sim_text nvml_version;
+    struct sim_num cuda_version;
+    enum sim_generation generation;
+    nvmlReturn_t init_error;
+    bool clock_frozen;
+    double frozen_at_s;
+    size_t device_count;
+    struct sim_device *devices;
+    /* Seconds each entry point sleeps before it answers ("call_latency"), by call id. */
+    double call_latency_s[SIM_CALL_COUNT];
+    /* What each entry point fails with on every call ("call_errors"); NVML_SUCCESS: nothing. */
+    nvmlReturn_t call_error[SIM_CALL_COUNT];
+    /* Every block the loader allocated for this model (strings, arrays, schedules): the model
+     * is freed in one sweep, so no field needs its own destructor. */
+    size_t block_count;
+    size_t block_capacity;
+    void **blocks;
+};
+
+/* Frees a model and everything it owns; accepts NULL. */
+void sim_model_free(struct sim_model *model);
+
+#endif /* NVITOP_SIM_SIM_MODEL_H */

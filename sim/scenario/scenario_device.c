@@ -1,0 +1,283 @@
+/*
+ * Reading the "devices" array: the table of device fields, the PCI bus id, the CUDA compute
+ * capability, and the checks across devices (count, duplicate UUIDs and bus ids).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario/scenario_internal.h"
+
+#define DEV(member) offsetof(struct sim_device, member)
+#define NUM(k, m, lo, hi)                                                                          \
+    { .key = (k), .kind = FIELD_NUM, .offset = DEV(m), .min = (lo), .max = (hi) }
+#define BOOL(k, m)                                                                                 \
+    { .key = (k), .kind = FIELD_BOOL, .offset = DEV(m) }
+#define TEXT(k, m, len, req)                                                                       \
+    { .key = (k), .kind = FIELD_TEXT, .offset = DEV(m), .max = (len), .required = (req) }
+
+static int read_bus_id(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_capability(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_lost(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_device_processes(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_process_utilization(struct scenario_ctx *ctx, const json_t *value, void *base);
+
+static const struct scenario_field pci_fields[] = {
+    {.key = "bus_id", .kind = FIELD_CUSTOM, .required = true, .custom = read_bus_id},
+    {.key = "device_id", .kind = FIELD_ID, .offset = DEV(pci.device_id), .max = 4294967295.0},
+    {.key = "subsystem_id", .kind = FIELD_ID, .offset = DEV(pci.subsystem_id), .max = 4294967295.0},
+    NUM("link_gen", pci.link_gen, 1, 6),
+    NUM("link_gen_max", pci.link_gen_max, 1, 6),
+    NUM("link_width", pci.link_width, 1, 32),
+    NUM("link_width_max", pci.link_width_max, 1, 32),
+    NUM("tx_kibps", pci.tx_kibps, 0, 1e9),
+    NUM("rx_kibps", pci.rx_kibps, 0, 1e9),
+    {0},
+};
+
+static const struct scenario_field memory_fields[] = {
+    NUM("total_mib", memory.total_mib, 0, 1e8),
+    NUM("used_mib", memory.used_mib, 0, 1e8),
+    NUM("reserved_mib", memory.reserved_mib, 0, 1e8),
+    {0},
+};
+
+static const struct scenario_field bar1_fields[] = {
+    NUM("total_mib", bar1.total_mib, 0, 1e8),
+    NUM("used_mib", bar1.used_mib, 0, 1e8),
+    {0},
+};
+
+static const struct scenario_field utilization_fields[] = {
+    NUM("gpu", util_gpu, 0, 100),
+    NUM("memory", util_memory, 0, 100),
+    NUM("encoder", util_encoder, 0, 100),
+    NUM("decoder", util_decoder, 0, 100),
+    {0},
+};
+
+static const struct scenario_field clock_fields[] = {
+    NUM("graphics", clock[NVML_CLOCK_GRAPHICS], 0, 1e5),
+    NUM("sm", clock[NVML_CLOCK_SM], 0, 1e5),
+    NUM("memory", clock[NVML_CLOCK_MEM], 0, 1e5),
+    NUM("video", clock[NVML_CLOCK_VIDEO], 0, 1e5),
+    NUM("graphics_max", clock_max[NVML_CLOCK_GRAPHICS], 0, 1e5),
+    NUM("sm_max", clock_max[NVML_CLOCK_SM], 0, 1e5),
+    NUM("memory_max", clock_max[NVML_CLOCK_MEM], 0, 1e5),
+    NUM("video_max", clock_max[NVML_CLOCK_VIDEO], 0, 1e5),
+    {0},
+};
+
+#define THRESHOLD(k, type) NUM(k, temperature_threshold[NVML_TEMPERATURE_THRESHOLD_##type], 0, 150)
+
+static const struct scenario_field temperature_threshold_fields[] = {
+    THRESHOLD("shutdown", SHUTDOWN),
+    THRESHOLD("slowdown", SLOWDOWN),
+    THRESHOLD("mem_max", MEM_MAX),
+    THRESHOLD("gpu_max", GPU_MAX),
+    THRESHOLD("acoustic_min", ACOUSTIC_MIN),
+    THRESHOLD("acoustic_curr", ACOUSTIC_CURR),
+    THRESHOLD("acoustic_max", ACOUSTIC_MAX),
+    THRESHOLD("gps_curr", GPS_CURR),
+    {0},
+};
+
+static const struct scenario_field power_fields[] = {
+    NUM("usage_w", power_usage_w, 0, 1e5), NUM("limit_w", power_limit_w, 0, 1e5),
+    NUM("min_w", power_min_w, 0, 1e5),     NUM("max_w", power_max_w, 0, 1e5),
+    BOOL("management", power_management),  {0},
+};
+
+static const struct scenario_field ecc_fields[] = {
+    NUM("volatile_corrected", ecc_volatile_corrected, 0, 1e15),
+    NUM("volatile_uncorrected", ecc_volatile_uncorrected, 0, 1e15),
+    NUM("aggregate_corrected", ecc_aggregate_corrected, 0, 1e15),
+    NUM("aggregate_uncorrected", ecc_aggregate_uncorrected, 0, 1e15),
+    {0},
+};
+
+static const struct scenario_field nvlink_fields[] = {
+    NUM("links", nvlink_links, 0, NVML_NVLINK_MAX_LINKS),
+    NUM("tx_kibps", nvlink_tx_kibps, 0, 1e9),
+    NUM("rx_kibps", nvlink_rx_kibps, 0, 1e9),
+    {0},
+};
+
+static const struct scenario_field conf_compute_fields[] = {
+    NUM("protected_mib", cc_protected_mib, 0, 1e8),
+    NUM("unprotected_mib", cc_unprotected_mib, 0, 1e8),
+    {0},
+};
+
+static const char *const compute_modes[] = {"default", "exclusive_thread", "prohibited",
+                                            "exclusive_process", NULL};
+
+#define GROUP(k, table)                                                                            \
+    { .key = (k), .kind = FIELD_GROUP, .fields = (table) }
+
+static const struct scenario_field device_fields[] = {
+    TEXT("name", name, NVML_DEVICE_NAME_V2_BUFFER_SIZE - 1, true),
+    TEXT("uuid", uuid, NVML_DEVICE_UUID_V2_BUFFER_SIZE - 1, true),
+    TEXT("serial", serial, NVML_DEVICE_SERIAL_BUFFER_SIZE - 1, false),
+    TEXT("vbios", vbios, NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE - 1, false),
+    {.key = "lost", .kind = FIELD_CUSTOM, .custom = read_lost},
+    {.key = "pci", .kind = FIELD_GROUP, .fields = pci_fields, .required = true},
+    {.key = "memory",
+     .kind = FIELD_GROUP,
+     .fields = memory_fields,
+     .has_group_error = true,
+     .error_offset = DEV(memory.error)},
+    {.key = "bar1",
+     .kind = FIELD_GROUP,
+     .fields = bar1_fields,
+     .has_group_error = true,
+     .error_offset = DEV(bar1.error)},
+    GROUP("utilization", utilization_fields),
+    GROUP("clocks", clock_fields),
+    NUM("fan", fan, 0, 100),
+    NUM("temperature", temperature, 0, 150),
+    GROUP("temperature_thresholds", temperature_threshold_fields),
+    GROUP("power", power_fields),
+    NUM("pstate", pstate, 0, 15),
+    BOOL("persistence_mode", persistence_mode),
+    BOOL("display_active", display_active),
+    BOOL("display_mode", display_mode),
+    {.key = "compute_mode",
+     .kind = FIELD_ENUM,
+     .offset = DEV(compute_mode),
+     .names = compute_modes},
+    GROUP("ecc", ecc_fields),
+    {.key = "cuda_capability", .kind = FIELD_CUSTOM, .custom = read_capability},
+    GROUP("nvlink", nvlink_fields),
+    GROUP("conf_compute", conf_compute_fields),
+    {.key = "mig", .kind = FIELD_CUSTOM, .custom = scenario_read_mig},
+    {.key = "processes", .kind = FIELD_CUSTOM, .custom = read_device_processes},
+    {.key = "process_utilization", .kind = FIELD_CUSTOM, .custom = read_process_utilization},
+    {0},
+};
+
+static int read_lost(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    if (!json_is_boolean(value)) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected true or false");
+    }
+    ((struct sim_device *)base)->lost = json_is_true(value);
+    return 0;
+}
+
+/* Accepts "DDDDDDDD:BB:DD.F" or the short "DDDD:BB:DD.F" and stores NVML's 8-digit upper-case
+ * form. */
+static int read_bus_id(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_pci *pci = &((struct sim_device *)base)->pci;
+    unsigned int domain = 0;
+    unsigned int bus = 0;
+    unsigned int device = 0;
+    unsigned int function = 0;
+    int used = 0;
+    const char *s = json_is_string(value) ? json_string_value(value) : "";
+    if (sscanf(s, "%8x:%2x:%2x.%1x%n", &domain, &bus, &device, &function, &used) != 4 ||
+        (size_t)used != strlen(s) || device > 0x1F || function > 7) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE,
+                             "expected a PCI bus id such as \"00000000:1A:00.0\"");
+    }
+    snprintf(pci->bus_id, sizeof(pci->bus_id), "%08X:%02X:%02X.%X", domain, bus, device, function);
+    pci->domain = domain;
+    pci->bus = bus;
+    pci->device = device;
+    return 0;
+}
+
+static int read_capability(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_device *dev = base;
+    nvmlReturn_t error = NVML_SUCCESS;
+    int shape = scenario_read_error(ctx, value, &error);
+    if (shape != 0) {
+        dev->cuda_major.error = error;
+        dev->cuda_minor.error = error;
+        return shape < 0 ? -1 : 0;
+    }
+    unsigned int major = 0;
+    unsigned int minor = 0;
+    int used = 0;
+    const char *s = json_is_string(value) ? json_string_value(value) : "";
+    if (sscanf(s, "%2u.%1u%n", &major, &minor, &used) != 2 || (size_t)used != strlen(s) ||
+        major == 0) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected \"major.minor\" such as \"8.6\"");
+    }
+    dev->cuda_major = (struct sim_num){.max = 99, .base = major};
+    dev->cuda_minor = (struct sim_num){.max = 9, .base = minor};
+    return 0;
+}
+
+static int read_device_processes(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_device *dev = base;
+    return scenario_read_processes(ctx, value, &dev->processes, 0xFFFFFFFFU, 0xFFFFFFFFU);
+}
+
+static int read_process_utilization(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_device *dev = base;
+    int shape = scenario_read_error(ctx, value, &dev->processes.utilization_error);
+    if (shape == 0) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected null or {\"error\": ...}");
+    }
+    return shape < 0 ? -1 : 0;
+}
+
+/* UUIDs (of GPUs and MIG devices) and bus ids must be unique: handles are looked up by them. */
+static int check_unique(struct scenario_ctx *ctx, const struct sim_model *model, size_t i) {
+    const struct sim_device *dev = &model->devices[i];
+    for (size_t j = 0; j < i; j++) {
+        const struct sim_device *other = &model->devices[j];
+        if (strcmp(other->uuid.value, dev->uuid.value) == 0) {
+            scenario_push_key(ctx, "uuid");
+            scenario_fail(ctx, SCENARIO_AT_VALUE, "duplicate UUID \"%s\" (also device %zu)",
+                          dev->uuid.value, j);
+            scenario_pop(ctx);
+            return -1;
+        }
+        if (strcmp(other->pci.bus_id, dev->pci.bus_id) == 0) {
+            scenario_push_key(ctx, "pci");
+            scenario_push_key(ctx, "bus_id");
+            scenario_fail(ctx, SCENARIO_AT_VALUE, "duplicate PCI bus id \"%s\" (also device %zu)",
+                          dev->pci.bus_id, j);
+            scenario_pop(ctx);
+            scenario_pop(ctx);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int scenario_read_devices(struct scenario_ctx *ctx, const json_t *devices,
+                          struct sim_model *model) {
+    size_t n = json_array_size(devices);
+    if (!json_is_array(devices) || n > SIM_MAX_DEVICES) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected an array of at most %d devices",
+                             SIM_MAX_DEVICES);
+    }
+    model->devices = scenario_alloc(ctx, n, sizeof(*model->devices));
+    if (model->devices == NULL) {
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct sim_device *dev = &model->devices[i];
+        scenario_fields_init(device_fields, dev);
+        dev->processes.error = NVML_SUCCESS;
+        dev->processes.utilization_error = NVML_SUCCESS;
+        dev->mig_mode.error = NVML_ERROR_NOT_SUPPORTED;
+        dev->mig_pending.error = NVML_ERROR_NOT_SUPPORTED;
+        dev->mig_max_count.error = NVML_ERROR_NOT_SUPPORTED;
+        dev->cuda_major.error = NVML_ERROR_NOT_SUPPORTED;
+        dev->cuda_minor.error = NVML_ERROR_NOT_SUPPORTED;
+        model->device_count = i + 1;
+        scenario_push_index(ctx, i);
+        int rc = scenario_read_object(ctx, json_array_get(devices, i), device_fields, dev);
+        if (rc == 0) {
+            rc = check_unique(ctx, model, i);
+        }
+        scenario_pop(ctx);
+        if (rc != 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
