@@ -15,6 +15,18 @@ nvt_context *bench_open(const char *program) {
     return ctx;
 }
 
+nvt_context *bench_open_machine(const char *program, const char *scenario, pid_t *pids, size_t max,
+                                size_t *standins) {
+    *standins = bench_start_standins(pids, max);
+    bench_default_scenario(scenario);
+    nvt_context *ctx = bench_open(program);
+    if (ctx == NULL) {
+        bench_stop_standins(pids, *standins);
+        *standins = 0;
+    }
+    return ctx;
+}
+
 int bench_floor_start(int argc, char **argv, double *duration, double *interval,
                       nvt_context **ctx) {
     int bad = bench_duration_interval(argc, argv, duration, interval);

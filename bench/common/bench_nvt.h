@@ -5,11 +5,21 @@
 #ifndef NVITOP_BENCH_COMMON_BENCH_NVT_H
 #define NVITOP_BENCH_COMMON_BENCH_NVT_H
 
+#include <stddef.h>
+#include <sys/types.h>
+
 #include <nvitop/nvitop.h>
 
 /* nvt_open(NULL, ...): the context, owned by the caller (nvt_close), or NULL after printing
  * "PROGRAM: <reason>" to stderr.  Thread-safe as nvt_open is. */
 nvt_context *bench_open(const char *program);
+
+/* The machine of the benches that take live snapshots of jobs: up to MAX stand-in jobs forked
+ * (bench_start_standins: their pids in PIDS, their count in *STANDINS), SCENARIO unless the
+ * environment names one (bench_default_scenario), and the context (bench_open, owned by the
+ * caller).  Returns NULL after the message, the stand-ins stopped.  Main thread only. */
+nvt_context *bench_open_machine(const char *program, const char *scenario, pid_t *pids, size_t max,
+                                size_t *standins);
 
 /* The floor programs' start: reads "DURATION INTERVAL" (bench_duration_interval) and opens the
  * context (bench_open, into *CTX, owned by the caller).  Returns 0, or the exit status to give

@@ -27,6 +27,7 @@
 
 #include <nvitop/nvitop.h>
 
+#include "bench_nvt.h"
 #include "bench_util.h"
 #include "record/fields.h"
 #include "record/reader.h"
@@ -88,13 +89,10 @@ int main(int argc, char **argv) {
         frames = 1;
     }
     pid_t pids[STANDINS];
-    size_t standins = bench_start_standins(pids, STANDINS);
-    bench_default_scenario("h100-8gpu.json");
-    nvt_context *ctx = NULL;
-    nvt_status status = nvt_open(NULL, &ctx);
-    if (status != NVT_OK) {
-        fprintf(stderr, "bench-record: %s\n", nvt_strerror(status));
-        bench_stop_standins(pids, standins);
+    size_t standins = 0;
+    nvt_context *ctx =
+        bench_open_machine("bench-record", "h100-8gpu.json", pids, STANDINS, &standins);
+    if (ctx == NULL) {
         return 1;
     }
     char dir[] = "/tmp/bench-record-XXXXXX";

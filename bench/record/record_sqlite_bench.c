@@ -110,12 +110,13 @@ int main(int argc, char **argv) {
     unsigned page_size = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 0;
     hours = hours > 0 ? hours : 1.0;
     pid_t pids[STANDINS];
-    size_t standins = bench_start_standins(pids, STANDINS);
-    bench_default_scenario("h100-8gpu.json");
-    nvt_context *ctx = bench_open("bench-record-sqlite");
+    size_t standins = 0;
+    nvt_context *ctx =
+        bench_open_machine("bench-record-sqlite", "h100-8gpu.json", pids, STANDINS, &standins);
     char dir[] = "/tmp/bench-record-sqlite-XXXXXX";
     if (ctx == NULL || mkdtemp(dir) == NULL) {
         bench_stop_standins(pids, standins);
+        nvt_close(ctx);
         return 1;
     }
     char paths[SQ_LAYOUTS][300];

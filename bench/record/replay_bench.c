@@ -29,6 +29,7 @@
 
 #include <nvitop/nvitop.h>
 
+#include "bench_nvt.h"
 #include "bench_util.h"
 #include "record/reader.h"
 #include "record/related.h"
@@ -203,13 +204,10 @@ int main(int argc, char **argv) {
     double hours = argc > 2 ? strtod(argv[2], NULL) : 24.0;
     count = count == 0 ? 1 : count;
     pid_t pids[STANDINS];
-    size_t standins = bench_start_standins(pids, STANDINS);
-    bench_default_scenario("h100-8gpu.json");
-    nvt_context *ctx = NULL;
-    nvt_status status = nvt_open(NULL, &ctx);
-    if (status != NVT_OK) {
-        fprintf(stderr, "bench-replay: %s\n", nvt_strerror(status));
-        bench_stop_standins(pids, standins);
+    size_t standins = 0;
+    nvt_context *ctx =
+        bench_open_machine("bench-replay", "h100-8gpu.json", pids, STANDINS, &standins);
+    if (ctx == NULL) {
         return 1;
     }
     struct taken *taken = calloc(count, sizeof(*taken));
