@@ -16,6 +16,7 @@
 
 #include "tui/stderr_log.h"
 #include "tui/term_screen.h"
+#include "util/xalloc.h"
 
 /* The one curses session of the process.  Signal handlers only touch the volatile flags and write
  * to the wake-up pipe. */
@@ -185,6 +186,27 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     /* curses clears the screen once; from then on term_screen.c draws (see read_code()). */
     refresh();
     return 0;
+}
+
+struct canvas *term_session_start(const struct term_options *options, char *error,
+                                  size_t error_size) {
+    struct canvas *canvas = canvas_create(24, 80);
+    if (canvas == NULL) {
+        snprintf(error, error_size, "out of memory");
+        return NULL;
+    }
+    if (term_start(options, error, error_size) != 0) {
+        canvas_destroy(canvas);
+        return NULL;
+    }
+    xalloc_set_fatal_hook(term_emergency_stop);
+    return canvas;
+}
+
+void term_session_stop(struct canvas *canvas) {
+    term_stop();
+    xalloc_set_fatal_hook(NULL);
+    canvas_destroy(canvas);
 }
 
 void term_stop(void) {

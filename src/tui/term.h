@@ -28,6 +28,15 @@ struct term_options {
  */
 int term_start(const struct term_options *options, char *error, size_t error_size);
 
+/* A monitor's session: a canvas (24x80 until the first resize) and the terminal (term_start()
+ * with options), restored by the allocation failure hook from then on.  Returns the canvas, or
+ * NULL with the reason in error and nothing started.  End it with term_session_stop(). */
+struct canvas *term_session_start(const struct term_options *options, char *error,
+                                  size_t error_size);
+
+/* Restore the terminal, remove the hook and free the canvas.  Accepts NULL (no canvas). */
+void term_session_stop(struct canvas *canvas);
+
 /* Restore the terminal.  Idempotent; does nothing without a session. */
 void term_stop(void);
 

@@ -17,7 +17,6 @@
 #include "tui/source.h"
 #include "tui/term.h"
 #include "util/clock.h"
-#include "util/xalloc.h"
 
 #define MIN_INTERVAL_S         0.25
 #define DEVICE_PERIOD_S        1.0
@@ -253,26 +252,19 @@ enum tui_result tui_run(const struct tui_config *config, char *error, size_t err
         return TUI_FAILED;
     }
     app.source = &source;
-    struct canvas *canvas = canvas_create(24, 80);
     struct term_options options = {.light = config->view.light, .colorful = config->view.colorful};
-    if (canvas == NULL || term_start(&options, error, error_size) != 0) {
-        if (canvas == NULL) {
-            snprintf(error, error_size, "out of memory");
-        }
-        canvas_destroy(canvas);
+    struct canvas *canvas = term_session_start(&options, error, error_size);
+    if (canvas == NULL) {
         app_fini(&app);
         /* The caller prints the once report instead, with the driver: wait for it. */
         source.ops->stop(source.impl, -1.0);
         return TUI_FAILED;
     }
-    xalloc_set_fatal_hook(term_emergency_stop);
     app.gradients = term_has_gradients();
     source_wait_first(&source, FIRST_SNAPSHOT_WAIT_MS);
     run_loop(&app, canvas, &source, &schedule);
     /* The terminal first: the user has their shell back even if the driver keeps us a while. */
-    term_stop();
-    xalloc_set_fatal_hook(NULL);
-    canvas_destroy(canvas);
+    term_session_stop(canvas);
     app_fini(&app);
     bool stopped = source.ops->stop(source.impl, STOP_WAIT_S);
     return stopped ? TUI_QUIT : TUI_QUIT_DRIVER_BUSY;

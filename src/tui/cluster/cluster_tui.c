@@ -299,16 +299,11 @@ static void take(struct screen *s, struct poller *poller) {
 
 int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poller, char *error,
                     size_t error_size) {
-    struct canvas *canvas = canvas_create(24, 80);
     struct term_options options = {.light = config->view.light, .colorful = config->view.colorful};
-    if (canvas == NULL || term_start(&options, error, error_size) != 0) {
-        if (canvas == NULL) {
-            snprintf(error, error_size, "out of memory");
-        }
-        canvas_destroy(canvas);
+    struct canvas *canvas = term_session_start(&options, error, error_size);
+    if (canvas == NULL) {
         return -1;
     }
-    xalloc_set_fatal_hook(term_emergency_stop);
     canvas_set_ascii(canvas, config->view.ascii);
     struct screen s = {.config = config, .poller = poller};
     bool dirty = true;
@@ -377,9 +372,7 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
             break;
         }
     }
-    term_stop();
-    xalloc_set_fatal_hook(NULL);
-    canvas_destroy(canvas);
+    term_session_stop(canvas);
     node_view_close(&s.node);
     free(s.nodes);
     free(s.shown);
