@@ -9,10 +9,9 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 
-from cluster_lib import (Exporter, bad_server, check, main_wrapper, refusing_port, scenario_path,
-                         wait_until)
+from cluster_lib import (Exporter, Failure, bad_server, check, main_wrapper, refusing_port,
+                         scenario_path, wait_until)
 from once_test import EXPECTED, h100_line
 
 TIMEOUT_S = 8  # the slow node's timeout: long enough to see the others refresh meanwhile
@@ -125,15 +124,23 @@ def test(argv):
             check(order[2:] == [good['faulty'], good['mig'], good['h100']],
                   f'reversed memory order: {order}\n{screen}')
             # The selected line's problem is shown at the bottom: select the refused node.
-            tmux.keys('Home')
-            for _ in range(len(hosts)):
-                screen = tmux.capture()
+            # Each step waits for the screen to follow the key (a loaded machine can take
+            # seconds under the sanitizers), not a fixed pause.
+            def refused_selected(screen):
                 last = [line for line in screen.splitlines() if line.strip()][-2:]
-                if last[0] == 'refused: connection refused':
+                return screen if last and last[0] == 'refused: connection refused' else None
+
+            tmux.keys('Home')
+            screen = None
+            for _ in range(len(hosts)):
+                try:
+                    screen = wait_until(lambda: refused_selected(tmux.capture()), 3,
+                                        'the refused node selected')
                     break
-                tmux.keys('Down')
-                time.sleep(0.2)
-            check(last[0] == 'refused: connection refused', f'no problem line:\n{screen}')
+                except Failure:
+                    tmux.keys('Down')
+            screen = screen or tmux.capture()
+            check(refused_selected(screen) is not None, f'no problem line:\n{screen}')
             # Enter on a node that does not answer: the view waits, with the reason.
             tmux.keys('Enter')
             screen = wait_until(lambda: (lambda s: s if f'Waiting for {refused_address}' in s
