@@ -13,7 +13,7 @@
 
 #include <nvitop/version.h>
 
-#include "argparse.h"
+#include "cmd/nvitop/cli/argparse.h"
 #include "util/parse.h"
 
 #define MIN_INTERVAL_S 0.25 /* nvitop-exporter rejects shorter intervals */

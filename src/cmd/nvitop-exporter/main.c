@@ -16,10 +16,10 @@
 #include <nvitop/context.h>
 #include <nvitop/snapshot.h>
 
+#include "cmd/nvitop/output/messages.h"
 #include "exporter.h"
 #include "exporter_options.h"
 #include "http_server.h"
-#include "messages.h"
 #include "tls_files.h"
 #include "util/clock.h"
 

@@ -11,15 +11,15 @@
 
 #include <nvitop/nvitop.h>
 
-#include "cluster_main.h"
-#include "messages.h"
-#include "options.h"
-#include "output.h"
+#include "cmd/nvitop/cli/options.h"
+#include "cmd/nvitop/cli/settings_resolve.h"
+#include "cmd/nvitop/modes/cluster_main.h"
+#include "cmd/nvitop/modes/replay.h"
+#include "cmd/nvitop/modes/run_config.h"
+#include "cmd/nvitop/output/messages.h"
+#include "cmd/nvitop/output/output.h"
+#include "cmd/nvitop/output/report.h"
 #include "record/writer.h"
-#include "replay.h"
-#include "report.h"
-#include "run_config.h"
-#include "settings_resolve.h"
 #include "tui/tui.h"
 #include "util/xalloc.h"
 #include "view/config.h"

@@ -1,7 +1,7 @@
 /*
  * nvitop's --help text and argparse-style usage errors.
  */
-#include "options_help.h"
+#include "cmd/nvitop/cli/options_help.h"
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "argparse.h"
+#include "cmd/nvitop/cli/argparse.h"
 
 static const char *const usage_parts[] = {
     "[--help]",

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options.h"
+#include "cmd/nvitop/cli/options.h"
 #include "tui/settings/settings.h"
 #include "view/config.h"
 

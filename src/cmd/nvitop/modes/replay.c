@@ -1,19 +1,19 @@
 /*
  * Printing recorded frames (replay.h).
  */
-#include "replay.h"
+#include "cmd/nvitop/modes/replay.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "json.h"
-#include "messages.h"
+#include "cmd/nvitop/modes/run_config.h"
+#include "cmd/nvitop/output/json.h"
+#include "cmd/nvitop/output/messages.h"
+#include "cmd/nvitop/output/report.h"
 #include "record/reader.h"
 #include "record/when.h"
-#include "report.h"
-#include "run_config.h"
 #include "tui/replay/replay_source.h"
 #include "tui/tui.h"
 #include "util/xalloc.h"

@@ -1,6 +1,6 @@
 /* The cluster view's entry point (cluster_main.h): the nodes read once for -1 and --json, or the
  * cluster screen fed by a background poller. */
-#include "cluster_main.h"
+#include "cmd/nvitop/modes/cluster_main.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +9,8 @@
 #include "cluster/fetch.h"
 #include "cluster/hosts.h"
 #include "cluster/prom_api.h"
-#include "cluster_report.h"
-#include "options_help.h"
+#include "cmd/nvitop/cli/options_help.h"
+#include "cmd/nvitop/modes/cluster_report.h"
 #include "tui/cluster/cluster_tui.h"
 #include "util/clock.h"
 

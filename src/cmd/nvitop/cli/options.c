@@ -1,7 +1,7 @@
 /*
  * nvitop's options, parsed with argparse's rules and messages (argparse.h).
  */
-#include "options.h"
+#include "cmd/nvitop/cli/options.h"
 
 #include <math.h>
 #include <pwd.h>
@@ -12,8 +12,8 @@
 
 #include <nvitop/version.h>
 
-#include "argparse.h"
-#include "options_help.h"
+#include "cmd/nvitop/cli/argparse.h"
+#include "cmd/nvitop/cli/options_help.h"
 #include "util/str.h"
 #include "util/xalloc.h"
 

@@ -1,5 +1,5 @@
 /* The cluster summary table and JSON (cluster_report.h). */
-#include "cluster_report.h"
+#include "cmd/nvitop/modes/cluster_report.h"
 
 #include <math.h>
 #include <string.h>
@@ -7,7 +7,7 @@
 #include <nvitop/version.h>
 
 #include "cluster/table.h"
-#include "json_writer.h"
+#include "cmd/nvitop/output/json_writer.h"
 #include "util/strbuf.h"
 
 void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now) {

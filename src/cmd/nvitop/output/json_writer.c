@@ -1,7 +1,7 @@
 /*
  * JSON writing with RFC 8259 escaping.
  */
-#include "json_writer.h"
+#include "cmd/nvitop/output/json_writer.h"
 
 #include <inttypes.h>
 #include <math.h>

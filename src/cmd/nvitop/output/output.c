@@ -1,17 +1,17 @@
 /*
  * Choosing what to sample for each output and printing it.
  */
-#include "output.h"
+#include "cmd/nvitop/output/output.h"
 
 #include <stdio.h>
 
 #include <nvitop/snapshot.h>
 
-#include "json.h"
-#include "query.h"
+#include "cmd/nvitop/output/json.h"
+#include "cmd/nvitop/output/query.h"
+#include "cmd/nvitop/output/report.h"
 #include "record/related.h"
 #include "record/writer.h"
-#include "report.h"
 
 /* The report's bars show clocks ("@ 1980MHz"); BAR1 of MIG rows comes with the device fields. */
 #define REPORT_FLAGS (NVT_SAMPLE_DEFAULT | NVT_SAMPLE_CLOCKS)

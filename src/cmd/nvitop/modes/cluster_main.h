@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "options.h"
+#include "cmd/nvitop/cli/options.h"
 
 /* Is a cluster source given? */
 bool cluster_requested(const struct nvitop_options *options);

@@ -1,7 +1,7 @@
 /*
  * Settings precedence (settings_resolve.h).
  */
-#include "settings_resolve.h"
+#include "cmd/nvitop/cli/settings_resolve.h"
 
 #include <stdio.h>
 #include <stdlib.h>

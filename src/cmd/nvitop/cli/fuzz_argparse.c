@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "argparse.h"
+#include "cmd/nvitop/cli/argparse.h"
 
 static const struct argparse_option table[] = {
     {1, {"--once", "-1"}, ARGPARSE_FLAG, 1, NULL},

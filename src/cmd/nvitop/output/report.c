@@ -1,7 +1,7 @@
 /*
  * Composition of the once report from the view layer's panels.
  */
-#include "report.h"
+#include "cmd/nvitop/output/report.h"
 
 #include <stdlib.h>
 #include <sys/ioctl.h>

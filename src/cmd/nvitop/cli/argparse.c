@@ -2,7 +2,7 @@
  * argparse's parsing rules (CPython 3.11 Lib/argparse.py, _parse_known_args), restricted to the
  * features nvitop and nvisel use: optional arguments only, no positionals.
  */
-#include "argparse.h"
+#include "cmd/nvitop/cli/argparse.h"
 
 #include <ctype.h>
 #include <limits.h>

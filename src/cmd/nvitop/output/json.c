@@ -2,13 +2,13 @@
  * The JSON report (docs/json.md, schema docs/nvitop-json.schema.json).  Raw numbers with units in
  * the key names, null for N/A; the same device and process filters as the text report.
  */
-#include "json.h"
+#include "cmd/nvitop/output/json.h"
 
 #include <math.h>
 
 #include <nvitop/version.h>
 
-#include "json_writer.h"
+#include "cmd/nvitop/output/json_writer.h"
 #include "util/strbuf.h"
 #include "view/filter.h"
 #include "view/intensity.h"

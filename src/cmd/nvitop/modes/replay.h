@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "options.h"
+#include "cmd/nvitop/cli/options.h"
 #include "tui/settings/settings.h"
 
 /* Print the frame(s) the options ask for, with the effective settings' thresholds and colours.

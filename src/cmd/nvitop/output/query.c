@@ -2,7 +2,7 @@
  * `nvitop --query`: everything igpu prints about a GPU (SPEC.md §8.3), in igpu's code formats
  * (§8.5: unquoted strings, two decimals), one block per shown physical device.
  */
-#include "query.h"
+#include "cmd/nvitop/output/query.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -11,7 +11,7 @@
 
 struct rec_writer;
 
-#include "options.h"
+#include "cmd/nvitop/cli/options.h"
 #include "view/config.h"
 
 /* Returns false when the snapshot could not be taken or stdout could not be written. */

@@ -1,7 +1,7 @@
 /*
  * Trailing messages and start-up failures, with termcolor's escape sequences when colour is on.
  */
-#include "messages.h"
+#include "cmd/nvitop/output/messages.h"
 
 #include <stdarg.h>
 #include <stdio.h>

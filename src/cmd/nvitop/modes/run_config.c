@@ -2,7 +2,7 @@
  * The display settings of a run, from the command line and the effective settings (shared by live
  * and replayed reports).
  */
-#include "run_config.h"
+#include "cmd/nvitop/modes/run_config.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * defaults), through the real option parser and the real files: each row sets some of the five
  * sources and names the value that must win.  Also --config FILE and --no-config.
  */
-#include "settings_resolve.h"
+#include "cmd/nvitop/cli/settings_resolve.h"
 
 #include <stdio.h>
 #include <stdlib.h>

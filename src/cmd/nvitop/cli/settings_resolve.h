@@ -6,7 +6,7 @@
 #ifndef NVITOP_SRC_CMD_NVITOP_SETTINGS_RESOLVE_H
 #define NVITOP_SRC_CMD_NVITOP_SETTINGS_RESOLVE_H
 
-#include "options.h"
+#include "cmd/nvitop/cli/options.h"
 #include "tui/settings/settings.h"
 
 /*
