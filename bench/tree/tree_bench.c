@@ -26,7 +26,7 @@
 
 #include "bench_util.h"
 #include "util/clock.h"
-#include "view/process_tree.h"
+#include "view/processes/process_tree.h"
 
 #define PROCESSES      10000
 #define JOBS           100

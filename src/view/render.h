@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "util/strbuf.h"
-#include "view/line.h"
+#include "view/draw/line.h"
 
 struct view_render_options {
     bool color; /* emit escape sequences for styled spans */

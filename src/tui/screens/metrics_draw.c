@@ -13,7 +13,7 @@
 #include "tui/widgets/graph.h"
 #include "util/str.h"
 #include "util/utf8.h"
-#include "view/filter.h"
+#include "view/processes/filter.h"
 
 static const struct view_style plain = {0};
 

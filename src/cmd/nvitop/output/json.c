@@ -10,8 +10,8 @@
 
 #include "cmd/nvitop/output/json_writer.h"
 #include "util/strbuf.h"
-#include "view/filter.h"
-#include "view/intensity.h"
+#include "view/draw/intensity.h"
+#include "view/processes/filter.h"
 
 static void u64_or_null(struct json_writer *w, const char *key, uint64_t value) {
     json_key(w, key);

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "util/strbuf.h"
-#include "view/filter.h"
+#include "view/processes/filter.h"
 
 #define MiB 1048576.0
 

@@ -9,9 +9,9 @@
 #include <unistd.h>
 
 #include "util/strbuf.h"
-#include "view/device_panel.h"
-#include "view/host_panel.h"
-#include "view/process_table.h"
+#include "view/panels/device_panel.h"
+#include "view/panels/host_panel.h"
+#include "view/processes/process_table.h"
 #include "view/render.h"
 
 #define MIN_WIDTH     79

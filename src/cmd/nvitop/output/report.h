@@ -12,7 +12,7 @@
 #include <nvitop/snapshot.h>
 
 #include "view/config.h"
-#include "view/line.h"
+#include "view/draw/line.h"
 
 /* Terminal columns as nvitop's once mode sees them: $COLUMNS when a positive number, else the
  * terminal on stdout, else 79. */

@@ -1,7 +1,7 @@
 /*
  * Device and process filters of the command line.
  */
-#include "view/filter.h"
+#include "view/processes/filter.h"
 
 #include <string.h>
 

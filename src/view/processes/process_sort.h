@@ -1,5 +1,5 @@
 /*
- * Comparison of process rows for the sort orders of view/process_table.h.  Internal to
+ * Comparison of process rows for the sort orders of view/processes/process_table.h.  Internal to
  * src/view/ (and usable by the monitor's tests).  Pure.
  */
 #ifndef NVITOP_SRC_VIEW_PROCESS_SORT_H
@@ -9,7 +9,7 @@
 
 #include <nvitop/process.h>
 
-#include "view/process_table.h"
+#include "view/processes/process_table.h"
 
 /* The values a row is sorted by, with N/A as NaN (host values of vanished processes are N/A). */
 struct view_sort_item {

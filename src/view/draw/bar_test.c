@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
-#include "view/bar.h"
+#include "view/draw/bar.h"
 
 #include <math.h>
 #include <string.h>

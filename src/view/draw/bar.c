@@ -2,7 +2,7 @@
  * nvitop's make_bar_chart.  Every character of a bar is one cell wide, so cell counts are kept
  * alongside the bytes and all the "does it fit" tests use cells, as nvitop's len() does.
  */
-#include "view/bar.h"
+#include "view/draw/bar.h"
 
 #include <math.h>
 #include <string.h>

@@ -10,12 +10,12 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
-#include "view/device_panel.h"
+#include "view/panels/device_panel.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "view/process_table.h"
+#include "view/processes/process_table.h"
 
 static struct nvt_device_snapshot devices[2];
 static struct nvt_gpu_process processes[2];

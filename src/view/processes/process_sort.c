@@ -2,7 +2,7 @@
  * Sort orders of the process table (SPEC.md §3.6.3 plus nvitop 1.5's %GMBW order).  N/A compares
  * greater than any number, as nvitop's NA does.
  */
-#include "view/process_sort.h"
+#include "view/processes/process_sort.h"
 
 #include <ctype.h>
 #include <math.h>

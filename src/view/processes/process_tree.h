@@ -19,8 +19,8 @@
 #include <nvitop/process.h>
 
 #include "view/config.h"
-#include "view/line.h"
-#include "view/process_table.h"
+#include "view/draw/line.h"
+#include "view/processes/process_table.h"
 
 /* Read a process that is not on a GPU: an allocation the tree takes over (it frees it with
  * nvt_host_process_free()), or NULL when the process is gone or unreadable (it is then left out).

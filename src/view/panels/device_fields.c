@@ -2,7 +2,7 @@
  * Device texts.  Every N/A value prints as "N/A"; the transformations follow nvitop's device
  * panel (strip a leading "NVIDIA ", cut long names from the left, "Exclusive" -> "E.").
  */
-#include "view/device_fields.h"
+#include "view/panels/device_fields.h"
 
 #include <stdio.h>
 #include <string.h>

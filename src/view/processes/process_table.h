@@ -18,7 +18,7 @@
 #include <nvitop/snapshot.h>
 
 #include "view/config.h"
-#include "view/line.h"
+#include "view/draw/line.h"
 
 /* Sort orders, in the cycle order of the `,` / `.` keys. */
 enum view_sort_order {

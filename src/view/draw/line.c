@@ -2,7 +2,7 @@
  * Styled lines: text plus spans.  Spans are kept in order of their start offsets and never merged,
  * because two adjacent runs coloured alike are still two escape-sequence groups in nvitop's output.
  */
-#include "view/line.h"
+#include "view/draw/line.h"
 
 #include <stdarg.h>
 #include <stdio.h>

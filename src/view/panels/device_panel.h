@@ -15,7 +15,7 @@
 #include <nvitop/snapshot.h>
 
 #include "view/config.h"
-#include "view/line.h"
+#include "view/draw/line.h"
 
 struct view_device_panel_options {
     size_t width; /* panel width; values below 79 are treated as 79; bars from 100 */

@@ -2,7 +2,7 @@
  * The tree view's rows (see process_tree.h): nodes found through parent links, then flattened
  * depth first with nvitop's prefixes and formatted into nvitop's columns.
  */
-#include "view/process_tree.h"
+#include "view/processes/process_tree.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -9,7 +9,7 @@
 
 #include <nvitop/host.h>
 
-#include "view/line.h"
+#include "view/draw/line.h"
 
 /* "Load Average:  0.13  0.13  0.07" (each "%5.2f" cut to 5 cells, "9999+" from 10000, "N/A"
  * when the OS has none).  Writes at most size bytes and returns the full length. */

@@ -1,7 +1,7 @@
 /*
  * The host lines of the once report.
  */
-#include "view/host_panel.h"
+#include "view/panels/host_panel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -11,7 +11,7 @@
 
 #include "util/str.h"
 #include "util/strbuf.h"
-#include "view/bar.h"
+#include "view/draw/bar.h"
 
 static void load_value(char *buf, size_t size, double value) {
     if (isnan(value)) {

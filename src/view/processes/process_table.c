@@ -2,7 +2,7 @@
  * The process table.  Rows are built once per snapshot (filter, texts, sort); rendering a row is
  * then cheap, so the monitor can redraw with other widths and offsets without rebuilding.
  */
-#include "view/process_table.h"
+#include "view/processes/process_table.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -14,9 +14,9 @@
 #include "util/str.h"
 #include "util/utf8.h"
 #include "util/xalloc.h"
-#include "view/filter.h"
-#include "view/intensity.h"
-#include "view/process_sort.h"
+#include "view/draw/intensity.h"
+#include "view/processes/filter.h"
+#include "view/processes/process_sort.h"
 
 #define HOST_COLUMNS 45 /* cells before the host columns plus the closing " │" */
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
-#include "view/line.h"
+#include "view/draw/line.h"
 
 #include <string.h>
 

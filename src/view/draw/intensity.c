@@ -1,7 +1,7 @@
 /*
  * Loading intensity (nvitop's LoadingIntensity) and the derived percentages it is computed from.
  */
-#include "view/intensity.h"
+#include "view/draw/intensity.h"
 
 #include <math.h>
 

@@ -8,7 +8,7 @@
 #include <nvitop/snapshot.h>
 
 #include "view/config.h"
-#include "view/line.h"
+#include "view/draw/line.h"
 
 enum view_intensity {
     VIEW_INTENSITY_LIGHT = 0,

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 /* clang-format on */
-#include "view/process_tree.h"
+#include "view/processes/process_tree.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * MEM|UTL in compact mode) once it is at least 44 columns wide, with the box joints of the
  * split drawn into the frame lines above and below each split device.
  */
-#include "view/device_panel.h"
+#include "view/panels/device_panel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -16,10 +16,10 @@
 
 #include "util/strbuf.h"
 #include "util/xalloc.h"
-#include "view/bar.h"
-#include "view/device_fields.h"
-#include "view/filter.h"
-#include "view/intensity.h"
+#include "view/draw/bar.h"
+#include "view/draw/intensity.h"
+#include "view/panels/device_fields.h"
+#include "view/processes/filter.h"
 
 #define TABLE_WIDTH        79
 #define BARS_MIN_WIDTH     100
