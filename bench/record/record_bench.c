@@ -28,10 +28,10 @@
 #include <nvitop/nvitop.h>
 
 #include "bench_util.h"
-#include "record/fields.h"
-#include "record/reader.h"
+#include "record/codec/fields.h"
+#include "record/file/reader.h"
+#include "record/file/writer.h"
 #include "record/related.h"
-#include "record/writer.h"
 #include "util/clock.h"
 
 #define STANDINS 20

@@ -32,7 +32,7 @@
 
 #include "bench_nvt.h"
 #include "bench_util.h"
-#include "record/frame.h"
+#include "record/codec/frame.h"
 #include "record/related.h"
 #include "sqlite_store.h"
 #include "util/clock.h"

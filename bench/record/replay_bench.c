@@ -30,9 +30,9 @@
 #include <nvitop/nvitop.h>
 
 #include "bench_util.h"
-#include "record/reader.h"
+#include "record/file/reader.h"
+#include "record/file/writer.h"
 #include "record/related.h"
-#include "record/writer.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
 #include "tui/replay/replay_source.h"

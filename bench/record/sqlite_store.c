@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <zstd.h>
 
-#include "record/frame.h"
-#include "record/patch.h"
+#include "record/codec/frame.h"
+#include "record/codec/patch.h"
 #include "sqlite_rows.h"
 #include "util/strbuf.h"
 

@@ -1,7 +1,7 @@
 /*
  * Daily recording files with rotation and retention (record_dir.h).
  */
-#include "record_dir.h"
+#include "record/record_dir.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /*
  * Parsing and printing replay times (when.h).
  */
-#include "when.h"
+#include "record/when.h"
 
 #include <math.h>
 #include <stdio.h>

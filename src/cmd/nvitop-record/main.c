@@ -16,9 +16,9 @@
 
 #include <nvitop/nvitop.h>
 
+#include "record/file/writer.h"
 #include "record/record_dir.h"
 #include "record/related.h"
-#include "record/writer.h"
 #include "util/clock.h"
 #include "util/parse.h"
 

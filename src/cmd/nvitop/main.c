@@ -19,7 +19,7 @@
 #include "cmd/nvitop/output/messages.h"
 #include "cmd/nvitop/output/output.h"
 #include "cmd/nvitop/output/report.h"
-#include "record/writer.h"
+#include "record/file/writer.h"
 #include "tui/tui.h"
 #include "util/xalloc.h"
 #include "view/config.h"

@@ -18,8 +18,8 @@
 
 #include <nvitop/process.h>
 
+#include "record/file/writer.h"
 #include "record/related.h"
-#include "record/writer.h"
 #include "util/clock.h"
 
 /* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */

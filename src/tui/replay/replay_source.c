@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/frame.h"
+#include "record/codec/frame.h"
 #include "tui/replay/replay_frames.h"
 #include "tui/replay/replay_state.h"
 #include "util/clock.h"

@@ -12,7 +12,7 @@
 #include "cmd/nvitop/output/json.h"
 #include "cmd/nvitop/output/messages.h"
 #include "cmd/nvitop/output/report.h"
-#include "record/reader.h"
+#include "record/file/reader.h"
 #include "record/when.h"
 #include "tui/replay/replay_source.h"
 #include "tui/tui.h"

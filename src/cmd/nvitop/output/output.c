@@ -10,8 +10,8 @@
 #include "cmd/nvitop/output/json.h"
 #include "cmd/nvitop/output/query.h"
 #include "cmd/nvitop/output/report.h"
+#include "record/file/writer.h"
 #include "record/related.h"
-#include "record/writer.h"
 
 /* The report's bars show clocks ("@ 1980MHz"); BAR1 of MIG rows comes with the device fields. */
 #define REPORT_FLAGS (NVT_SAMPLE_DEFAULT | NVT_SAMPLE_CLOCKS)

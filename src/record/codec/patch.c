@@ -5,14 +5,14 @@
  * details, 8 host, 9 per-CPU percentages (column tag 1), 10 related processes.  A list without a
  * change is not written.  The frame's time is the record's (not repeated in the patch).
  */
-#include "patch.h"
+#include "record/codec/patch.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "record/fields.h"
-#include "record/wire.h"
+#include "record/codec/fields.h"
+#include "record/codec/wire.h"
 
 #define TAG_FLAGS        2
 #define TAG_SYSTEM       3

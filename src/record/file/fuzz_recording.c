@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "record/frame.h"
-#include "record/reader.h"
+#include "record/codec/frame.h"
+#include "record/file/reader.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 /* CRC-32 with a 16-entry table: half a byte per step, small and fast enough for a few KiB a
  * second. */
-#include "crc32.h"
+#include "record/file/crc32.h"
 
 static const uint32_t nibble_table[16] = {0x00000000U, 0x1DB71064U, 0x3B6E20C8U, 0x26D930ACU,
                                           0x76DC4190U, 0x6B6B51F4U, 0x4DB26158U, 0x5005713CU,

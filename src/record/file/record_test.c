@@ -15,13 +15,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/crc32.h"
-#include "record/format.h"
-#include "record/frame.h"
-#include "record/reader.h"
+#include "record/codec/frame.h"
+#include "record/file/crc32.h"
+#include "record/file/format.h"
+#include "record/file/reader.h"
+#include "record/file/writer.h"
 #include "record/record_dir.h"
 #include "record/when.h"
-#include "record/writer.h"
 
 /* A snapshot built by hand: GPU 0 with MIG enabled and one MIG device, GPU 1 without MIG, two
  * processes (one on the MIG device), and a host. */

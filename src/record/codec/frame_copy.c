@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "record/frame.h"
+#include "record/codec/frame.h"
 #include "util/xalloc.h"
 
 static const char *copy_text(struct frame *frame, const char *text) {

@@ -2,12 +2,12 @@
  * Byte layout of the recording's file and record headers (format.h).  Integers are little-endian
  * whatever the host.
  */
-#include "format.h"
+#include "record/file/format.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "record/crc32.h"
+#include "record/file/crc32.h"
 
 void rec_put_u16(unsigned char *at, uint16_t v) {
     at[0] = (unsigned char)v;

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "record/wire.h"
+#include "record/codec/wire.h"
 
 enum field_kind {
     FIELD_U32,    /* N/A: NVT_NA_U32 */

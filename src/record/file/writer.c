@@ -2,7 +2,7 @@
  * The recording writer (writer.h): file header, recovery of a torn tail, segment records, zstd
  * keyframes and patches (the fields that changed since the previous frame, patch.h).
  */
-#include "writer.h"
+#include "record/file/writer.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,10 +18,10 @@
 
 #include <nvitop/version.h>
 
-#include "record/format.h"
-#include "record/frame.h"
-#include "record/patch.h"
-#include "record/wire.h"
+#include "record/codec/frame.h"
+#include "record/codec/patch.h"
+#include "record/codec/wire.h"
+#include "record/file/format.h"
 #include "util/clock.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"

@@ -7,7 +7,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "record/patch.h"
+#include "record/codec/patch.h"
 
 #include <math.h>
 #include <signal.h>
@@ -19,12 +19,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "record/crc32.h"
-#include "record/format.h"
-#include "record/frame.h"
-#include "record/reader.h"
+#include "record/codec/frame.h"
+#include "record/file/crc32.h"
+#include "record/file/format.h"
+#include "record/file/reader.h"
+#include "record/file/writer.h"
 #include "record/record_dir.h"
-#include "record/writer.h"
 
 /* Two GPUs, two processes on GPU 1, four CPUs: values the tests change between frames. */
 struct scene {

@@ -18,7 +18,7 @@
 
 #include <nvitop/snapshot.h>
 
-#include "fields.h"
+#include "record/codec/fields.h"
 
 #define MAX_DIGITS   6
 #define CODE_ELAPSED 7

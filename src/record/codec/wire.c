@@ -1,7 +1,7 @@
 /*
  * The tag-length-value encoding of wire.h.
  */
-#include "wire.h"
+#include "record/codec/wire.h"
 
 #include <string.h>
 

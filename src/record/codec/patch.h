@@ -13,7 +13,7 @@
 
 #include <nvitop/snapshot.h>
 
-#include "record/frame.h"
+#include "record/codec/frame.h"
 #include "util/strbuf.h"
 
 /* Append to out the patch that turns prev into snap (and its related processes), and make prev

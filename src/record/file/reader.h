@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record/frame.h"
+#include "record/codec/frame.h"
 
 struct rec_reader;
 

@@ -1,7 +1,7 @@
 /*
  * The field tables of fields.h and their generic encoder and decoder.
  */
-#include "fields.h"
+#include "record/codec/fields.h"
 
 #include <math.h>
 #include <string.h>

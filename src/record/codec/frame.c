@@ -5,14 +5,14 @@
  * 5 state; process: the gpu_process fields and 20 host; host process: its fields and 20 user,
  * 21 name, 22 command, 23 argv (repeated); host state: its fields and 30 per-CPU percentages.
  */
-#include "frame.h"
+#include "record/codec/frame.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/fields.h"
-#include "record/wire.h"
+#include "record/codec/fields.h"
+#include "record/codec/wire.h"
 #include "util/xalloc.h"
 
 /* Bounds that keep a hostile file from asking for absurd allocations. */

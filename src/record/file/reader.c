@@ -1,7 +1,7 @@
 /*
  * The recording reader (reader.h).
  */
-#include "reader.h"
+#include "record/file/reader.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "record/format.h"
-#include "record/patch.h"
+#include "record/codec/patch.h"
+#include "record/file/format.h"
 #include "util/strbuf.h"
 #include "util/xalloc.h"
 
