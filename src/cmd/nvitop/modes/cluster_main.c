@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "cluster/fetch.h"
-#include "cluster/hosts.h"
-#include "cluster/prom_api.h"
+#include "cluster/fetch/fetch.h"
+#include "cluster/fetch/hosts.h"
+#include "cluster/prometheus/prom_api.h"
 #include "cmd/nvitop/cli/options_help.h"
 #include "cmd/nvitop/modes/cluster_report.h"
 #include "tui/cluster/cluster_tui.h"

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cluster/promtext.h"
+#include "cluster/parse/promtext.h"
 
 /* Labels kept per series or target (more are read and ignored; nvitop's series have < 16). */
 #define PROM_JSON_LABELS 32

@@ -8,15 +8,15 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "cluster/promtext.h"
+#include "cluster/parse/promtext.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster/hosts.h"
+#include "cluster/fetch/hosts.h"
 #include "cluster/node.h"
-#include "cluster/prom_api.h"
+#include "cluster/prometheus/prom_api.h"
 
 static void test_parse(void **state) {
     (void)state;

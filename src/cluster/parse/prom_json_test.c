@@ -8,7 +8,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "cluster/prom_json.h"
+#include "cluster/parse/prom_json.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* Prometheus API answers without a JSON tree (prom_json.h), walked with json_scan: the members
  * nvitop wants are read, every other value is checked and skipped. */
-#include "cluster/prom_json.h"
+#include "cluster/parse/prom_json.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster/json_scan.h"
+#include "cluster/parse/json_scan.h"
 
 /* An object of string values into labels (others skipped). */
 static bool labels(struct json_scan *s, struct prom_label *out, size_t *count) {

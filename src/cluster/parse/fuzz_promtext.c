@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "cluster/node.h"
-#include "cluster/promtext.h"
+#include "cluster/parse/promtext.h"
 #include "cluster/remote_snapshot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

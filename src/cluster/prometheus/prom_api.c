@@ -1,7 +1,7 @@
 /* The Prometheus source (prom_api.h).  Answers are walked by prom_json (no JSON tree: at 1,000
  * nodes a tree of the answers cost more than the rest of a refresh); each aggregated series fills
  * one figure of the node named by its instance label. */
-#include "cluster/prom_api.h"
+#include "cluster/prometheus/prom_api.h"
 
 #include <curl/curl.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cluster/prom_json.h"
+#include "cluster/parse/prom_json.h"
 #include "util/clock.h"
 #include "util/str.h"
 #include "util/strbuf.h"

@@ -1,5 +1,5 @@
 /* The cluster monitor's background reader (poller.h). */
-#include "cluster/poller.h"
+#include "cluster/fetch/poller.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cluster/prom_api.h"
-#include "cluster/prom_node.h"
+#include "cluster/prometheus/prom_api.h"
+#include "cluster/prometheus/prom_node.h"
 #include "util/clock.h"
 #include "util/str.h"
 #include "util/xalloc.h"

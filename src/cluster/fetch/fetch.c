@@ -1,5 +1,5 @@
 /* Concurrent /metrics reads (fetch.h). */
-#include "cluster/fetch.h"
+#include "cluster/fetch/fetch.h"
 
 #include <curl/curl.h>
 #include <stdatomic.h>

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cluster/fetch.h"
+#include "cluster/fetch/fetch.h"
 #include "cluster/node.h"
 
 /*

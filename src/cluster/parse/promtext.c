@@ -1,7 +1,7 @@
 /* The Prometheus text format parser (promtext.h).  Lines are parsed in place in a private copy of
  * the body: names and label values are NUL-terminated where they end, and escapes are decoded in
  * place (decoding only ever shortens a value). */
-#include "cluster/promtext.h"
+#include "cluster/parse/promtext.h"
 
 #include <math.h>
 #include <stdbool.h>

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster/prom_json.h"
+#include "cluster/parse/prom_json.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,7 +1,7 @@
 /* A strict JSON scanner (json_scan.h): objects and arrays are walked member by member, strings
  * decoded in place, every value checked; nesting is limited so that a hostile text cannot
  * exhaust the stack. */
-#include "cluster/json_scan.h"
+#include "cluster/parse/json_scan.h"
 
 #include <stdint.h>
 #include <stdlib.h>

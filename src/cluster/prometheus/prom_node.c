@@ -1,13 +1,13 @@
 /* One node's series from Prometheus, as Prometheus text (prom_node.h). */
-#include "cluster/prom_node.h"
+#include "cluster/prometheus/prom_node.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cluster/prom_api.h"
-#include "cluster/prom_json.h"
+#include "cluster/parse/prom_json.h"
+#include "cluster/prometheus/prom_api.h"
 #include "util/strbuf.h"
 
 /* The exporter's series: its info, the devices' and the processes' (not Prometheus's own "up" or

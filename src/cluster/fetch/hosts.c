@@ -1,5 +1,5 @@
 /* The --hosts list (hosts.h). */
-#include "cluster/hosts.h"
+#include "cluster/fetch/hosts.h"
 
 #include <errno.h>
 #include <stdio.h>

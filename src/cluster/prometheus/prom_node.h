@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cluster/fetch.h"
+#include "cluster/fetch/fetch.h"
 
 /* The PromQL selector of instance's series (its value quoted and escaped). */
 void prom_node_query(const char *instance, char *buf, size_t size);

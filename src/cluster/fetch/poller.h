@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cluster/fetch.h"
+#include "cluster/fetch/fetch.h"
 #include "cluster/node.h"
 
 struct poller;
