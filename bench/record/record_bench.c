@@ -32,7 +32,7 @@
 #include "record/file/reader.h"
 #include "record/file/writer.h"
 #include "record/related.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS 20
 /* nvitop-record's flags (src/cmd/nvitop-record/main.c). */

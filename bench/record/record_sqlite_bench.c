@@ -35,7 +35,7 @@
 #include "record/codec/frame.h"
 #include "record/related.h"
 #include "sqlite_store.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS 20
 #define SEEKS    50

@@ -36,7 +36,7 @@
 #include "tui/app.h"
 #include "tui/canvas.h"
 #include "tui/replay/replay_source.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS 20
 #define JUMPS    50

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "record/codec/fields.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 static const char *column_type(enum field_kind kind) {
     switch (kind) {

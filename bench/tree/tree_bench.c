@@ -25,7 +25,7 @@
 #include <nvitop/nvitop.h>
 
 #include "bench_util.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 #include "view/processes/process_tree.h"
 
 #define PROCESSES      10000

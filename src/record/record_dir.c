@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 #define PREFIX "nvitop-"

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "view/draw/line.h"
 
 struct view_render_options {

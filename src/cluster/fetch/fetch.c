@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/clock.h"
-#include "util/str.h"
-#include "util/strbuf.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 /* An exporter's answer for 8 GPUs and a few hundred processes is well under 1 MiB; a body past

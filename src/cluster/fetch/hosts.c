@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 #include "util/xalloc.h"
 
 /* Hosts more than this are a mistake (a wrong file), and each costs a connection per refresh. */

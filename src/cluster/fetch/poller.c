@@ -12,8 +12,8 @@
 
 #include "cluster/prometheus/prom_api.h"
 #include "cluster/prometheus/prom_node.h"
-#include "util/clock.h"
-#include "util/str.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
 #include "util/xalloc.h"
 
 /* How often the thread looks at the stop flag while it waits. */

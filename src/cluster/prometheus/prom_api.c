@@ -11,9 +11,9 @@
 #include <time.h>
 
 #include "cluster/parse/prom_json.h"
-#include "util/clock.h"
-#include "util/str.h"
-#include "util/strbuf.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 /* The figures of the summary (node.c), aggregated by Prometheus: each answer holds one series per

@@ -8,7 +8,7 @@
 
 #include "cluster/parse/prom_json.h"
 #include "cluster/prometheus/prom_api.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 /* The exporter's series: its info, the devices' and the processes' (not Prometheus's own "up" or
  * scrape_* series of the target). */

@@ -21,7 +21,7 @@
 #include "exporter_options.h"
 #include "http_server.h"
 #include "tls_files.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 /* Open NVML as nvitop-exporter does: a clear message and status 1 without it or without GPUs. */
 static nvt_context *open_driver(void) {

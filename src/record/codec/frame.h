@@ -14,7 +14,7 @@
 
 #include <nvitop/snapshot.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 struct frame {
     struct nvt_snapshot snap;               /* devices[], processes[] owned by the frame */

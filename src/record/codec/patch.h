@@ -14,7 +14,7 @@
 #include <nvitop/snapshot.h>
 
 #include "record/codec/frame.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 /* Append to out the patch that turns prev into snap (and its related processes), and make prev
  * that frame.  False, with prev and out unchanged, when the structure differs (write a keyframe

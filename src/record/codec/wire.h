@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 enum wire_type {
     WIRE_VARINT = 0,

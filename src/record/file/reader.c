@@ -15,7 +15,7 @@
 
 #include "record/codec/patch.h"
 #include "record/file/format.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 struct rec_entry {

@@ -22,8 +22,8 @@
 #include "record/codec/patch.h"
 #include "record/codec/wire.h"
 #include "record/file/format.h"
-#include "util/clock.h"
-#include "util/strbuf.h"
+#include "util/sys/clock.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 /* Room reserved (fallocate) and mapped past the end of the file at a time. */

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "cluster/table.h"
-#include "util/str.h"
+#include "util/text/str.h"
 #include "view/draw/line.h"
 #include "view/panels/device_panel.h"
 #include "view/processes/process_table.h"

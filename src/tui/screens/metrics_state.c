@@ -11,7 +11,7 @@
 
 #include "tui/event.h"
 #include "tui/screens/metrics_screen.h"
-#include "util/str.h"
+#include "util/text/str.h"
 #include "view/draw/intensity.h"
 
 /* A bound changes at most once a second (nvitop's BOUND_UPDATE_INTERVAL). */

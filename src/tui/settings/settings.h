@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "view/config.h"
 #include "view/processes/process_table.h"
 

@@ -9,7 +9,7 @@
 
 #include <nvitop/format.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 
 static const char *const partial_blocks[8] = {"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"};
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 /* A percentage as nvitop holds it: NaN for N/A; integral values print as "87%", fractional ones
  * as "81.8%" when there is room. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/utf8.h"
+#include "util/text/utf8.h"
 #include "util/xalloc.h"
 
 void view_line_init(struct view_line *line) {

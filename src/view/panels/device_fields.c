@@ -9,7 +9,7 @@
 
 #include <nvitop/format.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 
 #define NA_TEXT "N/A"
 

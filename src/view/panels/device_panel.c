@@ -14,7 +14,7 @@
 #include <nvitop/format.h>
 #include <nvitop/version.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 #include "view/draw/bar.h"
 #include "view/draw/intensity.h"

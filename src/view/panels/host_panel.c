@@ -9,8 +9,8 @@
 
 #include <nvitop/format.h>
 
-#include "util/str.h"
-#include "util/strbuf.h"
+#include "util/text/str.h"
+#include "util/text/strbuf.h"
 #include "view/draw/bar.h"
 
 static void load_value(char *buf, size_t size, double value) {

@@ -11,8 +11,8 @@
 
 #include <nvitop/format.h>
 
-#include "util/str.h"
-#include "util/utf8.h"
+#include "util/text/str.h"
+#include "util/text/utf8.h"
 #include "util/xalloc.h"
 #include "view/draw/intensity.h"
 #include "view/processes/filter.h"

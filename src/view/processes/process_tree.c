@@ -11,7 +11,7 @@
 
 #include <nvitop/format.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 #include "util/xalloc.h"
 
 #define NO_NODE SIZE_MAX

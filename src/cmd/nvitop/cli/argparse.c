@@ -13,8 +13,8 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "util/str.h"
-#include "util/strbuf.h"
+#include "util/text/str.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 /* One option string matched by an argument, with the text after "=" or after a short option. */

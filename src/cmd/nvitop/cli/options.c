@@ -14,7 +14,7 @@
 
 #include "cmd/nvitop/cli/argparse.h"
 #include "cmd/nvitop/cli/options_help.h"
-#include "util/str.h"
+#include "util/text/str.h"
 #include "util/xalloc.h"
 
 enum option_id {

@@ -12,7 +12,7 @@
 #include "cmd/nvitop/cli/options_help.h"
 #include "cmd/nvitop/modes/cluster_report.h"
 #include "tui/cluster/cluster_tui.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define DEFAULT_TIMEOUT_S  3.0
 #define DEFAULT_INTERVAL_S 2.0

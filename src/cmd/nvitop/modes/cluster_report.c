@@ -8,7 +8,7 @@
 
 #include "cluster/table.h"
 #include "cmd/nvitop/output/json_writer.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now) {
     struct table_widths w;

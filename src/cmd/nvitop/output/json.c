@@ -9,7 +9,7 @@
 #include <nvitop/version.h>
 
 #include "cmd/nvitop/output/json_writer.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "view/draw/intensity.h"
 #include "view/processes/filter.h"
 

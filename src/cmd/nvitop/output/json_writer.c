@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "util/utf8.h"
+#include "util/text/utf8.h"
 
 void json_init(struct json_writer *w, struct strbuf *out) {
     w->out = out;

@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 struct json_writer {
     struct strbuf *out;

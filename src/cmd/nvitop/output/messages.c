@@ -10,7 +10,7 @@
 
 #include <nvitop/nvitop.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 #define BOLD  "\033[1m"

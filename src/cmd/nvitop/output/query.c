@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "view/processes/filter.h"
 
 #define MiB 1048576.0

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "view/panels/device_panel.h"
 #include "view/panels/host_panel.h"
 #include "view/processes/process_table.h"

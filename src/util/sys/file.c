@@ -1,4 +1,4 @@
-#include "util/file.h"
+#include "util/sys/file.h"
 
 #include <errno.h>
 #include <fcntl.h>

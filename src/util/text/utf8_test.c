@@ -7,7 +7,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "util/utf8.h"
+#include "util/text/utf8.h"
 
 #include <string.h>
 

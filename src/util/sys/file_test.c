@@ -7,7 +7,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "util/file.h"
+#include "util/sys/file.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,12 +7,12 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 
 static void test_strbuf(void **state) {
     (void)state;

@@ -1,4 +1,4 @@
-#include "util/str.h"
+#include "util/text/str.h"
 
 #include <stdint.h>
 #include <stdlib.h>

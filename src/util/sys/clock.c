@@ -1,4 +1,4 @@
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #include <time.h>
 

@@ -1,7 +1,7 @@
 /*
  * dlsym into a function pointer (see dl.h).
  */
-#include "util/dl.h"
+#include "util/sys/dl.h"
 
 #include <dlfcn.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-#include "util/parse.h"
+#include "util/text/parse.h"
 
 #include <ctype.h>
 #include <errno.h>

@@ -1,8 +1,8 @@
-#include "util/utf8.h"
+#include "util/text/utf8.h"
 
 #include <stdbool.h>
 
-#include "util/utf8_tables.h"
+#include "util/text/utf8_tables.h"
 
 static bool is_continuation(unsigned char byte) {
     return (byte & 0xC0) == 0x80;

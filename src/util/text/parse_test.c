@@ -7,7 +7,7 @@
 #include <cmocka.h>
 /* clang-format on */
 
-#include "util/parse.h"
+#include "util/text/parse.h"
 
 #include <errno.h>
 

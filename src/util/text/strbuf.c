@@ -1,4 +1,4 @@
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 #include <stdint.h>
 #include <stdio.h>
