@@ -36,7 +36,7 @@ check '#include ".*(view|tui|cmd)/' '^$' 'the library must not include view/tui/
 # shellcheck disable=SC2086
 check '\bx(malloc|calloc|realloc|strdup)\(' '^$' 'the library checks allocations itself (no x* wrappers)' $lib
 # shellcheck disable=SC2086
-check '\b(clock_gettime|dlsym)\(' '^$' 'the library reads clocks through util/clock.h and resolves symbols through util/dl.h' $lib
+check '\b(clock_gettime|dlsym)\(' '^$' 'the library reads clocks through util/sys/clock.h and resolves symbols through util/sys/dl.h' $lib
 view=$(echo "$all" | grep -E '^src/view/' || true)
 # shellcheck disable=SC2086
 check '#include ".*(tui|cmd)/|#include "(\.\./)*lib/' '^$' 'view/ uses only the public API and util/' $view

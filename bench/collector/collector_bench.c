@@ -23,7 +23,7 @@
 #include <nvitop/nvitop.h>
 
 #include "bench_util.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS   20
 #define INTERVAL_S 0.25

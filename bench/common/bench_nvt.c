@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "bench_util.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 nvt_context *bench_open(const char *program) {
     nvt_context *ctx = NULL;

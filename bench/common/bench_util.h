@@ -1,6 +1,6 @@
 /*
  * Helpers the benchmark programs of bench/ share: CPU time, resident memory, absolute sleeps,
- * medians and idle stand-in processes.  Monotonic time comes from util/clock.h
+ * medians and idle stand-in processes.  Monotonic time comes from util/sys/clock.h
  * (clock_monotonic_s).  Not thread-safe where noted; the benches call them from main.
  */
 #ifndef NVITOP_BENCH_COMMON_BENCH_UTIL_H

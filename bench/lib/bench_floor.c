@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "nvml/nvml_loader.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define MAX_DEVICES   64
 #define MAX_PROCESSES 256

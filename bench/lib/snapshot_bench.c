@@ -22,7 +22,7 @@
 
 #include "bench_floor.h"
 #include "bench_util.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS 20
 #define BATCH    20

@@ -17,7 +17,7 @@
 
 #include "bench_nvt.h"
 #include "bench_util.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define DEVICE_PERIOD_S 1.0
 #define SLOW_PERIOD_S   5.0

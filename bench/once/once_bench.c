@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "tui/settings/settings.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 struct sample {
     double wall_ms;

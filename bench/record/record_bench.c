@@ -29,11 +29,11 @@
 
 #include "bench_nvt.h"
 #include "bench_util.h"
-#include "record/fields.h"
-#include "record/reader.h"
+#include "record/codec/fields.h"
+#include "record/file/reader.h"
+#include "record/file/writer.h"
 #include "record/related.h"
-#include "record/writer.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS 20
 /* nvitop-record's flags (src/cmd/nvitop-record/main.c). */

@@ -32,10 +32,10 @@
 
 #include "bench_nvt.h"
 #include "bench_util.h"
-#include "record/frame.h"
+#include "record/codec/frame.h"
 #include "record/related.h"
 #include "sqlite_store.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS 20
 #define SEEKS    50

@@ -31,13 +31,13 @@
 
 #include "bench_nvt.h"
 #include "bench_util.h"
-#include "record/reader.h"
+#include "record/file/reader.h"
+#include "record/file/writer.h"
 #include "record/related.h"
-#include "record/writer.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
 #include "tui/replay/replay_source.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define STANDINS 20
 #define JUMPS    50

@@ -1,6 +1,7 @@
 /*
- * SQ_ROWS: frames as normalized SQLite tables, a typed column per field of the record/fields.h
- * tables (named by the table's letter and the field's tag, e.g. d12), N/A values as NULL.
+ * SQ_ROWS: frames as normalized SQLite tables, a typed column per field of the
+ * record/codec/fields.h tables (named by the table's letter and the field's tag, e.g. d12), N/A
+ * values as NULL.
  */
 #include "sqlite_rows.h"
 
@@ -8,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record/fields.h"
-#include "util/strbuf.h"
+#include "record/codec/fields.h"
+#include "util/text/strbuf.h"
 
 static const char *column_type(enum field_kind kind) {
     switch (kind) {

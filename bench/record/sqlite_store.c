@@ -10,10 +10,10 @@
 #include <stdlib.h>
 #include <zstd.h>
 
-#include "record/frame.h"
-#include "record/patch.h"
+#include "record/codec/frame.h"
+#include "record/codec/patch.h"
 #include "sqlite_rows.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 #define KEYFRAME_EVERY 300 /* as our writer's default */
 #define ZSTD_LEVEL     3

@@ -14,11 +14,11 @@
 
 enum sq_layout {
     /* Normalized tables: frames, device_states, gpu_processes, host_states, related (one row per
-     * device / process per frame, a typed column per field of record/fields.h); the strings of
-     * a process (user, name, command, argv) once per process in processes; system and
+     * device / process per frame, a typed column per field of record/codec/fields.h); the strings
+     * of a process (user, name, command, argv) once per process in processes; system and
      * device_infos once, with the first frame (they do not change in the scenario). */
     SQ_ROWS,
-    SQ_BLOB,      /* one row per frame: the frame's keyframe encoding (record/frame.h) */
+    SQ_BLOB,      /* one row per frame: the frame's keyframe encoding (record/codec/frame.h) */
     SQ_BLOB_ZSTD, /* the same, compressed by zstd at level 3 */
     SQ_PATCHES,   /* our format 2's records as rows: zstd keyframes every 300, patches between */
     SQ_LAYOUTS

@@ -25,8 +25,8 @@
 #include <nvitop/nvitop.h>
 
 #include "bench_util.h"
-#include "util/clock.h"
-#include "view/process_tree.h"
+#include "util/sys/clock.h"
+#include "view/processes/process_tree.h"
 
 #define PROCESSES      10000
 #define JOBS           100

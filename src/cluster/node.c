@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 
 const char *node_state_name(enum node_state state) {
     switch (state) {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "cluster/promtext.h"
+#include "cluster/parse/promtext.h"
 
 enum node_state {
     NODE_PENDING = 0, /* never read yet */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/clock.h"
-#include "util/str.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
 #include "util/xalloc.h"
 
 static void device_na(struct nvt_device_snapshot *d) {

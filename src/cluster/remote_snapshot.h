@@ -10,7 +10,7 @@
 
 #include <nvitop/snapshot.h>
 
-#include "cluster/promtext.h"
+#include "cluster/parse/promtext.h"
 
 struct remote_snapshot {
     struct nvt_snapshot snap; /* first: a pointer to it is a pointer to the whole */

@@ -12,7 +12,7 @@
 #include "host/host.h"
 #include "internal.h"
 #include "nvml/nvml_backend.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 void device_init(nvt_device *device, nvt_context *ctx, nvt_device *parent, uint32_t index,
                  uint32_t mig_index) {

@@ -12,7 +12,7 @@
 #include "internal.h"
 #include "nvml/nvml_backend.h"
 #include "snapshot_internal.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 /* Everything a pass collects before packing, in ordinary growable arrays. */
 struct pass {

@@ -1,7 +1,7 @@
 /*
  * Daily recording files with rotation and retention (record_dir.h).
  */
-#include "record_dir.h"
+#include "record/record_dir.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 #define PREFIX "nvitop-"

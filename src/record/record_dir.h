@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record/writer.h"
+#include "record/file/writer.h"
 
 struct rec_dir;
 

@@ -1,7 +1,7 @@
 /*
  * Ancestors of GPU processes for recordings (related.h).
  */
-#include "related.h"
+#include "record/related.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

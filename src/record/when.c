@@ -1,7 +1,7 @@
 /*
  * Parsing and printing replay times (when.h).
  */
-#include "when.h"
+#include "record/when.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "util/parse.h"
+#include "util/text/parse.h"
 
 /* Parse "HH:MM[:SS]" at p; returns the end or NULL. */
 static const char *parse_clock(const char *p, int *h, int *m, int *s) {

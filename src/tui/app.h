@@ -20,7 +20,7 @@
 #include "tui/source.h"
 #include "tui/tui.h"
 #include "tui/widgets/message_box.h"
-#include "view/process_table.h"
+#include "view/processes/process_table.h"
 
 /* The two right-hand graphs of the host panel: upper and lower. */
 #define APP_GRAPHS 2

@@ -3,7 +3,7 @@
  * tests, which run the screens without a source: library snapshots and /proc read now.
  */
 #include "tui/app.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 const char *app_unavailable(const struct tui_app *app, enum tui_source_feature feature) {
     if (app->source == NULL) {

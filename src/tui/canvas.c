@@ -7,7 +7,7 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "util/utf8.h"
+#include "util/text/utf8.h"
 
 struct canvas {
     int rows;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "view/line.h"
+#include "view/draw/line.h"
 
 /* One cell: the UTF-8 bytes of one character (plus combining marks that fit), its display width
  * (2 for the left half of a wide character, 0 for the right half) and its style.  The bytes of

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "view/process_table.h"
+#include "view/processes/process_table.h"
 
 #define SELECTION_USER_LEN 32
 

@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 
 bool stderr_log_path(const char *xdg_state_home, const char *home, char *out, size_t size) {
     int n;

@@ -17,7 +17,7 @@
 #include <term.h>
 #include <unistd.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 enum {
     CUBE_SIZE = 216,  /* the 6x6x6 colour cube of 256-colour terminals, from index 16 */

@@ -16,7 +16,7 @@
 #include "tui/screens/metrics_screen.h"
 #include "tui/source.h"
 #include "tui/term.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define MIN_INTERVAL_S         0.25
 #define DEVICE_PERIOD_S        1.0

@@ -27,7 +27,8 @@ struct tui_config {
      * until tui_run() returns; it stays open and the caller's.  NULL: the monitor opens (and
      * closes) a context of its own from lib_options. */
     nvt_context *context;
-    /* Optional: the recording `--record FILE` appends to (record/writer.h), lent like context. */
+    /* Optional: the recording `--record FILE` appends to (record/file/writer.h), lent like context.
+     */
     struct rec_writer *recorder;
     /* Optional: where the snapshots come from instead of the live machine (a recording's source,
      * replay_source_open()); tui_run() takes it over and stops it, also when it fails.  NULL: the

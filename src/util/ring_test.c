@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/clock.h"
+#include "util/sys/clock.h"
 #include "util/xalloc.h"
 
 static void test_ring(void **state) {

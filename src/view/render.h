@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 
-#include "util/strbuf.h"
-#include "view/line.h"
+#include "util/text/strbuf.h"
+#include "view/draw/line.h"
 
 struct view_render_options {
     bool color; /* emit escape sequences for styled spans */

@@ -13,7 +13,7 @@
 
 #include <nvitop/nvitop.h>
 
-#include "argparse.h"
+#include "cmd/nvitop/cli/argparse.h"
 #include "nvisel_options.h"
 #include "util/xalloc.h"
 

@@ -12,7 +12,7 @@
 #include <nvitop/format.h>
 #include <nvitop/version.h>
 
-#include "argparse.h"
+#include "cmd/nvitop/cli/argparse.h"
 #include "util/xalloc.h"
 #include "uuid_prefix.h"
 

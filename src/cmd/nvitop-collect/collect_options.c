@@ -11,8 +11,8 @@
 #include <nvitop/collector.h>
 #include <nvitop/version.h>
 
-#include "util/parse.h"
-#include "util/str.h"
+#include "util/text/parse.h"
+#include "util/text/str.h"
 #include "util/xalloc.h"
 
 #define PROG          "nvitop-collect"

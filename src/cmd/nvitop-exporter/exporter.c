@@ -9,7 +9,7 @@
 #include <nvitop/host.h>
 
 #include "render.h"
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 /* The containers of this pass's processes, reusing the last pass's answers; NULL when out of
  * memory.  names[i] points into the new cache. */

@@ -13,8 +13,8 @@
 
 #include <nvitop/version.h>
 
-#include "argparse.h"
-#include "util/parse.h"
+#include "cmd/nvitop/cli/argparse.h"
+#include "util/text/parse.h"
 
 #define MIN_INTERVAL_S 0.25 /* nvitop-exporter rejects shorter intervals */
 

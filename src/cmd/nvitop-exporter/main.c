@@ -16,12 +16,12 @@
 #include <nvitop/context.h>
 #include <nvitop/snapshot.h>
 
+#include "cmd/nvitop/output/messages.h"
 #include "exporter.h"
 #include "exporter_options.h"
 #include "http_server.h"
-#include "messages.h"
 #include "tls_files.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 /* Open NVML as nvitop-exporter does: a clear message and status 1 without it or without GPUs. */
 static nvt_context *open_driver(void) {

@@ -12,7 +12,7 @@
 #include <nvitop/host.h>
 #include <nvitop/snapshot.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 
 struct render_input {
     const char *hostname; /* value of every `hostname` label */

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/file.h"
-#include "util/strbuf.h"
+#include "util/sys/file.h"
+#include "util/text/strbuf.h"
 
 #define PEM_CAP (4u << 20) /* a certificate bundle is kilobytes; anything huge is a mistake */
 

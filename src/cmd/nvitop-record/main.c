@@ -16,11 +16,11 @@
 
 #include <nvitop/nvitop.h>
 
+#include "record/file/writer.h"
 #include "record/record_dir.h"
 #include "record/related.h"
-#include "record/writer.h"
-#include "util/clock.h"
-#include "util/parse.h"
+#include "util/sys/clock.h"
+#include "util/text/parse.h"
 
 #define PROG "nvitop-record"
 

@@ -15,7 +15,7 @@
 
 #include "abi.h"
 #include "collector/collector_internal.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 double collector_now(const nvt_collector *c) {
     return c->clock != NULL ? c->clock(c->clock_data) : clock_monotonic_s();

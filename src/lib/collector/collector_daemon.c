@@ -10,8 +10,8 @@
 
 #include "abi.h"
 #include "collector/collector_internal.h"
-#include "util/clock.h"
-#include "util/str.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
 
 #define DEFAULT_TAG "metrics-daemon"
 

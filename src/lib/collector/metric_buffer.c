@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 
 #define RUNNING_TIME_SUFFIX "host/running_time (min)"
 

@@ -12,8 +12,8 @@
 #include "cuda/cuda_visible.h"
 #include "internal.h"
 #include "nvml/nvml_backend.h"
-#include "util/str.h"
-#include "util/strbuf.h"
+#include "util/text/str.h"
+#include "util/text/strbuf.h"
 
 /* The table and the memory behind it. */
 struct table_store {

@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "util/clock.h"
-#include "util/strbuf.h"
+#include "util/sys/clock.h"
+#include "util/text/strbuf.h"
 
 /* Where the build installed the helper (lib.cmake). */
 #ifndef NVT_CUDA_PROBE_PATH

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cuda/cuda_child.h"
-#include "util/dl.h"
+#include "util/sys/dl.h"
 
 /* CUDA error codes after which CUDA sees no device at all (SPEC.md §5.5). */
 #define CUDA_ERROR_INVALID_DEVICE                 101

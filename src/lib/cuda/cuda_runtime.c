@@ -10,7 +10,7 @@
 #include <nvitop/cuda.h>
 #include <nvitop/device.h>
 
-#include "util/dl.h"
+#include "util/sys/dl.h"
 
 size_t nvt_cuda_version_string(char *buf, size_t size, int32_t version) {
     char text[32];

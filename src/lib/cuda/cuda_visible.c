@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util/str.h"
+#include "util/text/str.h"
 
 #define UUID_TEXT_LEN 36 /* xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx */
 #define ABBREV_MIN    8

@@ -3,7 +3,7 @@
 
 #include <nvitop/format.h>
 
-#include "util/utf8.h"
+#include "util/text/utf8.h"
 
 size_t nvt_text_width(const char *text) {
     if (text == NULL) {

@@ -14,9 +14,9 @@
 
 #include "host.h"
 #include "linux_internal.h"
-#include "util/clock.h"
-#include "util/file.h"
-#include "util/str.h"
+#include "util/sys/clock.h"
+#include "util/sys/file.h"
+#include "util/text/str.h"
 
 /* Caps on what we read: generous for the real files (/proc/stat carries one "intr" number per
  * interrupt line, tens of KiB on big machines), small enough to bound a corrupt fixture. */

@@ -16,8 +16,8 @@
 
 #include "host.h"
 #include "linux_internal.h"
-#include "util/clock.h"
-#include "util/file.h"
+#include "util/sys/clock.h"
+#include "util/sys/file.h"
 
 #define STAT_BUF_SIZE 4096
 #define STATUS_CAP    (64u << 10)

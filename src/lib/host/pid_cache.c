@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "linux_internal.h"
-#include "util/clock.h"
-#include "util/file.h"
+#include "util/sys/clock.h"
+#include "util/sys/file.h"
 
 static size_t slot_of(uint32_t pid, size_t capacity) {
     /* Knuth's multiplicative hash spreads consecutive pids over the table. */

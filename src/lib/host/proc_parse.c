@@ -3,7 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "util/parse.h"
+#include "util/text/parse.h"
 
 #define NA_U64 UINT64_MAX
 

@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/parse.h"
-#include "util/str.h"
+#include "util/text/parse.h"
+#include "util/text/str.h"
 
 #define SECTOR_BYTES     512u /* /proc/diskstats counts 512-byte sectors, whatever the disk */
 #define DISKSTATS_FIELDS 20   /* numbers kept per line (Linux 5.5 has 17, later ones may add) */

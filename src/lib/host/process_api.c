@@ -16,8 +16,8 @@
 #include "host.h"
 #include "internal.h"
 #include "linux_internal.h"
-#include "util/file.h"
-#include "util/parse.h"
+#include "util/sys/file.h"
+#include "util/text/parse.h"
 
 /* A few MiB of environment is already extreme. */
 #define ENVIRON_CAP (16u << 20)

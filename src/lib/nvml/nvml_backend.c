@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "nvml/nvml_private.h"
-#include "util/str.h"
+#include "util/text/str.h"
 
 nvt_status nvml_status_from_return(int nvml_return) {
     switch ((nvmlReturn_t)nvml_return) {

@@ -7,7 +7,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
-#include "util/str.h"
+#include "util/text/str.h"
 
 static uint32_t u32_or_na(nvmlReturn_t result, unsigned int value) {
     return result == NVML_SUCCESS ? value : NVT_NA_U32;

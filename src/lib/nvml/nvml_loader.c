@@ -12,7 +12,7 @@
 
 #include <nvitop/context.h>
 
-#include "util/dl.h"
+#include "util/sys/dl.h"
 
 /* The library named by the caller or the environment; NULL for the default search.  A set-user-id
  * program ignores the environment (secure_getenv), so that nobody loads code into it. */

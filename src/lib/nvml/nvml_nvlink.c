@@ -7,7 +7,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 static unsigned long long field_u64(const nvmlFieldValue_t *field) {
     switch (field->valueType) {

@@ -14,7 +14,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 #define LOOK_BACK_US    1000000ULL
 #define LOOK_BACK_S     1.0

@@ -8,7 +8,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 struct reader {
     struct nvml_backend *backend;

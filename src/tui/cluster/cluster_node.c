@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "cluster/table.h"
-#include "util/str.h"
-#include "view/device_panel.h"
-#include "view/line.h"
-#include "view/process_table.h"
+#include "util/text/str.h"
+#include "view/draw/line.h"
+#include "view/panels/device_panel.h"
+#include "view/processes/process_table.h"
 
 void node_view_open(struct node_view *v, const char *address) {
     node_view_close(v);

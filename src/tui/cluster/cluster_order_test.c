@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tui/event.h"
-#include "util/str.h"
+#include "util/text/str.h"
 
 /* Four nodes: b (util 50, user alice), a (util NaN, user Bob), c (no data), d (util 90). */
 static void make(struct node *nodes) {

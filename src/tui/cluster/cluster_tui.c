@@ -19,7 +19,7 @@
 #include "tui/cluster/cluster_node.h"
 #include "tui/cluster/cluster_order.h"
 #include "tui/term.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 #include "util/xalloc.h"
 
 #define TICK_MS 1000

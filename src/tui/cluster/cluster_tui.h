@@ -1,7 +1,7 @@
 /*
  * The cluster screen: the monitor for nvitop --hosts / --prometheus.  One line per node, sorted
- * with nvitop's sort keys, refreshed by a background poller (src/cluster/poller.h) so that the
- * screen never waits for the network; nodes that do not answer are shown with the reason.
+ * with nvitop's sort keys, refreshed by a background poller (src/cluster/fetch/poller.h) so that
+ * the screen never waits for the network; nodes that do not answer are shown with the reason.
  * Read-only by construction: it has no action on remote processes.  UI thread only.
  */
 #ifndef NVITOP_SRC_TUI_CLUSTER_TUI_H
@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "cluster/poller.h"
+#include "cluster/fetch/poller.h"
 #include "view/config.h"
 
 struct cluster_tui_config {

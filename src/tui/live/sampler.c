@@ -18,9 +18,9 @@
 
 #include <nvitop/process.h>
 
+#include "record/file/writer.h"
 #include "record/related.h"
-#include "record/writer.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 
 /* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */
 #define SIGNAL_SETTLE_NS 250000000ULL

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "tui/source.h"
-#include "util/clock.h"
+#include "util/sys/clock.h"
 #include "util/xalloc.h"
 
 struct live {

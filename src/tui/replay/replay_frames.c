@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/frame.h"
+#include "record/codec/frame.h"
 #include "util/xalloc.h"
 
 #define MEMORY_EVENT_FRACTION 0.95
@@ -22,7 +22,7 @@
 #define CREATE_TIME_TOLERANCE_S 0.01
 
 struct frame *replay_frame_of(const struct nvt_snapshot *snap) {
-    /* The snapshot is the frame's first member (record/frame.h). */
+    /* The snapshot is the frame's first member (record/codec/frame.h). */
     return (struct frame *)((char *)(uintptr_t)snap - offsetof(struct frame, snap));
 }
 

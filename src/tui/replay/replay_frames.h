@@ -1,8 +1,8 @@
 /*
- * What the replay monitor derives from recorded frames (record/frame.h): copies of recorded host
- * processes in the library's one-allocation form, the metrics screen's readings, and the events
- * the time line jumps to.  Pure functions of frames, apart from the reader a search decodes with.
- * UI thread (one thread per reader).
+ * What the replay monitor derives from recorded frames (record/codec/frame.h): copies of recorded
+ * host processes in the library's one-allocation form, the metrics screen's readings, and the
+ * events the time line jumps to.  Pure functions of frames, apart from the reader a search decodes
+ * with. UI thread (one thread per reader).
  */
 #ifndef NVITOP_SRC_TUI_REPLAY_FRAMES_H
 #define NVITOP_SRC_TUI_REPLAY_FRAMES_H
@@ -12,7 +12,7 @@
 
 #include <nvitop/snapshot.h>
 
-#include "record/reader.h"
+#include "record/file/reader.h"
 #include "tui/live/watch.h"
 
 /* The frame a snapshot of rec_reader_frame() belongs to. */

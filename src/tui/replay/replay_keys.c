@@ -17,7 +17,7 @@
 #include "tui/event.h"
 #include "tui/replay/replay_frames.h"
 #include "tui/replay/replay_state.h"
-#include "util/str.h"
+#include "util/text/str.h"
 
 /* A typed time this far after the last frame still shows the last frame, as `--at` does. */
 #define END_SLACK_S 60.0

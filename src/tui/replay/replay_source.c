@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/frame.h"
+#include "record/codec/frame.h"
 #include "tui/replay/replay_frames.h"
 #include "tui/replay/replay_state.h"
-#include "util/clock.h"
-#include "util/str.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
 #include "util/xalloc.h"
 
 /* How far back the metrics screen's graphs are read when it opens: the widest graph shows about

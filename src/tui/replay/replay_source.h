@@ -1,6 +1,6 @@
 /*
  * The recorded source (source.h): the monitor on a recording (`nvitop --replay FILE|DIR`).  It
- * decodes the frame shown through the reader (record/reader.h) on the UI thread, plays the
+ * decodes the frame shown through the reader (record/file/reader.h) on the UI thread, plays the
  * recording on at a chosen speed, and moves through it with the time line's keys (a frame back or
  * forward, a minute, an hour, a typed time, the previous or next event).  It has no signal
  * operation: a replay is read-only by construction.
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record/reader.h"
+#include "record/file/reader.h"
 #include "tui/source.h"
 
 /* A source on reader (taken over: the source closes it), showing frame start first, paused.

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "record/reader.h"
+#include "record/file/reader.h"
 #include "tui/live/watch.h"
 
 #define REPLAY_PROMPT_SIZE 40

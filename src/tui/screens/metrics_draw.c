@@ -11,9 +11,9 @@
 
 #include "tui/screens/metrics_screen.h"
 #include "tui/widgets/graph.h"
-#include "util/str.h"
-#include "util/utf8.h"
-#include "view/filter.h"
+#include "util/text/str.h"
+#include "util/text/utf8.h"
+#include "view/processes/filter.h"
 
 static const struct view_style plain = {0};
 

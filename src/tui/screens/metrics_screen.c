@@ -12,7 +12,7 @@
 
 #include "tui/screens/screen.h"
 #include "util/xalloc.h"
-#include "view/intensity.h"
+#include "view/draw/intensity.h"
 
 static struct metrics_screen *state_of(const struct tui_app *app) {
     return app->screen_state[APP_SCREEN_METRICS];

@@ -18,7 +18,7 @@
 #include "tui/history.h"
 #include "tui/live/watch.h"
 #include "view/config.h"
-#include "view/line.h"
+#include "view/draw/line.h"
 
 /* What the lower-right graph shows (the `g` key cycles). */
 enum metrics_lower {

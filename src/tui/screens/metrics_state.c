@@ -11,8 +11,8 @@
 
 #include "tui/event.h"
 #include "tui/screens/metrics_screen.h"
-#include "util/str.h"
-#include "view/intensity.h"
+#include "util/text/str.h"
+#include "view/draw/intensity.h"
 
 /* A bound changes at most once a second (nvitop's BOUND_UPDATE_INTERVAL). */
 #define BOUND_UPDATE_S 1.0

@@ -1,9 +1,9 @@
 /*
  * The tree-view screen (SPEC.md §3.8, keys §3.12): the GPU processes of the main screen's latest
- * process snapshot with their ancestors and direct children (view/process_tree.h), read from
- * /proc through the UI thread's own context.  It is rebuilt when a new process snapshot arrives,
- * and only while it is shown.  Selection by (pid, create time), tags by pid, signals through the
- * same confirmation box and identity check as the main screen.
+ * process snapshot with their ancestors and direct children (view/processes/process_tree.h), read
+ * from /proc through the UI thread's own context.  It is rebuilt when a new process snapshot
+ * arrives, and only while it is shown.  Selection by (pid, create time), tags by pid, signals
+ * through the same confirmation box and identity check as the main screen.
  */
 #include <math.h>
 #include <stdint.h>
@@ -15,7 +15,7 @@
 #include "tui/term.h"
 #include "tui/widgets/panels.h"
 #include "util/xalloc.h"
-#include "view/process_tree.h"
+#include "view/processes/process_tree.h"
 
 #define TREE_SCROLL_STEP  5
 #define SHIFT_WHEEL_STEP  2

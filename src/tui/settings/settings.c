@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tui/settings/settings_names.h"
-#include "util/parse.h"
+#include "util/text/parse.h"
 
 #define MAX_KEY   32
 #define MAX_VALUE 96

@@ -13,9 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "util/strbuf.h"
+#include "util/text/strbuf.h"
 #include "view/config.h"
-#include "view/process_table.h"
+#include "view/processes/process_table.h"
 
 /* What a history graph of the host panel's right-hand side plots. */
 enum tui_graph_metric {

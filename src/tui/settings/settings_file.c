@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "tui/settings/settings.h"
-#include "util/file.h"
-#include "util/strbuf.h"
+#include "util/sys/file.h"
+#include "util/text/strbuf.h"
 
 /* A settings file is a few hundred bytes; anything past this is not one. */
 #define SETTINGS_MAX_BYTES (64 * 1024)

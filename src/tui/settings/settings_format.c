@@ -6,7 +6,7 @@
 
 #include "tui/settings/settings.h"
 #include "tui/settings/settings_names.h"
-#include "util/parse.h"
+#include "util/text/parse.h"
 
 /* "default" for 0, else the number as the file takes it back. */
 static void seconds_text(char *buf, size_t size, double seconds) {

@@ -1,10 +1,10 @@
 /*
- * The monitor's device panel: the clock line and the device table of view/device_panel.h, and on
- * wide terminals a bandwidth column to its right (PCIe RX/TX on a GPU's first row, NVLink on its
- * second).  The column is drawn here rather than in the view layer because only the monitor
+ * The monitor's device panel: the clock line and the device table of view/panels/device_panel.h,
+ * and on wide terminals a bandwidth column to its right (PCIe RX/TX on a GPU's first row, NVLink on
+ * its second).  The column is drawn here rather than in the view layer because only the monitor
  * samples the throughputs (the PCIe query blocks 20 ms per GPU, too slow for the once report).
  */
-#include "view/device_panel.h"
+#include "view/panels/device_panel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "tui/widgets/panels.h"
-#include "view/filter.h"
+#include "view/processes/filter.h"
 
 #define HELP_HINT "(Press h for help or q to quit)"
 

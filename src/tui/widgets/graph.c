@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "view/line.h"
+#include "view/draw/line.h"
 
 /* Indexed [left dots][right dots]; dots fill from the bottom ("up") or from the top ("down"). */
 static const char *const up_symbols[5][5] = {

@@ -9,9 +9,9 @@
 #include <nvitop/format.h>
 
 #include "tui/widgets/panels.h"
-#include "view/device_panel.h"
-#include "view/filter.h"
-#include "view/intensity.h"
+#include "view/draw/intensity.h"
+#include "view/panels/device_panel.h"
+#include "view/processes/filter.h"
 
 bool host_panel_is_leaf(const struct tui_app *app, size_t slot) {
     const struct nvt_device_snapshot *device = &app->snap->devices[slot];

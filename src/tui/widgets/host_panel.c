@@ -4,7 +4,7 @@
  * graphs of the GPU metrics chosen in the settings (GPU memory and utilisation by default, as
  * nvitop) on the right.  The graphs' height is a setting too; hidden, the panel takes no row.
  */
-#include "view/host_panel.h"
+#include "view/panels/host_panel.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -15,9 +15,9 @@
 
 #include "tui/widgets/graph.h"
 #include "tui/widgets/panels.h"
-#include "view/device_panel.h"
-#include "view/filter.h"
-#include "view/intensity.h"
+#include "view/draw/intensity.h"
+#include "view/panels/device_panel.h"
+#include "view/processes/filter.h"
 
 #define LEFT_WIDTH 77
 #define BORDER_COL 78

@@ -1,0 +1,294 @@
+/* Concurrent /metrics reads (fetch.h). */
+#include "cluster/fetch/fetch.h"
+
+#include <curl/curl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/sys/clock.h"
+#include "util/text/str.h"
+#include "util/text/strbuf.h"
+#include "util/xalloc.h"
+
+/* An exporter's answer for 8 GPUs and a few hundred processes is well under 1 MiB; a body past
+ * this is a wrong URL or a hostile server, not metrics. */
+#define BODY_LIMIT (64u << 20)
+
+struct fetch_transfer {
+    struct node *node;
+    double timeout_s;
+    CURL *easy;
+    struct strbuf body; /* its capacity is kept from one read to the next */
+    bool too_big;
+    bool active; /* added to the multi handle */
+    char error[CURL_ERROR_SIZE];
+};
+
+void fetch_global_init(void) {
+    curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+void fetch_global_cleanup(void) {
+    curl_global_cleanup();
+}
+
+static size_t on_data(char *data, size_t size, size_t count, void *user) {
+    struct fetch_transfer *t = user;
+    size_t n = size * count;
+    if (t->body.len + n > BODY_LIMIT) {
+        t->too_big = true;
+        return 0; /* makes curl fail the transfer with CURLE_WRITE_ERROR */
+    }
+    if (!strbuf_append(&t->body, data, n)) {
+        t->too_big = true; /* out of memory: the same failure for the user */
+        return 0;
+    }
+    return n;
+}
+
+enum node_state fetch_state_of(int curl_code, long http_status) {
+    switch ((CURLcode)curl_code) {
+    case CURLE_OK:
+        return http_status == 200 ? NODE_OK : NODE_HTTP_ERROR;
+    case CURLE_COULDNT_CONNECT:
+        return NODE_REFUSED;
+    case CURLE_OPERATION_TIMEDOUT:
+        return NODE_TIMEOUT;
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_USE_SSL_FAILED:
+        return NODE_TLS_ERROR;
+    default:
+        return NODE_ERROR;
+    }
+}
+
+static void set_failure(struct node *node, enum node_state state, const char *reason) {
+    node->state = state;
+    str_copy(node->reason, sizeof node->reason, reason);
+}
+
+static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
+    struct node *node = t->node;
+    long status = 0;
+    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+    node->http_status = (int)status;
+    enum node_state state = fetch_state_of(code, status);
+    if (t->too_big) {
+        set_failure(node, NODE_BAD_DATA, "answer larger than 64 MiB");
+        return;
+    }
+    if (state == NODE_HTTP_ERROR) {
+        char reason[64];
+        snprintf(reason, sizeof reason, "HTTP %ld", status);
+        set_failure(node, state, reason);
+        return;
+    }
+    if (state == NODE_REFUSED) {
+        set_failure(node, state, "connection refused"); /* curl's text has timings in it */
+        return;
+    }
+    if (state == NODE_TIMEOUT) {
+        char reason[64];
+        snprintf(reason, sizeof reason, "no answer within %g s", timeout_s);
+        set_failure(node, state, reason);
+        return;
+    }
+    if (state != NODE_OK) {
+        set_failure(node, state, t->error[0] != '\0' ? t->error : curl_easy_strerror(code));
+        return;
+    }
+    struct prom_doc doc;
+    char why[200];
+    struct node_summary summary;
+    /* Only the summary's series are parsed: most of an answer is per-process detail. */
+    if (prom_parse_only(t->body.data != NULL ? t->body.data : "", t->body.len, node_summary_uses,
+                        NULL, &doc, why, sizeof why) != 0) {
+        char reason[sizeof node->reason];
+        snprintf(reason, sizeof reason, "malformed metrics: %s", why);
+        set_failure(node, NODE_BAD_DATA, reason);
+        return;
+    }
+    bool ok = node_summarize(&doc, &summary, why, sizeof why);
+    prom_doc_free(&doc);
+    if (!ok) {
+        set_failure(node, NODE_BAD_DATA, why);
+        return;
+    }
+    node->state = NODE_OK;
+    node->reason[0] = '\0';
+    node->summary = summary;
+    node->has_data = true;
+    node->data_time = clock_wall_s();
+}
+
+/* Abort a transfer when the owner asked to stop (the monitor quitting). */
+static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_off_t ultotal,
+                       curl_off_t ulnow) {
+    (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+    atomic_bool *cancel = user;
+    return atomic_load(cancel) ? 1 : 0;
+}
+
+static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct fetch_options *o) {
+    CURL *easy = curl_easy_init();
+    if (easy == NULL) {
+        fputs("nvitop: out of memory (curl_easy_init)\n", stderr);
+        abort();
+    }
+    long timeout_ms = (long)(o->timeout_s * 1000);
+    curl_easy_setopt(easy, CURLOPT_URL, url);
+    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); /* gzip when the exporter offers it */
+    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(easy, CURLOPT_WRITEDATA, t);
+    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
+    curl_easy_setopt(easy, CURLOPT_USERAGENT, "nvitop-cluster");
+    if (o->cancel != NULL) {
+        curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+        curl_easy_setopt(easy, CURLOPT_XFERINFODATA, o->cancel);
+        curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+    }
+    if (o->cacert != NULL) {
+        curl_easy_setopt(easy, CURLOPT_CAINFO, o->cacert);
+    }
+    if (o->cert != NULL) {
+        curl_easy_setopt(easy, CURLOPT_SSLCERT, o->cert);
+    }
+    if (o->key != NULL) {
+        curl_easy_setopt(easy, CURLOPT_SSLKEY, o->key);
+    }
+    return easy;
+}
+
+struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
+                                            const struct fetch_options *options) {
+    struct fetch_transfer *t = xcalloc(1, sizeof *t);
+    t->node = node;
+    t->timeout_s = options->timeout_s;
+    t->easy = make_easy(node->url, t, options);
+    curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
+    fetch_transfer_restart(multi, t);
+    return t;
+}
+
+void fetch_transfer_restart(void *multi, struct fetch_transfer *t) {
+    if (t->active) {
+        return;
+    }
+    strbuf_clear(&t->body);
+    t->too_big = false;
+    t->error[0] = '\0';
+    t->node->state = NODE_PENDING;
+    t->active = true;
+    curl_multi_add_handle(multi, t->easy);
+}
+
+const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
+    *len = t->body.len;
+    return t->body.data != NULL ? t->body.data : "";
+}
+
+void fetch_transfer_abort(void *multi, struct fetch_transfer *t) {
+    if (t->active) {
+        curl_multi_remove_handle(multi, t->easy);
+    }
+    curl_easy_cleanup(t->easy);
+    strbuf_fini(&t->body);
+    free(t);
+}
+
+struct fetch_transfer *fetch_transfer_done(void *multi) {
+    CURLMsg *msg;
+    int left;
+    while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+        if (msg->msg == CURLMSG_DONE) {
+            struct fetch_transfer *t;
+            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
+            CURLcode code = msg->data.result; /* msg is freed by the removal */
+            curl_multi_remove_handle(multi, t->easy);
+            t->active = false;
+            finish(t, code, t->timeout_s);
+            return t;
+        }
+    }
+    return NULL;
+}
+
+void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *options) {
+    if (count == 0) {
+        return;
+    }
+    CURLM *multi = curl_multi_init();
+    if (multi == NULL) {
+        fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
+        abort();
+    }
+    struct fetch_transfer **transfers = xcalloc(count, sizeof *transfers);
+    for (size_t i = 0; i < count; i++) {
+        transfers[i] = fetch_transfer_begin(multi, &nodes[i], options);
+    }
+    /* Each transfer ends by its own timeout; the deadline only guards against a curl bug. */
+    double deadline = clock_monotonic_s() + options->timeout_s + 5.0;
+    int running = (int)count;
+    while (running > 0 && clock_monotonic_s() < deadline) {
+        curl_multi_perform(multi, &running);
+        while (fetch_transfer_done(multi) != NULL) {
+        }
+        if (running > 0) {
+            curl_multi_poll(multi, NULL, 0, 200, NULL);
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (nodes[i].state == NODE_PENDING) {
+            set_failure(&nodes[i], NODE_TIMEOUT, "no answer");
+        }
+        fetch_transfer_abort(multi, transfers[i]);
+    }
+    free(transfers);
+    curl_multi_cleanup(multi);
+}
+
+enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
+                          char *reason, size_t size) {
+    struct fetch_transfer t = {.body = STRBUF_INIT};
+    CURL *easy = make_easy(url, &t, options);
+    CURLcode code = curl_easy_perform(easy);
+    long status = 0;
+    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    curl_easy_cleanup(easy);
+    enum node_state state = t.too_big ? NODE_BAD_DATA : fetch_state_of(code, status);
+    if (state == NODE_OK) {
+        *body = t.body;
+        reason[0] = '\0';
+        return state;
+    }
+    if (t.too_big) {
+        str_copy(reason, size, "answer larger than 64 MiB");
+    } else if (state == NODE_HTTP_ERROR) {
+        snprintf(reason, size, "HTTP %ld", status);
+    } else if (state == NODE_REFUSED) {
+        str_copy(reason, size, "connection refused");
+    } else if (state == NODE_TIMEOUT) {
+        snprintf(reason, size, "no answer within %g s", options->timeout_s);
+    } else {
+        str_copy(reason, size, t.error[0] != '\0' ? t.error : curl_easy_strerror(code));
+    }
+    strbuf_fini(&t.body);
+    return state;
+}

@@ -1,0 +1,319 @@
+/* The cluster monitor's background reader (poller.h). */
+#include "cluster/fetch/poller.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster/prometheus/prom_api.h"
+#include "cluster/prometheus/prom_node.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
+#include "util/xalloc.h"
+
+/* How often the thread looks at the stop flag while it waits. */
+#define STOP_CHECK_MS 100
+
+struct poller {
+    pthread_t thread;
+    atomic_bool stop;
+    int pipe_fds[2]; /* [0] polled by the UI, [1] written by the thread */
+    struct fetch_options options;
+    double interval_s;
+    const char *prometheus_url;
+
+    pthread_mutex_t lock; /* guards what follows */
+    struct node *shared;  /* the nodes as last published */
+    size_t shared_count;
+    bool changed;
+    char error[256];
+    size_t watched;             /* --hosts: the node whose body is kept (count: none) */
+    char watched_instance[256]; /* --prometheus: the node read for its view ("": none) */
+    bool watch_new;             /* --prometheus: read it now (it was just chosen) */
+    char *body;                 /* its newest body, until taken */
+    size_t body_len;
+};
+
+static void wake(struct poller *p) {
+    char byte = 1;
+    ssize_t n = write(p->pipe_fds[1], &byte, 1);
+    (void)n; /* a full pipe already says "something changed" */
+}
+
+/* Wake the UI only when it has taken everything published before: one byte in the pipe says
+ * "something changed", however many nodes answered since (200 nodes would otherwise wake it, and
+ * make it redraw, 100 times a second). */
+static void publish_node(struct poller *p, size_t i, const struct node *node) {
+    pthread_mutex_lock(&p->lock);
+    p->shared[i] = *node;
+    bool was = p->changed;
+    p->changed = true;
+    pthread_mutex_unlock(&p->lock);
+    if (!was) {
+        wake(p);
+    }
+}
+
+/* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it). */
+static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t) {
+    pthread_mutex_lock(&p->lock);
+    if (i == p->watched) {
+        size_t len;
+        const char *body = fetch_transfer_body(t, &len);
+        free(p->body);
+        p->body = xmalloc(len + 1);
+        memcpy(p->body, body, len);
+        p->body[len] = '\0';
+        p->body_len = len;
+    }
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* Connections kept alive between reads (one per node, up to this): a new TCP (and TLS)
+ * connection per read costs more than the read; past it the oldest idle one is closed. */
+#define KEEP_CONNECTIONS 256
+
+/* --hosts: each node read again interval_s after its previous answer.  Reads that fall due
+ * within `slack` of each other start together, so that the thread wakes a few times per interval
+ * rather than once per node. */
+static void run_hosts(struct poller *p) {
+    size_t count = p->shared_count;
+    struct node *nodes = xcalloc(count, sizeof *nodes);
+    memcpy(nodes, p->shared, count * sizeof *nodes);
+    struct fetch_transfer **transfers = xcalloc(count, sizeof *transfers);
+    bool *busy = xcalloc(count, sizeof *busy);
+    double *due = xcalloc(count, sizeof *due); /* 0: now */
+    double slack = p->interval_s / 10 < 0.2 ? p->interval_s / 10 : 0.2;
+    CURLM *multi = curl_multi_init();
+    if (multi == NULL) {
+        fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
+        abort();
+    }
+    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS,
+                      (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
+    while (!atomic_load(&p->stop)) {
+        double now = clock_monotonic_s();
+        double next = now + STOP_CHECK_MS / 1000.0;
+        for (size_t i = 0; i < count; i++) {
+            if (!busy[i] && due[i] <= now + slack) {
+                /* The published copy keeps its last state until this read ends. */
+                enum node_state keep = nodes[i].state;
+                if (transfers[i] == NULL) {
+                    transfers[i] = fetch_transfer_begin(multi, &nodes[i], &p->options);
+                } else {
+                    fetch_transfer_restart(multi, transfers[i]);
+                }
+                busy[i] = true;
+                nodes[i].state = keep;
+            } else if (!busy[i] && due[i] < next) {
+                next = due[i];
+            }
+        }
+        int running;
+        curl_multi_perform(multi, &running);
+        struct fetch_transfer *done;
+        while ((done = fetch_transfer_done(multi)) != NULL) {
+            for (size_t i = 0; i < count; i++) {
+                if (transfers[i] == done) {
+                    keep_body(p, i, done);
+                    busy[i] = false;
+                    due[i] = clock_monotonic_s() + p->interval_s;
+                    publish_node(p, i, &nodes[i]);
+                    break;
+                }
+            }
+        }
+        int wait_ms = (int)((next - clock_monotonic_s()) * 1000.0);
+        wait_ms = wait_ms < 1 ? 1 : wait_ms > STOP_CHECK_MS ? STOP_CHECK_MS : wait_ms;
+        curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (transfers[i] != NULL) {
+            fetch_transfer_abort(multi, transfers[i]);
+        }
+    }
+    curl_multi_cleanup(multi);
+    free(due);
+    free(busy);
+    free(transfers);
+    free(nodes);
+}
+
+/* --prometheus, with a node view open: that node's series, as its body (a failed read leaves
+ * the view as it was: the fleet's own read reports Prometheus's problems). */
+static void read_watched(struct poller *p) {
+    char instance[sizeof p->watched_instance];
+    pthread_mutex_lock(&p->lock);
+    memcpy(instance, p->watched_instance, sizeof instance);
+    p->watch_new = false;
+    pthread_mutex_unlock(&p->lock);
+    char *text, error[256];
+    size_t len;
+    if (instance[0] == '\0' || !prom_node_read(p->prometheus_url, &p->options, instance, &text,
+                                               &len, error, sizeof error)) {
+        return;
+    }
+    pthread_mutex_lock(&p->lock);
+    if (strcmp(instance, p->watched_instance) == 0) { /* still the one watched */
+        free(p->body);
+        p->body = text;
+        p->body_len = len;
+        text = NULL;
+    }
+    pthread_mutex_unlock(&p->lock);
+    free(text);
+    wake(p);
+}
+
+static bool watch_new(struct poller *p) {
+    pthread_mutex_lock(&p->lock);
+    bool now = p->watch_new;
+    pthread_mutex_unlock(&p->lock);
+    return now;
+}
+
+/* --prometheus: the fleet every interval_s, and the watched node's series with it (at once when
+ * a node was just chosen). */
+static void run_prometheus(struct poller *p) {
+    while (!atomic_load(&p->stop)) {
+        double start = clock_monotonic_s();
+        struct node *nodes;
+        size_t count;
+        char error[256];
+        bool ok =
+            prom_api_read(p->prometheus_url, &p->options, &nodes, &count, error, sizeof error);
+        pthread_mutex_lock(&p->lock);
+        if (ok) {
+            free(p->shared);
+            p->shared = nodes;
+            p->shared_count = count;
+            p->error[0] = '\0';
+        } else {
+            str_copy(p->error, sizeof p->error, error);
+        }
+        p->changed = true;
+        pthread_mutex_unlock(&p->lock);
+        wake(p);
+        read_watched(p);
+        while (!atomic_load(&p->stop) && clock_monotonic_s() - start < p->interval_s) {
+            if (watch_new(p)) {
+                read_watched(p);
+            }
+            usleep(STOP_CHECK_MS * 1000);
+        }
+    }
+}
+
+static void *thread_main(void *arg) {
+    struct poller *p = arg;
+    if (p->prometheus_url != NULL) {
+        run_prometheus(p);
+    } else {
+        run_hosts(p);
+    }
+    return NULL;
+}
+
+struct poller *poller_start(const struct node *nodes, size_t count, const char *prometheus_url,
+                            const struct fetch_options *options, double interval_s) {
+    struct poller *p = xcalloc(1, sizeof *p);
+    atomic_init(&p->stop, false);
+    p->options = *options;
+    p->options.cancel = &p->stop;
+    p->interval_s = interval_s;
+    p->prometheus_url = prometheus_url;
+    p->shared = xcalloc(count + 1, sizeof *p->shared);
+    if (count > 0) { /* nodes is NULL with --prometheus */
+        memcpy(p->shared, nodes, count * sizeof *nodes);
+    }
+    p->shared_count = count;
+    p->changed = true;
+    p->watched = count;
+    if (pipe2(p->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+        free(p->shared);
+        free(p);
+        return NULL;
+    }
+    pthread_mutex_init(&p->lock, NULL);
+    if (pthread_create(&p->thread, NULL, thread_main, p) != 0) {
+        close(p->pipe_fds[0]);
+        close(p->pipe_fds[1]);
+        pthread_mutex_destroy(&p->lock);
+        free(p->shared);
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+int poller_fd(const struct poller *poller) {
+    return poller->pipe_fds[0];
+}
+
+bool poller_take(struct poller *p, struct node **nodes, size_t *count, char *error,
+                 size_t error_size) {
+    char drain[64];
+    while (read(p->pipe_fds[0], drain, sizeof drain) > 0) {
+    }
+    pthread_mutex_lock(&p->lock);
+    bool changed = p->changed;
+    if (changed) {
+        *nodes = xcalloc(p->shared_count + 1, sizeof **nodes);
+        if (p->shared_count > 0) { /* shared may be NULL: a Prometheus with no nodes */
+            memcpy(*nodes, p->shared, p->shared_count * sizeof **nodes);
+        }
+        *count = p->shared_count;
+        str_copy(error, error_size, p->error);
+        p->changed = false;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return changed;
+}
+
+bool poller_watch(struct poller *p, const char *address) {
+    pthread_mutex_lock(&p->lock);
+    p->watched = p->shared_count;
+    for (size_t i = 0; p->prometheus_url == NULL && address != NULL && i < p->shared_count; i++) {
+        if (strcmp(p->shared[i].address, address) == 0) {
+            p->watched = i;
+        }
+    }
+    str_copy(p->watched_instance, sizeof p->watched_instance,
+             p->prometheus_url != NULL && address != NULL ? address : "");
+    p->watch_new = p->watched_instance[0] != '\0';
+    free(p->body);
+    p->body = NULL;
+    pthread_mutex_unlock(&p->lock);
+    return true;
+}
+
+bool poller_take_body(struct poller *p, char **body, size_t *len) {
+    pthread_mutex_lock(&p->lock);
+    bool some = p->body != NULL;
+    if (some) {
+        *body = p->body;
+        *len = p->body_len;
+        p->body = NULL;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return some;
+}
+
+void poller_stop(struct poller *p) {
+    if (p == NULL) {
+        return;
+    }
+    atomic_store(&p->stop, true);
+    pthread_join(p->thread, NULL);
+    close(p->pipe_fds[0]);
+    close(p->pipe_fds[1]);
+    pthread_mutex_destroy(&p->lock);
+    free(p->body);
+    free(p->shared);
+    free(p);
+}

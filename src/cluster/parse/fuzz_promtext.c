@@ -1,0 +1,46 @@
+/*
+ * libFuzzer target for the Prometheus text parser (whole and selective), the node summary and the
+ * node snapshot: whatever the bytes, no crash, no out-of-bounds read, and every sample's labels
+ * lie inside the label array.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cluster/node.h"
+#include "cluster/parse/promtext.h"
+#include "cluster/remote_snapshot.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    struct prom_doc doc;
+    char err[200];
+    if (prom_parse((const char *)data, size, &doc, err, sizeof err) != 0) {
+        return 0;
+    }
+    for (size_t i = 0; i < doc.sample_count; i++) {
+        const struct prom_sample *s = &doc.samples[i];
+        if (s->label_first + s->label_count > doc.label_count) {
+            abort();
+        }
+    }
+    prom_doc_free(&doc);
+    /* The summary reads the lines of its own series only (what a direct read does). */
+    if (prom_parse_only((const char *)data, size, node_summary_uses, NULL, &doc, err, sizeof err) ==
+        0) {
+        struct node_summary summary;
+        (void)node_summarize(&doc, &summary, err, sizeof err);
+        prom_doc_free(&doc);
+    }
+    /* The same body as a node view's snapshot: every process on a device of the snapshot. */
+    struct remote_snapshot *rs = remote_snapshot_build((const char *)data, size, err, sizeof err);
+    if (rs != NULL) {
+        for (size_t i = 0; i < rs->snap.process_count; i++) {
+            if (rs->snap.processes[i].device >= rs->snap.device_count) {
+                abort();
+            }
+        }
+        remote_snapshot_free(rs);
+    }
+    return 0;
+}

@@ -1,0 +1,259 @@
+/* The Prometheus text format parser (promtext.h).  Lines are parsed in place in a private copy of
+ * the body: names and label values are NUL-terminated where they end, and escapes are decoded in
+ * place (decoding only ever shortens a value). */
+#include "cluster/parse/promtext.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/xalloc.h"
+
+struct cursor {
+    char *p;
+    char *end; /* end of the current line (its '\n' or the body's end) */
+    struct prom_doc *doc;
+    size_t sample_cap;
+    size_t label_cap;
+    prom_keep_fn *keep; /* NULL: every sample */
+    const void *keep_context;
+};
+
+static bool is_name_start(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+}
+
+static bool is_name_char(char c) {
+    return is_name_start(c) || (c >= '0' && c <= '9');
+}
+
+static void skip_blanks(struct cursor *c) {
+    while (c->p < c->end && (*c->p == ' ' || *c->p == '\t')) {
+        c->p++;
+    }
+}
+
+/* A name at the cursor; returns its start or NULL.  The caller terminates it. */
+static char *scan_name(struct cursor *c, bool label) {
+    char *start = c->p;
+    if (c->p >= c->end || !is_name_start(*c->p) || (label && *c->p == ':')) {
+        return NULL;
+    }
+    while (c->p < c->end && is_name_char(*c->p) && !(label && *c->p == ':')) {
+        c->p++;
+    }
+    return start;
+}
+
+/* A quoted label value at the cursor (on the opening quote), decoded in place. */
+static const char *scan_value(struct cursor *c, const char **why) {
+    if (c->p >= c->end || *c->p != '"') {
+        *why = "expected '\"' before label value";
+        return NULL;
+    }
+    char *start = ++c->p;
+    char *out = start;
+    while (c->p < c->end && *c->p != '"') {
+        char ch = *c->p++;
+        if (ch == '\\') {
+            if (c->p >= c->end) {
+                break;
+            }
+            char e = *c->p++;
+            ch = e == 'n' ? '\n' : e;
+            if (e != 'n' && e != '\\' && e != '"') {
+                *why = "unknown escape in label value";
+                return NULL;
+            }
+        }
+        *out++ = ch;
+    }
+    if (c->p >= c->end) {
+        *why = "unterminated label value";
+        return NULL;
+    }
+    c->p++; /* the closing quote */
+    *out = '\0';
+    return start;
+}
+
+static void push_label(struct cursor *c, const char *name, const char *value) {
+    struct prom_doc *d = c->doc;
+    if (d->label_count == c->label_cap) {
+        c->label_cap = c->label_cap ? c->label_cap * 2 : 64;
+        d->labels = xrealloc(d->labels, c->label_cap * sizeof *d->labels);
+    }
+    d->labels[d->label_count++] = (struct prom_label){name, value};
+}
+
+static bool parse_labels(struct cursor *c, const char **why) {
+    c->p++; /* '{' */
+    for (;;) {
+        skip_blanks(c);
+        if (c->p < c->end && *c->p == '}') {
+            c->p++;
+            return true;
+        }
+        char *name = scan_name(c, true);
+        if (name == NULL) {
+            *why = "expected a label name";
+            return false;
+        }
+        char *name_end = c->p;
+        skip_blanks(c);
+        if (c->p >= c->end || *c->p != '=') {
+            *why = "expected '=' after label name";
+            return false;
+        }
+        c->p++;
+        skip_blanks(c);
+        *name_end = '\0'; /* safe: the '=' or a blank was there */
+        const char *value = scan_value(c, why);
+        if (value == NULL) {
+            return false;
+        }
+        push_label(c, name, value);
+        skip_blanks(c);
+        if (c->p < c->end && *c->p == ',') {
+            c->p++;
+        } else if (c->p >= c->end || *c->p != '}') {
+            *why = "expected ',' or '}' after label value";
+            return false;
+        }
+    }
+}
+
+/* The value token: a float as Go's ParseFloat reads it for Prometheus, incl. NaN and Inf. */
+static bool parse_number(const char *token, double *out) {
+    if (strcmp(token, "NaN") == 0) {
+        *out = NAN;
+        return true;
+    }
+    if (strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0) {
+        *out = INFINITY;
+        return true;
+    }
+    if (strcmp(token, "-Inf") == 0) {
+        *out = -INFINITY;
+        return true;
+    }
+    if (*token == '\0' || strpbrk(token, "xXnNiI") != NULL) {
+        return false; /* no hex floats, no strtod spellings of nan/inf */
+    }
+    char *end;
+    *out = strtod(token, &end);
+    return *end == '\0';
+}
+
+static bool parse_sample(struct cursor *c, const char **why) {
+    struct prom_doc *d = c->doc;
+    char *name = scan_name(c, false);
+    if (name == NULL) {
+        *why = "expected a metric name";
+        return false;
+    }
+    /* The name is terminated only after its labels are parsed: its end may be the '{'. */
+    char *name_end = c->p;
+    if (c->keep != NULL && !c->keep(name, (size_t)(name_end - name), c->keep_context)) {
+        c->p = c->end; /* not wanted: the rest of the line is not even read */
+        return true;
+    }
+    size_t first = d->label_count;
+    skip_blanks(c);
+    if (c->p < c->end && *c->p == '{' && !parse_labels(c, why)) {
+        return false;
+    }
+    if (c->p == name_end && c->p < c->end && *c->p != ' ' && *c->p != '\t') {
+        *why = "unexpected character in the metric name";
+        return false;
+    }
+    skip_blanks(c);
+    char *token = c->p;
+    while (c->p < c->end && *c->p != ' ' && *c->p != '\t') {
+        c->p++;
+    }
+    char *token_end = c->p;
+    skip_blanks(c);
+    if (c->p < c->end) { /* an optional timestamp (ignored), then nothing */
+        char *ts = c->p;
+        while (c->p < c->end && ((*c->p >= '0' && *c->p <= '9') || *c->p == '-')) {
+            c->p++;
+        }
+        skip_blanks(c);
+        if (c->p == ts || c->p < c->end) {
+            *why = "unexpected text after the value";
+            return false;
+        }
+    }
+    *token_end = '\0';
+    *name_end = '\0';
+    double value;
+    if (!parse_number(token, &value)) {
+        *why = token == token_end ? "missing value" : "malformed value";
+        return false;
+    }
+    if (d->sample_count == c->sample_cap) {
+        c->sample_cap = c->sample_cap ? c->sample_cap * 2 : 64;
+        d->samples = xrealloc(d->samples, c->sample_cap * sizeof *d->samples);
+    }
+    d->samples[d->sample_count++] =
+        (struct prom_sample){name, first, d->label_count - first, value};
+    return true;
+}
+
+int prom_parse(const char *body, size_t len, struct prom_doc *doc, char *err, size_t errlen) {
+    return prom_parse_only(body, len, NULL, NULL, doc, err, errlen);
+}
+
+int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
+                    struct prom_doc *doc, char *err, size_t errlen) {
+    memset(doc, 0, sizeof *doc);
+    if (memchr(body, '\0', len) != NULL) {
+        snprintf(err, errlen, "NUL byte in the body");
+        return -1;
+    }
+    doc->text = xmalloc(len + 1);
+    memcpy(doc->text, body, len);
+    doc->text[len] = '\0';
+    struct cursor c = {.p = doc->text, .doc = doc, .keep = keep, .keep_context = context};
+    char *const text_end = doc->text + len;
+    size_t line = 0;
+    while (c.p < text_end) {
+        line++;
+        char *nl = memchr(c.p, '\n', (size_t)(text_end - c.p));
+        c.end = nl != NULL ? nl : text_end;
+        *c.end = '\0';
+        if (c.end > c.p && c.end[-1] == '\r') { /* tolerate CRLF */
+            *--c.end = '\0';
+        }
+        skip_blanks(&c);
+        const char *why = NULL;
+        if (c.p < c.end && *c.p != '#' && !parse_sample(&c, &why)) {
+            snprintf(err, errlen, "line %zu: %s", line, why);
+            prom_doc_free(doc);
+            return -1;
+        }
+        c.p = nl != NULL ? nl + 1 : text_end;
+    }
+    return 0;
+}
+
+void prom_doc_free(struct prom_doc *doc) {
+    free(doc->text);
+    free(doc->samples);
+    free(doc->labels);
+    memset(doc, 0, sizeof *doc);
+}
+
+const char *prom_label_value(const struct prom_doc *doc, const struct prom_sample *s,
+                             const char *name) {
+    for (size_t i = 0; i < s->label_count; i++) {
+        const struct prom_label *l = &doc->labels[s->label_first + i];
+        if (strcmp(l->name, name) == 0) {
+            return l->value;
+        }
+    }
+    return NULL;
+}

@@ -1,0 +1,367 @@
+/* The Prometheus source (prom_api.h).  Answers are walked by prom_json (no JSON tree: at 1,000
+ * nodes a tree of the answers cost more than the rest of a refresh); each aggregated series fills
+ * one figure of the node named by its instance label. */
+#include "cluster/prometheus/prom_api.h"
+
+#include <curl/curl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cluster/parse/prom_json.h"
+#include "util/sys/clock.h"
+#include "util/text/str.h"
+#include "util/text/strbuf.h"
+#include "util/xalloc.h"
+
+/* The figures of the summary (node.c), aggregated by Prometheus: each answer holds one series per
+ * node (three for the users), so nvitop's work grows with the nodes, not with their GPUs and
+ * processes.  ">= 0" drops NaN samples, which node_summarize() skips too. */
+enum field {
+    F_GPUS, /* creates the node; carries the hostname label */
+    F_MIG,
+    F_UTIL_MEAN,
+    F_UTIL_MAX,
+    F_MEM_USED,
+    F_MEM_TOTAL,
+    F_POWER,
+    F_TEMP,
+    F_PROCS,
+    F_USERS,
+    F_DRIVER,
+    F_COUNT
+};
+
+#define PHYSICAL "{index!~\".*:.*\"}"
+static const char *const queries[F_COUNT] = {
+    [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ")",
+    [F_MIG] = "count by (instance, job) (gpu_memory_total_MiB{index=~\".*:.*\"})",
+    [F_UTIL_MEAN] = "avg by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
+    [F_UTIL_MAX] = "max by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
+    [F_MEM_USED] = "sum by (instance, job) (gpu_memory_used_MiB" PHYSICAL " >= 0)",
+    [F_MEM_TOTAL] = "sum by (instance, job) (gpu_memory_total_MiB" PHYSICAL " >= 0)",
+    [F_POWER] = "sum by (instance, job) (gpu_power_usage_W" PHYSICAL " >= 0)",
+    [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000)",
+    [F_PROCS] = "count by (instance, job) (process_gpu_memory_MiB)",
+    [F_USERS] = "topk by (instance, job) (3, sum by (instance, job, username) "
+                "(process_gpu_memory_MiB >= 0))",
+    [F_DRIVER] = "max by (instance, job, driver_version) (nvitop_info)",
+};
+
+struct target {
+    const char *instance;
+    const char *job;
+    const char *health;
+    const char *error;
+    double last_scrape;
+};
+
+double prom_api_parse_time(const char *text) {
+    struct tm tm = {0};
+    int n = 0;
+    if (sscanf(text, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+               &tm.tm_min, &tm.tm_sec, &n) != 6 ||
+        n != 19) {
+        return NAN;
+    }
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    double seconds = (double)timegm(&tm);
+    const char *p = text + n;
+    if (*p == '.') {
+        double scale = 0.1;
+        for (p++; *p >= '0' && *p <= '9'; p++, scale /= 10) {
+            seconds += (*p - '0') * scale;
+        }
+    }
+    if (*p == 'Z' && p[1] == '\0') {
+        return seconds;
+    }
+    int hours, minutes;
+    if ((*p == '+' || *p == '-') && sscanf(p + 1, "%2d:%2d%n", &hours, &minutes, &n) == 2 &&
+        n == 5 && p[6] == '\0') {
+        double offset = hours * 3600.0 + minutes * 60.0;
+        return *p == '+' ? seconds - offset : seconds + offset;
+    }
+    return NAN;
+}
+
+/* The series or targets of one answer, given to a prom_json callback. */
+struct reading {
+    enum field field;
+    struct node *found; /* F_GPUS: the nodes, sorted by address once that answer is read */
+    size_t found_count, found_cap;
+    char (*jobs)[128]; /* the jobs that have nvitop-exporter metrics */
+    size_t job_count, job_cap;
+    struct target *targets; /* pointing into the targets' answer */
+    size_t target_count, target_cap;
+};
+
+static int node_by_address(const void *a, const void *b) {
+    return strcmp(((const struct node *)a)->address, ((const struct node *)b)->address);
+}
+
+static int target_by_instance(const void *a, const void *b) {
+    return strcmp(((const struct target *)a)->instance, ((const struct target *)b)->instance);
+}
+
+static struct node *add_node(struct node **nodes, size_t *count, size_t *cap, const char *name) {
+    if (*count == *cap) {
+        *cap = *cap ? *cap * 2 : 16;
+        *nodes = xrealloc(*nodes, *cap * sizeof **nodes);
+    }
+    struct node *n = &(*nodes)[(*count)++];
+    memset(n, 0, sizeof *n);
+    str_copy(n->address, sizeof n->address, name);
+    return n;
+}
+
+static void add_user(struct node_summary *s, const char *user, double mib) {
+    if (s->user_count == NODE_TOP_USERS) {
+        return;
+    }
+    str_copy(s->users[s->user_count].name, sizeof s->users[0].name, user);
+    s->users[s->user_count++].gpu_memory_mib = mib;
+    /* Largest first, then by name, as node_summarize() orders them. */
+    for (size_t i = s->user_count - 1; i > 0; i--) {
+        struct node_user *a = &s->users[i - 1], *b = &s->users[i];
+        if (a->gpu_memory_mib > b->gpu_memory_mib ||
+            (a->gpu_memory_mib == b->gpu_memory_mib && strcmp(a->name, b->name) <= 0)) {
+            break;
+        }
+        struct node_user t = *a;
+        *a = *b;
+        *b = t;
+    }
+}
+
+static bool job_has_metrics(const struct reading *r, const char *job) {
+    for (size_t i = 0; i < r->job_count; i++) {
+        if (strcmp(r->jobs[i], job) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A series of the GPU count: a new node. */
+static void on_gpus(const struct prom_json_series *series, void *context) {
+    struct reading *r = context;
+    const char *instance = prom_json_label(series, "instance");
+    const char *job = prom_json_label(series, "job");
+    if (instance == NULL) {
+        return;
+    }
+    if (job != NULL && !job_has_metrics(r, job)) {
+        if (r->job_count == r->job_cap) {
+            r->job_cap = r->job_cap ? r->job_cap * 2 : 4;
+            r->jobs = xrealloc(r->jobs, r->job_cap * sizeof *r->jobs);
+        }
+        str_copy(r->jobs[r->job_count++], sizeof r->jobs[0], job);
+    }
+    struct node *n = add_node(&r->found, &r->found_count, &r->found_cap, instance);
+    struct node_summary *s = &n->summary;
+    s->util_mean = s->util_max = s->memory_used_mib = s->memory_total_mib = NAN;
+    s->power_w = s->temperature_max_c = NAN;
+    double v = series->value;
+    s->gpu_count = isnan(v) || v < 0 || v > 1e6 ? 0 : (unsigned)v;
+    const char *host = prom_json_label(series, "hostname");
+    str_copy(s->hostname, sizeof s->hostname, host != NULL ? host : "");
+    n->state = NODE_OK;
+    n->has_data = true;
+    n->data_time = series->time;
+}
+
+static unsigned count_of(double v) {
+    return isnan(v) || v < 0 || v > 1e9 ? 0 : (unsigned)v;
+}
+
+/* A series of another figure: applied to its node (found by instance among the sorted nodes). */
+static void on_field(const struct prom_json_series *series, void *context) {
+    struct reading *r = context;
+    const char *instance = prom_json_label(series, "instance");
+    if (instance == NULL || r->found_count == 0) {
+        return;
+    }
+    struct node key;
+    str_copy(key.address, sizeof key.address, instance);
+    struct node *n = bsearch(&key, r->found, r->found_count, sizeof *r->found, node_by_address);
+    if (n == NULL) {
+        return;
+    }
+    double v = series->value;
+    struct node_summary *s = &n->summary;
+    switch (r->field) {
+    case F_MIG:
+        s->mig_count = count_of(v);
+        break;
+    case F_UTIL_MEAN:
+        s->util_mean = v;
+        break;
+    case F_UTIL_MAX:
+        s->util_max = v;
+        break;
+    case F_MEM_USED:
+        s->memory_used_mib = v;
+        break;
+    case F_MEM_TOTAL:
+        s->memory_total_mib = v;
+        break;
+    case F_POWER:
+        s->power_w = v;
+        break;
+    case F_TEMP:
+        s->temperature_max_c = v;
+        break;
+    case F_PROCS:
+        s->process_count = count_of(v);
+        break;
+    case F_USERS: {
+        const char *user = prom_json_label(series, "username");
+        add_user(s, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+        break;
+    }
+    case F_DRIVER: {
+        const char *driver = prom_json_label(series, "driver_version");
+        str_copy(s->driver, sizeof s->driver, driver != NULL ? driver : "");
+        break;
+    }
+    default:
+        break;
+    }
+}
+
+/* An active target (those without instance, job or health are skipped). */
+static void on_target(const struct prom_json_target *target, void *context) {
+    struct reading *r = context;
+    if (target->instance == NULL || target->job == NULL || target->health == NULL) {
+        return;
+    }
+    if (r->target_count == r->target_cap) {
+        r->target_cap = r->target_cap ? r->target_cap * 2 : 16;
+        r->targets = xrealloc(r->targets, r->target_cap * sizeof *r->targets);
+    }
+    r->targets[r->target_count++] = (struct target){
+        target->instance, target->job, target->health, target->last_error,
+        target->last_scrape != NULL ? prom_api_parse_time(target->last_scrape) : NAN};
+}
+
+bool prom_api_get(const char *base, const char *path, const char *query,
+                  const struct fetch_options *options, struct strbuf *body, char *err,
+                  size_t errlen) {
+    struct strbuf url = STRBUF_INIT;
+    size_t base_len = strlen(base);
+    while (base_len > 0 && base[base_len - 1] == '/') {
+        base_len--;
+    }
+    bool ok = strbuf_append(&url, base, base_len) && strbuf_append_str(&url, path);
+    if (query != NULL) {
+        char *escaped = curl_easy_escape(NULL, query, 0);
+        ok = ok && escaped != NULL && strbuf_append_str(&url, escaped);
+        curl_free(escaped);
+    }
+    if (!ok) {
+        strbuf_fini(&url);
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    char reason[256];
+    enum node_state state = fetch_get(strbuf_cstr(&url), options, body, reason, sizeof reason);
+    strbuf_fini(&url);
+    if (state != NODE_OK) {
+        snprintf(err, errlen, "%s: %s", node_state_name(state), reason);
+        return false;
+    }
+    if (body->data == NULL && !strbuf_append(body, "", 0)) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    return true;
+}
+
+static bool api_get(const char *base, const char *path, const char *query,
+                    const struct fetch_options *options, struct strbuf *body,
+                    struct reading *reading, char *err, size_t errlen) {
+    if (!prom_api_get(base, path, query, options, body, err, errlen)) {
+        return false;
+    }
+    return query != NULL
+               ? prom_json_vector(body->data, body->len,
+                                  reading->field == F_GPUS ? on_gpus : on_field, reading, err,
+                                  errlen)
+               : prom_json_targets(body->data, body->len, on_target, reading, err, errlen);
+}
+
+/* Merge the nodes found and the targets (both sorted) into *nodes: a node with data keeps it
+ * (stale when its target is down); a target without data is listed when it is down
+ * (Prometheus's reason) or belongs to a job of nvitop exporters. */
+static void merge(const struct reading *r, struct node **nodes, size_t *count) {
+    size_t cap = 0, s = 0, t = 0;
+    const struct node *found = r->found;
+    const struct target *targets = r->targets;
+    while (s < r->found_count || t < r->target_count) {
+        int cmp = s >= r->found_count    ? 1
+                  : t >= r->target_count ? -1
+                                         : strcmp(found[s].address, targets[t].instance);
+        if (cmp <= 0) {
+            struct node *n = add_node(nodes, count, &cap, found[s].address);
+            *n = found[s++];
+            if (cmp == 0 && !isnan(targets[t].last_scrape)) {
+                n->data_time = targets[t].last_scrape; /* the query's time is "now" */
+            }
+            if (cmp == 0 && strcmp(targets[t].health, "up") != 0) {
+                n->state = NODE_DOWN;
+                str_copy(n->reason, sizeof n->reason,
+                         targets[t].error != NULL && targets[t].error[0] != '\0'
+                             ? targets[t].error
+                             : targets[t].health);
+            }
+            t += cmp == 0;
+            continue;
+        }
+        const struct target *tg = &targets[t++];
+        bool up = strcmp(tg->health, "up") == 0;
+        if (up && !job_has_metrics(r, tg->job)) {
+            continue; /* another exporter (Prometheus itself, node_exporter, ...) */
+        }
+        struct node *n = add_node(nodes, count, &cap, tg->instance);
+        n->state = up ? NODE_BAD_DATA : NODE_DOWN;
+        str_copy(n->reason, sizeof n->reason,
+                 up ? "no nvitop-exporter metrics in Prometheus for this target"
+                 : tg->error != NULL && tg->error[0] != '\0' ? tg->error
+                                                             : tg->health);
+    }
+}
+
+bool prom_api_read(const char *base_url, const struct fetch_options *options, struct node **nodes,
+                   size_t *count, char *err, size_t errlen) {
+    *nodes = NULL;
+    *count = 0;
+    struct reading r = {.field = F_GPUS};
+    struct strbuf body = STRBUF_INIT, targets_body = STRBUF_INIT;
+    bool ok = true;
+    for (int f = 0; f < F_COUNT && ok; f++) {
+        r.field = (enum field)f;
+        ok = api_get(base_url, "/api/v1/query?query=", queries[f], options, &body, &r, err, errlen);
+        strbuf_fini(&body);
+        if (f == F_GPUS && r.found_count > 0) { /* (qsort and bsearch take no NULL array) */
+            qsort(r.found, r.found_count, sizeof *r.found, node_by_address);
+        }
+    }
+    /* The targets' strings point into their answer, kept until the merge. */
+    ok = ok && api_get(base_url, "/api/v1/targets?state=active", NULL, options, &targets_body, &r,
+                       err, errlen);
+    if (ok && r.target_count > 0) {
+        qsort(r.targets, r.target_count, sizeof *r.targets, target_by_instance);
+    }
+    if (ok) {
+        merge(&r, nodes, count);
+    }
+    strbuf_fini(&targets_body);
+    free(r.found);
+    free(r.jobs);
+    free(r.targets);
+    return ok;
+}

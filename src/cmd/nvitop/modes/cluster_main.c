@@ -1,0 +1,141 @@
+/* The cluster view's entry point (cluster_main.h): the nodes read once for -1 and --json, or the
+ * cluster screen fed by a background poller. */
+#include "cmd/nvitop/modes/cluster_main.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cluster/fetch/fetch.h"
+#include "cluster/fetch/hosts.h"
+#include "cluster/prometheus/prom_api.h"
+#include "cmd/nvitop/cli/options_help.h"
+#include "cmd/nvitop/modes/cluster_report.h"
+#include "tui/cluster/cluster_tui.h"
+#include "util/sys/clock.h"
+
+#define DEFAULT_TIMEOUT_S  3.0
+#define DEFAULT_INTERVAL_S 2.0
+#define MIN_INTERVAL_S     0.25
+
+static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
+                          const struct cluster_source_info *source);
+
+/* As for the local GPUs: the monitor on a terminal unless -1 or --json. */
+static bool wants_monitor(const struct nvitop_options *options) {
+    return !options->once && options->output == NVITOP_OUTPUT_REPORT &&
+           (options->monitor || (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)));
+}
+
+/* The cluster screen, fed by a poller; the nodes are freed.  Without a terminal, or when curses
+ * cannot start, an error (as the local monitor's). */
+static int run_monitor(const struct nvitop_options *options, struct node *nodes, size_t count,
+                       const struct fetch_options *fetch,
+                       const struct cluster_source_info *source) {
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        free(nodes);
+        fetch_global_cleanup();
+        fputs("ERROR: You must run monitor mode from a TTY terminal.\n", stderr);
+        return 1;
+    }
+    char title[300];
+    if (source->url != NULL) {
+        snprintf(title, sizeof title, "%s", source->url);
+    } else {
+        snprintf(title, sizeof title, "%zu host%s", count, count == 1 ? "" : "s");
+    }
+    struct cluster_tui_config config = {.source = title};
+    config.view.ascii = options->ascii;
+    config.view.light = options->light;
+    config.view.color = true;
+    config.view.superuser = true; /* no local user owns a remote process: none is dimmed */
+    config.view.user_name = "";
+    config.view.thresholds = (struct view_thresholds){10, 75, 10, 80};
+    double interval = options->interval_s > 0 ? options->interval_s : DEFAULT_INTERVAL_S;
+    interval = interval < MIN_INTERVAL_S ? MIN_INTERVAL_S : interval; /* as the local monitor */
+    struct poller *poller = poller_start(nodes, count, source->url, fetch, interval);
+    free(nodes);
+    int code = 0;
+    char error[256];
+    if (poller == NULL) {
+        fputs("nvitop: cannot start the cluster reader thread\n", stderr);
+        code = 1;
+    } else if (cluster_tui_run(&config, poller, error, sizeof error) != 0) {
+        fprintf(stderr, "ERROR: Failed to initialize `curses` (%s)\n", error);
+        code = 1;
+    }
+    poller_stop(poller);
+    fetch_global_cleanup();
+    return code;
+}
+
+bool cluster_requested(const struct nvitop_options *options) {
+    return options->hosts != NULL || options->prometheus != NULL;
+}
+
+int cluster_run(const struct nvitop_options *options) {
+    if (options->output == NVITOP_OUTPUT_QUERY) {
+        nvitop_usage_error("argument --query/-q: not allowed with --hosts or --prometheus");
+        return 2;
+    }
+    if ((options->cert == NULL) != (options->key == NULL)) {
+        nvitop_usage_error("--cert and --key must be given together");
+        return 2;
+    }
+    struct fetch_options fetch = {
+        .timeout_s = options->timeout_s > 0 ? options->timeout_s : DEFAULT_TIMEOUT_S,
+        .cacert = options->cacert,
+        .cert = options->cert,
+        .key = options->key,
+    };
+    struct node *nodes = NULL;
+    size_t count = 0;
+    struct cluster_source_info source = {.kind = "hosts", .url = NULL};
+    fetch_global_init();
+    char err[512];
+    if (options->prometheus != NULL) {
+        source = (struct cluster_source_info){.kind = "prometheus", .url = options->prometheus};
+        if (wants_monitor(options)) {
+            return run_monitor(options, NULL, 0, &fetch, &source);
+        }
+        if (!prom_api_read(options->prometheus, &fetch, &nodes, &count, err, sizeof err)) {
+            fetch_global_cleanup();
+            fprintf(stderr, "nvitop: cannot read Prometheus at %s: %s\n", options->prometheus, err);
+            return 1;
+        }
+        return print_and_free(options, nodes, count, &source);
+    }
+    bool https = options->cacert != NULL || options->cert != NULL;
+    if (!hosts_parse(options->hosts, https, &nodes, &count, err, sizeof err)) {
+        fetch_global_cleanup();
+        char message[600];
+        snprintf(message, sizeof message, "argument --hosts: %s", err);
+        nvitop_usage_error(message);
+        return 2;
+    }
+    if (wants_monitor(options)) {
+        return run_monitor(options, nodes, count, &fetch, &source);
+    }
+    fetch_nodes(nodes, count, &fetch);
+    return print_and_free(options, nodes, count, &source);
+}
+
+/* Print the nodes as asked, free them and end libcurl's use. */
+static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
+                          const struct cluster_source_info *source) {
+    double now = clock_wall_s();
+    int code = 0;
+    for (size_t i = 0; i < count; i++) {
+        code = nodes[i].state == NODE_OK ? code : 1;
+    }
+    if (options->output == NVITOP_OUTPUT_JSON) {
+        if (!cluster_print_json(stdout, nodes, count, now, source)) {
+            code = 1;
+        }
+    } else {
+        cluster_print_table(stdout, nodes, count, now);
+    }
+    free(nodes);
+    fetch_global_cleanup();
+    return code;
+}

@@ -1,0 +1,120 @@
+/* The cluster summary table and JSON (cluster_report.h). */
+#include "cmd/nvitop/modes/cluster_report.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <nvitop/version.h>
+
+#include "cluster/table.h"
+#include "cmd/nvitop/output/json_writer.h"
+#include "util/text/strbuf.h"
+
+void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now) {
+    struct table_widths w;
+    table_widths(nodes, count, &w);
+    char line[1024];
+    table_header(line, sizeof line, &w);
+    fprintf(out, "%s\n", line);
+    for (size_t i = 0; i < count; i++) {
+        table_row(line, sizeof line, &nodes[i], &w, now);
+        fprintf(out, "%s\n", line);
+        if (nodes[i].has_data && nodes[i].state != NODE_OK) {
+            /* Stale data: say why it is not fresh, under it. */
+            char problem[320];
+            table_problem(problem, sizeof problem, &nodes[i]);
+            fprintf(out, "%-*s  %-*s  %s\n", w.node, "", w.host, "", problem);
+        }
+    }
+}
+
+static void number(struct json_writer *w, const char *key, double v) {
+    json_key(w, key);
+    json_double(w, v);
+}
+
+static void node_object(struct json_writer *w, const struct node *n, double now) {
+    const struct node_summary *s = &n->summary;
+    json_begin_object(w);
+    json_key(w, "address");
+    json_string(w, n->address);
+    json_key(w, "state");
+    json_string(w, node_state_name(n->state));
+    json_key(w, "reason");
+    json_string(w, n->state == NODE_OK ? NULL : n->reason);
+    json_key(w, "http_status");
+    if (n->http_status > 0) {
+        json_i64(w, n->http_status);
+    } else {
+        json_null(w);
+    }
+    number(w, "age_s", n->has_data ? (now > n->data_time ? now - n->data_time : 0) : NAN);
+    json_key(w, "summary");
+    if (!n->has_data) {
+        json_null(w);
+        json_end_object(w);
+        return;
+    }
+    json_begin_object(w);
+    json_key(w, "hostname");
+    json_string(w, s->hostname[0] != '\0' ? s->hostname : NULL);
+    json_key(w, "driver_version");
+    json_string(w, s->driver[0] != '\0' ? s->driver : NULL);
+    json_key(w, "gpu_count");
+    json_u64(w, s->gpu_count);
+    json_key(w, "mig_count");
+    json_u64(w, s->mig_count);
+    number(w, "utilization_mean_pct", s->util_mean);
+    number(w, "utilization_max_pct", s->util_max);
+    number(w, "memory_used_mib", s->memory_used_mib);
+    number(w, "memory_total_mib", s->memory_total_mib);
+    number(w, "power_w", s->power_w);
+    number(w, "temperature_max_c", s->temperature_max_c);
+    json_key(w, "process_count");
+    json_u64(w, s->process_count);
+    json_key(w, "top_users");
+    json_begin_array(w);
+    for (size_t i = 0; i < s->user_count; i++) {
+        json_begin_object(w);
+        json_key(w, "username");
+        json_string(w, s->users[i].name);
+        number(w, "gpu_memory_mib", s->users[i].gpu_memory_mib);
+        json_end_object(w);
+    }
+    json_end_array(w);
+    json_end_object(w);
+    json_end_object(w);
+}
+
+bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, double now,
+                        const struct cluster_source_info *source) {
+    struct strbuf text = STRBUF_INIT;
+    struct json_writer w;
+    json_init(&w, &text);
+    json_begin_object(&w);
+    json_key(&w, "schema");
+    json_string(&w, "nvitop-cluster");
+    json_key(&w, "schema_version");
+    json_u64(&w, CLUSTER_JSON_SCHEMA_VERSION);
+    json_key(&w, "generator");
+    json_string(&w, "nvitop " NVT_VERSION_STRING);
+    number(&w, "timestamp", now);
+    json_key(&w, "source");
+    json_begin_object(&w);
+    json_key(&w, "kind");
+    json_string(&w, source->kind);
+    json_key(&w, "url");
+    json_string(&w, source->url);
+    json_end_object(&w);
+    json_key(&w, "nodes");
+    json_begin_array(&w);
+    for (size_t i = 0; i < count; i++) {
+        node_object(&w, &nodes[i], now);
+    }
+    json_end_array(&w);
+    json_end_object(&w);
+    bool ok = w.ok && strbuf_append_char(&text, '\n') &&
+              fwrite(strbuf_cstr(&text), 1, text.len, out) == text.len && fflush(out) == 0;
+    strbuf_fini(&text);
+    return ok;
+}

@@ -1,0 +1,40 @@
+/*
+ * Reading a recording (a file, or a directory of daily files): at open, an index of every frame
+ * built from the record headers alone (no payload is read or decompressed); a frame is decoded
+ * from the keyframe before it, reusing the last decoded frame when stepping forward.  A torn or
+ * damaged tail ends the recording at the last whole frame (with a warning); a damaged frame in
+ * the middle is reported when it is read.  Memory: the index (40 bytes a frame) and two frames.
+ * One thread at a time per reader.
+ */
+#ifndef NVITOP_SRC_RECORD_READER_H
+#define NVITOP_SRC_RECORD_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "record/codec/frame.h"
+
+struct rec_reader;
+
+/* Open path (a recording file or a directory of *.nvtrec files).  NULL with a message in error
+ * when nothing can be read; a recording without any whole frame is an error too. */
+struct rec_reader *rec_reader_open(const char *path, char *error, size_t error_size);
+
+void rec_reader_close(struct rec_reader *r);
+
+size_t rec_reader_count(const struct rec_reader *r);
+
+/* Time (seconds since the epoch) of frame i < count. */
+double rec_reader_time(const struct rec_reader *r, size_t i);
+
+/* The last frame at or before t, or (size_t)-1 when t is before the first frame. */
+size_t rec_reader_find(const struct rec_reader *r, double t);
+
+/* A note for the user about the file (e.g. a torn last record), or "". */
+const char *rec_reader_warning(const struct rec_reader *r);
+
+/* Decode frame i into *out (free with frame_free()).  False with a message for a damaged frame. */
+bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *error,
+                      size_t error_size);
+
+#endif /* NVITOP_SRC_RECORD_READER_H */

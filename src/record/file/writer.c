@@ -1,0 +1,372 @@
+/*
+ * The recording writer (writer.h): file header, recovery of a torn tail, segment records, zstd
+ * keyframes and patches (the fields that changed since the previous frame, patch.h).
+ */
+#include "record/file/writer.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <nvitop/version.h>
+
+#include "record/codec/frame.h"
+#include "record/codec/patch.h"
+#include "record/codec/wire.h"
+#include "record/file/format.h"
+#include "util/sys/clock.h"
+#include "util/text/strbuf.h"
+#include "util/xalloc.h"
+
+/* Room reserved (fallocate) and mapped past the end of the file at a time. */
+#define MAP_CHUNK (256U << 10)
+
+struct rec_writer {
+    int fd;
+    unsigned long long size; /* of the records; the file may have reserved room past it */
+    unsigned char *map;      /* [map_start, reserved) of the file, or NULL: write() instead */
+    unsigned long long map_start;
+    unsigned long long reserved;
+    long page;
+    unsigned keyframe_every;
+    unsigned since_keyframe; /* frames since the last keyframe; keyframe_every forces one */
+    ZSTD_CCtx *cctx;
+    struct frame *previous; /* the last frame written, what the next patch is against */
+    struct strbuf current;
+    struct strbuf last_patch; /* the next patch's zstd prefix; empty after a keyframe */
+    void *packed;
+    size_t packed_cap;
+    void *compressed;
+    size_t compressed_cap;
+};
+
+static bool read_exact(int fd, void *buf, size_t size, off_t at) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = pread(fd, (char *)buf + done, size - done, at + (off_t)done);
+        if (n <= 0) {
+            return false;
+        }
+        done += (size_t)n;
+    }
+    return true;
+}
+
+static bool write_all(int fd, const void *buf, size_t size) {
+    size_t done = 0;
+    while (done < size) {
+        ssize_t n = write(fd, (const char *)buf + done, size - done);
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n <= 0) {
+            return false;
+        }
+        done += (size_t)n;
+    }
+    return true;
+}
+
+/* The end of the last whole, checksummed record of an existing file. */
+static off_t valid_end(int fd, off_t file_size) {
+    off_t at = REC_FILE_HEADER;
+    unsigned char head[REC_RECORD_HEADER];
+    void *payload = NULL;
+    while (at + REC_RECORD_HEADER <= file_size && read_exact(fd, head, sizeof(head), at)) {
+        struct rec_record_header h;
+        if (!rec_record_header_get(head, &h) ||
+            at + REC_RECORD_HEADER + (off_t)h.payload_size > file_size) {
+            break;
+        }
+        void *grown = realloc(payload, h.payload_size + 1U);
+        if (grown == NULL) {
+            break;
+        }
+        payload = grown;
+        if (!read_exact(fd, payload, h.payload_size, at + REC_RECORD_HEADER) ||
+            !rec_record_crc_ok(head, payload, h.payload_size)) {
+            break;
+        }
+        at += REC_RECORD_HEADER + (off_t)h.payload_size;
+    }
+    free(payload);
+    return at;
+}
+
+/* Make the mapping cover total more bytes after the records: reserve the room with
+ * posix_fallocate (so that a full disk is an error here, not a SIGBUS on a store) and map it. */
+static bool map_room(struct rec_writer *w, size_t total) {
+    if (w->map != NULL && w->size + total <= w->reserved) {
+        return true;
+    }
+    if (w->map != NULL) {
+        munmap(w->map, (size_t)(w->reserved - w->map_start));
+        w->map = NULL;
+    }
+    unsigned long long start = w->size - w->size % (unsigned long long)w->page;
+    unsigned long long end = w->size + total + MAP_CHUNK;
+    end -= end % (unsigned long long)w->page;
+    if (posix_fallocate(w->fd, (off_t)w->size, (off_t)(end - w->size)) != 0) {
+        return false;
+    }
+    void *map =
+        mmap(NULL, (size_t)(end - start), PROT_READ | PROT_WRITE, MAP_SHARED, w->fd, (off_t)start);
+    if (map == MAP_FAILED) {
+        return false;
+    }
+    w->map = map;
+    w->map_start = start;
+    w->reserved = end;
+    return true;
+}
+
+/* Append a record.  Into the mapping when there is one: the payload first, then the header with
+ * its magic last, so that a writer killed at any point leaves either a whole record or bytes that
+ * do not start with a record's magic (the reserved room is zeros); the page cache keeps what was
+ * stored when the process dies.  Else with one write(), whose partial result is cut. */
+static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, double timestamp,
+                         const void *payload, size_t size, size_t raw_size) {
+    unsigned char head[REC_RECORD_HEADER];
+    struct rec_record_header h = {type, flags, (uint32_t)size, (uint32_t)raw_size, timestamp, 0};
+    rec_record_header_put(head, &h, payload);
+    size_t total = sizeof(head) + size;
+    if (map_room(w, total)) {
+        unsigned char *at = w->map + (w->size - w->map_start);
+        memcpy(at + sizeof(head), payload, size);
+        memcpy(at + 4, head + 4, sizeof(head) - 4);
+        /* The magic last, also for a reader on another CPU (a no-op on x86-64). */
+        atomic_thread_fence(memory_order_release);
+        memcpy(at, head, 4);
+        w->size += total;
+        return true;
+    }
+    /* One buffer, one write(): a kill leaves a prefix of this record, never a mix. */
+    if (w->packed_cap < total) {
+        w->packed = xrealloc(w->packed, total);
+        w->packed_cap = total;
+    }
+    memcpy(w->packed, head, sizeof(head));
+    memcpy((char *)w->packed + sizeof(head), payload, size);
+    if (lseek(w->fd, (off_t)w->size, SEEK_SET) < 0 || !write_all(w->fd, w->packed, total)) {
+        /* Cut what was written of this record, so that the next one follows a whole one. */
+        int saved = errno;
+        (void)!ftruncate(w->fd, (off_t)w->size);
+        errno = saved;
+        return false;
+    }
+    w->size += total;
+    return true;
+}
+
+static bool write_segment(struct rec_writer *w, const struct rec_writer_options *options) {
+    struct strbuf msg = STRBUF_INIT;
+    wire_put_string(&msg, 1, "nvitop " NVT_VERSION_STRING);
+    char host[256] = "";
+    (void)gethostname(host, sizeof(host) - 1);
+    wire_put_string(&msg, 2, host);
+    wire_put_double(&msg, 3, options->interval_s);
+    double now = clock_wall_s();
+    wire_put_double(&msg, 4, now);
+    bool ok = write_record(w, REC_SEGMENT, 0, now, msg.data != NULL ? msg.data : "", msg.len, 0);
+    strbuf_fini(&msg);
+    return ok;
+}
+
+struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_options *options,
+                                   char *error, size_t error_size) {
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    /* One writer per file: two appending at once would interleave their records. */
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        snprintf(error, error_size, "%s is being recorded by another process", path);
+        close(fd);
+        return NULL;
+    }
+    struct stat st;
+    off_t end = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(error, error_size, "%s is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if (st.st_size > 0) {
+        unsigned char head[REC_FILE_HEADER] = {0};
+        size_t have = st.st_size < REC_FILE_HEADER ? (size_t)st.st_size : REC_FILE_HEADER;
+        char why[160];
+        if (!read_exact(fd, head, have, 0) ||
+            !rec_check_file_header(head, have, why, sizeof(why))) {
+            snprintf(error, error_size, "%s: %s; not appending to it", path,
+                     have < REC_FILE_HEADER ? "not an nvitop recording" : why);
+            close(fd);
+            return NULL;
+        }
+        /* Patches in a file whose header says format 1 would be skipped by format-1 readers. */
+        if (rec_get_u16(head + 8) < REC_VERSION_MAJOR) {
+            snprintf(error, error_size,
+                     "%s: recorded by an older nvitop (format %u.%u); not appending to it", path,
+                     rec_get_u16(head + 8), rec_get_u16(head + 10));
+            close(fd);
+            return NULL;
+        }
+        end = valid_end(fd, st.st_size);
+    }
+    bool ok = true;
+    if (end == 0) {
+        unsigned char head[REC_FILE_HEADER];
+        rec_file_header(head);
+        ok = ftruncate(fd, 0) == 0 && write_all(fd, head, sizeof(head));
+        end = REC_FILE_HEADER;
+    } else if (end < st.st_size) {
+        ok = ftruncate(fd, end) == 0; /* a torn record left by a killed writer */
+    }
+    if (!ok || lseek(fd, end, SEEK_SET) < 0) {
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    struct rec_writer *w = xcalloc(1, sizeof(*w));
+    w->fd = fd;
+    w->size = (unsigned long long)end;
+    w->page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+    w->keyframe_every = options->keyframe_every != 0 ? options->keyframe_every : 300;
+    w->since_keyframe = w->keyframe_every;
+    w->cctx = ZSTD_createCCtx();
+    if (w->cctx == NULL) {
+        snprintf(error, error_size, "out of memory");
+        rec_writer_close(w);
+        return NULL;
+    }
+    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
+                           options->level != 0 ? options->level : 3);
+    if (!write_segment(w, options)) {
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        rec_writer_close(w);
+        return NULL;
+    }
+    return w;
+}
+
+/* zstd-compress src into the writer's buffer, with prefix (may be empty) as dictionary. */
+static size_t compress(struct rec_writer *w, const struct strbuf *src,
+                       const struct strbuf *prefix) {
+    size_t bound = ZSTD_compressBound(src->len);
+    if (w->compressed_cap < bound) {
+        w->compressed = xrealloc(w->compressed, bound);
+        w->compressed_cap = bound;
+    }
+    ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+    if (prefix != NULL && prefix->len > 0) {
+        ZSTD_CCtx_refPrefix(w->cctx, prefix->data, prefix->len);
+    }
+    return ZSTD_compress2(w->cctx, w->compressed, bound, src->data, src->len);
+}
+
+/* A patch against the previous frame; false when the frame needs a keyframe instead. */
+static bool append_patch(struct rec_writer *w, const struct nvt_snapshot *snap,
+                         const struct nvt_host_process *related, size_t related_count, bool *ok) {
+    strbuf_clear(&w->current);
+    if (!patch_encode(&w->current, w->previous, snap, related, related_count)) {
+        return false;
+    }
+    *ok = write_record(w, REC_PATCH, 0, snap->timestamp, w->current.data, w->current.len,
+                       w->current.len);
+    return true;
+}
+
+static bool append_keyframe(struct rec_writer *w, const struct nvt_snapshot *snap,
+                            const struct nvt_host_process *related, size_t related_count,
+                            char *error, size_t error_size) {
+    strbuf_clear(&w->current);
+    if (!frame_encode(&w->current, snap, related, related_count)) {
+        snprintf(error, error_size, "out of memory");
+        return false;
+    }
+    size_t n = compress(w, &w->current, NULL);
+    if (ZSTD_isError(n)) {
+        snprintf(error, error_size, "cannot compress a frame: %s", ZSTD_getErrorName(n));
+        return false;
+    }
+    if (!write_record(w, REC_KEYFRAME, 0, snap->timestamp, w->compressed, n, w->current.len)) {
+        snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
+        return false;
+    }
+    frame_free(w->previous);
+    w->previous = frame_copy(snap, related, related_count);
+    strbuf_clear(&w->last_patch);
+    return true;
+}
+
+bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
+                       const struct nvt_host_process *related, size_t related_count, char *error,
+                       size_t error_size) {
+    bool ok = true;
+    if (w->previous != NULL && w->since_keyframe < w->keyframe_every &&
+        append_patch(w, snap, related, related_count, &ok)) {
+        if (!ok) {
+            snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
+            /* The previous frame already holds this one: start again from a keyframe. */
+            frame_free(w->previous);
+            w->previous = NULL;
+            return false;
+        }
+        w->since_keyframe++;
+        return true;
+    }
+    if (!append_keyframe(w, snap, related, related_count, error, error_size)) {
+        frame_free(w->previous);
+        w->previous = NULL;
+        return false;
+    }
+    w->since_keyframe = 1;
+    return true;
+}
+
+bool rec_writer_is_older(const char *path) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return false;
+    }
+    unsigned char head[REC_FILE_HEADER];
+    char why[160];
+    bool older = read_exact(fd, head, sizeof(head), 0) &&
+                 rec_check_file_header(head, sizeof(head), why, sizeof(why)) &&
+                 rec_get_u16(head + 8) < REC_VERSION_MAJOR;
+    close(fd);
+    return older;
+}
+
+unsigned long long rec_writer_size(const struct rec_writer *w) {
+    return w->size;
+}
+
+void rec_writer_close(struct rec_writer *w) {
+    if (w == NULL) {
+        return;
+    }
+    if (w->map != NULL) {
+        munmap(w->map, (size_t)(w->reserved - w->map_start));
+    }
+    /* Give back the reserved room: a closed recording ends with its last record. */
+    if (w->reserved > w->size) {
+        (void)!ftruncate(w->fd, (off_t)w->size);
+    }
+    close(w->fd);
+    ZSTD_freeCCtx(w->cctx);
+    frame_free(w->previous);
+    strbuf_fini(&w->current);
+    strbuf_fini(&w->last_patch);
+    free(w->packed);
+    free(w->compressed);
+    free(w);
+}

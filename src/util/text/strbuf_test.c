@@ -1,0 +1,71 @@
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include "util/text/strbuf.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/text/str.h"
+
+static void test_strbuf(void **state) {
+    (void)state;
+    struct strbuf sb = STRBUF_INIT;
+    assert_string_equal(strbuf_cstr(&sb), "");
+    assert_true(strbuf_append_str(&sb, "GPU"));
+    assert_true(strbuf_append_char(&sb, ' '));
+    assert_true(strbuf_appendf(&sb, "%d: %s", 3, "A100"));
+    assert_string_equal(strbuf_cstr(&sb), "GPU 3: A100");
+    assert_int_equal(sb.len, 11);
+    for (int i = 0; i < 1000; i++) {
+        assert_true(strbuf_append(&sb, "0123456789", 10));
+    }
+    assert_int_equal(sb.len, 10011);
+    assert_int_equal(strlen(strbuf_cstr(&sb)), 10011);
+    strbuf_clear(&sb);
+    assert_string_equal(strbuf_cstr(&sb), "");
+    assert_true(strbuf_append(&sb, "a\0b", 3));
+    assert_int_equal(sb.len, 3);
+    assert_false(strbuf_reserve(&sb, SIZE_MAX));
+    char *owned = strbuf_detach(&sb);
+    assert_memory_equal(owned, "a\0b", 4);
+    assert_null(sb.data);
+    free(owned);
+    owned = strbuf_detach(&sb);
+    assert_string_equal(owned, "");
+    free(owned);
+    strbuf_fini(&sb);
+}
+
+static void test_str(void **state) {
+    (void)state;
+    char buf[6];
+    assert_int_equal(str_copy(buf, sizeof(buf), "hello world"), 11);
+    assert_string_equal(buf, "hello");
+    assert_int_equal(str_copy(buf, sizeof(buf), "hi"), 2);
+    assert_int_equal(str_append(buf, sizeof(buf), "!!!!"), 6);
+    assert_string_equal(buf, "hi!!!");
+    assert_int_equal(str_copy(NULL, 0, "abc"), 3);
+    assert_true(str_starts_with("nvitop", "nvi"));
+    assert_false(str_starts_with("nv", "nvi"));
+    assert_true(str_ends_with("libnvidia-ml.so.1", ".so.1"));
+    assert_false(str_ends_with("a", "ab"));
+    char *dup = str_dup_n("abcdef", 3);
+    assert_string_equal(dup, "abc");
+    free(dup);
+    assert_null(str_dup_n("x", SIZE_MAX));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_strbuf),
+        cmocka_unit_test(test_str),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
