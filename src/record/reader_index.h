@@ -31,9 +31,58 @@ struct rec_entry {
     unsigned char flags;
 };
 
-struct rec_index_file;
-struct rec_index_block;
-struct rec_index_cache;
+/* From here to struct rec_index: what reader_index.c (the walk at open, the open files) and
+ * reader_blocks.c (blocks and lookups) share; the reader uses the functions below only.
+ *
+ * Two blocks in use (a keyframe group across a block boundary) and a couple more for searches and
+ * a step back: 4 x 40 KiB.  Four files open at most, whatever the number of daily files. */
+#define REC_CACHED_BLOCKS 4
+#define REC_OPEN_FILES    4
+/* Headers are read through a window of this many bytes: frames of a few hundred bytes then cost
+ * one read per window, not one per header. */
+#define REC_WINDOW (64U << 10)
+
+struct rec_index_file {
+    char *path;
+    unsigned long long end; /* where its whole records end, as the walk at open found */
+};
+
+struct rec_index_block {
+    unsigned long long offset; /* its first frame's record */
+    double first_time;
+    size_t first; /* its first frame's number */
+    size_t key;   /* the keyframe its first frame depends on, or SIZE_MAX (none in its segment) */
+    uint32_t file;
+    uint32_t segment; /* its first frame's */
+};
+
+struct rec_loaded_block {
+    size_t block; /* SIZE_MAX: empty */
+    unsigned long long used;
+    struct rec_entry *entries; /* REC_BLOCK_FRAMES */
+};
+
+struct rec_open_file {
+    uint32_t file;
+    int fd; /* -1: empty */
+    unsigned long long used;
+};
+
+struct rec_index_cache {
+    struct rec_loaded_block blocks[REC_CACHED_BLOCKS];
+    struct rec_open_file files[REC_OPEN_FILES];
+    unsigned long long tick;
+    unsigned char *window;
+};
+
+/* Record headers read in order through the window. */
+struct rec_walker {
+    int fd;
+    unsigned long long end;
+    unsigned char *buf;
+    unsigned long long buf_at;
+    size_t buf_len;
+};
 
 struct rec_index {
     struct rec_index_file *files;
@@ -78,5 +127,12 @@ int rec_index_fd(const struct rec_index *x, uint32_t file, char *error, size_t e
 
 /* pread exactly size bytes at offset at. */
 bool rec_read_exact(int fd, void *buf, size_t size, unsigned long long at);
+
+/* The header of the record at at, when it is whole and its payload ends by w->end. */
+struct rec_record_header;
+bool rec_walk_header(struct rec_walker *w, unsigned long long at, struct rec_record_header *h);
+
+/* A keyframe, a delta or a patch (other record types are no frames). */
+bool rec_is_frame(unsigned type);
 
 #endif /* NVITOP_SRC_RECORD_READER_INDEX_H */
