@@ -2,9 +2,10 @@
  * bench-replay: the replay monitor (`nvitop --replay`) on long recordings of the 8-GPU,
  * 20-process scenario (the simulator's values move with its clock; the host data of the 20
  * stand-ins are real).  SNAPSHOTS snapshots (default 60, 0.1 s apart) are written in turn, one a
- * second with consecutive times, into a 1-hour file (the floor) and an HOURS-hour file (default
- * 24).  For each file a child process, which holds nothing else, opens the monitor's recorded
- * source and measures:
+ * second with consecutive times, into a 1-hour file (the floor), an HOURS-hour file (default 24)
+ * and a directory of DAYS daily files of 24 hours each (default 7; nvitop-record's output, read
+ * as one recording; 0 leaves it out).  For each recording a child process, which holds nothing
+ * else, opens the monitor's recorded source and measures:
  *
  *   * open + first frame drawn: the reader's index, the source, the monitor's state, the first
  *     frame decoded and the main screen drawn on a 50x160 canvas (target 100 ms);
@@ -17,8 +18,9 @@
  * Ratios against the 1-hour file show what the length costs.  Prints figures; never fails on a
  * time.
  *
- *   usage: bench-replay [SNAPSHOTS [HOURS]]
+ *   usage: bench-replay [SNAPSHOTS [HOURS [DAYS]]]
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,44 @@ static bool write_file(const char *path, const struct taken *taken, size_t count
     }
     rec_writer_close(w);
     return true;
+}
+
+/* A directory of days daily files (nvitop-record's names), each 24 hours from t0 on. */
+static bool write_days(const char *dir, const struct taken *taken, size_t count, unsigned days,
+                       double t0) {
+    for (unsigned d = 0; d < days; d++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/nvitop-2023-11-%02u-000.nvtrec", dir, 15 + d);
+        if (!write_file(path, taken, count, 24.0, t0 + 86400.0 * d)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static double dir_mb(const char *dir) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    double mb = 0.0;
+    while (d != NULL && (e = readdir(d)) != NULL) {
+        char path[512];
+        struct stat st;
+        snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+        mb += e->d_name[0] != '.' && stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
+    }
+    if (d != NULL) {
+        closedir(d);
+    }
+    return mb;
+}
+
+static void remove_days(const char *dir, unsigned days) {
+    for (unsigned d = 0; d < days; d++) {
+        char path[512];
+        snprintf(path, sizeof(path), "%s/nvitop-2023-11-%02u-000.nvtrec", dir, 15 + d);
+        unlink(path);
+    }
+    rmdir(dir);
 }
 
 /* Hand the source's new frame to the monitor and draw the main screen. */
@@ -189,7 +229,17 @@ static bool measure_in_child(const char *path, double t0, struct figures *out) {
 
 static double file_mb(const char *path) {
     struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        return dir_mb(path);
+    }
     return stat(path, &st) == 0 ? (double)st.st_size / 1e6 : 0.0;
+}
+
+static void print_ratios(const char *name, const struct figures *f, const struct figures *floor) {
+    printf("bench-replay: %s against the 1-hour file: open %.2fx, slowest jump %.2fx, RSS "
+           "%.2fx; targets: open 100 ms (24 hours), jump 50 ms, RSS 16 MiB\n",
+           name, f->open_ms / floor->open_ms, f->worst_jump_ms / floor->worst_jump_ms,
+           (double)f->rss_kib / (double)floor->rss_kib);
 }
 
 static void print_figures(const char *name, const char *path, const struct figures *f) {
@@ -202,6 +252,8 @@ static void print_figures(const char *name, const char *path, const struct figur
 int main(int argc, char **argv) {
     size_t count = argc > 1 ? strtoul(argv[1], NULL, 10) : 60;
     double hours = argc > 2 ? strtod(argv[2], NULL) : 24.0;
+    unsigned days = argc > 3 ? (unsigned)strtoul(argv[3], NULL, 10) : 7;
+    days = days > 14 ? 14 : days; /* names within one month */
     count = count == 0 ? 1 : count;
     pid_t pids[STANDINS];
     size_t standins = 0;
@@ -223,30 +275,42 @@ int main(int argc, char **argv) {
     }
     char floor_path[256];
     char long_path[256];
+    char days_path[256];
     snprintf(floor_path, sizeof(floor_path), "%s/1h.nvtrec", dir);
     snprintf(long_path, sizeof(long_path), "%s/long.nvtrec", dir);
+    snprintf(days_path, sizeof(days_path), "%s/days", dir);
     double t0 = 1.7e9;
     struct figures floor_figures;
     struct figures long_figures;
+    struct figures days_figures;
     bool ok = write_file(floor_path, taken, count, 1.0, t0) &&
               write_file(long_path, taken, count, hours, t0) &&
               measure_in_child(floor_path, t0, &floor_figures) &&
               measure_in_child(long_path, t0, &long_figures);
+    bool days_ok = ok && days > 0 && mkdir(days_path, 0700) == 0 &&
+                   write_days(days_path, taken, count, days, t0) &&
+                   measure_in_child(days_path, t0, &days_figures);
+    ok = ok && (days == 0 || days_ok);
     if (ok) {
         char name[32];
+        char days_name[48];
         snprintf(name, sizeof(name), "%.0f-hour file", hours);
+        snprintf(days_name, sizeof(days_name), "%u-day directory", days);
         print_figures("1-hour file (floor)", floor_path, &floor_figures);
         print_figures(name, long_path, &long_figures);
-        printf("bench-replay: %s against the 1-hour file: open %.2fx, slowest jump %.2fx, RSS "
-               "%.2fx; targets: open 100 ms, jump 50 ms, RSS 16 MiB\n",
-               name, long_figures.open_ms / floor_figures.open_ms,
-               long_figures.worst_jump_ms / floor_figures.worst_jump_ms,
-               (double)long_figures.rss_kib / (double)floor_figures.rss_kib);
+        if (days > 0) {
+            print_figures(days_name, days_path, &days_figures);
+        }
+        print_ratios(name, &long_figures, &floor_figures);
+        if (days > 0) {
+            print_ratios(days_name, &days_figures, &floor_figures);
+        }
     } else {
         fprintf(stderr, "bench-replay: a measurement failed\n");
     }
     unlink(floor_path);
     unlink(long_path);
+    remove_days(days_path, days);
     rmdir(dir);
     for (size_t i = 0; i < count; i++) {
         related_fini(&taken[i].related);

@@ -1,10 +1,12 @@
 /*
- * Reading a recording (a file, or a directory of daily files): at open, an index of every frame
- * built from the record headers alone (no payload is read or decompressed); a frame is decoded
- * from the keyframe before it, reusing the last decoded frame when stepping forward.  A torn or
- * damaged tail ends the recording at the last whole frame (with a warning); a damaged frame in
- * the middle is reported when it is read.  Memory: the index (40 bytes a frame) and two frames.
- * One thread at a time per reader.
+ * Reading a recording (a file, or a directory of daily files): at open, an index built from the
+ * record headers alone (no payload is decompressed); a frame is decoded from the keyframe before
+ * it, reusing the last decoded frame when stepping forward.  A torn or damaged tail ends the
+ * recording at the last whole frame (with a warning); a damaged frame in the middle, or a file
+ * removed or cut since the open, is reported when it is read.  Memory, whatever the recording's
+ * length: 40 bytes per 1,024 frames, four blocks of frame entries rebuilt on demand (160 KiB),
+ * two frames, and at most four open files (reader_index.h).  The query functions taking a const
+ * reader update those caches: one thread at a time per reader, for every function.
  */
 #ifndef NVITOP_SRC_RECORD_READER_H
 #define NVITOP_SRC_RECORD_READER_H
