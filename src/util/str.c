@@ -15,6 +15,22 @@ size_t str_copy(char *dst, size_t size, const char *src) {
     return len;
 }
 
+size_t str_u64(char *dst, size_t size, uint64_t value) {
+    char digits[20]; /* UINT64_MAX has 20 */
+    size_t n = 0;
+    do {
+        digits[sizeof(digits) - 1 - n] = (char)('0' + value % 10);
+        value /= 10;
+        n++;
+    } while (value != 0);
+    if (size > 0) {
+        size_t keep = n < size - 1 ? n : size - 1;
+        memcpy(dst, digits + sizeof(digits) - n, keep);
+        dst[keep] = '\0';
+    }
+    return n;
+}
+
 size_t str_append(char *dst, size_t size, const char *src) {
     size_t used = strnlen(dst, size);
     if (used == size) {

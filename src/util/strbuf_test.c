@@ -9,6 +9,8 @@
 
 #include "util/strbuf.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,10 +64,29 @@ static void test_str(void **state) {
     assert_null(str_dup_n("x", SIZE_MAX));
 }
 
+/* str_u64() against snprintf, truncation included. */
+static void test_str_u64(void **state) {
+    (void)state;
+    static const uint64_t values[] = {0, 7, 10, 99, 100, 4294967295u, 4294967296u, UINT64_MAX};
+    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+        char mine[32];
+        char theirs[32];
+        int len = snprintf(theirs, sizeof(theirs), "%" PRIu64, values[i]);
+        assert_int_equal(str_u64(mine, sizeof(mine), values[i]), len);
+        assert_string_equal(mine, theirs);
+        char small[4];
+        snprintf(theirs, sizeof(small), "%" PRIu64, values[i]);
+        assert_int_equal(str_u64(small, sizeof(small), values[i]), len);
+        assert_string_equal(small, theirs);
+    }
+    assert_int_equal(str_u64(NULL, 0, 12345), 5);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strbuf),
         cmocka_unit_test(test_str),
+        cmocka_unit_test(test_str_u64),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
