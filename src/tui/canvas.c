@@ -281,22 +281,25 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
     struct canvas_cell cell = {.len = 1, .width = 1, .style = style};
     while (i < len && s[i] != '\0') {
         if (s[i] >= 0x20 && s[i] < 0x7F) {
-            /* Printable ASCII, most of every frame: one byte, one cell, no mapping; stored while
-             * scanning (one pass over the run, not one to find its end and one to copy it). */
-            bool shown = row >= 0 && row < canvas->rows;
-            struct canvas_cell *cells = shown ? cell_at(canvas, row, 0) : NULL;
-            int cols = canvas->cols;
-            do {
-                if (shown && col >= 0 && col < cols) {
-                    if (cells[col].width != 1) {
-                        break_wide(canvas, row, col);
+            /* Printable ASCII, most of every frame: one byte, one cell, no mapping. */
+            size_t end = i + 1;
+            while (end < len && s[end] >= 0x20 && s[end] < 0x7F) {
+                end++;
+            }
+            if (row >= 0 && row < canvas->rows) {
+                struct canvas_cell *cells = cell_at(canvas, row, 0);
+                int from = col < 0 ? 0 : col;
+                int to = (int)(end - i) > canvas->cols - col ? canvas->cols : col + (int)(end - i);
+                for (int c = from; c < to; c++) {
+                    if (cells[c].width != 1) {
+                        break_wide(canvas, row, c);
                     }
-                    cell.text[0] = (char)s[i];
-                    cells[col] = cell;
+                    cell.text[0] = (char)s[i + (size_t)(c - col)];
+                    cells[c] = cell;
                 }
-                col++;
-                i++;
-            } while (i < len && s[i] >= 0x20 && s[i] < 0x7F);
+            }
+            col += (int)(end - i);
+            i = end;
             continue;
         }
         uint32_t cp;
