@@ -27,7 +27,11 @@ static void u32_text(char *buf, size_t size, uint32_t value, const char *suffix)
     if (nvt_is_na_u32(value)) {
         str_copy(buf, size, NA_TEXT);
     } else {
-        snprintf(buf, size, "%u%s", value, suffix);
+        /* "%u%s" without printf: a few per device per frame. */
+        size_t len = str_u64(buf, size, value);
+        if (len < size) {
+            str_copy(buf + len, size - len, suffix);
+        }
     }
 }
 

@@ -11,7 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <nvitop/format.h>
+
 #include "tui/widgets/panels.h"
+#include "util/str.h"
 #include "view/filter.h"
 
 #define HELP_HINT "(Press h for help or q to quit)"
@@ -53,14 +56,27 @@ int device_panel_bandwidth_col(const struct tui_app *app) {
 
 /* "12.3GiB/s" from KiB/s; "N/A" for NaN. */
 static void rate_text(char *buf, size_t size, double kibps) {
+    /* "%.0fKiB/s", "%.1fMiB/s" or "%.2fGiB/s", with nvt_format_fixed() (printf's "%.*f") rather
+     * than snprintf: two per device per frame. */
     if (isnan(kibps)) {
-        snprintf(buf, size, "N/A");
-    } else if (kibps < 1024.0) {
-        snprintf(buf, size, "%.0fKiB/s", kibps);
-    } else if (kibps < 1024.0 * 1024.0) {
-        snprintf(buf, size, "%.1fMiB/s", kibps / 1024.0);
-    } else {
-        snprintf(buf, size, "%.2fGiB/s", kibps / (1024.0 * 1024.0));
+        str_copy(buf, size, "N/A");
+        return;
+    }
+    const char *unit = "KiB/s";
+    int digits = 0;
+    double value = kibps;
+    if (kibps >= 1024.0 * 1024.0) {
+        unit = "GiB/s";
+        digits = 2;
+        value = kibps / (1024.0 * 1024.0);
+    } else if (kibps >= 1024.0) {
+        unit = "MiB/s";
+        digits = 1;
+        value = kibps / 1024.0;
+    }
+    size_t len = nvt_format_fixed(buf, size, value, digits);
+    if (len < size) {
+        str_copy(buf + len, size - len, unit);
     }
 }
 
