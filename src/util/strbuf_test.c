@@ -82,11 +82,36 @@ static void test_str_u64(void **state) {
     assert_int_equal(str_u64(NULL, 0, 12345), 5);
 }
 
+/* str_format_s() against snprintf: widths, left alignment, "*" widths (negative too), "%%",
+ * texts longer than their width and truncation. */
+static void test_str_format_s(void **state) {
+    (void)state;
+    const char *long_text = "a text much longer than the thirty-two blanks of one padding step";
+    char mine[256];
+    char theirs[256];
+    for (int width = -70; width <= 70; width += 7) {
+        for (size_t size = 0; size <= sizeof(mine); size += size < 16 ? 1 : 60) {
+            int n = snprintf(size > 0 ? theirs : NULL, size, "│ %3s  %-19s %4s │ %*s%s 100%% %s|",
+                             "12", "NVIDIA H100", "On", width, "x", "", long_text);
+            size_t m =
+                str_format_s(size > 0 ? mine : NULL, size, "│ %3s  %-19s %4s │ %*s%s 100%% %s|",
+                             "12", "NVIDIA H100", "On", width, "x", "", long_text);
+            assert_int_equal(m, n);
+            if (size > 0) {
+                assert_string_equal(mine, theirs);
+            }
+        }
+    }
+    assert_int_equal(str_format_s(mine, sizeof(mine), "plain"), 5);
+    assert_string_equal(mine, "plain");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_strbuf),
         cmocka_unit_test(test_str),
         cmocka_unit_test(test_str_u64),
+        cmocka_unit_test(test_str_format_s),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

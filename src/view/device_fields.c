@@ -153,7 +153,8 @@ static void memory_fields(const struct nvt_device_snapshot *device,
     bytes_text(out->memory_used, sizeof(out->memory_used), device->state.memory_used_bytes);
     bytes_text(total, sizeof(total), device->state.memory_total_bytes);
     if (device->info.is_mig) {
-        snprintf(out->memory_usage, sizeof(out->memory_usage), "%s / %8s", out->memory_used, total);
+        str_format_s(out->memory_usage, sizeof(out->memory_usage), "%s / %8s", out->memory_used,
+                     total);
     } else {
         pair_text(out->memory_usage, sizeof(out->memory_usage), out->memory_used, total);
     }

@@ -119,8 +119,8 @@ static void bandwidth_text(const struct nvt_device_snapshot *device, int row, ch
     char rx[24];
     char tx[24];
     if (device == NULL) {
-        snprintf(rx, sizeof(rx), "N/A");
-        snprintf(tx, sizeof(tx), "N/A");
+        str_copy(rx, sizeof(rx), "N/A");
+        str_copy(tx, sizeof(tx), "N/A");
     } else if (row == 0) {
         rate_text(rx, sizeof(rx), u32_rate(device->state.pcie_rx_kibps));
         rate_text(tx, sizeof(tx), u32_rate(device->state.pcie_tx_kibps));
@@ -128,7 +128,7 @@ static void bandwidth_text(const struct nvt_device_snapshot *device, int row, ch
         rate_text(rx, sizeof(rx), link_sum(device->state.nvlink_rx_kibps));
         rate_text(tx, sizeof(tx), link_sum(device->state.nvlink_tx_kibps));
     }
-    snprintf(buf, size, " %-6s RX %11s  TX %11s", row == 0 ? "PCIe" : "NVLink", rx, tx);
+    str_format_s(buf, size, " %-6s RX %11s  TX %11s", row == 0 ? "PCIe" : "NVLink", rx, tx);
 }
 
 /* The frame around the bandwidth cell follows the last character of each line of the panel. */
