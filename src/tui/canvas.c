@@ -68,14 +68,9 @@ int canvas_cols(const struct canvas *canvas) {
 }
 
 void canvas_clear(struct canvas *canvas) {
-    /* One blank cell, then the blank part doubled: 12,000 cells a frame at 200x60, a few large
-     * copies instead of a store per cell. */
     size_t count = (size_t)canvas->rows * (size_t)canvas->cols;
-    canvas->cells[0] = blank_cell;
-    for (size_t done = 1; done < count;) {
-        size_t more = done < count - done ? done : count - done;
-        memcpy(canvas->cells + done, canvas->cells, more * sizeof(canvas->cells[0]));
-        done += more;
+    for (size_t i = 0; i < count; i++) {
+        canvas->cells[i] = blank_cell;
     }
     canvas->origin = 0;
 }
