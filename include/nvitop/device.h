@@ -131,9 +131,13 @@ enum nvt_sample_flags {
      * NVT_SAMPLE_DEVICES reading, as nvitop caches them for 5 s in its monitor.  Costs 2 NVML calls
      * per GPU instead of about 12.  Without an earlier full reading it reads everything. */
     NVT_SAMPLE_DEVICES_FAST = 1U << 12,
+    /* The SM and memory clocks only (what the monitor's bars show): 2 NVML calls per GPU where
+     * NVT_SAMPLE_CLOCKS makes 4.  The graphics and video clocks stay N/A unless NVT_SAMPLE_CLOCKS
+     * is asked for too (NVT_SAMPLE_ALL has both: all four clocks). */
+    NVT_SAMPLE_CLOCKS_SM_MEM = 1U << 13,
     /* What nvitop's once mode and main screen show. */
     NVT_SAMPLE_DEFAULT = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 3),
-    NVT_SAMPLE_ALL = 0x1FFFU
+    NVT_SAMPLE_ALL = 0x3FFFU
 };
 
 /* Number of physical devices.  Never fails for an open context (0 without GPUs).

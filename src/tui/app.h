@@ -228,6 +228,11 @@ bool app_selected_process(const struct tui_app *app, struct app_process_ref *out
 /* Initialise and free the parts of the state that own memory (not the canvas or sampler).
  * app_init returns false when out of memory. */
 bool app_init(struct tui_app *app, const struct tui_config *config);
+
+/* The clock flag the monitor samples with: the SM and memory clocks its bars show
+ * (NVT_SAMPLE_CLOCKS_SM_MEM, two NVML calls per GPU instead of four), or all four clocks while
+ * --record writes the snapshots, so that a recording keeps every field.  config may be NULL. */
+unsigned tui_clock_flags(const struct tui_config *config);
 void app_fini(struct tui_app *app);
 
 /* Draw the current screen onto the canvas (which has the terminal's size).  now_s: monotonic

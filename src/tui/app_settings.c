@@ -9,9 +9,14 @@
 #include "tui/app.h"
 #include "tui/widgets/panels.h"
 
+unsigned tui_clock_flags(const struct tui_config *config) {
+    return config != NULL && config->recorder != NULL ? NVT_SAMPLE_CLOCKS
+                                                      : NVT_SAMPLE_CLOCKS_SM_MEM;
+}
+
 void app_update_sample_flags(struct tui_app *app) {
     /* Memory, utilisation and clocks every time: the device panel always shows them. */
-    unsigned flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_CLOCKS;
+    unsigned flags = NVT_SAMPLE_DEVICES_FAST | tui_clock_flags(app->config);
     if (!app->hide_host) {
         flags |= NVT_SAMPLE_HOST;
     }

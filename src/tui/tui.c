@@ -35,7 +35,7 @@
  * the device period too. */
 static void plan_schedule(const struct tui_config *config, struct sampler_schedule *schedule) {
     /* Clocks every second too: the UTL and MBW bars end in "@ <clock>MHz", as in once mode. */
-    schedule->flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_CLOCKS | NVT_SAMPLE_HOST;
+    schedule->flags = NVT_SAMPLE_DEVICES_FAST | tui_clock_flags(config) | NVT_SAMPLE_HOST;
     schedule->slow_flags = NVT_SAMPLE_DEVICES;
     schedule->slow_period_s = SLOW_FIELDS_PERIOD_S;
     schedule->process_flags = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;

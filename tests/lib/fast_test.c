@@ -124,10 +124,63 @@ static void test_fast_costs_two_calls_per_gpu(void **state) {
     free(dir);
 }
 
+/* NVML clock calls of `count` snapshots with flags (plus NVT_SAMPLE_DEVICES_FAST). */
+static int clock_calls(const char *calls_file, unsigned flags, int count) {
+    remove(calls_file);
+    nvt_context *ctx = tu_open(tu_bundled_scenario("h100-8gpu.json"));
+    for (int i = 0; i < count; i++) {
+        nvt_snapshot_free(take(ctx, NVT_SAMPLE_DEVICES_FAST | flags));
+    }
+    nvt_close(ctx);
+    char *calls = tu_read_file(calls_file);
+    int n = tu_calls_of(calls, "nvmlDeviceGetClockInfo");
+    free(calls);
+    return n;
+}
+
+/* NVT_SAMPLE_CLOCKS_SM_MEM: the two clocks the monitor's bars show, two calls per GPU instead of
+ * four; NVT_SAMPLE_CLOCKS alone or with it still reads all four. */
+static void test_sm_and_memory_clocks_only(void **state) {
+    (void)state;
+    nvt_context *ctx = tu_open(tu_bundled_scenario("h100-8gpu.json"));
+    struct nvt_snapshot *all = take(ctx, NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_CLOCKS);
+    struct nvt_snapshot *two = take(ctx, NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_CLOCKS_SM_MEM);
+    assert_int_equal(two->device_count, all->device_count);
+    for (size_t i = 0; i < two->device_count; i++) {
+        const struct nvt_device_state *a = &all->devices[i].state;
+        const struct nvt_device_state *b = &two->devices[i].state;
+        assert_false(nvt_is_na_u32(a->clock_graphics_mhz));
+        assert_false(nvt_is_na_u32(a->clock_video_mhz));
+        assert_false(nvt_is_na_u32(b->clock_sm_mhz));
+        assert_false(nvt_is_na_u32(b->clock_memory_mhz));
+        assert_int_equal(b->clock_memory_mhz, a->clock_memory_mhz);
+        assert_true(nvt_is_na_u32(b->clock_graphics_mhz));
+        assert_true(nvt_is_na_u32(b->clock_video_mhz));
+    }
+    nvt_snapshot_free(all);
+    nvt_snapshot_free(two);
+    nvt_close(ctx);
+
+    char *dir = tu_temp_dir();
+    char calls_file[4096];
+    snprintf(calls_file, sizeof(calls_file), "%s/calls.txt", dir);
+    setenv("NVML_SIM_CALLS_FILE", calls_file, 1);
+    int sm_mem = clock_calls(calls_file, NVT_SAMPLE_CLOCKS_SM_MEM, 3);
+    int four = clock_calls(calls_file, NVT_SAMPLE_CLOCKS, 3);
+    int both = clock_calls(calls_file, NVT_SAMPLE_CLOCKS | NVT_SAMPLE_CLOCKS_SM_MEM, 3);
+    unsetenv("NVML_SIM_CALLS_FILE");
+    assert_int_equal(sm_mem, 3 * 8 * 2);
+    assert_int_equal(four, 3 * 8 * 4);
+    assert_int_equal(both, 3 * 8 * 4);
+    tu_remove_tree(dir);
+    free(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fast_keeps_slow_fields),
         cmocka_unit_test(test_fast_costs_two_calls_per_gpu),
+        cmocka_unit_test(test_sm_and_memory_clocks_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
 # Layout control and the settings file in a real terminal (issue 12): the H, P, b, g, G, + and -
 # keys with the text they show, the bandwidth column with the scenario's PCIe figures, S saving
 # the settings atomically and a new monitor starting from them, and the PCIe query skipped when
-# nothing shows it and made every 5 s for the column alone (the simulator's call counts).
+# nothing shows it and made every 5 s for the column alone, and two clocks per GPU read, not four
+# (the simulator's call counts).
 . "$(dirname "$0")/tmux_lib.sh"
 
 # pcie_calls: nvmlDeviceGetPcieThroughput calls of the last monitor (after it quit).
@@ -97,6 +98,13 @@ clock_ticks 3
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status without bandwidth"
 [ "$(pcie_calls)" = 0 ] || fail "$(pcie_calls) PCIe queries while nothing showed PCIe"
+# The bars show the SM and memory clocks only: two clock queries per GPU and snapshot (one
+# utilisation query per GPU and snapshot), not the four of NVT_SAMPLE_CLOCKS; only the closing
+# report after q reads all four clocks of the 8 GPUs.
+clocks=$(awk '$1 == "nvmlDeviceGetClockInfo" { n = $2 } END { print n + 0 }' "$WORK/calls")
+utils=$(awk '$1 == "nvmlDeviceGetUtilizationRates" { n = $2 } END { print n + 0 }' "$WORK/calls")
+[ "$utils" -gt 16 ] && [ "$clocks" = $((2 * (utils - 8) + 4 * 8)) ] ||
+    fail "$clocks clock queries for $utils utilisation queries (expected 2 per GPU and snapshot)"
 
 # 4. The bandwidth column from 140 columns: the scenario's PCIe figures, NVLink below; b hides
 # and shows it.

@@ -1,13 +1,22 @@
 /* timedelta2human with nvitop's rules. */
-#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
 #include <nvitop/format.h>
 
 #include "format_internal.h"
+#include "util/text/str.h"
 
 #define SECONDS_PER_DAY 86400.0
+
+/* ":%02u" of value (below 60) at text[len]; returns the new length (text has room). */
+static size_t put_colon_two(char *text, size_t len, uint64_t value) {
+    text[len] = ':';
+    text[len + 1] = (char)('0' + value / 10);
+    text[len + 2] = (char)('0' + value % 10);
+    text[len + 3] = '\0';
+    return len + 3;
+}
 
 size_t nvt_format_duration(char *buf, size_t size, double seconds, bool round) {
     struct format_out out;
@@ -39,11 +48,15 @@ size_t nvt_format_duration(char *buf, size_t size, double seconds, bool round) {
     uint64_t hours = total / 3600;
     uint64_t minutes = total % 3600 / 60;
     uint64_t secs = total % 60;
+    /* "H:MM:SS" or "M:SS" by hand: the monitor formats every process's TIME each second. */
+    size_t len = 0;
     if (hours > 0) {
-        snprintf(text, sizeof(text), "%" PRIu64 ":%02" PRIu64 ":%02" PRIu64, hours, minutes, secs);
+        len = str_u64(text, sizeof(text), hours);
+        len = put_colon_two(text, len, minutes);
     } else {
-        snprintf(text, sizeof(text), "%" PRIu64 ":%02" PRIu64, minutes, secs);
+        len = str_u64(text, sizeof(text), minutes);
     }
-    format_out_puts(&out, text);
+    len = put_colon_two(text, len, secs);
+    format_out_put(&out, text, len);
     return out.len;
 }

@@ -191,12 +191,14 @@ static void read_modes(struct reader *r) {
     }
 }
 
-static void read_clocks(struct reader *r) {
-    static const nvmlClockType_t types[] = {NVML_CLOCK_GRAPHICS, NVML_CLOCK_SM, NVML_CLOCK_MEM,
+/* All four clocks, or (all false) the SM and memory clocks of NVT_SAMPLE_CLOCKS_SM_MEM. */
+static void read_clocks(struct reader *r, bool all) {
+    static const nvmlClockType_t types[] = {NVML_CLOCK_SM, NVML_CLOCK_MEM, NVML_CLOCK_GRAPHICS,
                                             NVML_CLOCK_VIDEO};
-    uint32_t *targets[] = {&r->out->clock_graphics_mhz, &r->out->clock_sm_mhz,
-                           &r->out->clock_memory_mhz, &r->out->clock_video_mhz};
-    for (size_t i = 0; i < sizeof(types) / sizeof(types[0]) && !lost(r); i++) {
+    uint32_t *targets[] = {&r->out->clock_sm_mhz, &r->out->clock_memory_mhz,
+                           &r->out->clock_graphics_mhz, &r->out->clock_video_mhz};
+    size_t count = all ? sizeof(types) / sizeof(types[0]) : 2;
+    for (size_t i = 0; i < count && !lost(r); i++) {
         unsigned int value = 0;
         if (ok(r, NVML_QUERY(r->backend, nvmlDeviceGetClockInfo, r->handle, types[i], &value))) {
             *targets[i] = value;
@@ -325,8 +327,8 @@ void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device,
     if ((flags & NVT_SAMPLE_MODES) != 0) {
         read_modes(&r);
     }
-    if ((flags & NVT_SAMPLE_CLOCKS) != 0) {
-        read_clocks(&r);
+    if ((flags & (NVT_SAMPLE_CLOCKS | NVT_SAMPLE_CLOCKS_SM_MEM)) != 0) {
+        read_clocks(&r, (flags & NVT_SAMPLE_CLOCKS) != 0);
     }
     if ((flags & NVT_SAMPLE_CODEC) != 0) {
         read_codec(&r);

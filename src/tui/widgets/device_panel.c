@@ -11,7 +11,10 @@
 #include <string.h>
 #include <time.h>
 
+#include <nvitop/format.h>
+
 #include "tui/widgets/panels.h"
+#include "util/text/str.h"
 #include "view/processes/filter.h"
 
 #define HELP_HINT "(Press h for help or q to quit)"
@@ -53,14 +56,27 @@ int device_panel_bandwidth_col(const struct tui_app *app) {
 
 /* "12.3GiB/s" from KiB/s; "N/A" for NaN. */
 static void rate_text(char *buf, size_t size, double kibps) {
+    /* "%.0fKiB/s", "%.1fMiB/s" or "%.2fGiB/s", with nvt_format_fixed() (printf's "%.*f") rather
+     * than snprintf: two per device per frame. */
     if (isnan(kibps)) {
-        snprintf(buf, size, "N/A");
-    } else if (kibps < 1024.0) {
-        snprintf(buf, size, "%.0fKiB/s", kibps);
-    } else if (kibps < 1024.0 * 1024.0) {
-        snprintf(buf, size, "%.1fMiB/s", kibps / 1024.0);
-    } else {
-        snprintf(buf, size, "%.2fGiB/s", kibps / (1024.0 * 1024.0));
+        str_copy(buf, size, "N/A");
+        return;
+    }
+    const char *unit = "KiB/s";
+    int digits = 0;
+    double value = kibps;
+    if (kibps >= 1024.0 * 1024.0) {
+        unit = "GiB/s";
+        digits = 2;
+        value = kibps / (1024.0 * 1024.0);
+    } else if (kibps >= 1024.0) {
+        unit = "MiB/s";
+        digits = 1;
+        value = kibps / 1024.0;
+    }
+    size_t len = nvt_format_fixed(buf, size, value, digits);
+    if (len < size) {
+        str_copy(buf + len, size - len, unit);
     }
 }
 
@@ -103,8 +119,8 @@ static void bandwidth_text(const struct nvt_device_snapshot *device, int row, ch
     char rx[24];
     char tx[24];
     if (device == NULL) {
-        snprintf(rx, sizeof(rx), "N/A");
-        snprintf(tx, sizeof(tx), "N/A");
+        str_copy(rx, sizeof(rx), "N/A");
+        str_copy(tx, sizeof(tx), "N/A");
     } else if (row == 0) {
         rate_text(rx, sizeof(rx), u32_rate(device->state.pcie_rx_kibps));
         rate_text(tx, sizeof(tx), u32_rate(device->state.pcie_tx_kibps));
@@ -112,7 +128,7 @@ static void bandwidth_text(const struct nvt_device_snapshot *device, int row, ch
         rate_text(rx, sizeof(rx), link_sum(device->state.nvlink_rx_kibps));
         rate_text(tx, sizeof(tx), link_sum(device->state.nvlink_tx_kibps));
     }
-    snprintf(buf, size, " %-6s RX %11s  TX %11s", row == 0 ? "PCIe" : "NVLink", rx, tx);
+    str_format_s(buf, size, " %-6s RX %11s  TX %11s", row == 0 ? "PCIe" : "NVLink", rx, tx);
 }
 
 /* The frame around the bandwidth cell follows the last character of each line of the panel. */

@@ -112,6 +112,15 @@ size_t utf8_fit(const char *text, size_t len, size_t max_cells, size_t *cells) {
     size_t used = 0;
     size_t i = 0;
     while (i < len) {
+        if ((unsigned char)text[i] < 0x80) {
+            /* ASCII, most of every row: one cell per byte, as utf8_width() counts it. */
+            if (used + 1 > max_cells) {
+                break;
+            }
+            used++;
+            i++;
+            continue;
+        }
         uint32_t cp = 0;
         size_t n = utf8_decode(text + i, len - i, &cp);
         unsigned w = utf8_cp_width(cp);

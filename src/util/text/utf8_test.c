@@ -49,6 +49,14 @@ static void test_width_and_fit(void **state) {
     assert_int_equal(utf8_fit(text, strlen(text), 5, &cells), 5);
     assert_int_equal(cells, 4);
     assert_int_equal(utf8_fit(text, strlen(text), 100, NULL), strlen(text));
+    /* ASCII after a wide character, control characters one cell each, as utf8_width() counts. */
+    const char *mixed = "\xe4\xb8\xad\tx\x01yz";
+    assert_int_equal(utf8_fit(mixed, strlen(mixed), 5, &cells), 6);
+    assert_int_equal(cells, 5);
+    assert_int_equal(utf8_fit(mixed, strlen(mixed), 1, &cells), 0);
+    assert_int_equal(cells, 0);
+    assert_int_equal(utf8_fit(mixed, strlen(mixed), 7, &cells), strlen(mixed));
+    assert_int_equal(cells, utf8_width(mixed, strlen(mixed)));
 }
 
 int main(void) {

@@ -86,10 +86,16 @@ void view_line_add_repeat(struct view_line *line, const char *text, size_t count
     }
     reserve_text(line, unit * count);
     size_t start = line->len;
-    for (size_t i = 0; i < count; i++) {
-        memcpy(line->text + line->len, text, unit);
-        line->len += unit;
+    /* One copy of the unit, then the copied part doubled: rules are hundreds of units long. */
+    char *base = line->text + start;
+    size_t total = unit * count;
+    memcpy(base, text, unit);
+    for (size_t done = unit; done < total;) {
+        size_t more = done < total - done ? done : total - done;
+        memcpy(base + done, base, more);
+        done += more;
     }
+    line->len += total;
     line->text[line->len] = '\0';
     if (!style_is_plain(style)) {
         push_span(line, start, line->len - start, style);

@@ -27,8 +27,31 @@ static void u32_text(char *buf, size_t size, uint32_t value, const char *suffix)
     if (nvt_is_na_u32(value)) {
         str_copy(buf, size, NA_TEXT);
     } else {
-        snprintf(buf, size, "%u%s", value, suffix);
+        /* "%u%s" without printf: a few per device per frame. */
+        size_t len = str_u64(buf, size, value);
+        if (len < size) {
+            str_copy(buf + len, size - len, suffix);
+        }
     }
+}
+
+/* prefix, value in decimal, then suffix: "%s%u%s" without printf (several per device a frame). */
+static void number_text(char *buf, size_t size, const char *prefix, uint64_t value,
+                        const char *suffix) {
+    size_t len = str_copy(buf, size, prefix);
+    if (len < size) {
+        len += str_u64(buf + len, size - len, value);
+    }
+    if (len < size) {
+        str_copy(buf + len, size - len, suffix);
+    }
+}
+
+/* "%s / %s" without printf. */
+static void pair_text(char *buf, size_t size, const char *left, const char *right) {
+    str_copy(buf, size, left);
+    str_append(buf, size, " / ");
+    str_append(buf, size, right);
 }
 
 static void bytes_text(char *buf, size_t size, uint64_t bytes) {
@@ -130,9 +153,10 @@ static void memory_fields(const struct nvt_device_snapshot *device,
     bytes_text(out->memory_used, sizeof(out->memory_used), device->state.memory_used_bytes);
     bytes_text(total, sizeof(total), device->state.memory_total_bytes);
     if (device->info.is_mig) {
-        snprintf(out->memory_usage, sizeof(out->memory_usage), "%s / %8s", out->memory_used, total);
+        str_format_s(out->memory_usage, sizeof(out->memory_usage), "%s / %8s", out->memory_used,
+                     total);
     } else {
-        snprintf(out->memory_usage, sizeof(out->memory_usage), "%s / %s", out->memory_used, total);
+        pair_text(out->memory_usage, sizeof(out->memory_usage), out->memory_used, total);
     }
 }
 
@@ -140,7 +164,7 @@ static void clock_text(char *buf, size_t size, uint32_t mhz) {
     if (nvt_is_na_u32(mhz)) {
         buf[0] = '\0';
     } else {
-        snprintf(buf, size, "@ %uMHz", mhz);
+        number_text(buf, size, "@ ", mhz, "MHz");
     }
 }
 
@@ -149,7 +173,7 @@ void view_device_fields_fill(const struct nvt_device_snapshot *device,
     const struct nvt_device_info *info = &device->info;
     const struct nvt_device_state *state = &device->state;
     memset(out, 0, sizeof(*out));
-    snprintf(out->index, sizeof(out->index), "%u", info->index);
+    str_u64(out->index, sizeof(out->index), info->index);
     device_name(out->name, sizeof(out->name), device);
     feature_text(out->persistence, sizeof(out->persistence), state->persistence_mode);
     str_copy(out->bus_id, sizeof(out->bus_id), info->bus_id[0] == '\0' ? NA_TEXT : info->bus_id);
@@ -157,8 +181,7 @@ void view_device_fields_fill(const struct nvt_device_snapshot *device,
     if (nvt_is_na_u64(state->ecc_uncorrected_volatile)) {
         str_copy(out->ecc, sizeof(out->ecc), NA_TEXT);
     } else {
-        snprintf(out->ecc, sizeof(out->ecc), "%llu",
-                 (unsigned long long)state->ecc_uncorrected_volatile);
+        str_u64(out->ecc, sizeof(out->ecc), state->ecc_uncorrected_volatile);
     }
     if (state->mig_mode == NVT_FEATURE_ENABLED) {
         str_copy(out->mig_mode, sizeof(out->mig_mode), "Enabled");
@@ -176,12 +199,12 @@ void view_device_fields_fill(const struct nvt_device_snapshot *device,
     if (nvt_is_na_u32(state->performance_state)) {
         str_copy(out->performance, sizeof(out->performance), NA_TEXT);
     } else {
-        snprintf(out->performance, sizeof(out->performance), "P%u", state->performance_state);
+        number_text(out->performance, sizeof(out->performance), "P", state->performance_state, "");
     }
     char limit[16];
     watts_text(out->power_usage, sizeof(out->power_usage), state->power_usage_mw);
     watts_text(limit, sizeof(limit), state->power_limit_mw);
-    snprintf(out->power_status, sizeof(out->power_status), "%s / %s", out->power_usage, limit);
+    pair_text(out->power_status, sizeof(out->power_status), out->power_usage, limit);
     memory_fields(device, out);
     u32_text(out->gpu_util, sizeof(out->gpu_util), state->gpu_util_pct, "%");
     str_copy(out->compute_mode, sizeof(out->compute_mode), compute_mode_text(state->compute_mode));

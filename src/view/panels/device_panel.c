@@ -14,6 +14,7 @@
 #include <nvitop/format.h>
 #include <nvitop/version.h>
 
+#include "util/text/str.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"
 #include "view/draw/bar.h"
@@ -163,43 +164,42 @@ static void header_lines(const struct panel *p, size_t shown, const char *versio
 }
 
 /* Python's str.center(): the extra blank goes to the right. */
-static void center(struct strbuf *out, const char *text, size_t width) {
+static void center(char *buf, size_t size, const char *text, size_t width) {
     size_t len = strlen(text);
     size_t pad = width > len ? width - len : 0;
-    (void)strbuf_appendf(out, "%*s%s%*s", (int)(pad / 2), "", text, (int)(pad - pad / 2), "");
+    str_format_s(buf, size, "%*s%s%*s", (int)(pad / 2), "", text, (int)(pad - pad / 2), "");
 }
 
 /* The texts of a device's table lines (without the bar column), one per entry of rows. */
 static size_t row_texts(const struct panel *p, const struct nvt_device_snapshot *device,
                         const struct view_device_fields *fields, char rows[2][512]) {
     if (device->info.is_mig) {
-        snprintf(rows[0], 512, "│%2s:%-2s%12s @ GI/CI:%2s/%-2s│ %20s │ BAR1: %8s / %3s │",
-                 fields->index, fields->mig_index, fields->name, fields->gpu_instance,
-                 fields->compute_instance, fields->memory_usage, fields->bar1_used,
-                 fields->bar1_percent);
+        str_format_s(rows[0], 512, "│%2s:%-2s%12s @ GI/CI:%2s/%-2s│ %20s │ BAR1: %8s / %3s │",
+                     fields->index, fields->mig_index, fields->name, fields->gpu_instance,
+                     fields->compute_instance, fields->memory_usage, fields->bar1_used,
+                     fields->bar1_percent);
         return 1;
     }
     if (p->compact) {
-        snprintf(rows[0], 512, "│ %3s %3s %4s %*s%13s │ %20s │ %7s  %11s │", fields->index,
-                 fields->fan, fields->temperature, p->perf_right ? 3 : -3, fields->performance,
-                 fields->power_status, fields->memory_usage, fields->gpu_util,
-                 fields->compute_mode);
+        str_format_s(rows[0], 512, "│ %3s %3s %4s %*s%13s │ %20s │ %7s  %11s │", fields->index,
+                     fields->fan, fields->temperature, p->perf_right ? 3 : -3, fields->performance,
+                     fields->power_status, fields->memory_usage, fields->gpu_util,
+                     fields->compute_mode);
         return 1;
     }
     char ecc[64];
     if (p->support_mig) {
-        snprintf(ecc, sizeof(ecc), "%8s  %10s", fields->mig_mode, fields->ecc);
+        str_format_s(ecc, sizeof(ecc), "%8s  %10s", fields->mig_mode, fields->ecc);
     } else {
-        snprintf(ecc, sizeof(ecc), "%20s", fields->ecc);
+        str_format_s(ecc, sizeof(ecc), "%20s", fields->ecc);
     }
-    struct strbuf perf = STRBUF_INIT;
-    center(&perf, fields->performance, 4);
-    snprintf(rows[0], 512, "│ %3s  %-19s %4s │ %-16s %3s │ %s │", fields->index, fields->name,
-             fields->persistence, fields->bus_id, fields->display_active, ecc);
-    snprintf(rows[1], 512, "│ %3s  %4s  %s %13s │ %20s │ %7s  %11s │", fields->fan,
-             fields->temperature, strbuf_cstr(&perf), fields->power_status, fields->memory_usage,
-             fields->gpu_util, fields->compute_mode);
-    strbuf_fini(&perf);
+    char perf[sizeof(fields->performance) + 4];
+    center(perf, sizeof(perf), fields->performance, 4);
+    str_format_s(rows[0], 512, "│ %3s  %-19s %4s │ %-16s %3s │ %s │", fields->index, fields->name,
+                 fields->persistence, fields->bus_id, fields->display_active, ecc);
+    str_format_s(rows[1], 512, "│ %3s  %4s  %s %13s │ %20s │ %7s  %11s │", fields->fan,
+                 fields->temperature, perf, fields->power_status, fields->memory_usage,
+                 fields->gpu_util, fields->compute_mode);
     return 2;
 }
 

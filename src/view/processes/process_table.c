@@ -63,6 +63,18 @@ static double host_number(const struct nvt_host_process *host, double value) {
     return host_is_known(host) ? value : NAN;
 }
 
+/* text right-aligned in width bytes at p, never cut (printf's "%*s"); returns the end.  The
+ * caller has the room.  Rows are built this way, not with snprintf: every row of every frame. */
+static char *put_right(char *p, const char *text, size_t width) {
+    size_t len = strlen(text);
+    if (len < width) {
+        memset(p, ' ', width - len);
+        p += width - len;
+    }
+    memcpy(p, text, len);
+    return p + len;
+}
+
 /* nvitop's cpu_percent_string without the "%". */
 static void cpu_text(char *buf, size_t size, double percent) {
     if (isnan(percent)) {
@@ -104,11 +116,12 @@ static void fill_item(const struct nvt_snapshot *snap, const struct view_config 
     row->process = process;
     row->device_slot = process->device;
     row->physical_index = device->info.index;
-    if (device->info.is_mig) {
-        snprintf(row->display_index, sizeof(row->display_index), "%u:%u", device->info.index,
-                 device->info.mig_index);
-    } else {
-        snprintf(row->display_index, sizeof(row->display_index), "%u", device->info.index);
+    /* "%u" or "%u:%u" (the MIG instance). */
+    size_t size = sizeof(row->display_index);
+    size_t len = str_u64(row->display_index, size, device->info.index);
+    if (device->info.is_mig && len + 1 < size) {
+        row->display_index[len] = ':';
+        str_u64(row->display_index + len + 1, size - len - 1, device->info.mig_index);
     }
     struct view_device_colors colors;
     view_device_colors(device, &config->thresholds, &colors);
@@ -146,10 +159,18 @@ static char *host_info_text(const struct view_process_row *row, size_t time_widt
         nvt_format_fixed(mem, sizeof(mem), memory, 1);
     }
     time_text(time, sizeof(time), host);
-    size_t pad = time_width > strlen(time) ? time_width - strlen(time) : 0;
-    size_t size = strlen(row->command) + 128;
-    char *text = xmalloc(size);
-    snprintf(text, size, "%5s %5s  %*s%s  %s", cpu, mem, (int)pad, "", time, row->command);
+    /* "%5s %5s  %*s  %s" with TIME right-aligned to time_width. */
+    size_t time_len = strlen(time);
+    size_t time_cells = time_width > time_len ? time_width : time_len;
+    size_t command_len = strlen(row->command);
+    char *text = xmalloc(sizeof(cpu) + sizeof(mem) + time_cells + command_len + 8);
+    char *p = put_right(text, cpu, 5);
+    *p++ = ' ';
+    p = put_right(p, mem, 5);
+    p = put_right(p, "  ", 2);
+    p = put_right(p, time, time_cells);
+    p = put_right(p, "  ", 2);
+    memcpy(p, row->command, command_len + 1);
     return text;
 }
 
@@ -353,7 +374,7 @@ void view_process_row_line(const struct view_process_table *table, size_t index,
     char gpu_mem[32];
     char sm[16];
     char gmbw[16];
-    snprintf(pid_text, sizeof(pid_text), "%u", process->pid);
+    str_u64(pid_text, sizeof(pid_text), process->pid);
     cut_left(pid, sizeof(pid), pid_text, 7, ".");
     cut_left(user, sizeof(user), user_of(process), 7, "+");
     if (nvt_is_na_u64(process->gpu_memory_bytes)) {
@@ -364,19 +385,34 @@ void view_process_row_line(const struct view_process_table *table, size_t index,
     if (nvt_is_na_u32(process->sm_util_pct)) {
         str_copy(sm, sizeof(sm), "N/A");
     } else {
-        snprintf(sm, sizeof(sm), "%u", process->sm_util_pct);
+        str_u64(sm, sizeof(sm), process->sm_util_pct);
     }
     if (nvt_is_na_u32(process->memory_util_pct)) {
         str_copy(gmbw, sizeof(gmbw), "N/A");
     } else {
-        snprintf(gmbw, sizeof(gmbw), "%u", process->memory_util_pct);
+        str_u64(gmbw, sizeof(gmbw), process->memory_util_pct);
     }
 
     struct view_line info;
     view_line_init(&info);
     size_t user_cells = nvt_text_width(user);
-    view_line_addf(&info, plain, "%7s %s %*s%s %8s %3s %5s ", pid, view_process_type(process->type),
-                   (int)(user_cells < 7 ? 7 - user_cells : 0), "", user, gpu_mem, sm, gmbw);
+    /* "%7s %s %*s%s %8s %3s %5s " with USER right-aligned to 7 cells; every piece is shorter than
+     * its array, so the sum fits. */
+    char columns[sizeof(pid) + 8 + 8 + sizeof(user) + sizeof(gpu_mem) + sizeof(sm) + sizeof(gmbw)];
+    char *p = put_right(columns, pid, 7);
+    *p++ = ' ';
+    p = put_right(p, view_process_type(process->type), 0);
+    *p++ = ' ';
+    p = put_right(p, "", user_cells < 7 ? 7 - user_cells : 0);
+    p = put_right(p, user, 0);
+    *p++ = ' ';
+    p = put_right(p, gpu_mem, 8);
+    *p++ = ' ';
+    p = put_right(p, sm, 3);
+    *p++ = ' ';
+    p = put_right(p, gmbw, 5);
+    *p++ = ' ';
+    view_line_add_n(&info, columns, (size_t)(p - columns), plain);
     host_columns(row, width - HOST_COLUMNS, host_offset, &info);
     if (host_offset > 0) {
         /* nvitop blanks the first host cell when scrolled, marking the cut. */
@@ -396,8 +432,8 @@ void view_process_row_line(const struct view_process_table *table, size_t index,
     }
 
     view_line_add(out, "│", plain);
-    char index_text[32];
-    snprintf(index_text, sizeof(index_text), "%4s", row->display_index);
+    char index_text[sizeof(row->display_index) + 4];
+    *put_right(index_text, row->display_index, 4) = '\0';
     view_line_add(out, index_text, view_style_make(row->device_color, 0));
     view_line_add(out, " ", plain);
     /* Running as superuser, nothing is dimmed (nvitop's IS_SUPERUSER). */
