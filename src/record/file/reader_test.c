@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "record/file/reader_index.h"
+#include "record/file/test_dir.h"
 #include "record/file/writer.h"
 
 #define T0 1.7e9
@@ -70,37 +71,6 @@ static void check_frame(struct rec_reader *r, size_t i) {
     frame_free(fr);
 }
 
-static char *temp_dir(void) {
-    char tmpl[] = "/tmp/nvt-reader-test-XXXXXX";
-    char *dir = mkdtemp(tmpl);
-    assert_non_null(dir);
-    return strdup(dir);
-}
-
-static char *path_in(const char *dir, const char *name) {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
-static void remove_all(char *dir) {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d != NULL && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] != '.') {
-            char *p = path_in(dir, e->d_name);
-            unlink(p);
-            free(p);
-        }
-    }
-    if (d != NULL) {
-        closedir(d);
-    }
-    rmdir(dir);
-    free(dir);
-}
-
 /* Open descriptors of this process (fcntl, so that no /proc is named). */
 static size_t open_fds(void) {
     size_t n = 0;
@@ -115,8 +85,8 @@ static size_t open_fds(void) {
  * keyframe 1500 in the second, frame 1400 on keyframe 0 in the first. */
 static void test_keyframes_blocks_back(void **state) {
     (void)state;
-    char *dir = temp_dir();
-    char *path = path_in(dir, "long.nvtrec");
+    char *dir = test_dir_make("reader-test");
+    char *path = test_dir_path(dir, "long.nvtrec");
     write_segment(path, 0, 1500, 2000);
     write_segment(path, 1500, 3500, 2000);
     char error[256];
@@ -139,19 +109,19 @@ static void test_keyframes_blocks_back(void **state) {
     assert_int_equal(rec_reader_find(r, T0 + 1e6), 3499);
     rec_reader_close(r);
     free(path);
-    remove_all(dir);
+    test_dir_remove(dir);
 }
 
 /* Six daily files: at most four stay open, every frame still reads; a file removed or cut after
  * open gives a clear message for its frames, not a crash. */
 static void test_directory_bounded(void **state) {
     (void)state;
-    char *dir = temp_dir();
+    char *dir = test_dir_make("reader-test");
     size_t per_file = 300;
     for (size_t f = 0; f < 6; f++) {
         char name[64];
         snprintf(name, sizeof(name), "nvitop-2026-11-%02zu-000.nvtrec", f + 1);
-        char *path = path_in(dir, name);
+        char *path = test_dir_path(dir, name);
         write_segment(path, f * per_file, (f + 1) * per_file, 100);
         free(path);
     }
@@ -172,14 +142,14 @@ static void test_directory_bounded(void **state) {
     for (size_t f = 2; f < 6; f++) {
         check_frame(r, f * per_file + 5);
     }
-    char *first = path_in(dir, "nvitop-2026-11-01-000.nvtrec");
+    char *first = test_dir_path(dir, "nvitop-2026-11-01-000.nvtrec");
     unlink(first);
     struct frame *fr = NULL;
     assert_false(rec_reader_frame(r, 10, &fr, error, sizeof(error)));
     assert_non_null(strstr(error, "cannot open "));
     assert_non_null(strstr(error, "nvitop-2026-11-01-000.nvtrec: No such file"));
     assert_true(rec_reader_time(r, 10) == T0); /* its block's first time */
-    char *second = path_in(dir, "nvitop-2026-11-02-000.nvtrec");
+    char *second = test_dir_path(dir, "nvitop-2026-11-02-000.nvtrec");
     assert_int_equal(truncate(second, 64), 0);
     assert_false(rec_reader_frame(r, per_file + 10, &fr, error, sizeof(error)));
     assert_non_null(strstr(error, "nvitop-2026-11-02-000.nvtrec changed since it was opened"));
@@ -188,7 +158,7 @@ static void test_directory_bounded(void **state) {
     assert_int_equal(open_fds(), before);
     free(first);
     free(second);
-    remove_all(dir);
+    test_dir_remove(dir);
 }
 
 int main(void) {

@@ -19,6 +19,7 @@
 #include "record/file/crc32.h"
 #include "record/file/format.h"
 #include "record/file/reader.h"
+#include "record/file/test_dir.h"
 #include "record/file/writer.h"
 #include "record/record_dir.h"
 #include "record/when.h"
@@ -145,20 +146,6 @@ static void test_frame_roundtrip(void **state) {
     strbuf_fini(&buf);
 }
 
-static char *temp_dir(void) {
-    char tmpl[] = "/tmp/nvt-record-test-XXXXXX";
-    char *dir = mkdtemp(tmpl);
-    assert_non_null(dir);
-    return strdup(dir);
-}
-
-static char *path_in(const char *dir, const char *name) {
-    size_t n = strlen(dir) + strlen(name) + 2;
-    char *p = malloc(n);
-    snprintf(p, n, "%s/%s", dir, name);
-    return p;
-}
-
 static void write_frames(const char *path, size_t n, double t0, unsigned keyframe_every) {
     struct rec_writer_options o = {1.0, keyframe_every, 0};
     char error[256];
@@ -194,8 +181,8 @@ static void check_frames(const char *path, size_t n, double t0) {
 
 static void test_write_read(void **state) {
     (void)state;
-    char *dir = temp_dir();
-    char *path = path_in(dir, "a.nvtrec");
+    char *dir = test_dir_make("record-test");
+    char *path = test_dir_path(dir, "a.nvtrec");
     write_frames(path, 10, 1.7e9, 4);
     check_frames(path, 10, 1.7e9);
     /* While a writer has the file, a second one is refused. */
@@ -212,8 +199,7 @@ static void test_write_read(void **state) {
     check_frames(path, 20, 1.7e9);
     unlink(path);
     free(path);
-    rmdir(dir);
-    free(dir);
+    test_dir_remove(dir);
 }
 
 static unsigned char *slurp(const char *path, size_t *size) {
@@ -238,9 +224,9 @@ static void spit(const char *path, const unsigned char *data, size_t size) {
 /* A file cut at any byte reads up to its last whole frame; a writer then appends after it. */
 static void test_truncated(void **state) {
     (void)state;
-    char *dir = temp_dir();
-    char *path = path_in(dir, "a.nvtrec");
-    char *cut = path_in(dir, "cut.nvtrec");
+    char *dir = test_dir_make("record-test");
+    char *path = test_dir_path(dir, "a.nvtrec");
+    char *cut = test_dir_path(dir, "cut.nvtrec");
     write_frames(path, 6, 1.7e9, 3);
     size_t size = 0;
     unsigned char *data = slurp(path, &size);
@@ -283,16 +269,15 @@ static void test_truncated(void **state) {
     unlink(cut);
     free(path);
     free(cut);
-    rmdir(dir);
-    free(dir);
+    test_dir_remove(dir);
 }
 
 /* Any flipped byte gives either the frames or a clear message, never a crash. */
 static void test_corrupted(void **state) {
     (void)state;
-    char *dir = temp_dir();
-    char *path = path_in(dir, "a.nvtrec");
-    char *bad = path_in(dir, "bad.nvtrec");
+    char *dir = test_dir_make("record-test");
+    char *path = test_dir_path(dir, "a.nvtrec");
+    char *bad = test_dir_path(dir, "bad.nvtrec");
     write_frames(path, 4, 1.7e9, 2);
     size_t size = 0;
     unsigned char *data = slurp(path, &size);
@@ -341,8 +326,7 @@ static void test_corrupted(void **state) {
     unlink(bad);
     free(path);
     free(bad);
-    rmdir(dir);
-    free(dir);
+    test_dir_remove(dir);
 }
 
 static size_t count_files(const char *dir) {
@@ -357,27 +341,11 @@ static size_t count_files(const char *dir) {
     return n;
 }
 
-static void remove_all(const char *dir) {
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    while (d != NULL && (e = readdir(d)) != NULL) {
-        if (e->d_name[0] != '.') {
-            char *p = path_in(dir, e->d_name);
-            unlink(p);
-            free(p);
-        }
-    }
-    if (d != NULL) {
-        closedir(d);
-    }
-    rmdir(dir);
-}
-
 /* Daily files: 5 days of frames with --retain-days 2 keep 2 days; a byte limit keeps the
  * directory under it (plus the current file). */
 static void test_directory(void **state) {
     (void)state;
-    char *dir = temp_dir();
+    char *dir = test_dir_make("record-test");
     struct rec_writer_options o = {1.0, 0, 0};
     struct rec_dir_limits days = {2, 0};
     char error[256];
@@ -396,10 +364,9 @@ static void test_directory(void **state) {
     assert_true(rec_reader_time(r, rec_reader_count(r) - 1) == t0 + 49 * 8640.0);
     assert_true(rec_reader_count(r) <= 20);
     rec_reader_close(r);
-    remove_all(dir);
-    free(dir);
+    test_dir_remove(dir);
 
-    dir = temp_dir();
+    dir = test_dir_make("record-test");
     struct rec_dir_limits bytes = {0, 20000};
     d = rec_dir_open(dir, &o, &bytes, error, sizeof(error));
     assert_non_null(d);
@@ -414,7 +381,7 @@ static void test_directory(void **state) {
     unsigned long long total = 0;
     while ((e = readdir(dd)) != NULL) {
         struct stat st;
-        char *p = path_in(dir, e->d_name);
+        char *p = test_dir_path(dir, e->d_name);
         if (e->d_name[0] != '.' && stat(p, &st) == 0) {
             total += (unsigned long long)st.st_size;
         }
@@ -423,8 +390,7 @@ static void test_directory(void **state) {
     closedir(dd);
     assert_true(total <= 20000 + 20000 / 4 + 4096);
     assert_true(count_files(dir) >= 2);
-    remove_all(dir);
-    free(dir);
+    test_dir_remove(dir);
 }
 
 static void test_when(void **state) {
