@@ -257,6 +257,9 @@ static bool apply_collect(struct parse *p, struct tui_collect_settings *c, const
         } else if (value[0] == '\0' || strlen(value) >= sizeof(c->tag)) {
             complain(p, "%s: invalid value '%s' (expected 1 to %zu characters)", key, value,
                      sizeof(c->tag) - 1);
+        } else if (value[0] == '#' || value[0] == ';') {
+            /* Written back as "tag = #..." it would read as a comment. */
+            complain(p, "%s: invalid value '%s' (a tag cannot start with '#' or ';')", key, value);
         } else {
             snprintf(c->tag, sizeof(c->tag), "%s", value);
         }

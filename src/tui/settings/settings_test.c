@@ -135,6 +135,8 @@ static void test_bad_lines(void **state) {
         {"[collect]\nevery = 0\n",
          "t.conf:2: every: invalid value '0' (expected seconds from 0.01, or default)\n"},
         {"[collect]\ntag =\n", "t.conf:2: tag: invalid value '' (expected 1 to 63 characters)\n"},
+        {"[collect]\ntag=#run\n",
+         "t.conf:2: tag: invalid value '#run' (a tag cannot start with '#' or ';')\n"},
         {"[collect]\nprocesses = some\n",
          "t.conf:2: processes: invalid value 'some' (expected one of: job, all)\n"},
         {"[collect]\nstatistics = total\n",
