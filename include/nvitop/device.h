@@ -98,7 +98,9 @@ struct nvt_device_state {
     uint64_t ecc_uncorrected_volatile;
     uint32_t pcie_link_gen;
     uint32_t pcie_link_width;
-    uint32_t pcie_tx_kibps; /* KiB/s over NVML's 20 ms window */
+    /* KiB/s: from R555 on, the mean since this context's previous reading (the driver's byte
+     * counters); on the first reading and on older drivers, NVML's 20 ms window. */
+    uint32_t pcie_tx_kibps;
     uint32_t pcie_rx_kibps;
     /* NVLink throughput per link in KiB/s, from counter deltas between two samples of the same
      * context (N/A on the first); entries past info.nvlink_count are N/A. */
@@ -118,9 +120,11 @@ enum nvt_sample_flags {
     NVT_SAMPLE_CODEC = 1U << 5,          /* encoder and decoder utilisation */
     NVT_SAMPLE_BAR1 = 1U << 6,      /* BAR1 memory of physical GPUs (always read for MIG rows) */
     NVT_SAMPLE_PCIE_LINK = 1U << 7, /* current PCIe generation and width */
-    NVT_SAMPLE_PCIE_THROUGHPUT = 1U << 8, /* blocks ~20 ms per call on real hardware */
-    NVT_SAMPLE_NVLINK = 1U << 9,          /* NVLink throughput counters */
-    NVT_SAMPLE_MODES = 1U << 10,          /* display mode and power-management mode */
+    /* PCIe TX/RX: before R555, and on a context's first reading, blocks ~20 ms per GPU and
+     * direction on real hardware */
+    NVT_SAMPLE_PCIE_THROUGHPUT = 1U << 8,
+    NVT_SAMPLE_NVLINK = 1U << 9, /* NVLink throughput counters */
+    NVT_SAMPLE_MODES = 1U << 10, /* display mode and power-management mode */
     /* Snapshots only: every static fact of struct nvt_device_info (UUID, serial, VBIOS, max
      * clocks, power constraints, max PCIe link, compute capability, NVLink count).  Without it a
      * snapshot's info holds the name, PCI location and MIG facts, plus whatever the context has

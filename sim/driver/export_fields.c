@@ -1,10 +1,12 @@
 /*
- * Export: nvmlDeviceGetFieldValues, for the NVLink link count and throughput counters.
+ * Export: nvmlDeviceGetFieldValues, for the NVLink link count and throughput counters and the
+ * PCIe byte counters.
  *
- * NVLink throughput fields are cumulative KiB counters per link (scopeId = link).  While the
- * clock runs, a counter is the integral of the scenario's rate over simulated time; with a frozen
- * clock it advances at the frozen rate over real time, so that clients that divide counter deltas
- * by timestamp deltas still see the scenario's rate.
+ * NVLink throughput fields are cumulative KiB counters per link (scopeId = link); the PCIe ones
+ * count bytes, and only drivers from R555 on have them (older ones answer NOT_SUPPORTED for the
+ * field).  While the clock runs, a counter is the integral of the scenario's rate over simulated
+ * time; with a frozen clock it advances at the frozen rate over real time, so that clients that
+ * divide counter deltas by timestamp deltas still see the scenario's rate.
  */
 #include <math.h>
 #include <time.h>
@@ -26,6 +28,18 @@ static double counter_kib(const struct sim_query *q, const struct sim_num *rate)
     return sim_value_integral(rate, q->t_s);
 }
 
+/* The PCIe byte counters: the integral of the scenario's KiB/s rate, in bytes. */
+static void pcie_field(const struct sim_query *q, nvmlFieldValue_t *v) {
+    const struct sim_device *d = q->device;
+    const struct sim_num *rate =
+        v->fieldId == NVML_FI_DEV_PCIE_COUNT_TX_BYTES ? &d->pci.tx_kibps : &d->pci.rx_kibps;
+    nvmlReturn_t ret = q->model->pcie_byte_counters ? rate->error : NVML_ERROR_NOT_SUPPORTED;
+    v->valueType = NVML_VALUE_TYPE_UNSIGNED_LONG_LONG;
+    v->value.ullVal =
+        ret == NVML_SUCCESS ? (unsigned long long)llround(counter_kib(q, rate) * 1024.0) : 0;
+    v->nvmlReturn = ret;
+}
+
 static void field_value(const struct sim_query *q, nvmlFieldValue_t *v, long long stamp_us) {
     const struct sim_device *d = q->device;
     unsigned int links = 0;
@@ -36,6 +50,11 @@ static void field_value(const struct sim_query *q, nvmlFieldValue_t *v, long lon
         v->valueType = NVML_VALUE_TYPE_UNSIGNED_INT;
         v->value.uiVal = links;
         v->nvmlReturn = ret;
+        return;
+    }
+    if (v->fieldId == NVML_FI_DEV_PCIE_COUNT_TX_BYTES ||
+        v->fieldId == NVML_FI_DEV_PCIE_COUNT_RX_BYTES) {
+        pcie_field(q, v);
         return;
     }
     if (v->fieldId != NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX &&

@@ -187,6 +187,8 @@ struct sim_model {
     struct sim_text nvml_version;
     struct sim_num cuda_version;
     enum sim_generation generation;
+    /* NVML_FI_DEV_PCIE_COUNT_{TX,RX}_BYTES answer: drivers from R555 on (the version's major). */
+    bool pcie_byte_counters;
     nvmlReturn_t init_error;
     bool clock_frozen;
     double frozen_at_s;

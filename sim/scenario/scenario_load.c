@@ -123,6 +123,18 @@ static int default_nvml_version(struct scenario_ctx *ctx, struct sim_model *mode
     return model->nvml_version.value != NULL ? 0 : -1;
 }
 
+/* NVIDIA added the PCIe byte counter fields in R555. */
+#define PCIE_COUNTERS_SINCE_MAJOR 555
+
+static void derive_features(struct sim_model *model) {
+    const char *version = model->driver_version.value;
+    long major = 0;
+    for (const char *p = version; p != NULL && *p >= '0' && *p <= '9' && major < 100000; p++) {
+        major = major * 10 + (*p - '0');
+    }
+    model->pcie_byte_counters = major >= PCIE_COUNTERS_SINCE_MAJOR;
+}
+
 /* Messages quote pieces of the file (jansson's "near '...'", unknown keys); control characters
  * in them must not break the promise of exactly one line. */
 static void make_one_line(char *message) {
@@ -181,6 +193,7 @@ nvmlReturn_t scenario_parse(const char *name, const char *text, size_t length,
     json_decref(root);
     if (rc == 0) {
         rc = default_nvml_version(&ctx, model);
+        derive_features(model);
     }
     return finish(&ctx, model, rc, out, message);
 }

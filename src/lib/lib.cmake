@@ -28,6 +28,7 @@ set(NVT_LIB_SOURCES
     nvml/nvml_info.c
     nvml/nvml_loader.c
     nvml/nvml_nvlink.c
+    nvml/nvml_pcie.c
     nvml/nvml_proc_util.c
     nvml/nvml_process.c
     nvml/nvml_state.c

@@ -98,7 +98,7 @@ struct tui_app {
     struct nvt_snapshot *snap;      /* newest snapshot, NULL before the first */
     struct nvt_snapshot *proc_snap; /* newest one with processes (often the same), or NULL */
     /* Newest one with PCIe throughput (often the same), or NULL: the bandwidth column reads it
-     * with the slow fields only, as the 20 ms query is the costliest of all. */
+     * with the slow fields only, as before R555 the 20 ms query is the costliest of all. */
     struct nvt_snapshot *pcie_snap;
     struct view_process_table table; /* built from proc_snap */
     bool table_built;

@@ -21,10 +21,11 @@ void app_update_sample_flags(struct tui_app *app) {
         flags |= NVT_SAMPLE_HOST;
     }
     /* The slow fields every 5 s, as nvitop caches them, and the bandwidth column's figures with
-     * them: the PCIe query sleeps 20 ms per direction and GPU, and on 8 GPUs those 16 sleeps a
-     * second cost more CPU than everything else the monitor does; the NVLink counters then give
-     * the mean rate over the 5 s.  A PCIe graph needs a point every second (and the column then
-     * reads both every second, so that its two rows come from one reading). */
+     * them: before R555 the PCIe query sleeps 20 ms per direction and GPU, and on 8 GPUs those 16
+     * sleeps a second cost more CPU than everything else the monitor does; the NVLink counters,
+     * and from R555 on the PCIe ones, then give the mean rate over the 5 s.  A PCIe graph needs a
+     * point every second (and the column then reads both every second, so that its two rows come
+     * from one reading). */
     bool column = device_panel_bandwidth_col(app) > 0;
     unsigned slow_flags = NVT_SAMPLE_DEVICES;
     if (column) {

@@ -159,7 +159,7 @@ def test(argv):
                 tmux.capture()), 20, 'the node view')
             lines = screen.splitlines()
             check(lines[0].split() == ['NODE', good['h100'], 'node-h100'], f'title: {lines[0]!r}')
-            check('Driver Version: 550' in screen and 'CUDA Driver Version: 12.' in screen,
+            check('Driver Version: 570.86.15' in screen and 'CUDA Driver Version: 12.' in screen,
                   f'device panel header:\n{screen}')
             gpu_rows = [line for line in lines if re.match(r'^\|\s+\d+\s+H100 80GB HBM3', line)]
             check(len(gpu_rows) == 8, f'{len(gpu_rows)} GPU rows, expected 8:\n{screen}')

@@ -71,6 +71,9 @@ typedef enum nvmlReturn_enum {
 #define NVML_FI_DEV_NVLINK_LINK_COUNT         91
 #define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_TX 138
 #define NVML_FI_DEV_NVLINK_THROUGHPUT_DATA_RX 139
+/* Cumulative PCIe bytes since the driver loaded (R555 and later). */
+#define NVML_FI_DEV_PCIE_COUNT_TX_BYTES 197
+#define NVML_FI_DEV_PCIE_COUNT_RX_BYTES 198
 
 /* Versioned structs carry (sizeof(struct) | version << 24) in their first word. */
 #define NVML_STRUCT_VERSION(size, ver) ((unsigned int)(size) | ((unsigned int)(ver) << 24U))

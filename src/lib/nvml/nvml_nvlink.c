@@ -9,7 +9,7 @@
 #include "nvml/nvml_private.h"
 #include "util/sys/clock.h"
 
-static unsigned long long field_u64(const nvmlFieldValue_t *field) {
+unsigned long long nvml_field_u64(const nvmlFieldValue_t *field) {
     switch (field->valueType) {
     case NVML_VALUE_TYPE_UNSIGNED_INT:
         return field->value.uiVal;
@@ -35,7 +35,7 @@ static void nvlink_counter(const nvmlFieldValue_t *field, double elapsed_s,
         *known = false;
         return;
     }
-    unsigned long long kib = field_u64(field);
+    unsigned long long kib = nvml_field_u64(field);
     if (*known && elapsed_s > 0 && kib >= *previous) {
         *rate = (double)(kib - *previous) / elapsed_s;
     }

@@ -43,6 +43,13 @@ struct nvml_util_sample {
     uint32_t sm, mem, enc, dec;
 };
 
+/* Whether a device's driver counts PCIe bytes (see nvml_read_pcie). */
+enum nvml_pcie_counters {
+    NVML_PCIE_COUNTERS_UNKNOWN, /* not asked yet */
+    NVML_PCIE_COUNTERS_YES,
+    NVML_PCIE_COUNTERS_NO /* the blocking throughput query instead */
+};
+
 struct nvml_device {
     nvmlDevice_t handle; /* NULL when handle_status is not NVT_OK */
     nvt_status handle_status;
@@ -67,6 +74,14 @@ struct nvml_device {
     unsigned long long nvlink_rx_kib[NVML_NVLINK_MAX_LINKS];
     long long nvlink_time_us;
     bool nvlink_driver_time; /* nvlink_time_us is the driver's timestamp, not our clock */
+    /* PCIe byte counters of the previous reading (nvml_pcie.c): whether the driver has them
+     * (learnt on the first reading), the baseline and its time. */
+    enum nvml_pcie_counters pcie_counters;
+    bool pcie_known;
+    unsigned long long pcie_tx_bytes;
+    unsigned long long pcie_rx_bytes;
+    long long pcie_time_us;
+    bool pcie_driver_time;
     /* The slow fields of the last full reading, repeated by NVT_SAMPLE_DEVICES_FAST. */
     bool slow_known;
     struct nvt_device_state slow;
@@ -102,6 +117,20 @@ void nvml_copy_string(char *dst, size_t size, const char *src, nvmlReturn_t resu
  */
 nvmlReturn_t nvml_read_nvlink(struct nvml_backend *backend, struct nvml_device *device,
                               nvmlDevice_t handle, uint32_t links, struct nvt_device_state *out);
+
+/*
+ * PCIe TX and RX throughput into out->pcie_{tx,rx}_kibps (nvml_pcie.c).  Drivers from R555 on
+ * count the bytes (NVML_FI_DEV_PCIE_COUNT_{TX,RX}_BYTES): the rate is then the counters' delta
+ * since this device's previous reading over the time between them, read without waiting.  The
+ * first reading, a counter that went back, and drivers without the counters use
+ * nvmlDeviceGetPcieThroughput, which blocks about 20 ms per direction.  A lost GPU is reported in
+ * the result (the caller's ok()).
+ */
+nvmlReturn_t nvml_read_pcie(struct nvml_backend *backend, struct nvml_device *device,
+                            nvmlDevice_t handle, struct nvt_device_state *out);
+
+/* A field value as an unsigned 64-bit number, whatever its valueType (negative ones as 0). */
+unsigned long long nvml_field_u64(const nvmlFieldValue_t *field);
 
 /* Process-utilisation samples for the listed processes (nvml_proc_util.c). */
 nvt_status nvml_apply_process_utilization(struct nvml_backend *backend, struct nvml_device *device,

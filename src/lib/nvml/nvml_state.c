@@ -219,7 +219,7 @@ static void read_codec(struct reader *r) {
     }
 }
 
-static void read_pcie(struct reader *r, unsigned flags) {
+static void read_pcie_link(struct reader *r, unsigned flags) {
     unsigned int value = 0;
     if ((flags & NVT_SAMPLE_PCIE_LINK) != 0) {
         if (!lost(r) &&
@@ -229,16 +229,6 @@ static void read_pcie(struct reader *r, unsigned flags) {
         if (!lost(r) &&
             ok(r, NVML_QUERY(r->backend, nvmlDeviceGetCurrPcieLinkWidth, r->handle, &value))) {
             r->out->pcie_link_width = value;
-        }
-    }
-    if ((flags & NVT_SAMPLE_PCIE_THROUGHPUT) != 0) {
-        if (!lost(r) && ok(r, NVML_QUERY(r->backend, nvmlDeviceGetPcieThroughput, r->handle,
-                                         NVML_PCIE_UTIL_TX_BYTES, &value))) {
-            r->out->pcie_tx_kibps = value;
-        }
-        if (!lost(r) && ok(r, NVML_QUERY(r->backend, nvmlDeviceGetPcieThroughput, r->handle,
-                                         NVML_PCIE_UTIL_RX_BYTES, &value))) {
-            r->out->pcie_rx_kibps = value;
         }
     }
 }
@@ -333,7 +323,10 @@ void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device,
     if ((flags & NVT_SAMPLE_CODEC) != 0) {
         read_codec(&r);
     }
-    read_pcie(&r, flags);
+    read_pcie_link(&r, flags);
+    if ((flags & NVT_SAMPLE_PCIE_THROUGHPUT) != 0 && !lost(&r)) {
+        ok(&r, nvml_read_pcie(backend, device, r.handle, out));
+    }
     if ((flags & NVT_SAMPLE_NVLINK) != 0 && !lost(&r)) {
         ok(&r, nvml_read_nvlink(backend, device, r.handle, info->nvlink_count, out));
     }

@@ -2,7 +2,8 @@
  * The monitor's device panel: the clock line and the device table of view/panels/device_panel.h,
  * and on wide terminals a bandwidth column to its right (PCIe RX/TX on a GPU's first row, NVLink on
  * its second).  The column is drawn here rather than in the view layer because only the monitor
- * samples the throughputs (the PCIe query blocks 20 ms per GPU, too slow for the once report).
+ * samples the throughputs (a rate needs two readings, or before R555 a PCIe query that blocks
+ * 20 ms per GPU and direction: too slow for the once report).
  */
 #include "view/panels/device_panel.h"
 
