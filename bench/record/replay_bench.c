@@ -160,7 +160,7 @@ static bool measure(const char *path, double t0, struct figures *out) {
     }
     out->frames = rec_reader_count(reader);
     struct tui_source source;
-    replay_source_open(&source, reader, 0);
+    replay_source_open(&source, reader, 0, NULL);
     config.source = &source;
     struct tui_app app;
     struct canvas *canvas = canvas_create(ROWS, COLS);
@@ -200,6 +200,7 @@ static bool measure(const char *path, double t0, struct figures *out) {
     app_fini(&app);
     canvas_destroy(canvas);
     source.ops->stop(source.impl, 0.0);
+    rec_reader_close(reader);
     return true;
 }
 

@@ -14,7 +14,8 @@
 # there; the signal keys only show the read-only note (the stand-in is still alive); the tree view
 # shows the recorded parent of the fourth process, which no longer exists on this machine; the
 # environment screen says it was not recorded; the metrics screen opens on a recorded process;
-# the help screen lists the time line's keys; playing runs to the end and pauses there.
+# the help screen lists the time line's keys; playing runs to the end and pauses there; quitting
+# prints the report of the frame shown last.
 . "$(dirname "$0")/tmux_lib.sh"
 export TZ=UTC
 
@@ -197,6 +198,18 @@ wait_for " 5/5 "
 wait_for "End of the recording: paused."
 wait_for "REPLAY PAUSED  x2 "
 
+# Quitting prints the report of the moment shown last (frame 3 here), as a live monitor prints
+# the machine's, under the monitor's place in the terminal.
+keys '(' '('
+expect_frame 3
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status"
+COLUMNS=120 "$NVITOP" -1 --replay "$REC" --at "@$(time_of 3)" >"$WORK/once-full.txt"
+capture | rows_of >"$WORK/after.txt"
+rows_of <"$WORK/once-full.txt" >"$WORK/once.txt"
+[ -s "$WORK/once.txt" ] && cmp -s "$WORK/once.txt" "$WORK/after.txt" || {
+    fail "after q: not the report of the frame shown last"
+    diff -u "$WORK/once.txt" "$WORK/after.txt" >&2 || true
+}
+capture | grep -qF "REPLAY" && fail "the time line is still on the screen after q"
 finish

@@ -211,7 +211,9 @@ static bool replay_take_note(void *impl, char *out, size_t size) {
 static bool replay_stop(void *impl, double wait_s) {
     (void)wait_s;
     struct replay *r = impl;
-    rec_reader_close(r->reader);
+    if (r->shown_at_stop != NULL) {
+        *r->shown_at_stop = r->taken != SIZE_MAX ? r->taken : r->index;
+    }
     free(r);
     return true;
 }
@@ -236,9 +238,11 @@ static const struct tui_source_ops replay_ops = {
     .stop = replay_stop,
 };
 
-void replay_source_open(struct tui_source *out, struct rec_reader *reader, size_t start) {
+void replay_source_open(struct tui_source *out, struct rec_reader *reader, size_t start,
+                        size_t *shown_at_stop) {
     struct replay *r = xcalloc(1, sizeof(*r));
     r->reader = reader;
+    r->shown_at_stop = shown_at_stop;
     r->count = rec_reader_count(reader);
     r->taken = SIZE_MAX;
     replay_move(r, start, clock_monotonic_s());

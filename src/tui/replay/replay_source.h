@@ -14,8 +14,11 @@
 #include "record/file/reader.h"
 #include "tui/source.h"
 
-/* A source on reader (taken over: the source closes it), showing frame start first, paused.
- * Never fails (out of memory aborts through the program's allocator hook). */
-void replay_source_open(struct tui_source *out, struct rec_reader *reader, size_t start);
+/* A source on reader (lent: the caller closes it after the source stopped), showing frame start
+ * first, paused.  When the source stops, *shown_at_stop (unless NULL) is set to the frame it
+ * showed last, for the report printed after the monitor.  Never fails (out of memory aborts
+ * through the program's allocator hook). */
+void replay_source_open(struct tui_source *out, struct rec_reader *reader, size_t start,
+                        size_t *shown_at_stop);
 
 #endif /* NVITOP_SRC_TUI_REPLAY_SOURCE_H */

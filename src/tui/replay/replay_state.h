@@ -34,6 +34,7 @@ struct replay {
     char prompt[REPLAY_PROMPT_SIZE];
     size_t prompt_len;
     char note[160]; /* for the user, once (take_note) */
+    size_t *shown_at_stop; /* the owner's, set by stop() */
 };
 
 /* Speed factor of r's current speed. */

@@ -201,16 +201,20 @@ int replay_monitor(const struct nvitop_options *o, const struct tui_settings *se
         rec_reader_close(r);
         return 1;
     }
-    /* The devices to show, from the first frame shown (--only as live). */
+    /* The devices to show, from the first frame shown (--only as live).  The report after the
+     * monitor says which --only indices are invalid, once. */
     uint32_t *indices = xcalloc(frame->snap.device_count + 1, sizeof(*indices));
     struct messages messages;
     messages_init(&messages, color);
     size_t count = shown_indices(o, &frame->snap, indices, &messages);
+    messages_fini(&messages);
+    messages_init(&messages, color);
     frame_free(frame);
     struct view_config config;
     run_config_build(o, settings, color, geteuid() == 0, indices, count, &config);
     struct tui_source source;
-    replay_source_open(&source, r, start); /* the source closes the reader */
+    size_t shown = start;
+    replay_source_open(&source, r, start, &shown);
     struct tui_config tui = {.view = config,
                              .mode = settings->mode,
                              .interval_s = settings->interval_s,
@@ -219,11 +223,20 @@ int replay_monitor(const struct nvitop_options *o, const struct tui_settings *se
                              .settings_path = settings_path,
                              .source = &source};
     char reason[256] = "";
-    int code = 0;
-    if (tui_run(&tui, reason, sizeof(reason)) == TUI_FAILED) {
+    bool failed = tui_run(&tui, reason, sizeof(reason)) == TUI_FAILED;
+    if (failed) {
         messages_addf(&messages, "ERROR: Failed to initialize `curses` (%s)", reason);
-        code = 1;
     }
+    /* As after a live monitor (or instead of one that could not start): the report of the moment
+     * shown last, as `nvitop -1 --replay FILE --at` that time prints it. */
+    int code = 1;
+    if (!rec_reader_frame(r, shown, &frame, error, sizeof(error))) {
+        fprintf(stderr, "nvitop: cannot replay: %s\n", error);
+    } else {
+        code = print_frame(o, settings, color, frame, false) && !failed ? 0 : 1;
+        frame_free(frame);
+    }
+    rec_reader_close(r);
     if (messages_print(&messages)) {
         code = 1;
     }
