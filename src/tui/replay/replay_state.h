@@ -33,7 +33,7 @@ struct replay {
     bool prompt_open;
     char prompt[REPLAY_PROMPT_SIZE];
     size_t prompt_len;
-    char note[160]; /* for the user, once (take_note) */
+    char note[160];        /* for the user, once (take_note) */
     size_t *shown_at_stop; /* the owner's, set by stop() */
 };
 
