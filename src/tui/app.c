@@ -128,16 +128,28 @@ void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now
         app->proc_generation++;
         app_rebuild_table(app);
     }
-    host_panel_record(app, now_s);
+    host_panel_record(app, app->snap, now_s);
+}
+
+static void record_earlier(void *ctx, const struct nvt_snapshot *snap) {
+    struct tui_app *app = ctx;
+    host_panel_record(app, snap, snap->timestamp);
 }
 
 void app_source_jumped(struct tui_app *app) {
-    /* The host panel's graphs: readings of another time of the recording do not continue them. */
+    /* The host panel's graphs: readings of another time of the recording do not continue them;
+     * they start again with the frames that led to the new moment (as many seconds as the
+     * widest graph can show, two points a column). */
     fini_histories(&app->histories);
     struct app_histories *h = &app->histories;
     /* Out of memory leaves an empty history, which draws nothing and takes nothing. */
     (void)(history_init(&h->cpu) & history_init(&h->memory) & history_init(&h->swap) &
            history_init(&h->gpu[0]) & history_init(&h->gpu[1]));
+    const struct tui_source *source = app->source;
+    if (source != NULL && source->ops->each_before != NULL) {
+        size_t points = 2 * (size_t)(app->cols > 0 ? app->cols : 80);
+        source->ops->each_before(source->impl, (double)points, points, record_earlier, app);
+    }
     app_metrics_jumped(app);
 }
 

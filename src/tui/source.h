@@ -71,6 +71,11 @@ struct tui_source_ops {
     double (*shown_time)(const void *impl);
     bool (*key)(void *impl, int key, double now_s);
     void (*draw_timeline)(void *impl, struct canvas *canvas, int y, int cols);
+    /* Replay only (may be NULL): calls fn with each frame recorded less than window_s before the
+     * one take() returned last, oldest first, at most max of them, so that graphs of a moment
+     * jumped to start with what led to it.  A frame that cannot be decoded ends the walk. */
+    void (*each_before)(void *impl, double window_s, size_t max,
+                        void (*fn)(void *ctx, const struct nvt_snapshot *snap), void *ctx);
     /* A short message for the user (a damaged frame, "no further event"), once: copied to out
      * (size bytes) and true, or false when there is none. */
     bool (*take_note)(void *impl, char *out, size_t size);

@@ -60,7 +60,9 @@ static struct nvt_snapshot *replay_take(void *impl, bool *jumped) {
         str_copy(r->note, sizeof(r->note), error);
         return NULL;
     }
-    *jumped = r->taken != SIZE_MAX && r->index != r->taken && r->index != r->taken + 1;
+    /* The first frame counts as a jump unless it is the recording's first: the graphs then start
+     * with the frames before it (SIZE_MAX + 1 is 0). */
+    *jumped = r->index != r->taken && r->index != r->taken + 1;
     r->taken = r->index;
     return &frame->snap;
 }
@@ -198,6 +200,27 @@ static double replay_shown_time(const void *impl) {
     return rec_reader_time(r->reader, r->taken != SIZE_MAX ? r->taken : r->index);
 }
 
+static void replay_each_before(void *impl, double window_s, size_t max,
+                               void (*fn)(void *ctx, const struct nvt_snapshot *snap), void *ctx) {
+    struct replay *r = impl;
+    size_t shown = r->taken != SIZE_MAX ? r->taken : r->index;
+    double shown_s = rec_reader_time(r->reader, shown);
+    size_t first = shown > max ? shown - max : 0;
+    /* Forward from the oldest one wanted: the reader reuses each decoded frame for the next. */
+    while (first < shown && !(shown_s - rec_reader_time(r->reader, first) < window_s)) {
+        first++;
+    }
+    for (size_t i = first; i < shown; i++) {
+        struct frame *frame = NULL;
+        char error[256];
+        if (!rec_reader_frame(r->reader, i, &frame, error, sizeof(error))) {
+            return;
+        }
+        fn(ctx, &frame->snap);
+        frame_free(frame);
+    }
+}
+
 static bool replay_take_note(void *impl, char *out, size_t size) {
     struct replay *r = impl;
     if (r->note[0] == '\0') {
@@ -234,6 +257,7 @@ static const struct tui_source_ops replay_ops = {
     .shown_time = replay_shown_time,
     .key = replay_key,
     .draw_timeline = replay_draw_timeline,
+    .each_before = replay_each_before,
     .take_note = replay_take_note,
     .stop = replay_stop,
 };

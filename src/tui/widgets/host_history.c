@@ -13,10 +13,14 @@
 #include "view/panels/device_panel.h"
 #include "view/processes/filter.h"
 
-bool host_panel_is_leaf(const struct tui_app *app, size_t slot) {
-    const struct nvt_device_snapshot *device = &app->snap->devices[slot];
-    return view_device_is_shown(app->snap, &app->view, slot) &&
+static bool is_leaf_of(const struct tui_app *app, const struct nvt_snapshot *snap, size_t slot) {
+    const struct nvt_device_snapshot *device = &snap->devices[slot];
+    return view_device_is_shown(snap, &app->view, slot) &&
            (device->info.is_mig || device->child_count == 0);
+}
+
+bool host_panel_is_leaf(const struct tui_app *app, size_t slot) {
+    return is_leaf_of(app, app->snap, slot);
 }
 
 static double u32_value(uint32_t value, double scale) {
@@ -47,15 +51,15 @@ static double metric_value(const struct nvt_device_snapshot *device, enum tui_gr
 /* A metric over the shown leaf devices, as nvitop 1.7 averages them (a MIG-enabled GPU counts
  * through its instances): GPU memory is sum used / sum total, the rest the mean of the known
  * values. */
-static double gpu_average(const struct tui_app *app, enum tui_graph_metric metric) {
-    const struct nvt_snapshot *snap = app->snap;
+static double gpu_average(const struct tui_app *app, const struct nvt_snapshot *snap,
+                          enum tui_graph_metric metric) {
     uint64_t used = 0;
     uint64_t total = 0;
     double sum = 0.0;
     size_t count = 0;
     for (size_t slot = 0; slot < snap->device_count; slot++) {
         const struct nvt_device_snapshot *device = &snap->devices[slot];
-        if (!host_panel_is_leaf(app, slot)) {
+        if (!is_leaf_of(app, snap, slot)) {
             continue;
         }
         const struct nvt_device_state *state = &device->state;
@@ -127,8 +131,7 @@ void app_set_graph(struct tui_app *app, size_t g, enum tui_graph_metric metric) 
     }
 }
 
-void host_panel_record(struct tui_app *app, double now_s) {
-    const struct nvt_snapshot *snap = app->snap;
+void host_panel_record(struct tui_app *app, const struct nvt_snapshot *snap, double now_s) {
     struct app_histories *histories = &app->histories;
     if (snap == NULL) {
         return;
@@ -139,7 +142,7 @@ void host_panel_record(struct tui_app *app, double now_s) {
         history_add(&histories->swap, now_s, snap->host.swap_percent);
     }
     for (size_t g = 0; g < APP_GRAPHS; g++) {
-        history_add(&histories->gpu[g], now_s, gpu_average(app, app->graphs[g]));
+        history_add(&histories->gpu[g], now_s, gpu_average(app, snap, app->graphs[g]));
     }
     if (!ensure_device_histories(histories, snap->device_count)) {
         return;

@@ -35,9 +35,9 @@ int host_panel_height(const struct tui_app *app, bool compact);
 bool host_panel_shows_graphs(const struct tui_app *app);
 void host_panel_draw(const struct tui_app *app, struct canvas *canvas, int y, bool compact);
 
-/* Update the host panel's histories from a new snapshot (now_s: monotonic seconds); in
- * host_history.c. */
-void host_panel_record(struct tui_app *app, double now_s);
+/* Update the host panel's histories from snap (app->snap, or an earlier frame of a recording),
+ * taken at now_s (monotonic seconds, or a recording's own clock); in host_history.c. */
+void host_panel_record(struct tui_app *app, const struct nvt_snapshot *snap, double now_s);
 
 /* nvitop's leaf devices, which the GPU graphs average over: the MIG devices of a GPU that has
  * some, else the GPU itself (shown ones only). */
