@@ -7,6 +7,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,11 @@ static struct {
     struct sigaction old_cont;
     struct sigaction old_fatal[8];
     struct stderr_log log; /* standard error goes there while the session is active */
+    /* What the last poll() found (term_polled()): reading only then saves two system calls a
+     * frame.  input_ready stays set until curses has nothing left, since curses keeps keys of
+     * its own (pushed back, or queued by a resize) that poll() cannot see. */
+    bool input_ready;
+    bool wake_ready;
 } session = {.wake_pipe = {-1, -1}, .log = {.saved_fd = -1}};
 
 static volatile sig_atomic_t interrupt_pending;
@@ -167,6 +173,8 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     }
     session.active = true;
     session.screen = screen;
+    session.input_ready = true; /* until a poll() says otherwise */
+    session.wake_ready = true;
     cbreak();
     noecho();
     nonl();
@@ -273,10 +281,29 @@ size_t term_poll_fds(int *fds, size_t max) {
     return count;
 }
 
-static void drain_wake_pipe(void) {
-    char buf[64];
-    while (session.wake_pipe[0] >= 0 && read(session.wake_pipe[0], buf, sizeof(buf)) > 0) {
+void term_polled(const struct pollfd *pfds, size_t count) {
+    size_t index = 0;
+    if (index < count) {
+        session.input_ready = session.input_ready || pfds[index].revents != 0;
+        index++;
     }
+    if (index < count && session.wake_pipe[0] >= 0) {
+        session.wake_ready = session.wake_ready || pfds[index].revents != 0;
+    }
+}
+
+/* Empty the wake-up pipe when poll() found bytes in it.  A short read means it was empty: a later
+ * signal writes again and wakes poll(), so no read is needed to see EAGAIN. */
+static void drain_wake_pipe(void) {
+    if (!session.wake_ready) {
+        return;
+    }
+    session.wake_ready = false;
+    char buf[64];
+    ssize_t n;
+    do {
+        n = session.wake_pipe[0] >= 0 ? read(session.wake_pipe[0], buf, sizeof(buf)) : 0;
+    } while (n == (ssize_t)sizeof(buf));
 }
 
 /* Apply a pending SIGWINCH: ask the kernel for the size and tell curses. */
@@ -351,11 +378,15 @@ static bool read_mouse(struct tui_event *event) {
 
 /* Read one character or key code; false when the input is empty. */
 static bool read_code(wint_t *code, bool *is_key) {
+    if (!session.input_ready) {
+        return false; /* poll() found nothing, and curses holds nothing */
+    }
     /* curses refreshes a changed window before reading a key from it; ours never holds anything
      * (term_screen.c draws), and a resize marks it changed, so make sure it is left alone. */
     untouchwin(stdscr);
     int status = get_wch(code);
     if (status == ERR) {
+        session.input_ready = false;
         return false;
     }
     *is_key = status == KEY_CODE_YES;
@@ -377,7 +408,8 @@ bool term_read_event(struct tui_event *event) {
     if (resize_pending) {
         resize_pending = 0;
         apply_resize();
-        term_screen_forget(); /* redraw every row */
+        session.input_ready = true; /* curses may have queued a KEY_RESIZE */
+        term_screen_forget();       /* redraw every row */
         event->type = TUI_EVENT_RESIZE;
         return true;
     }

@@ -60,6 +60,14 @@ void term_draw(const struct canvas *canvas);
  * many were written (at most 2). */
 size_t term_poll_fds(int *fds, size_t max);
 
+struct pollfd;
+
+/* Tell the session what poll() returned for the descriptors of term_poll_fds(), given first and
+ * in the same order (count of them): term_read_event() then reads the terminal and the wake-up
+ * pipe only when they have something, instead of two system calls that find nothing each frame.
+ * Without a call both are read (the start of a session). */
+void term_polled(const struct pollfd *pfds, size_t count);
+
 /* Read the next input event without blocking.  Returns false when there is none.  Several resize
  * notifications in a row are reported once. */
 bool term_read_event(struct tui_event *event);

@@ -206,6 +206,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tu
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);
+        size_t term_fds = nfds;
         int source_fd = source->ops->fd(source->impl);
         if (source_fd >= 0) {
             fds[nfds++] = source_fd;
@@ -217,6 +218,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tu
             pfds[i].revents = 0;
         }
         int rc = poll(pfds, (nfds_t)nfds, next_timeout_ms(app, source, now, last_draw));
+        term_polled(pfds, rc > 0 ? term_fds : 0);
         if (rc == 0) {
             dirty = true; /* a clock tick or a timer */
         }

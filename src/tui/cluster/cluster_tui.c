@@ -358,6 +358,7 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
             (data && next_take < next_tick ? next_take : next_tick) - clock_monotonic_s();
         int wait_ms = until <= 0 ? 0 : until >= tick ? TICK_MS : (int)ceil(until * 1000.0);
         int rc = poll(pfds, (nfds_t)nfds, wait_ms);
+        term_polled(pfds, rc > 0 ? terminal_fds : 0);
         if (nfds > terminal_fds && pfds[terminal_fds].revents != 0) {
             data = true;
         }

@@ -429,8 +429,10 @@ int sampler_fd(const struct sampler *sampler) {
 }
 
 struct nvt_snapshot *sampler_take(struct sampler *sampler) {
+    /* A read shorter than the buffer emptied the pipe: no second read to learn it (EAGAIN).  A
+     * byte written after it wakes the UI's poll again. */
     char buf[64];
-    while (read(sampler->pipe_fds[0], buf, sizeof(buf)) > 0) {
+    while (read(sampler->pipe_fds[0], buf, sizeof(buf)) == (ssize_t)sizeof(buf)) {
     }
     pthread_mutex_lock(&sampler->lock);
     struct nvt_snapshot *snap = sampler->pending;
