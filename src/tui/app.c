@@ -245,11 +245,21 @@ static void draw_note(struct tui_app *app, struct canvas *canvas, double now_s) 
     canvas_text(canvas, canvas_rows(canvas) - 1, (app->cols - width) / 2, text, style);
 }
 
-/* A replay's time line: over the clock line at the top of the main screen, at the bottom of the
- * other screens (their first row is their header); the help screen lists its keys instead. */
+/* A replay's time line: over the clock line at the top of the main screen, on the last row of the
+ * other screens (their first row is their header), which then draw on the rows above it; the
+ * help screen lists its keys instead. */
+static bool timeline_shown(const struct tui_app *app) {
+    const struct tui_source *source = app->source;
+    return source != NULL && source->ops->draw_timeline != NULL && app->screen != APP_SCREEN_HELP;
+}
+
+static bool timeline_at_bottom(const struct tui_app *app) {
+    return timeline_shown(app) && app->screen != APP_SCREEN_MAIN;
+}
+
 static void draw_timeline(struct tui_app *app, struct canvas *canvas) {
     const struct tui_source *source = app->source;
-    if (source == NULL || source->ops->draw_timeline == NULL || app->screen == APP_SCREEN_HELP) {
+    if (!timeline_shown(app)) {
         return;
     }
     int y = app->screen == APP_SCREEN_MAIN ? 0 : canvas_rows(canvas) - 1;
@@ -267,6 +277,8 @@ void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double w
         notice_draw(canvas, app->cols);
         return;
     }
+    /* The rows the screen has (its keys page by them too, until the next draw). */
+    app->rows = canvas_rows(canvas) - (timeline_at_bottom(app) && canvas_rows(canvas) > 1 ? 1 : 0);
     screen_ops_of(app->screen)->draw(app, canvas, wall_s);
     draw_timeline(app, canvas);
     message_box_draw(&app->box, canvas);

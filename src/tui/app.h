@@ -92,7 +92,7 @@ struct tui_app {
     const struct tui_config *config;
     struct view_config view; /* the caller's settings; ascii may be forced */
     bool gradients;          /* --colorful on a 256-colour terminal */
-    int rows;
+    int rows; /* the screen's rows: the terminal's, less a replay's time line at the bottom */
     int cols;
 
     struct nvt_snapshot *snap;      /* newest snapshot, NULL before the first */

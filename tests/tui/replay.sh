@@ -182,6 +182,10 @@ keys End Enter
 wait_for "Process:"
 wait_for "sleep 2147483641"
 wait_for "GPU-MEM: 1200MiB"
+# The time line has the last row; the screen draws above it (its bottom border right above).
+capture | tail -n 1 | grep -q "^REPLAY PAUSED" || fail "the time line is not on the last row"
+capture | tail -n 2 | head -n 1 | grep -q "^╘" ||
+    fail "the time line covers the metrics screen's bottom row"
 keys q
 wait_for "REPLAY PAUSED"
 

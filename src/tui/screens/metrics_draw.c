@@ -382,7 +382,8 @@ void metrics_screen_draw(const struct metrics_screen *screen,
         return;
     }
     struct metrics_layout layout;
-    metrics_layout_of(canvas_rows(canvas), canvas_cols(canvas), &layout);
+    int rows = ctx->rows > 0 && ctx->rows < canvas_rows(canvas) ? ctx->rows : canvas_rows(canvas);
+    metrics_layout_of(rows, canvas_cols(canvas), &layout);
     draw_frame(canvas, &layout);
     draw_title(screen, ctx, canvas, layout.width);
     draw_columns(screen, canvas, layout.width);

@@ -122,7 +122,7 @@ static void draw(struct tui_app *app, struct canvas *canvas, double wall_s) {
         snprintf(host_name, sizeof(host_name), "%s", app->snap->host.hostname);
     }
     const struct metrics_draw_context ctx = {
-        .view = &app->view, .host_name = host_name, .gradients = app->gradients};
+        .view = &app->view, .host_name = host_name, .gradients = app->gradients, .rows = app->rows};
     metrics_screen_draw(screen, &ctx, canvas);
 }
 

@@ -83,6 +83,7 @@ struct metrics_draw_context {
     const struct view_config *view;
     const char *host_name;
     bool gradients;
+    int rows; /* the canvas rows the screen may use (a replay's time line has the last); 0: all */
 };
 
 /* The four areas of the layout for a terminal of rows x cols (SPEC.md §3.10). */
