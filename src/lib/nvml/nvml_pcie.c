@@ -14,16 +14,16 @@
 static nvmlReturn_t read_blocking(struct nvml_backend *backend, nvmlDevice_t handle,
                                   struct nvt_device_state *out) {
     unsigned int value = 0;
-    nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetPcieThroughput, handle,
-                                     NVML_PCIE_UTIL_TX_BYTES, &value);
+    nvmlReturn_t result =
+        NVML_QUERY(backend, nvmlDeviceGetPcieThroughput, handle, NVML_PCIE_UTIL_TX_BYTES, &value);
     if (result == NVML_SUCCESS) {
         out->pcie_tx_kibps = value;
     }
     if (result == NVML_ERROR_GPU_IS_LOST) {
         return result;
     }
-    nvmlReturn_t rx = NVML_QUERY(backend, nvmlDeviceGetPcieThroughput, handle,
-                                 NVML_PCIE_UTIL_RX_BYTES, &value);
+    nvmlReturn_t rx =
+        NVML_QUERY(backend, nvmlDeviceGetPcieThroughput, handle, NVML_PCIE_UTIL_RX_BYTES, &value);
     if (rx == NVML_SUCCESS) {
         out->pcie_rx_kibps = value;
     }
