@@ -36,8 +36,9 @@ static const char *library_path(void) {
 }
 
 static bool fail(struct curl_api *api, char *error, size_t size, const char *what) {
-    snprintf(error, size, "--hosts and --prometheus need libcurl (%s%s): install the libcurl4 package",
-             what, library_path());
+    snprintf(error, size,
+             "--hosts and --prometheus need libcurl (%s%s): install the libcurl4 package", what,
+             library_path());
     if (api->dl != NULL) {
         dlclose(api->dl);
     }
