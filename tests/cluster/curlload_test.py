@@ -10,6 +10,7 @@ import time
 from cluster_lib import check, main_wrapper, refusing_port, run_nvitop, scenario_path
 
 LOADED = 'libcurl.so'
+DRAWN = b'Driver Version: 570.86.15'  # the 8-GPU scenario's driver, in the header
 
 
 def needed(binary):
@@ -44,16 +45,15 @@ def monitor_maps(binary, scenario):
     try:
         screen = b''
         deadline = time.monotonic() + 30
-        # Drawn and redrawn at least once when this much has come (the first screen alone is
-        # about 3 KiB of text and escape sequences on 80x24).
-        while len(screen) < 8192 and time.monotonic() < deadline:
+        # Drawn when its header is on screen: by then NVML and the terminal are set up.
+        while DRAWN not in screen and time.monotonic() < deadline:
             ready, _, _ = select.select([fd], [], [], 1.0)
             if ready:
                 try:
                     screen += os.read(fd, 65536)
                 except OSError:
                     break
-        check(len(screen) >= 8192, f'the monitor did not draw its screen: {screen[-500:]!r}')
+        check(DRAWN in screen, f'the monitor did not draw its screen: {screen[-500:]!r}')
         with open(f'/proc/{pid}/maps', encoding='utf-8') as f:
             return [line.split()[-1] for line in f if '/' in line]
     finally:
