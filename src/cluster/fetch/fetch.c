@@ -1,12 +1,12 @@
 /* Concurrent /metrics reads (fetch.h). */
 #include "cluster/fetch/fetch.h"
 
-#include <curl/curl.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/fetch/curl_api.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
 #include "util/text/strbuf.h"
@@ -17,6 +17,7 @@
 #define BODY_LIMIT (64u << 20)
 
 struct fetch_transfer {
+    const struct curl_api *curl;
     struct node *node;
     double timeout_s;
     CURL *easy;
@@ -25,14 +26,6 @@ struct fetch_transfer {
     bool active; /* added to the multi handle */
     char error[CURL_ERROR_SIZE];
 };
-
-void fetch_global_init(void) {
-    curl_global_init(CURL_GLOBAL_DEFAULT);
-}
-
-void fetch_global_cleanup(void) {
-    curl_global_cleanup();
-}
 
 static size_t on_data(char *data, size_t size, size_t count, void *user) {
     struct fetch_transfer *t = user;
@@ -83,7 +76,7 @@ static void set_failure(struct node *node, enum node_state state, const char *re
 static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     struct node *node = t->node;
     long status = 0;
-    curl_easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
+    t->curl->easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
     node->http_status = (int)status;
     enum node_state state = fetch_state_of(code, status);
     if (t->too_big) {
@@ -107,7 +100,7 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
         return;
     }
     if (state != NODE_OK) {
-        set_failure(node, state, t->error[0] != '\0' ? t->error : curl_easy_strerror(code));
+        set_failure(node, state, t->error[0] != '\0' ? t->error : t->curl->easy_strerror(code));
         return;
     }
     struct prom_doc doc;
@@ -143,35 +136,35 @@ static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_of
 }
 
 static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct fetch_options *o) {
-    CURL *easy = curl_easy_init();
+    CURL *easy = o->curl->easy_init();
     if (easy == NULL) {
         fputs("nvitop: out of memory (curl_easy_init)\n", stderr);
         abort();
     }
     long timeout_ms = (long)(o->timeout_s * 1000);
-    curl_easy_setopt(easy, CURLOPT_URL, url);
-    curl_easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    curl_easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); /* gzip when the exporter offers it */
-    curl_easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(easy, CURLOPT_WRITEDATA, t);
-    curl_easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
-    curl_easy_setopt(easy, CURLOPT_USERAGENT, "nvitop-cluster");
+    o->curl->easy_setopt(easy, CURLOPT_URL, url);
+    o->curl->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    o->curl->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
+    o->curl->easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
+    o->curl->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
+    o->curl->easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); /* gzip when the exporter offers it */
+    o->curl->easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
+    o->curl->easy_setopt(easy, CURLOPT_WRITEDATA, t);
+    o->curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
+    o->curl->easy_setopt(easy, CURLOPT_USERAGENT, "nvitop-cluster");
     if (o->cancel != NULL) {
-        curl_easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
-        curl_easy_setopt(easy, CURLOPT_XFERINFODATA, o->cancel);
-        curl_easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
+        o->curl->easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
+        o->curl->easy_setopt(easy, CURLOPT_XFERINFODATA, o->cancel);
+        o->curl->easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
     }
     if (o->cacert != NULL) {
-        curl_easy_setopt(easy, CURLOPT_CAINFO, o->cacert);
+        o->curl->easy_setopt(easy, CURLOPT_CAINFO, o->cacert);
     }
     if (o->cert != NULL) {
-        curl_easy_setopt(easy, CURLOPT_SSLCERT, o->cert);
+        o->curl->easy_setopt(easy, CURLOPT_SSLCERT, o->cert);
     }
     if (o->key != NULL) {
-        curl_easy_setopt(easy, CURLOPT_SSLKEY, o->key);
+        o->curl->easy_setopt(easy, CURLOPT_SSLKEY, o->key);
     }
     return easy;
 }
@@ -179,10 +172,11 @@ static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct f
 struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
                                             const struct fetch_options *options) {
     struct fetch_transfer *t = xcalloc(1, sizeof *t);
+    t->curl = options->curl;
     t->node = node;
     t->timeout_s = options->timeout_s;
     t->easy = make_easy(node->url, t, options);
-    curl_easy_setopt(t->easy, CURLOPT_PRIVATE, t);
+    t->curl->easy_setopt(t->easy, CURLOPT_PRIVATE, t);
     fetch_transfer_restart(multi, t);
     return t;
 }
@@ -196,7 +190,7 @@ void fetch_transfer_restart(void *multi, struct fetch_transfer *t) {
     t->error[0] = '\0';
     t->node->state = NODE_PENDING;
     t->active = true;
-    curl_multi_add_handle(multi, t->easy);
+    t->curl->multi_add_handle(multi, t->easy);
 }
 
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
@@ -206,22 +200,22 @@ const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
 
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t) {
     if (t->active) {
-        curl_multi_remove_handle(multi, t->easy);
+        t->curl->multi_remove_handle(multi, t->easy);
     }
-    curl_easy_cleanup(t->easy);
+    t->curl->easy_cleanup(t->easy);
     strbuf_fini(&t->body);
     free(t);
 }
 
-struct fetch_transfer *fetch_transfer_done(void *multi) {
+struct fetch_transfer *fetch_transfer_done(const struct curl_api *curl, void *multi) {
     CURLMsg *msg;
     int left;
-    while ((msg = curl_multi_info_read(multi, &left)) != NULL) {
+    while ((msg = curl->multi_info_read(multi, &left)) != NULL) {
         if (msg->msg == CURLMSG_DONE) {
             struct fetch_transfer *t;
-            curl_easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
+            curl->easy_getinfo(msg->easy_handle, CURLINFO_PRIVATE, (char **)&t);
             CURLcode code = msg->data.result; /* msg is freed by the removal */
-            curl_multi_remove_handle(multi, t->easy);
+            t->curl->multi_remove_handle(multi, t->easy);
             t->active = false;
             finish(t, code, t->timeout_s);
             return t;
@@ -234,7 +228,8 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
     if (count == 0) {
         return;
     }
-    CURLM *multi = curl_multi_init();
+    const struct curl_api *curl = options->curl;
+    CURLM *multi = curl->multi_init();
     if (multi == NULL) {
         fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
         abort();
@@ -247,11 +242,11 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
     double deadline = clock_monotonic_s() + options->timeout_s + 5.0;
     int running = (int)count;
     while (running > 0 && clock_monotonic_s() < deadline) {
-        curl_multi_perform(multi, &running);
-        while (fetch_transfer_done(multi) != NULL) {
+        curl->multi_perform(multi, &running);
+        while (fetch_transfer_done(curl, multi) != NULL) {
         }
         if (running > 0) {
-            curl_multi_poll(multi, NULL, 0, 200, NULL);
+            curl->multi_poll(multi, NULL, 0, 200, NULL);
         }
     }
     for (size_t i = 0; i < count; i++) {
@@ -261,17 +256,18 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
         fetch_transfer_abort(multi, transfers[i]);
     }
     free(transfers);
-    curl_multi_cleanup(multi);
+    curl->multi_cleanup(multi);
 }
 
 enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
                           char *reason, size_t size) {
-    struct fetch_transfer t = {.body = STRBUF_INIT};
+    const struct curl_api *curl = options->curl;
+    struct fetch_transfer t = {.curl = curl, .body = STRBUF_INIT};
     CURL *easy = make_easy(url, &t, options);
-    CURLcode code = curl_easy_perform(easy);
+    CURLcode code = curl->easy_perform(easy);
     long status = 0;
-    curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-    curl_easy_cleanup(easy);
+    curl->easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
+    curl->easy_cleanup(easy);
     enum node_state state = t.too_big ? NODE_BAD_DATA : fetch_state_of(code, status);
     if (state == NODE_OK) {
         *body = t.body;
@@ -287,7 +283,7 @@ enum node_state fetch_get(const char *url, const struct fetch_options *options, 
     } else if (state == NODE_TIMEOUT) {
         snprintf(reason, size, "no answer within %g s", options->timeout_s);
     } else {
-        str_copy(reason, size, t.error[0] != '\0' ? t.error : curl_easy_strerror(code));
+        str_copy(reason, size, t.error[0] != '\0' ? t.error : curl->easy_strerror(code));
     }
     strbuf_fini(&t.body);
     return state;

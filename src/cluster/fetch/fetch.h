@@ -11,6 +11,8 @@
 
 #include "cluster/node.h"
 
+struct curl_api;
+
 struct fetch_options {
     double timeout_s;   /* per node, connection included */
     const char *cacert; /* CA bundle for HTTPS (NULL: the system's) */
@@ -18,11 +20,9 @@ struct fetch_options {
     const char *key;    /* its private key (PEM), or NULL */
     /* When set and true, transfers in progress stop at once (a monitor quitting); NULL: none. */
     atomic_bool *cancel;
+    /* libcurl, opened by the caller (curl_api_open) for as long as any fetch may run. */
+    const struct curl_api *curl;
 };
-
-/* Call once per program before any fetch (curl_global_init); fetch_global_cleanup() at exit. */
-void fetch_global_init(void);
-void fetch_global_cleanup(void);
 
 /*
  * Fetch and summarise every node's url.  Each node's state, reason, http_status and (on success)
@@ -36,18 +36,18 @@ struct strbuf;
 /*
  * One node's transfer on a caller's curl multi handle (CURLM *, as void * to keep curl out of
  * this header), for callers that schedule nodes one by one (the poller).  begin starts it (the
- * node's state becomes NODE_PENDING); after curl_multi_perform(), fetch_transfer_done() returns
- * each finished transfer, taken off the multi handle, with its node updated as fetch_nodes()
- * does, or NULL.  A finished transfer can be started again with fetch_transfer_restart(): the
- * same curl handle and body buffer, and the multi handle's kept-alive connection, are reused,
- * which is most of the cost of a small read.  fetch_transfer_abort() frees one, cancelling it
- * when it is still running.
+ * node's state becomes NODE_PENDING); after curl_multi_perform(), fetch_transfer_done() (given the
+ * same libcurl table as the options) returns each finished transfer, taken off the multi handle,
+ * with its node updated as fetch_nodes() does, or NULL.  A finished transfer can be started again
+ * with fetch_transfer_restart(): the same curl handle and body buffer, and the multi handle's
+ * kept-alive connection, are reused, which is most of the cost of a small read.
+ * fetch_transfer_abort() frees one, cancelling it when it is still running.
  */
 struct fetch_transfer;
 struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
                                             const struct fetch_options *options);
 void fetch_transfer_restart(void *multi, struct fetch_transfer *t);
-struct fetch_transfer *fetch_transfer_done(void *multi);
+struct fetch_transfer *fetch_transfer_done(const struct curl_api *curl, void *multi);
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t);
 /* The body a finished transfer received (valid until fetch_transfer_abort()). */
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len);

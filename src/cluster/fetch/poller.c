@@ -1,7 +1,6 @@
 /* The cluster monitor's background reader (poller.h). */
 #include "cluster/fetch/poller.h"
 
-#include <curl/curl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -10,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cluster/fetch/curl_api.h"
 #include "cluster/prometheus/prom_api.h"
 #include "cluster/prometheus/prom_node.h"
 #include "util/sys/clock.h"
@@ -89,13 +89,14 @@ static void run_hosts(struct poller *p) {
     bool *busy = xcalloc(count, sizeof *busy);
     double *due = xcalloc(count, sizeof *due); /* 0: now */
     double slack = p->interval_s / 10 < 0.2 ? p->interval_s / 10 : 0.2;
-    CURLM *multi = curl_multi_init();
+    const struct curl_api *curl = p->options.curl;
+    CURLM *multi = curl->multi_init();
     if (multi == NULL) {
         fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
         abort();
     }
-    curl_multi_setopt(multi, CURLMOPT_MAXCONNECTS,
-                      (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
+    curl->multi_setopt(multi, CURLMOPT_MAXCONNECTS,
+                       (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
     while (!atomic_load(&p->stop)) {
         double now = clock_monotonic_s();
         double next = now + STOP_CHECK_MS / 1000.0;
@@ -115,9 +116,9 @@ static void run_hosts(struct poller *p) {
             }
         }
         int running;
-        curl_multi_perform(multi, &running);
+        curl->multi_perform(multi, &running);
         struct fetch_transfer *done;
-        while ((done = fetch_transfer_done(multi)) != NULL) {
+        while ((done = fetch_transfer_done(curl, multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {
                 if (transfers[i] == done) {
                     keep_body(p, i, done);
@@ -130,14 +131,14 @@ static void run_hosts(struct poller *p) {
         }
         int wait_ms = (int)((next - clock_monotonic_s()) * 1000.0);
         wait_ms = wait_ms < 1 ? 1 : wait_ms > STOP_CHECK_MS ? STOP_CHECK_MS : wait_ms;
-        curl_multi_poll(multi, NULL, 0, wait_ms, NULL);
+        curl->multi_poll(multi, NULL, 0, wait_ms, NULL);
     }
     for (size_t i = 0; i < count; i++) {
         if (transfers[i] != NULL) {
             fetch_transfer_abort(multi, transfers[i]);
         }
     }
-    curl_multi_cleanup(multi);
+    curl->multi_cleanup(multi);
     free(due);
     free(busy);
     free(transfers);

@@ -3,13 +3,13 @@
  * one figure of the node named by its instance label. */
 #include "cluster/prometheus/prom_api.h"
 
-#include <curl/curl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "cluster/fetch/curl_api.h"
 #include "cluster/parse/prom_json.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
@@ -258,9 +258,9 @@ bool prom_api_get(const char *base, const char *path, const char *query,
     }
     bool ok = strbuf_append(&url, base, base_len) && strbuf_append_str(&url, path);
     if (query != NULL) {
-        char *escaped = curl_easy_escape(NULL, query, 0);
+        char *escaped = options->curl->easy_escape(NULL, query, 0);
         ok = ok && escaped != NULL && strbuf_append_str(&url, escaped);
-        curl_free(escaped);
+        options->curl->free(escaped);
     }
     if (!ok) {
         strbuf_fini(&url);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "cluster/fetch/curl_api.h"
 #include "cluster/fetch/fetch.h"
 #include "cluster/fetch/hosts.h"
 #include "cluster/prometheus/prom_api.h"
@@ -34,7 +35,6 @@ static int run_monitor(const struct nvitop_options *options, struct node *nodes,
                        const struct cluster_source_info *source) {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         free(nodes);
-        fetch_global_cleanup();
         fputs("ERROR: You must run monitor mode from a TTY terminal.\n", stderr);
         return 1;
     }
@@ -65,13 +65,15 @@ static int run_monitor(const struct nvitop_options *options, struct node *nodes,
         code = 1;
     }
     poller_stop(poller);
-    fetch_global_cleanup();
     return code;
 }
 
 bool cluster_requested(const struct nvitop_options *options) {
     return options->hosts != NULL || options->prometheus != NULL;
 }
+
+/* The cluster view with libcurl open (in fetch); the caller closes it. */
+static int run_with_curl(const struct nvitop_options *options, const struct fetch_options *fetch);
 
 int cluster_run(const struct nvitop_options *options) {
     if (options->output == NVITOP_OUTPUT_QUERY) {
@@ -82,24 +84,36 @@ int cluster_run(const struct nvitop_options *options) {
         nvitop_usage_error("--cert and --key must be given together");
         return 2;
     }
+    /* libcurl is loaded here and only here: the rest of nvitop never maps it (curl_api.h). */
+    struct curl_api curl;
+    char error[300];
+    if (!curl_api_open(&curl, error, sizeof error)) {
+        fprintf(stderr, "nvitop: %s\n", error);
+        return 1;
+    }
     struct fetch_options fetch = {
         .timeout_s = options->timeout_s > 0 ? options->timeout_s : DEFAULT_TIMEOUT_S,
         .cacert = options->cacert,
         .cert = options->cert,
         .key = options->key,
+        .curl = &curl,
     };
+    int code = run_with_curl(options, &fetch);
+    curl_api_close(&curl);
+    return code;
+}
+
+static int run_with_curl(const struct nvitop_options *options, const struct fetch_options *fetch) {
     struct node *nodes = NULL;
     size_t count = 0;
     struct cluster_source_info source = {.kind = "hosts", .url = NULL};
-    fetch_global_init();
     char err[512];
     if (options->prometheus != NULL) {
         source = (struct cluster_source_info){.kind = "prometheus", .url = options->prometheus};
         if (wants_monitor(options)) {
-            return run_monitor(options, NULL, 0, &fetch, &source);
+            return run_monitor(options, NULL, 0, fetch, &source);
         }
-        if (!prom_api_read(options->prometheus, &fetch, &nodes, &count, err, sizeof err)) {
-            fetch_global_cleanup();
+        if (!prom_api_read(options->prometheus, fetch, &nodes, &count, err, sizeof err)) {
             fprintf(stderr, "nvitop: cannot read Prometheus at %s: %s\n", options->prometheus, err);
             return 1;
         }
@@ -107,20 +121,19 @@ int cluster_run(const struct nvitop_options *options) {
     }
     bool https = options->cacert != NULL || options->cert != NULL;
     if (!hosts_parse(options->hosts, https, &nodes, &count, err, sizeof err)) {
-        fetch_global_cleanup();
         char message[600];
         snprintf(message, sizeof message, "argument --hosts: %s", err);
         nvitop_usage_error(message);
         return 2;
     }
     if (wants_monitor(options)) {
-        return run_monitor(options, nodes, count, &fetch, &source);
+        return run_monitor(options, nodes, count, fetch, &source);
     }
-    fetch_nodes(nodes, count, &fetch);
+    fetch_nodes(nodes, count, fetch);
     return print_and_free(options, nodes, count, &source);
 }
 
-/* Print the nodes as asked, free them and end libcurl's use. */
+/* Print the nodes as asked and free them. */
 static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
                           const struct cluster_source_info *source) {
     double now = clock_wall_s();
@@ -136,6 +149,5 @@ static int print_and_free(const struct nvitop_options *options, struct node *nod
         cluster_print_table(stdout, nodes, count, now);
     }
     free(nodes);
-    fetch_global_cleanup();
     return code;
 }
