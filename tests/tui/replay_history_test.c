@@ -17,6 +17,7 @@
 #include "record/file/writer.h"
 #include "tui/app.h"
 #include "tui/replay/replay_source.h"
+#include "tui_testutil.h"
 
 /* cmocka needs these first. */
 /* clang-format off */
@@ -154,11 +155,7 @@ static void test_start_in_the_middle(void **state) {
 }
 
 int main(void) {
-    const char *dir = getenv("NVT_SCENARIO_DIR");
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/workstation-2gpu.json", dir != NULL ? dir : "sim/scenarios");
-    setenv("NVML_SIM_SCENARIO", path, 1);
-    setenv("NVML_SIM_TIME", "100", 1);
+    tt_use_workstation();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_jump_keeps_the_lead_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_in_the_middle, setup, teardown),

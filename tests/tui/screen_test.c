@@ -19,6 +19,7 @@
 
 #include "tui/app.h"
 #include "tui/live/sampler.h"
+#include "tui_testutil.h"
 
 /* cmocka needs these first. */
 /* clang-format off */
@@ -384,11 +385,7 @@ static void test_sampler_identity_check(void **state) {
 
 int main(void) {
     setlocale(LC_ALL, "C.UTF-8");
-    const char *dir = getenv("NVT_SCENARIO_DIR");
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/workstation-2gpu.json", dir != NULL ? dir : "sim/scenarios");
-    setenv("NVML_SIM_SCENARIO", path, 1);
-    setenv("NVML_SIM_TIME", "100", 1);
+    tt_use_workstation();
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_auto_layout, setup, teardown),
         cmocka_unit_test_setup_teardown(test_selection_and_tags, setup, teardown),

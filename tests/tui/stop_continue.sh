@@ -3,18 +3,6 @@
 # so the monitor must draw everything again, not only what changed since; keys still work.
 . "$(dirname "$0")/tmux_lib.sh"
 
-# child_of PID: the first process whose parent is PID.
-child_of() {
-    for dir in /proc/[0-9]*; do
-        parent=$(sed -e 's/^.*) //' "$dir/stat" 2>/dev/null | cut -d' ' -f2)
-        if [ "$parent" = "$1" ]; then
-            basename "$dir"
-            return 0
-        fi
-    done
-    return 1
-}
-
 start_standins 2
 use_scenario workstation-2gpu.json
 start_monitor 120 40

@@ -10,18 +10,6 @@ command -v strace >/dev/null 2>&1 || {
     exit 77
 }
 
-# child_of PID: the first process whose parent is PID.
-child_of() {
-    for dir in /proc/[0-9]*; do
-        parent=$(sed -e 's/^.*) //' "$dir/stat" 2>/dev/null | cut -d' ' -f2)
-        if [ "$parent" = "$1" ]; then
-            basename "$dir"
-            return 0
-        fi
-    done
-    return 1
-}
-
 start_standins 2
 use_scenario workstation-2gpu.json
 start_monitor 120 40 --interval 1

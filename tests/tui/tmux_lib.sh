@@ -172,6 +172,18 @@ wait_exit() {
     cat "$WORK/exit"
 }
 
+# child_of PID: the first process whose parent is PID.
+child_of() {
+    for dir in /proc/[0-9]*; do
+        parent=$(sed -e 's/^.*) //' "$dir/stat" 2>/dev/null | cut -d' ' -f2)
+        if [ "$parent" = "$1" ]; then
+            basename "$dir"
+            return 0
+        fi
+    done
+    return 1
+}
+
 # expect_screen NAME: compare the normalised screen with tests/tui/expected/NAME.txt
 # (NVT_UPDATE_EXPECTED=1 rewrites the file instead).
 expect_screen() {

@@ -14,6 +14,8 @@
 
 #include <nvitop/nvitop.h>
 
+#include "tui_testutil.h"
+
 /* cmocka needs these first. */
 /* clang-format off */
 #include <setjmp.h>
@@ -98,11 +100,7 @@ static void test_queue(void **state) {
 }
 
 int main(void) {
-    const char *dir = getenv("NVT_SCENARIO_DIR");
-    char path[4096];
-    snprintf(path, sizeof(path), "%s/workstation-2gpu.json", dir != NULL ? dir : "sim/scenarios");
-    setenv("NVML_SIM_SCENARIO", path, 1);
-    setenv("NVML_SIM_TIME", "100", 1);
+    tt_use_workstation();
     char pid[32];
     snprintf(pid, sizeof(pid), "%d", (int)getpid());
     setenv("NVT_STANDIN_1", pid, 1);
