@@ -227,7 +227,9 @@ static int check_unique(struct scenario_ctx *ctx, const struct sim_model *model,
     const struct sim_device *dev = &model->devices[i];
     for (size_t j = 0; j < i; j++) {
         const struct sim_device *other = &model->devices[j];
-        if (strcmp(other->uuid.value, dev->uuid.value) == 0) {
+        /* A UUID given as {"error": ...} has no value to compare. */
+        if (other->uuid.value != NULL && dev->uuid.value != NULL &&
+            strcmp(other->uuid.value, dev->uuid.value) == 0) {
             scenario_push_key(ctx, "uuid");
             scenario_fail(ctx, SCENARIO_AT_VALUE, "duplicate UUID \"%s\" (also device %zu)",
                           dev->uuid.value, j);

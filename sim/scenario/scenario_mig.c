@@ -116,9 +116,11 @@ static int read_instance(struct scenario_ctx *ctx, struct sim_device *dev, const
     if (scenario_read_object(ctx, inst, instance_fields, mig) != 0) {
         return -1;
     }
-    if (strncmp(mig->uuid.value, "MIG-", 4) != 0) {
+    /* Handles are looked up by it, so a MIG device's UUID is a string, not {"error": ...}. */
+    if (mig->uuid.value == NULL || strncmp(mig->uuid.value, "MIG-", 4) != 0) {
         scenario_push_key(ctx, "uuid");
-        scenario_fail(ctx, SCENARIO_AT_VALUE, "a MIG device UUID starts with \"MIG-\"");
+        scenario_fail(ctx, SCENARIO_AT_VALUE,
+                      "a MIG device UUID is a string starting with \"MIG-\"");
         scenario_pop(ctx);
         return -1;
     }
