@@ -215,7 +215,7 @@ static void draw_bar(const struct replay *r, struct canvas *canvas, int y, int x
     const struct view_style mark = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD};
     double first = time_of(r, 0);
     double span = time_of(r, r->count - 1) - first;
-    size_t shown = r->taken != SIZE_MAX ? r->taken : r->index;
+    size_t shown = replay_shown_frame(r);
     double fraction = span > 0.0 ? (time_of(r, shown) - first) / span : 1.0;
     fraction = fraction < 0.0 ? 0.0 : fraction > 1.0 ? 1.0 : fraction;
     int inner = width - 2;
@@ -237,7 +237,7 @@ void replay_draw_timeline(void *impl, struct canvas *canvas, int y, int cols) {
     const struct view_style label = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE};
     const struct view_style state = {r->playing ? VIEW_COLOR_GREEN : VIEW_COLOR_YELLOW,
                                      VIEW_ATTR_BOLD};
-    size_t shown = r->taken != SIZE_MAX ? r->taken : r->index;
+    size_t shown = replay_shown_frame(r);
     char when[64];
     when_format(time_of(r, shown), when, sizeof(when));
     char speed[32];

@@ -46,6 +46,10 @@ static void play_on(struct replay *r, double now_s) {
     }
 }
 
+size_t replay_shown_frame(const struct replay *r) {
+    return r->taken != SIZE_MAX ? r->taken : r->index;
+}
+
 static struct nvt_snapshot *replay_take(void *impl, bool *jumped) {
     struct replay *r = impl;
     *jumped = false;
@@ -99,7 +103,7 @@ static void replay_watch(void *impl, const struct watch_target *target, unsigned
     }
     r->target = *target;
     r->generation = generation;
-    size_t shown = r->taken != SIZE_MAX ? r->taken : r->index;
+    size_t shown = replay_shown_frame(r);
     r->watch_next = shown > WATCH_WINDOW ? shown - WATCH_WINDOW : 0;
     r->watch_seen = false;
 }
@@ -197,13 +201,13 @@ static const char *replay_unavailable(const void *impl, enum tui_source_feature 
 
 static double replay_shown_time(const void *impl) {
     const struct replay *r = impl;
-    return rec_reader_time(r->reader, r->taken != SIZE_MAX ? r->taken : r->index);
+    return rec_reader_time(r->reader, replay_shown_frame(r));
 }
 
 static void replay_each_before(void *impl, double window_s, size_t max,
                                void (*fn)(void *ctx, const struct nvt_snapshot *snap), void *ctx) {
     struct replay *r = impl;
-    size_t shown = r->taken != SIZE_MAX ? r->taken : r->index;
+    size_t shown = replay_shown_frame(r);
     double shown_s = rec_reader_time(r->reader, shown);
     size_t first = shown > max ? shown - max : 0;
     /* Forward from the oldest one wanted: the reader reuses each decoded frame for the next. */
@@ -235,7 +239,7 @@ static bool replay_stop(void *impl, double wait_s) {
     (void)wait_s;
     struct replay *r = impl;
     if (r->shown_at_stop != NULL) {
-        *r->shown_at_stop = r->taken != SIZE_MAX ? r->taken : r->index;
+        *r->shown_at_stop = replay_shown_frame(r);
     }
     free(r);
     return true;

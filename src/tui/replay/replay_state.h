@@ -37,6 +37,9 @@ struct replay {
     size_t *shown_at_stop; /* the owner's, set by stop() */
 };
 
+/* The frame shown: the one take() handed out last, or before the first the one about to be. */
+size_t replay_shown_frame(const struct replay *r);
+
 /* Speed factor of r's current speed. */
 double replay_speed(const struct replay *r);
 
