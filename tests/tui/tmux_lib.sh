@@ -106,6 +106,33 @@ RUN
         sh "$WORK/run.sh" "$NVITOP" "$@"
 }
 
+# copy_for_other_user DIR: copies of the monitor, the libnvitop it loads, the simulated driver and
+# the CUDA probe in DIR/bin and DIR/lib, readable by every user, for a test that runs the monitor
+# as another user: that user may not be able to enter the build tree (a clone under a 0700 home).
+copy_for_other_user() {
+    mkdir -p "$1/bin" "$1/lib"
+    cp "$NVITOP" "$1/bin/nvitop"
+    probe=${NVITOP_CUDA_PROBE:-$(dirname "$NVITOP")/nvitop-cuda-probe}
+    [ ! -x "$probe" ] || cp "$probe" "$1/bin/nvitop-cuda-probe"
+    libnvitop=$(ldd "$NVITOP" | awk '$1 == "libnvitop.so.0" { print $3 }')
+    [ -z "$libnvitop" ] || cp "$libnvitop" "$1/lib/libnvitop.so.0"
+    driver=""
+    old_ifs=$IFS
+    IFS=:
+    for dir in ${LD_LIBRARY_PATH:-}; do
+        if [ -z "$driver" ] && [ -f "$dir/libnvidia-ml.so.1" ]; then
+            driver="$dir/libnvidia-ml.so.1"
+        fi
+    done
+    IFS=$old_ifs
+    [ -n "$driver" ] || {
+        fail "no simulated driver (libnvidia-ml.so.1) in LD_LIBRARY_PATH to copy"
+        return 1
+    }
+    cp "$driver" "$1/lib/libnvidia-ml.so.1"
+    chmod -R a+rX "$1"
+}
+
 # user_settings LINE...: the user settings file the monitors of this test read (nvitop.conf).
 user_settings() {
     mkdir -p "$WORK/config/nvitop"

@@ -209,8 +209,12 @@ keys q
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
     chmod 755 "$WORK"
     chmod 644 "$SCENARIO"
+    # nobody may not enter the build tree (a clone under /root, mode 0700): it runs copies of the
+    # monitor, the library and the simulated driver from the test's own readable directory.
+    copy_for_other_user "$WORK/other"
     cat >"$WORK/as-nobody.sh" <<EOF
-exec setpriv --reuid=nobody --regid=nogroup --clear-groups '$NVITOP' "\$@"
+export LD_LIBRARY_PATH='$WORK/other/lib' NVITOP_CUDA_PROBE='$WORK/other/bin/nvitop-cuda-probe'
+exec setpriv --reuid=nobody --regid=nogroup --clear-groups '$WORK/other/bin/nvitop' "\$@"
 EOF
     chmod 755 "$WORK/as-nobody.sh"
     real_nvitop=$NVITOP
