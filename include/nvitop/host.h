@@ -104,9 +104,12 @@ NVT_API nvt_status nvt_host_net_io(nvt_context *ctx, struct nvt_net_io **out, si
 /* As nvt_host_net_io(), for /proc/diskstats: one thread at a time. */
 NVT_API nvt_status nvt_host_disk_io(nvt_context *ctx, struct nvt_disk_io **out, size_t *count);
 /* Mount points that statvfs() refuses (gone, no permission) are skipped, as nvitop-exporter
- * skips them.  Mounts come from <proc root>/self/mounts, else <proc root>/mounts; the context keeps
- * the mount table and reads it again only when the kernel reports a change (statvfs() runs on
- * every call).  One thread at a time, as above. */
+ * skips them.  "/" is always listed (statvfs() permitting): where no kept mount is "/" (in a
+ * chroot the table lists no disk visible there; in a container "/" is an overlay), it is added
+ * last, with the device and type the table gives "/", or "rootfs" for both where the table has
+ * no "/" or is unreadable.  Mounts come from <proc root>/self/mounts, else <proc root>/mounts; the
+ * context keeps the mount table and reads it again only when the kernel reports a change (statvfs()
+ * runs on every call).  One thread at a time, as above. */
 NVT_API nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out,
                                        size_t *count);
 

@@ -100,6 +100,44 @@ static void test_disk_usage(void **state) {
     host_close(host);
 }
 
+/* The only disk entry of a fixture whose mount table lists no visible disk: "/" as given. */
+static void expect_root_only(const char *fixture, const char *device, const char *fstype) {
+    char root[1024];
+    fixture_path(root, sizeof(root), fixture);
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(root, &host), NVT_OK);
+    struct nvt_disk_usage *usage = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_disk_usage((nvt_context *)host, &usage, &count), NVT_OK);
+    assert_int_equal(count, 1);
+    assert_string_equal(usage[0].device, device);
+    assert_string_equal(usage[0].mountpoint, "/");
+    assert_string_equal(usage[0].fstype, fstype);
+    struct statvfs st;
+    assert_int_equal(statvfs("/", &st), 0);
+    assert_int_equal(usage[0].total_bytes, (uint64_t)st.f_blocks * st.f_frsize);
+    nvt_free(usage);
+    host_close(host);
+}
+
+/* A chroot: the table lists proc, a tmpfs and a disk outside the root (statvfs() fails). */
+static void test_disk_usage_chroot(void **state) {
+    (void)state;
+    expect_root_only("chroot", "rootfs", "rootfs");
+}
+
+/* A container: "/" is an overlay (nodev, which psutil leaves out). */
+static void test_disk_usage_container(void **state) {
+    (void)state;
+    expect_root_only("container", "overlay", "overlay");
+}
+
+/* No mount table at all: "/" still. */
+static void test_disk_usage_no_table(void **state) {
+    (void)state;
+    expect_root_only("empty", "rootfs", "rootfs");
+}
+
 static void test_mount_line(void **state) {
     (void)state;
     char line[] = "/dev/sdb1 /mnt/my\\040disk\\011tab\\134 ext4 rw 0 0";
@@ -164,23 +202,25 @@ static void test_missing_files(void **state) {
     assert_int_equal(host_open(root, &host), NVT_OK);
     nvt_context *ctx = (nvt_context *)host;
     struct nvt_net_io *net = (struct nvt_net_io *)1;
-    struct nvt_disk_usage *usage = (struct nvt_disk_usage *)1;
     size_t count = 1;
     assert_int_equal(nvt_host_net_io(ctx, &net, &count), NVT_OK);
     assert_null(net);
     assert_int_equal(count, 0);
-    count = 1;
-    assert_int_equal(nvt_host_disk_usage(ctx, &usage, &count), NVT_OK);
-    assert_null(usage);
-    assert_int_equal(count, 0);
+    /* nvt_host_disk_usage() still lists "/": test_disk_usage_no_table. */
     host_close(host);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_net_io),        cmocka_unit_test(test_disk_io),
-        cmocka_unit_test(test_disk_usage),    cmocka_unit_test(test_mount_line),
-        cmocka_unit_test(test_container),     cmocka_unit_test(test_cgroup_parser),
+        cmocka_unit_test(test_net_io),
+        cmocka_unit_test(test_disk_io),
+        cmocka_unit_test(test_disk_usage),
+        cmocka_unit_test(test_disk_usage_chroot),
+        cmocka_unit_test(test_disk_usage_container),
+        cmocka_unit_test(test_disk_usage_no_table),
+        cmocka_unit_test(test_mount_line),
+        cmocka_unit_test(test_container),
+        cmocka_unit_test(test_cgroup_parser),
         cmocka_unit_test(test_missing_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -109,10 +109,13 @@ struct host_kept_file {
 
 /* The mounts nvt_host_disk_usage() reports (those psutil's disk_partitions() keeps) as of the
  * last read of the mount table, rebuilt only when that table changes (host_read_mounts()): their
- * device, mount point and type, NUL-terminated strings one after the other. */
+ * device, mount point and type, NUL-terminated strings one after the other.  root holds the same
+ * three for "/" as the table names it whatever its type (an overlay in a container), or "rootfs"
+ * where the table has no "/" (a chroot): the entry reported when no kept mount is "/". */
 struct host_mounts {
     bool valid;
     size_t count;
+    size_t root[3];  /* into strings: device, "/", type */
     size_t *offsets; /* 3 per mount, into strings: device, mount point, type */
     char *strings;
     size_t strings_len;

@@ -1,5 +1,6 @@
 /* File system usage of the public API (nvt_host_disk_usage(), include/nvitop/host.h) on Linux,
- * with psutil's definitions: the mounts disk_partitions(all=False) keeps, each with statvfs().
+ * with psutil's definitions: the mounts disk_partitions(all=False) keeps, each with statvfs(),
+ * and "/" always (in a chroot or a container the table lists no disk that is visible there).
  * Which mounts those are is worked out again only when the mount table changes: matching each
  * mount's type against /proc/filesystems was most of the cost of a call. */
 #include <errno.h>
@@ -54,9 +55,31 @@ static bool rebuild(struct host_mounts *m, const char *mounts, const char *files
     const char *cursor = mounts;
     char line[LINE_MAX_LEN];
     bool too_long = false;
+    const char *root_fields[3] = {"rootfs", "/", "rootfs"};
+    for (size_t i = 0; i < 3; i++) {
+        m->root[i] = add_string(m, &strings_capacity, root_fields[i]);
+        if (m->root[i] == SIZE_MAX) {
+            host_mounts_fini(m);
+            return false;
+        }
+    }
     while (proc_next_line(&cursor, line, sizeof(line), &too_long)) {
         struct proc_mount mount;
-        if (too_long || !proc_parse_mount_line(line, &mount) || strcmp(mount.device, "none") == 0 ||
+        if (too_long || !proc_parse_mount_line(line, &mount)) {
+            continue;
+        }
+        if (strcmp(mount.mountpoint, "/") == 0 && strcmp(mount.device, "none") != 0) {
+            /* The last mount on "/" is the one seen there. */
+            size_t device = add_string(m, &strings_capacity, mount.device);
+            size_t fstype = add_string(m, &strings_capacity, mount.fstype);
+            if (device == SIZE_MAX || fstype == SIZE_MAX) {
+                host_mounts_fini(m);
+                return false;
+            }
+            m->root[0] = device;
+            m->root[2] = fstype;
+        }
+        if (strcmp(mount.device, "none") == 0 ||
             !proc_filesystems_is_physical(filesystems, mount.fstype)) {
             continue;
         }
@@ -85,8 +108,8 @@ static bool rebuild(struct host_mounts *m, const char *mounts, const char *files
     return true;
 }
 
-/* The mounts to report, rebuilt when the mount table changed; NVT_OK with an empty list when the
- * files are unreadable. */
+/* The mounts to report, rebuilt when the mount table changed; NVT_OK with no mount listed when
+ * the files are unreadable. */
 static nvt_status current_mounts(struct host_ctx *host) {
     const char *mounts = NULL;
     bool changed = true;
@@ -105,14 +128,11 @@ static nvt_status current_mounts(struct host_ctx *host) {
     if (err == 0) {
         err = host_read_kept(host, HOST_FILE_FILESYSTEMS, MOUNTS_FILE_CAP, &filesystems);
     }
-    bool ok = true;
-    if (err == 0) {
-        ok = rebuild(&host->mounts, mounts, filesystems);
-    } else {
-        host_mounts_fini(&host->mounts);
-    }
+    /* Unreadable files list no mount; "/" is still reported. */
+    bool ok = err != ENOMEM &&
+              rebuild(&host->mounts, err == 0 ? mounts : "", err == 0 ? filesystems : "");
     free(fallback);
-    return ok && err != ENOMEM ? NVT_OK : NVT_ERR_NO_MEMORY;
+    return ok ? NVT_OK : NVT_ERR_NO_MEMORY;
 }
 
 /* psutil.disk_usage() of a path; false when statvfs() refuses. */
@@ -132,6 +152,15 @@ static bool usage_of(const char *path, struct nvt_disk_usage *out) {
     return true;
 }
 
+static bool has_root(const struct nvt_disk_usage *usage, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        if (strcmp(usage[i].mountpoint, "/") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out, size_t *count) {
     if (ctx == NULL || out == NULL || count == NULL) {
         return NVT_ERR_INVALID_ARGUMENT;
@@ -141,11 +170,11 @@ nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out, si
     struct host_ctx *host = context_host(ctx);
     nvt_status status = current_mounts(host);
     const struct host_mounts *m = &host->mounts;
-    if (status != NVT_OK || m->count == 0) {
+    if (status != NVT_OK || !m->valid) {
         return status;
     }
-    /* One allocation: the entries, then their strings. */
-    size_t entries_size = m->count * sizeof(struct nvt_disk_usage);
+    /* One allocation: the entries (one more for "/"), then their strings. */
+    size_t entries_size = (m->count + 1) * sizeof(struct nvt_disk_usage);
     struct nvt_disk_usage *result = malloc(entries_size + m->strings_len);
     if (result == NULL) {
         return NVT_ERR_NO_MEMORY;
@@ -159,6 +188,15 @@ nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out, si
         u->mountpoint = base + m->offsets[3 * i + 1];
         u->fstype = base + m->offsets[3 * i + 2];
         if (usage_of(u->mountpoint, u)) {
+            n++;
+        }
+    }
+    if (!has_root(result, n)) {
+        struct nvt_disk_usage *u = &result[n];
+        u->device = base + m->root[0];
+        u->mountpoint = base + m->root[1];
+        u->fstype = base + m->root[2];
+        if (usage_of("/", u)) {
             n++;
         }
     }
