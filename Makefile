@@ -12,8 +12,8 @@ BENCH_SECONDS ?= 60
 
 DEB      ?= $(BUILD)/deb
 
-.PHONY: all deps build demo check test test-asan fuzz lint format bench install uninstall clean \
-	deb package-test
+.PHONY: all deps build demo check test test-asan test-private fuzz lint format bench install \
+	uninstall clean deb package-test
 
 all: build
 
@@ -37,6 +37,11 @@ test-asan: deps
 	cmake --build $(ASAN) -j $(JOBS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 		UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --output-on-failure -j $(JOBS)
+
+# The suite again from a clone of HEAD under a 0700 directory (as a clone in /root is): the tests
+# that run a program as another user must not depend on reaching the build tree.
+test-private: deps
+	sh scripts/test-private-clone.sh $(JOBS)
 
 fuzz: deps
 	cmake -S . -B $(FUZZ) -DCMAKE_C_COMPILER=clang -DNVT_FUZZ=ON -DNVT_BUILD_TESTS=OFF
@@ -65,9 +70,10 @@ deb: deps
 package-test: deb
 	sh tests/package/deb_test.sh $(DEB)
 
-# Everything CI runs: style and layer rules, the normal build and its tests, the sanitizer build
-# and its tests, a short run of every fuzzer, and the Debian packages' test.
-check: deps lint test test-asan fuzz package-test
+# Everything CI runs: style and layer rules, the normal build and its tests, the same from a
+# clone under a 0700 directory, the sanitizer build and its tests, a short run of every fuzzer, and
+# the Debian packages' test.
+check: deps lint test test-private test-asan fuzz package-test
 	@echo "make check: all passed"
 
 # The library finds its helper program (nvitop-cuda-probe) under the prefix it was configured
