@@ -54,7 +54,7 @@ bench: build
 
 lint:
 	sh scripts/check-format.sh
-	sh scripts/check-layers.sh
+	python3 scripts/check-layers.py
 
 format:
 	sh scripts/check-format.sh --fix

@@ -1,6 +1,6 @@
 /*
  * Abort-on-failure allocators for PROGRAMS ONLY (the library checks every allocation and never
- * uses these; scripts/check-layers.sh enforces that).  On failure the fatal hook runs first (the
+ * uses these; scripts/check-layers.py enforces that).  On failure the fatal hook runs first (the
  * monitor restores the terminal there), then a message goes to stderr and the program aborts.
  */
 #ifndef NVITOP_UTIL_XALLOC_H
