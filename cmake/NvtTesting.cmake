@@ -3,7 +3,8 @@
 #
 # Builds one cmocka test program (in <build>/tests) and registers it with CTest.  Every test runs with the simulated
 # driver on LD_LIBRARY_PATH (so libnvitop reaches it through the real dlopen path) and with
-# NVT_SCENARIO_DIR pointing at the bundled scenarios.  Labels: unit, integration, tui, fuzz.
+# NVT_SCENARIO_DIR pointing at the bundled scenarios.  Labels: unit (no driver, no program),
+# integration (programs or the library on the simulator), and the area (tui, exporter, …).
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA IMPORTED_TARGET cmocka)
 
@@ -28,7 +29,6 @@ function(nvt_add_test name)
     # Test programs go to <build>/tests, so that <build>/bin holds only the programs.
     set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
     target_link_libraries(${name} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
-    target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
     add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
     nvt_test_environment(env ${T_ENV})
     if(NOT T_LABELS)

@@ -36,12 +36,12 @@ set(NVT_LIB_SOURCES
     collector/collector_daemon.c
     collector/lineage.c
     collector/metric_buffer.c
-    collector/sampler.c)
-foreach(optional select.c cuda/cuda_api.c cuda/cuda_child.c cuda/cuda_runtime.c cuda/cuda_visible.c)
-    if(EXISTS ${NVT_LIB_DIR}/${optional})
-        list(APPEND NVT_LIB_SOURCES ${optional})
-    endif()
-endforeach()
+    collector/sampler.c
+    select.c
+    cuda/cuda_api.c
+    cuda/cuda_child.c
+    cuda/cuda_runtime.c
+    cuda/cuda_visible.c)
 list(TRANSFORM NVT_LIB_SOURCES PREPEND ${NVT_LIB_DIR}/)
 
 add_library(nvitop_core OBJECT ${NVT_LIB_SOURCES})
@@ -49,13 +49,11 @@ add_library(nvitop_core OBJECT ${NVT_LIB_SOURCES})
 # $NVITOP_CUDA_PROBE names another one (the tests point it at the build tree's copy).
 set(NVT_CUDA_PROBE_PATH ${CMAKE_INSTALL_FULL_LIBEXECDIR}/nvitop/nvitop-cuda-probe)
 target_compile_definitions(nvitop_core PRIVATE NVT_CUDA_PROBE_PATH="${NVT_CUDA_PROBE_PATH}")
-if(EXISTS ${NVT_LIB_DIR}/cuda/cuda_probe.c)
-    add_executable(nvitop-cuda-probe ${NVT_LIB_DIR}/cuda/cuda_probe.c)
-    target_include_directories(nvitop-cuda-probe PRIVATE
-        ${CMAKE_SOURCE_DIR}/include ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
-    target_link_libraries(nvitop-cuda-probe PRIVATE nvitop_util ${CMAKE_DL_LIBS})
-    install(TARGETS nvitop-cuda-probe RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/nvitop)
-endif()
+add_executable(nvitop-cuda-probe ${NVT_LIB_DIR}/cuda/cuda_probe.c)
+target_include_directories(nvitop-cuda-probe PRIVATE
+    ${CMAKE_SOURCE_DIR}/include ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
+target_link_libraries(nvitop-cuda-probe PRIVATE nvitop_util ${CMAKE_DL_LIBS})
+install(TARGETS nvitop-cuda-probe RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR}/nvitop)
 set_target_properties(nvitop_core PROPERTIES
     POSITION_INDEPENDENT_CODE ON
     C_VISIBILITY_PRESET hidden)
@@ -89,9 +87,8 @@ set_property(TARGET nvitop APPEND PROPERTY LINK_DEPENDS ${NVT_LIB_VERSION_SCRIPT
 
 # The raw archive of every object, internal names included: unit tests and benchmarks that reach
 # internal functions link it.  It is never installed.
-add_library(nvitop_static STATIC ${NVT_LIB_OBJECTS} $<TARGET_OBJECTS:nvitop_util>)
-set_target_properties(nvitop_static PROPERTIES OUTPUT_NAME nvitop_internal)
-target_link_libraries(nvitop_static INTERFACE ${CMAKE_DL_LIBS} Threads::Threads m)
+add_library(nvitop_internal STATIC ${NVT_LIB_OBJECTS} $<TARGET_OBJECTS:nvitop_util>)
+target_link_libraries(nvitop_internal INTERFACE ${CMAKE_DL_LIBS} Threads::Threads m)
 
 # The installed libnvitop.a: the library objects and the util objects they use (not the
 # program-only allocators) partially linked into one object whose hidden symbols are then made
@@ -118,7 +115,7 @@ foreach(part nvitop_core nvitop_host nvitop_format nvitop_util)
 endforeach()
 target_link_libraries(nvitop_archive INTERFACE ${CMAKE_DL_LIBS} Threads::Threads m)
 
-foreach(lib nvitop nvitop_static nvitop_archive)
+foreach(lib nvitop nvitop_internal nvitop_archive)
     target_include_directories(${lib} PUBLIC
         $<BUILD_INTERFACE:${CMAKE_SOURCE_DIR}/include>
         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
@@ -143,27 +140,18 @@ install(FILES ${CMAKE_BINARY_DIR}/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/
 
 # Unit tests beside their modules (they link the raw archive to reach internal functions).
 foreach(module select cuda/cuda_visible nvml/nvml_process collector/metric_buffer)
-    if(EXISTS ${NVT_LIB_DIR}/${module}_test.c)
-        get_filename_component(test_name ${module} NAME)
-        nvt_add_test(lib_${test_name}_test
-            SOURCES ${NVT_LIB_DIR}/${module}_test.c
-            LIBS nvitop_static
-            LABELS unit)
-        if(TARGET lib_${test_name}_test) # not built when NVT_BUILD_TESTS is OFF
-            target_include_directories(lib_${test_name}_test PRIVATE
-                ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
-        endif()
+    get_filename_component(test_name ${module} NAME)
+    nvt_add_test(lib_${test_name}_test
+        SOURCES ${NVT_LIB_DIR}/${module}_test.c
+        LIBS nvitop_internal
+        LABELS unit)
+    if(TARGET lib_${test_name}_test) # not built when NVT_BUILD_TESTS is OFF
+        target_include_directories(lib_${test_name}_test PRIVATE
+            ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
     endif()
 endforeach()
 
-if(NVT_FUZZ AND EXISTS ${NVT_LIB_DIR}/cuda/fuzz_cuda_visible.c)
-    # The parser is compiled again here so that the fuzzer's coverage instrumentation sees it.
-    add_executable(fuzz_cuda_visible ${NVT_LIB_DIR}/cuda/fuzz_cuda_visible.c
-                   ${NVT_LIB_DIR}/cuda/cuda_visible.c)
-    target_include_directories(fuzz_cuda_visible PRIVATE
-        ${CMAKE_SOURCE_DIR}/include ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src)
-    target_compile_options(fuzz_cuda_visible PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_options(fuzz_cuda_visible PRIVATE -fsanitize=fuzzer,address,undefined)
-    target_link_libraries(fuzz_cuda_visible PRIVATE nvitop_util)
-    set_target_properties(fuzz_cuda_visible PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bin)
-endif()
+nvt_add_fuzzer(fuzz_cuda_visible
+    SOURCES ${NVT_LIB_DIR}/cuda/fuzz_cuda_visible.c ${NVT_LIB_DIR}/cuda/cuda_visible.c
+    INCLUDES ${CMAKE_SOURCE_DIR}/include ${NVT_LIB_DIR} ${CMAKE_SOURCE_DIR}/src
+    LIBS nvitop_util)
