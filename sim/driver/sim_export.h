@@ -2,8 +2,8 @@
  * Helpers shared by the export files: the common shapes of a device query (one number, one
  * flag, one string), so that each exported function stays one short call.
  */
-#ifndef NVITOP_SIM_SIM_EXPORT_H
-#define NVITOP_SIM_SIM_EXPORT_H
+#ifndef NVITOP_SIM_DRIVER_SIM_EXPORT_H
+#define NVITOP_SIM_DRIVER_SIM_EXPORT_H
 
 #include <stddef.h>
 
@@ -22,4 +22,4 @@ nvmlReturn_t sim_export_flag(enum sim_call_id id, nvmlDevice_t device, size_t of
 nvmlReturn_t sim_export_text(enum sim_call_id id, nvmlDevice_t device, size_t offset, char *buf,
                              unsigned int length);
 
-#endif /* NVITOP_SIM_SIM_EXPORT_H */
+#endif /* NVITOP_SIM_DRIVER_SIM_EXPORT_H */

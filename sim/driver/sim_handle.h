@@ -3,8 +3,8 @@
  * device index, one column for the GPU and one per MIG slot), so handles stay valid across
  * scenario reloads and can be checked without being dereferenced.
  */
-#ifndef NVITOP_SIM_SIM_HANDLE_H
-#define NVITOP_SIM_SIM_HANDLE_H
+#ifndef NVITOP_SIM_DRIVER_SIM_HANDLE_H
+#define NVITOP_SIM_DRIVER_SIM_HANDLE_H
 
 #include <stdbool.h>
 
@@ -17,4 +17,4 @@ nvmlDevice_t sim_handle_of(unsigned int index, unsigned int mig_slot);
 /* Decodes a handle; returns false for NULL and for anything that is not one of ours. */
 bool sim_handle_decode(nvmlDevice_t handle, unsigned int *index, unsigned int *mig_slot);
 
-#endif /* NVITOP_SIM_SIM_HANDLE_H */
+#endif /* NVITOP_SIM_DRIVER_SIM_HANDLE_H */

@@ -4,8 +4,8 @@
  * stalls.  The sleep happens after the query has released the driver's lock, so other threads'
  * calls, reloads and shutdowns never wait for it.
  */
-#ifndef NVITOP_SIM_SIM_LATENCY_H
-#define NVITOP_SIM_SIM_LATENCY_H
+#ifndef NVITOP_SIM_DRIVER_SIM_LATENCY_H
+#define NVITOP_SIM_DRIVER_SIM_LATENCY_H
 
 #include "model/sim_calls.h"
 
@@ -20,4 +20,4 @@
  */
 void sim_latency_wait(double seconds);
 
-#endif /* NVITOP_SIM_SIM_LATENCY_H */
+#endif /* NVITOP_SIM_DRIVER_SIM_LATENCY_H */

@@ -2,8 +2,8 @@
  * Process lists and per-process utilisation samples, in the element layout each entry point
  * (and driver generation) uses.
  */
-#ifndef NVITOP_SIM_SIM_PROCS_H
-#define NVITOP_SIM_SIM_PROCS_H
+#ifndef NVITOP_SIM_DRIVER_SIM_PROCS_H
+#define NVITOP_SIM_DRIVER_SIM_PROCS_H
 
 #include "driver/sim_state.h"
 
@@ -29,4 +29,4 @@ nvmlReturn_t sim_procs_utilization(const struct sim_query *q,
                                    nvmlProcessUtilizationSample_t *samples, unsigned int *count,
                                    unsigned long long last_seen_us);
 
-#endif /* NVITOP_SIM_SIM_PROCS_H */
+#endif /* NVITOP_SIM_DRIVER_SIM_PROCS_H */

@@ -4,8 +4,8 @@
  * SIM_WATCH_INTERVAL_MS, timed with the coarse monotonic clock (no system call through the vDSO),
  * and the file is parsed once per change, never per query.
  */
-#ifndef NVITOP_SIM_SIM_RELOAD_H
-#define NVITOP_SIM_SIM_RELOAD_H
+#ifndef NVITOP_SIM_DRIVER_SIM_RELOAD_H
+#define NVITOP_SIM_DRIVER_SIM_RELOAD_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -45,4 +45,4 @@ bool sim_file_identity(const char *path, struct sim_file_id *id);
  */
 struct sim_model *sim_watch_poll(struct sim_watch *watch);
 
-#endif /* NVITOP_SIM_SIM_RELOAD_H */
+#endif /* NVITOP_SIM_DRIVER_SIM_RELOAD_H */

@@ -4,8 +4,8 @@
  * sim_begin*() / sim_end(): queries share the lock, init, shutdown and reloads take it
  * exclusively.  A call's latency from the scenario is slept after the lock is released.
  */
-#ifndef NVITOP_SIM_SIM_STATE_H
-#define NVITOP_SIM_SIM_STATE_H
+#ifndef NVITOP_SIM_DRIVER_SIM_STATE_H
+#define NVITOP_SIM_DRIVER_SIM_STATE_H
 
 #include <stdbool.h>
 
@@ -57,4 +57,4 @@ nvmlReturn_t sim_begin_gpu(struct sim_query *q, enum sim_call_id id, nvmlDevice_
  * returns `ret`, for `return sim_end(&q, ret)`. */
 nvmlReturn_t sim_end(struct sim_query *q, nvmlReturn_t ret);
 
-#endif /* NVITOP_SIM_SIM_STATE_H */
+#endif /* NVITOP_SIM_DRIVER_SIM_STATE_H */

@@ -3,8 +3,8 @@
  * costs.  The counts are dumped as "name count" lines to the file named by NVML_SIM_CALLS_FILE
  * at the last nvmlShutdown, at process exit and when a call begins a stall (sim_latency.h).
  */
-#ifndef NVITOP_SIM_SIM_CALLS_H
-#define NVITOP_SIM_SIM_CALLS_H
+#ifndef NVITOP_SIM_MODEL_SIM_CALLS_H
+#define NVITOP_SIM_MODEL_SIM_CALLS_H
 
 #include <stdbool.h>
 
@@ -27,4 +27,4 @@ bool sim_calls_find(const char *name, enum sim_call_id *id);
  * Thread-safe; errors are ignored (counting must never break a client). */
 void sim_calls_dump(void);
 
-#endif /* NVITOP_SIM_SIM_CALLS_H */
+#endif /* NVITOP_SIM_MODEL_SIM_CALLS_H */

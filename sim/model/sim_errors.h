@@ -2,8 +2,8 @@
  * NVML return codes by name: scenario files inject errors as "NOT_SUPPORTED", "GPU_IS_LOST", …
  * (NVML's names without the NVML_ERROR_ prefix).  nvmlErrorString lives beside this table.
  */
-#ifndef NVITOP_SIM_SIM_ERRORS_H
-#define NVITOP_SIM_SIM_ERRORS_H
+#ifndef NVITOP_SIM_MODEL_SIM_ERRORS_H
+#define NVITOP_SIM_MODEL_SIM_ERRORS_H
 
 #include <stdbool.h>
 
@@ -13,4 +13,4 @@
  * an error).  Pure, thread-safe. */
 bool sim_error_from_name(const char *name, nvmlReturn_t *error);
 
-#endif /* NVITOP_SIM_SIM_ERRORS_H */
+#endif /* NVITOP_SIM_MODEL_SIM_ERRORS_H */

@@ -6,8 +6,8 @@
  * evaluate its numbers at the current simulated time (sim_value.c), so no query allocates,
  * parses or makes a system call.
  */
-#ifndef NVITOP_SIM_SIM_MODEL_H
-#define NVITOP_SIM_SIM_MODEL_H
+#ifndef NVITOP_SIM_MODEL_SIM_MODEL_H
+#define NVITOP_SIM_MODEL_SIM_MODEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -208,4 +208,4 @@ struct sim_model {
 /* Frees a model and everything it owns; accepts NULL. */
 void sim_model_free(struct sim_model *model);
 
-#endif /* NVITOP_SIM_SIM_MODEL_H */
+#endif /* NVITOP_SIM_MODEL_SIM_MODEL_H */

@@ -2,8 +2,8 @@
  * Evaluating the model's numbers at a simulated time.  Pure functions: thread-safe, no
  * allocation, no system calls.
  */
-#ifndef NVITOP_SIM_SIM_VALUE_H
-#define NVITOP_SIM_SIM_VALUE_H
+#ifndef NVITOP_SIM_MODEL_SIM_VALUE_H
+#define NVITOP_SIM_MODEL_SIM_VALUE_H
 
 #include "model/sim_model.h"
 
@@ -28,4 +28,4 @@ nvmlReturn_t sim_copy_string(const char *text, char *buf, unsigned int length);
 /* The same for a text field, which may carry an injected error instead. */
 nvmlReturn_t sim_copy_text(const struct sim_text *text, char *buf, unsigned int length);
 
-#endif /* NVITOP_SIM_SIM_VALUE_H */
+#endif /* NVITOP_SIM_MODEL_SIM_VALUE_H */

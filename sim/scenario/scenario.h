@@ -1,8 +1,8 @@
 /*
  * Loading scenario files (JSON) into a model.  See docs/scenarios.md for the format.
  */
-#ifndef NVITOP_SIM_SCENARIO_H
-#define NVITOP_SIM_SCENARIO_H
+#ifndef NVITOP_SIM_SCENARIO_SCENARIO_H
+#define NVITOP_SIM_SCENARIO_SCENARIO_H
 
 #include <stddef.h>
 
@@ -23,4 +23,4 @@ nvmlReturn_t scenario_parse(const char *name, const char *text, size_t length,
  * "<path>: <strerror>" with NVML_ERROR_UNKNOWN. */
 nvmlReturn_t scenario_load(const char *path, struct sim_model **out, char **message);
 
-#endif /* NVITOP_SIM_SCENARIO_H */
+#endif /* NVITOP_SIM_SCENARIO_SCENARIO_H */

@@ -3,8 +3,8 @@
  * the document the loader is, so that every semantic error can name the offending value's line
  * and column, and the table-driven object reader.
  */
-#ifndef NVITOP_SIM_SCENARIO_INTERNAL_H
-#define NVITOP_SIM_SCENARIO_INTERNAL_H
+#ifndef NVITOP_SIM_SCENARIO_SCENARIO_INTERNAL_H
+#define NVITOP_SIM_SCENARIO_SCENARIO_INTERNAL_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -131,4 +131,4 @@ int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *b
 /* Reads the top-level "call_errors" object into the model (scenario_call_errors.c). */
 int scenario_read_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
 
-#endif /* NVITOP_SIM_SCENARIO_INTERNAL_H */
+#endif /* NVITOP_SIM_SCENARIO_SCENARIO_INTERNAL_H */

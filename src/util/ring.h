@@ -2,8 +2,8 @@
  * A fixed-capacity ring buffer of equally sized elements (history of a metric).  Pushing onto a
  * full ring drops the oldest element.  Not thread-safe: guard it with the owner's lock.
  */
-#ifndef NVITOP_UTIL_RING_H
-#define NVITOP_UTIL_RING_H
+#ifndef NVITOP_SRC_UTIL_RING_H
+#define NVITOP_SRC_UTIL_RING_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,4 +35,4 @@ const void *ring_newest(const struct ring *ring);
 /* Drop every element, keeping the storage. */
 void ring_clear(struct ring *ring);
 
-#endif /* NVITOP_UTIL_RING_H */
+#endif /* NVITOP_SRC_UTIL_RING_H */

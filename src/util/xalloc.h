@@ -3,8 +3,8 @@
  * uses these; scripts/check-layers.py enforces that).  On failure the fatal hook runs first (the
  * monitor restores the terminal there), then a message goes to stderr and the program aborts.
  */
-#ifndef NVITOP_UTIL_XALLOC_H
-#define NVITOP_UTIL_XALLOC_H
+#ifndef NVITOP_SRC_UTIL_XALLOC_H
+#define NVITOP_SRC_UTIL_XALLOC_H
 
 #include <stddef.h>
 
@@ -18,4 +18,4 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *text);
 
-#endif /* NVITOP_UTIL_XALLOC_H */
+#endif /* NVITOP_SRC_UTIL_XALLOC_H */

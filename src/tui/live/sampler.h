@@ -7,8 +7,8 @@
  *
  * All functions are called from the UI thread; the sampler synchronises internally.
  */
-#ifndef NVITOP_SRC_TUI_SAMPLER_H
-#define NVITOP_SRC_TUI_SAMPLER_H
+#ifndef NVITOP_SRC_TUI_LIVE_SAMPLER_H
+#define NVITOP_SRC_TUI_LIVE_SAMPLER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -116,4 +116,4 @@ bool sampler_send_signal(struct sampler *sampler, const struct sampler_target *t
 /* The result of the last finished signal request, once: returns false when there is none new. */
 bool sampler_signal_result(struct sampler *sampler, struct sampler_signal_result *out);
 
-#endif /* NVITOP_SRC_TUI_SAMPLER_H */
+#endif /* NVITOP_SRC_TUI_LIVE_SAMPLER_H */

@@ -3,8 +3,8 @@
  * the process's device (memory and utilisation), that device's process list and the one host
  * process, and nothing else of the machine.  The reading is plain data handed to the UI thread.
  */
-#ifndef NVITOP_SRC_TUI_WATCH_H
-#define NVITOP_SRC_TUI_WATCH_H
+#ifndef NVITOP_SRC_TUI_LIVE_WATCH_H
+#define NVITOP_SRC_TUI_LIVE_WATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,4 +63,4 @@ bool watch_queue_pop(struct watch_queue *queue, struct watch_sample *out);
 /* Free every queued reading. */
 void watch_queue_clear(struct watch_queue *queue);
 
-#endif /* NVITOP_SRC_TUI_WATCH_H */
+#endif /* NVITOP_SRC_TUI_LIVE_WATCH_H */

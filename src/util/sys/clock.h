@@ -2,8 +2,8 @@
  * Clocks.  Monotonic time measures intervals (never jumps); wall time stamps data for people.
  * Thread-safe.
  */
-#ifndef NVITOP_UTIL_CLOCK_H
-#define NVITOP_UTIL_CLOCK_H
+#ifndef NVITOP_SRC_UTIL_SYS_CLOCK_H
+#define NVITOP_SRC_UTIL_SYS_CLOCK_H
 
 #include <stdint.h>
 
@@ -16,4 +16,4 @@ double clock_monotonic_s(void);
 /* Seconds since the epoch (CLOCK_REALTIME), with sub-second precision. */
 double clock_wall_s(void);
 
-#endif /* NVITOP_UTIL_CLOCK_H */
+#endif /* NVITOP_SRC_UTIL_SYS_CLOCK_H */

@@ -1,8 +1,8 @@
 /*
  * Looking up functions in a dlopen()ed library.  Thread-safe (dlsym is).
  */
-#ifndef NVITOP_UTIL_DL_H
-#define NVITOP_UTIL_DL_H
+#ifndef NVITOP_SRC_UTIL_SYS_DL_H
+#define NVITOP_SRC_UTIL_SYS_DL_H
 
 #include <stddef.h>
 
@@ -14,4 +14,4 @@
  */
 int dl_function(void *dl, const char *name, void *slot, size_t size);
 
-#endif /* NVITOP_UTIL_DL_H */
+#endif /* NVITOP_SRC_UTIL_SYS_DL_H */

@@ -2,8 +2,8 @@
  * Reading whole small files (the proc file system, scenario files) safely: EINTR is retried, the
  * size is capped so a runaway file cannot exhaust memory, and the result is NUL-terminated.
  */
-#ifndef NVITOP_UTIL_FILE_H
-#define NVITOP_UTIL_FILE_H
+#ifndef NVITOP_SRC_UTIL_SYS_FILE_H
+#define NVITOP_SRC_UTIL_SYS_FILE_H
 
 #include <stddef.h>
 
@@ -41,4 +41,4 @@ int file_reread_into(int fd, char *buf, size_t size, size_t *len);
  * ENOMEM (the buffer is left as it was), or EFBIG when the file holds more than cap bytes. */
 int file_reread_grow(int fd, size_t cap, char **buf, size_t *size, size_t *len);
 
-#endif /* NVITOP_UTIL_FILE_H */
+#endif /* NVITOP_SRC_UTIL_SYS_FILE_H */

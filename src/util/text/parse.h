@@ -4,8 +4,8 @@
  * Each function returns 0, EINVAL for malformed text or ERANGE for an out-of-range value, and
  * writes *out only on success.  Pure and thread-safe.
  */
-#ifndef NVITOP_UTIL_PARSE_H
-#define NVITOP_UTIL_PARSE_H
+#ifndef NVITOP_SRC_UTIL_TEXT_PARSE_H
+#define NVITOP_SRC_UTIL_TEXT_PARSE_H
 
 #include <stdint.h>
 
@@ -32,4 +32,4 @@ int parse_i64_field(const char **cursor, int64_t *out);
 /* Skip blanks, then skip one field of non-blank characters.  Returns EINVAL at end of line. */
 int parse_skip_field(const char **cursor);
 
-#endif /* NVITOP_UTIL_PARSE_H */
+#endif /* NVITOP_SRC_UTIL_TEXT_PARSE_H */

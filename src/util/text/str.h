@@ -2,8 +2,8 @@
  * Bounded string copies that always terminate and report truncation, in the manner of BSD
  * strlcpy/strlcat.  All functions are pure and thread-safe.
  */
-#ifndef NVITOP_UTIL_STR_H
-#define NVITOP_UTIL_STR_H
+#ifndef NVITOP_SRC_UTIL_TEXT_STR_H
+#define NVITOP_SRC_UTIL_TEXT_STR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,4 +36,4 @@ bool str_ends_with(const char *text, const char *suffix);
  * NULL when out of memory. */
 char *str_dup_n(const char *text, size_t len);
 
-#endif /* NVITOP_UTIL_STR_H */
+#endif /* NVITOP_SRC_UTIL_TEXT_STR_H */

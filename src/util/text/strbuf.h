@@ -2,8 +2,8 @@
  * A growable, always NUL-terminated string buffer.  Appending never truncates silently: on an
  * allocation failure the buffer keeps its previous contents and the call returns false.
  */
-#ifndef NVITOP_UTIL_STRBUF_H
-#define NVITOP_UTIL_STRBUF_H
+#ifndef NVITOP_SRC_UTIL_TEXT_STRBUF_H
+#define NVITOP_SRC_UTIL_TEXT_STRBUF_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -43,4 +43,4 @@ const char *strbuf_cstr(const struct strbuf *sb);
  * of memory (an empty buffer without an allocation gets a fresh "" allocation). */
 char *strbuf_detach(struct strbuf *sb);
 
-#endif /* NVITOP_UTIL_STRBUF_H */
+#endif /* NVITOP_SRC_UTIL_TEXT_STRBUF_H */

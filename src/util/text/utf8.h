@@ -3,8 +3,8 @@
  * surrogates and code points above U+10FFFF decode as one byte each, so every byte string can be
  * walked.  Pure and thread-safe.
  */
-#ifndef NVITOP_UTIL_UTF8_H
-#define NVITOP_UTIL_UTF8_H
+#ifndef NVITOP_SRC_UTIL_TEXT_UTF8_H
+#define NVITOP_SRC_UTIL_TEXT_UTF8_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -29,4 +29,4 @@ size_t utf8_width(const char *text, size_t len);
  * *cells (may be NULL) receives their width. */
 size_t utf8_fit(const char *text, size_t len, size_t max_cells, size_t *cells);
 
-#endif /* NVITOP_UTIL_UTF8_H */
+#endif /* NVITOP_SRC_UTIL_TEXT_UTF8_H */

@@ -4,8 +4,8 @@
  * Mn, Me or Cf plus the Hangul medial jamo U+1160..U+11FF and U+200B (zero cells; U+00AD SOFT
  * HYPHEN stays one cell, as terminals draw it).  Included only by utf8.c.
  */
-#ifndef NVITOP_UTIL_UTF8_TABLES_H
-#define NVITOP_UTIL_UTF8_TABLES_H
+#ifndef NVITOP_SRC_UTIL_TEXT_UTF8_TABLES_H
+#define NVITOP_SRC_UTIL_TEXT_UTF8_TABLES_H
 
 #include <stdint.h>
 
@@ -285,4 +285,4 @@ static const struct cp_range utf8_zero_width_ranges[] = {
     {0x1E944, 0x1E94A}, {0xE0001, 0xE0001}, {0xE0020, 0xE007F}, {0xE0100, 0xE01EF},
 };
 
-#endif /* NVITOP_UTIL_UTF8_TABLES_H */
+#endif /* NVITOP_SRC_UTIL_TEXT_UTF8_TABLES_H */

@@ -3,8 +3,8 @@
  * eighth blocks, "░" fill for N/A, "MAX" at 100 %, and optional extra text right-aligned at the
  * end ("USED: 0.10GiB", "@ 1980MHz").
  */
-#ifndef NVITOP_SRC_VIEW_BAR_H
-#define NVITOP_SRC_VIEW_BAR_H
+#ifndef NVITOP_SRC_VIEW_DRAW_BAR_H
+#define NVITOP_SRC_VIEW_DRAW_BAR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,4 +32,4 @@ struct view_bar_options {
 bool view_bar(struct strbuf *out, const char *prefix, struct view_percent percent, size_t width,
               const struct view_bar_options *options);
 
-#endif /* NVITOP_SRC_VIEW_BAR_H */
+#endif /* NVITOP_SRC_VIEW_DRAW_BAR_H */

@@ -2,8 +2,8 @@
  * Loading intensity and display colours of devices (SPEC.md §2.3.5): light / moderate / heavy
  * against the configured thresholds, shown green / yellow / red; lost GPUs are always red.
  */
-#ifndef NVITOP_SRC_VIEW_INTENSITY_H
-#define NVITOP_SRC_VIEW_INTENSITY_H
+#ifndef NVITOP_SRC_VIEW_DRAW_INTENSITY_H
+#define NVITOP_SRC_VIEW_DRAW_INTENSITY_H
 
 #include <nvitop/snapshot.h>
 
@@ -42,4 +42,4 @@ double view_device_bar1_percent(const struct nvt_device_snapshot *device);
 /* True for a device that is shown as "ERROR: …" (lost GPU or unknown error). */
 bool view_device_is_error(const struct nvt_device_snapshot *device);
 
-#endif /* NVITOP_SRC_VIEW_INTENSITY_H */
+#endif /* NVITOP_SRC_VIEW_DRAW_INTENSITY_H */

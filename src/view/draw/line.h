@@ -3,8 +3,8 @@
  * report turns lines into ANSI escape sequences (or plain text); the monitor draws them through
  * curses.  Styles are semantic enough to be rendered either way.
  */
-#ifndef NVITOP_SRC_VIEW_LINE_H
-#define NVITOP_SRC_VIEW_LINE_H
+#ifndef NVITOP_SRC_VIEW_DRAW_LINE_H
+#define NVITOP_SRC_VIEW_DRAW_LINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -126,4 +126,4 @@ void view_lines_fini(struct view_lines *lines);
 void view_lines_clear(struct view_lines *lines);
 struct view_line *view_lines_add(struct view_lines *lines);
 
-#endif /* NVITOP_SRC_VIEW_LINE_H */
+#endif /* NVITOP_SRC_VIEW_DRAW_LINE_H */

@@ -3,8 +3,8 @@
  * shortened, "On"/"Off", "E. Process", "MAX" fans, "312W / 350W", "20110MiB / 24.00GiB", … .
  * Internal to src/view/.  Pure.
  */
-#ifndef NVITOP_SRC_VIEW_DEVICE_FIELDS_H
-#define NVITOP_SRC_VIEW_DEVICE_FIELDS_H
+#ifndef NVITOP_SRC_VIEW_PANELS_DEVICE_FIELDS_H
+#define NVITOP_SRC_VIEW_PANELS_DEVICE_FIELDS_H
 
 #include <nvitop/snapshot.h>
 
@@ -38,4 +38,4 @@ struct view_device_fields {
 void view_device_fields_fill(const struct nvt_device_snapshot *device,
                              struct view_device_fields *out);
 
-#endif /* NVITOP_SRC_VIEW_DEVICE_FIELDS_H */
+#endif /* NVITOP_SRC_VIEW_PANELS_DEVICE_FIELDS_H */

@@ -6,8 +6,8 @@
  * The panel does not include the timestamp line above it (the once report prints the time, the
  * monitor the time plus its key hint).  Pure: no I/O, the snapshot is only read.
  */
-#ifndef NVITOP_SRC_VIEW_DEVICE_PANEL_H
-#define NVITOP_SRC_VIEW_DEVICE_PANEL_H
+#ifndef NVITOP_SRC_VIEW_PANELS_DEVICE_PANEL_H
+#define NVITOP_SRC_VIEW_PANELS_DEVICE_PANEL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,4 +51,4 @@ size_t view_device_panel_bottom_joint(const struct nvt_snapshot *snap,
 size_t view_device_panel_print_width(const struct nvt_snapshot *snap,
                                      const struct view_config *config, size_t width);
 
-#endif /* NVITOP_SRC_VIEW_DEVICE_PANEL_H */
+#endif /* NVITOP_SRC_VIEW_PANELS_DEVICE_PANEL_H */

@@ -2,8 +2,8 @@
  * The two host lines of the once report (SPEC.md §2.4): CPU bar with uptime and the load
  * average, then the MEM bar with used memory and the SWP bar.  Pure.
  */
-#ifndef NVITOP_SRC_VIEW_HOST_PANEL_H
-#define NVITOP_SRC_VIEW_HOST_PANEL_H
+#ifndef NVITOP_SRC_VIEW_PANELS_HOST_PANEL_H
+#define NVITOP_SRC_VIEW_PANELS_HOST_PANEL_H
 
 #include <stddef.h>
 
@@ -18,4 +18,4 @@ size_t view_load_average_text(char *buf, size_t size, const struct nvt_host_stat
 /* Append the two host lines for a report of width cells (>= 79). */
 void view_host_lines(const struct nvt_host_state *host, size_t width, struct view_lines *out);
 
-#endif /* NVITOP_SRC_VIEW_HOST_PANEL_H */
+#endif /* NVITOP_SRC_VIEW_PANELS_HOST_PANEL_H */

@@ -1,8 +1,8 @@
 /*
  * The command line's device and process filters (view/config.h, SPEC.md §1.2) as predicates.
  */
-#ifndef NVITOP_SRC_VIEW_FILTER_H
-#define NVITOP_SRC_VIEW_FILTER_H
+#ifndef NVITOP_SRC_VIEW_PROCESSES_FILTER_H
+#define NVITOP_SRC_VIEW_PROCESSES_FILTER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,4 +22,4 @@ bool view_process_is_shown(const struct nvt_gpu_process *process, const struct v
 /* nvitop's one-letter process type: "C", "G", "X" (both) or "N/A". */
 const char *view_process_type(unsigned type);
 
-#endif /* NVITOP_SRC_VIEW_FILTER_H */
+#endif /* NVITOP_SRC_VIEW_PROCESSES_FILTER_H */

@@ -2,8 +2,8 @@
  * Comparison of process rows for the sort orders of view/processes/process_table.h.  Internal to
  * src/view/ (and usable by the monitor's tests).  Pure.
  */
-#ifndef NVITOP_SRC_VIEW_PROCESS_SORT_H
-#define NVITOP_SRC_VIEW_PROCESS_SORT_H
+#ifndef NVITOP_SRC_VIEW_PROCESSES_PROCESS_SORT_H
+#define NVITOP_SRC_VIEW_PROCESSES_PROCESS_SORT_H
 
 #include <stdbool.h>
 
@@ -27,4 +27,4 @@ struct view_sort_item {
 int view_sort_compare(enum view_sort_order order, const struct view_sort_item *a,
                       const struct view_sort_item *b);
 
-#endif /* NVITOP_SRC_VIEW_PROCESS_SORT_H */
+#endif /* NVITOP_SRC_VIEW_PROCESSES_PROCESS_SORT_H */

@@ -9,8 +9,8 @@
  * view_line_paint()).  The table points into the snapshot: keep the snapshot alive while the
  * table is used.  Not thread-safe for one table; pure otherwise.
  */
-#ifndef NVITOP_SRC_VIEW_PROCESS_TABLE_H
-#define NVITOP_SRC_VIEW_PROCESS_TABLE_H
+#ifndef NVITOP_SRC_VIEW_PROCESSES_PROCESS_TABLE_H
+#define NVITOP_SRC_VIEW_PROCESSES_PROCESS_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -109,4 +109,4 @@ void view_process_table_lines(const struct view_process_table *table,
                               const struct view_config *config, const char *host_name, size_t width,
                               struct view_lines *out);
 
-#endif /* NVITOP_SRC_VIEW_PROCESS_TABLE_H */
+#endif /* NVITOP_SRC_VIEW_PROCESSES_PROCESS_TABLE_H */

@@ -9,8 +9,8 @@
  * into the process table's snapshot: keep the snapshot alive while the tree is used.  Not
  * thread-safe for one tree; pure otherwise.
  */
-#ifndef NVITOP_SRC_VIEW_PROCESS_TREE_H
-#define NVITOP_SRC_VIEW_PROCESS_TREE_H
+#ifndef NVITOP_SRC_VIEW_PROCESSES_PROCESS_TREE_H
+#define NVITOP_SRC_VIEW_PROCESSES_PROCESS_TREE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -62,4 +62,4 @@ void view_process_tree_fini(struct view_process_tree *tree);
 /* The row showing (pid, create_time), or -1.  create_time NaN matches any. */
 long view_process_tree_find(const struct view_process_tree *tree, uint32_t pid, double create_time);
 
-#endif /* NVITOP_SRC_VIEW_PROCESS_TREE_H */
+#endif /* NVITOP_SRC_VIEW_PROCESSES_PROCESS_TREE_H */

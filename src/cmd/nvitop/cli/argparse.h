@@ -8,8 +8,8 @@
  * Messages are written into the caller's buffer as the text after "<prog>: error: ".  Shared by
  * nvitop and nvisel (src/cmd/nvisel compiles against this header).  Not thread-safe.
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_ARGPARSE_H
-#define NVITOP_SRC_CMD_NVITOP_ARGPARSE_H
+#ifndef NVITOP_SRC_CMD_NVITOP_CLI_ARGPARSE_H
+#define NVITOP_SRC_CMD_NVITOP_CLI_ARGPARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -64,4 +64,4 @@ void argparse_usage(char *buf, size_t size, const char *prog, const char *const 
  * allowed).  Returns false for anything else or out of range of long long. */
 bool argparse_int(const char *text, long long *out);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_ARGPARSE_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_CLI_ARGPARSE_H */

@@ -2,8 +2,8 @@
  * nvitop's command line and environment (SPEC.md §1.2–§1.3, nvitop 1.7's option set plus our
  * --json and --query report formats).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_OPTIONS_H
-#define NVITOP_SRC_CMD_NVITOP_OPTIONS_H
+#ifndef NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_H
+#define NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -84,4 +84,4 @@ void nvitop_options_fini(struct nvitop_options *options);
  * database.  Returns a malloc'd string ("" when unknown). */
 char *nvitop_current_user(void);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_OPTIONS_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_H */

@@ -3,8 +3,8 @@
  * terminal width, option groups "options", "coloring", "device filtering", "process
  * filtering").
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_OPTIONS_HELP_H
-#define NVITOP_SRC_CMD_NVITOP_OPTIONS_HELP_H
+#ifndef NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_HELP_H
+#define NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_HELP_H
 
 /* Print the usage and the help to stdout (the colouring rules in colour on a terminal). */
 void nvitop_help_print(void);
@@ -12,4 +12,4 @@ void nvitop_help_print(void);
 /* Print the usage and "nvitop: error: <message>" to stderr. */
 void nvitop_usage_error(const char *message);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_OPTIONS_HELP_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_HELP_H */

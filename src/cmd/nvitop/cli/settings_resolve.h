@@ -3,8 +3,8 @@
  * none with --no-config), then the environment and the command line, each overriding what came
  * before (docs/man/nvitop.1.scd, SETTINGS).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_SETTINGS_RESOLVE_H
-#define NVITOP_SRC_CMD_NVITOP_SETTINGS_RESOLVE_H
+#ifndef NVITOP_SRC_CMD_NVITOP_CLI_SETTINGS_RESOLVE_H
+#define NVITOP_SRC_CMD_NVITOP_CLI_SETTINGS_RESOLVE_H
 
 #include "cmd/nvitop/cli/options.h"
 #include "tui/settings/settings.h"
@@ -17,4 +17,4 @@
 void nvitop_settings_resolve(const struct nvitop_options *options, struct tui_settings *out,
                              char **save_path);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_SETTINGS_RESOLVE_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_CLI_SETTINGS_RESOLVE_H */

@@ -1,8 +1,8 @@
 /*
  * nvitop --hosts / --prometheus: the cluster view's entry point (docs/cluster.md).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_CLUSTER_MAIN_H
-#define NVITOP_SRC_CMD_NVITOP_CLUSTER_MAIN_H
+#ifndef NVITOP_SRC_CMD_NVITOP_MODES_CLUSTER_MAIN_H
+#define NVITOP_SRC_CMD_NVITOP_MODES_CLUSTER_MAIN_H
 
 #include <stdbool.h>
 
@@ -16,4 +16,4 @@ bool cluster_requested(const struct nvitop_options *options);
  * answered, 1 when some did not (they are still listed), 2 for bad options. */
 int cluster_run(const struct nvitop_options *options);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_CLUSTER_MAIN_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_MODES_CLUSTER_MAIN_H */

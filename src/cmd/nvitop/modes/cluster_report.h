@@ -2,8 +2,8 @@
  * nvitop -1 --hosts / --prometheus: the cluster summary table (one line per node, unreachable
  * nodes with their reason) and its JSON form (docs/cluster.md).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_CLUSTER_REPORT_H
-#define NVITOP_SRC_CMD_NVITOP_CLUSTER_REPORT_H
+#ifndef NVITOP_SRC_CMD_NVITOP_MODES_CLUSTER_REPORT_H
+#define NVITOP_SRC_CMD_NVITOP_MODES_CLUSTER_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,4 +28,4 @@ void cluster_print_table(FILE *out, const struct node *nodes, size_t count, doub
 bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, double now,
                         const struct cluster_source_info *source);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_CLUSTER_REPORT_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_MODES_CLUSTER_REPORT_H */

@@ -3,8 +3,8 @@
  * `--json`): the recorded frames go through the same report and JSON code as live snapshots.
  * Without either, the monitor opens on the recording (src/tui/replay/replay_source.h).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_REPLAY_H
-#define NVITOP_SRC_CMD_NVITOP_REPLAY_H
+#ifndef NVITOP_SRC_CMD_NVITOP_MODES_REPLAY_H
+#define NVITOP_SRC_CMD_NVITOP_MODES_REPLAY_H
 
 #include <stdbool.h>
 
@@ -23,4 +23,4 @@ int replay_print(const struct nvitop_options *options, const struct tui_settings
 int replay_monitor(const struct nvitop_options *options, const struct tui_settings *settings,
                    const char *settings_path, bool color);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_REPLAY_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_MODES_REPLAY_H */

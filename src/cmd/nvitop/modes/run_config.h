@@ -3,8 +3,8 @@
  * colours: settings_resolve.h); indices are the physical devices to show (borrowed by the config).
  * Pure.
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_RUN_CONFIG_H
-#define NVITOP_SRC_CMD_NVITOP_RUN_CONFIG_H
+#ifndef NVITOP_SRC_CMD_NVITOP_MODES_RUN_CONFIG_H
+#define NVITOP_SRC_CMD_NVITOP_MODES_RUN_CONFIG_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,4 +18,4 @@ void run_config_build(const struct nvitop_options *options, const struct tui_set
                       bool color, bool superuser, const uint32_t *indices, size_t count,
                       struct view_config *config);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_RUN_CONFIG_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_MODES_RUN_CONFIG_H */

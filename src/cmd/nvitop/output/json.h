@@ -2,8 +2,8 @@
  * `nvitop --json`: one snapshot as a JSON document whose layout is versioned and documented in
  * docs/json.md (JSON Schema: docs/nvitop-json.schema.json).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_JSON_H
-#define NVITOP_SRC_CMD_NVITOP_JSON_H
+#ifndef NVITOP_SRC_CMD_NVITOP_OUTPUT_JSON_H
+#define NVITOP_SRC_CMD_NVITOP_OUTPUT_JSON_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -22,4 +22,4 @@ bool json_print(FILE *out, const struct nvt_snapshot *snap, const struct view_co
 /* The same document on one line, for JSON Lines (`--replay --from/--to`). */
 bool json_print_line(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_JSON_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_OUTPUT_JSON_H */

@@ -4,8 +4,8 @@
  * here (none with compact set after json_init()).  Appends to a strbuf; out-of-memory leaves the
  * buffer short (checked by the caller).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_JSON_WRITER_H
-#define NVITOP_SRC_CMD_NVITOP_JSON_WRITER_H
+#ifndef NVITOP_SRC_CMD_NVITOP_OUTPUT_JSON_WRITER_H
+#define NVITOP_SRC_CMD_NVITOP_OUTPUT_JSON_WRITER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,4 +35,4 @@ void json_double(struct json_writer *w, double value); /* NaN and infinities wri
 void json_bool(struct json_writer *w, bool value);
 void json_null(struct json_writer *w);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_JSON_WRITER_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_OUTPUT_JSON_WRITER_H */

@@ -3,8 +3,8 @@
  * report with coloured "ERROR:", "WARNING:" and "HINT:" tags; any message makes the exit status 1.
  * Also the two start-up failures that end the program early (NVML missing, NVML error).
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_MESSAGES_H
-#define NVITOP_SRC_CMD_NVITOP_MESSAGES_H
+#ifndef NVITOP_SRC_CMD_NVITOP_OUTPUT_MESSAGES_H
+#define NVITOP_SRC_CMD_NVITOP_OUTPUT_MESSAGES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,4 +42,4 @@ void messages_print_nvml_library_error(bool color);
 /* "NVML ERROR: <message>" for a failed NVML initialisation. */
 void messages_print_nvml_error(bool color, const char *message);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_MESSAGES_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_OUTPUT_MESSAGES_H */

@@ -2,8 +2,8 @@
  * The once report (SPEC.md §2 in nvitop 1.7's layout): timestamp, device panel, host lines, process
  * table, at the width nvitop would choose for the terminal.
  */
-#ifndef NVITOP_SRC_CMD_NVITOP_REPORT_H
-#define NVITOP_SRC_CMD_NVITOP_REPORT_H
+#ifndef NVITOP_SRC_CMD_NVITOP_OUTPUT_REPORT_H
+#define NVITOP_SRC_CMD_NVITOP_OUTPUT_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -37,4 +37,4 @@ bool report_print(FILE *out, const struct nvt_snapshot *snap, const struct view_
 bool report_print_at(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config,
                      size_t columns, double when);
 
-#endif /* NVITOP_SRC_CMD_NVITOP_REPORT_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_OUTPUT_REPORT_H */
