@@ -17,6 +17,7 @@
 
 #include "tui/stderr_log.h"
 #include "tui/term_screen.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 /* The one curses session of the process.  Signal handlers only touch the volatile flags and write
@@ -91,7 +92,7 @@ static void install_handlers(void) {
     sigaction(SIGCONT, &action, &session.old_cont);
     action.sa_handler = on_fatal;
     action.sa_flags = SA_RESETHAND;
-    for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(fatal_signals); i++) {
         sigaction(fatal_signals[i], &action, &session.old_fatal[i]);
     }
 }
@@ -100,7 +101,7 @@ static void restore_handlers(void) {
     sigaction(SIGINT, &session.old_int, NULL);
     sigaction(SIGWINCH, &session.old_winch, NULL);
     sigaction(SIGCONT, &session.old_cont, NULL);
-    for (size_t i = 0; i < sizeof(fatal_signals) / sizeof(fatal_signals[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(fatal_signals); i++) {
         sigaction(fatal_signals[i], &session.old_fatal[i], NULL);
     }
 }
@@ -132,7 +133,7 @@ static void define_home_end_keys(void) {
     } keys[] = {{"\033[1~", KEY_HOME}, {"\033[7~", KEY_HOME}, {"\033[H", KEY_HOME},
                 {"\033OH", KEY_HOME},  {"\033[4~", KEY_END},  {"\033[8~", KEY_END},
                 {"\033[F", KEY_END},   {"\033OF", KEY_END}};
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
         if (key_defined(keys[i].sequence) == 0) {
             define_key(keys[i].sequence, keys[i].key);
         }

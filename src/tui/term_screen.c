@@ -17,6 +17,7 @@
 #include <term.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/text/strbuf.h"
 
 enum {
@@ -31,7 +32,7 @@ static const unsigned view_attrs[] = {VIEW_ATTR_BOLD,    VIEW_ATTR_DIM,     VIEW
                                       VIEW_ATTR_BLINK,   VIEW_ATTR_REVERSE, VIEW_ATTR_ITALIC,
                                       VIEW_ATTR_STANDOUT};
 static const char *const attr_cap_names[] = {"bold", "dim", "smul", "blink", "rev", "sitm", "smso"};
-#define ATTR_COUNT (sizeof(view_attrs) / sizeof(view_attrs[0]))
+#define ATTR_COUNT (ARRAY_SIZE(view_attrs))
 
 /* How a cell looks on the terminal: colour indices (-1 for the terminal's default) and the view's
  * attribute bits. */

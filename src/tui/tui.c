@@ -16,6 +16,7 @@
 #include "tui/screens/metrics_screen.h"
 #include "tui/source.h"
 #include "tui/term.h"
+#include "util/array.h"
 #include "util/sys/clock.h"
 
 #define MIN_INTERVAL_S         0.25
@@ -89,7 +90,7 @@ static void send_chosen_signal(struct tui_app *app, const struct tui_source *sou
             targets[count].pid = app->box.targets[i].pid;
             targets[count].create_time = app->box.targets[i].create_time;
             count++;
-            if (count == sizeof(targets) / sizeof(targets[0]) || i + 1 == app->box.target_count) {
+            if (count == ARRAY_SIZE(targets) || i + 1 == app->box.target_count) {
                 source->signals->send(source->impl, targets, count, signal_number);
                 count = 0;
             }

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "util/array.h"
+
 static const int color_codes[] = {
     [VIEW_COLOR_DEFAULT] = 0,  [VIEW_COLOR_BLACK] = 30,  [VIEW_COLOR_RED] = 31,
     [VIEW_COLOR_GREEN] = 32,   [VIEW_COLOR_YELLOW] = 33, [VIEW_COLOR_BLUE] = 34,
@@ -24,7 +26,7 @@ static const struct {
 };
 
 static bool add_codes(struct strbuf *out, struct view_style style) {
-    size_t n = sizeof(attr_codes) / sizeof(attr_codes[0]);
+    size_t n = ARRAY_SIZE(attr_codes);
     for (size_t i = n; i-- > 0;) {
         if ((style.attrs & attr_codes[i].attr) != 0 &&
             !strbuf_appendf(out, "\033[%dm", attr_codes[i].code)) {

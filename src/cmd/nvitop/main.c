@@ -21,13 +21,14 @@
 #include "cmd/nvitop/output/report.h"
 #include "record/file/writer.h"
 #include "tui/tui.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 #include "view/config.h"
 
-/* setlocale_utf8(): the first locale that can be set decides; it must be a UTF-8 one. */
+/* The first of these locales that can be set decides; it must be a UTF-8 one (else --ascii). */
 static bool set_utf8_locale(void) {
     static const char *const codes[] = {"C.UTF-8", "en_US.UTF-8", "", "C"};
-    for (size_t i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(codes); i++) {
         const char *name = setlocale(LC_ALL, codes[i]);
         if (name == NULL) {
             continue;
@@ -158,6 +159,12 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     bool color = decide_color(options->force_color);
     struct messages messages;
     messages_init(&messages, color);
+    int code = 1;
+    nvt_context *ctx = NULL;
+    struct rec_writer *recorder = NULL;
+    uint32_t *indices = NULL;
+    size_t count = 0;
+    bool ctx_ours = true; /* false while a thread of ours is stuck in the driver */
     bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     /* --json and --query are one-shot outputs; without -1 or -m a terminal means the monitor. */
     bool monitor = options->monitor && options->output == NVITOP_OUTPUT_REPORT;
@@ -175,32 +182,24 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         /* A recording needs no driver: nothing here opens NVML.  The messages so far (-m
          * without a terminal) follow the report, as after a live one; a recording that cannot
          * be read is the only error, as a driver that cannot be opened is. */
-        int code = monitor ? replay_monitor(options, &settings, settings_path, color)
-                           : replay_print(options, &settings, color);
+        code = monitor ? replay_monitor(options, &settings, settings_path, color)
+                       : replay_print(options, &settings, color);
         if (code == 0 && messages_print(&messages)) {
             code = 1;
         }
-        messages_fini(&messages);
-        free(settings_path);
-        return code;
+        goto done;
     }
 
-    nvt_context *ctx = NULL;
     nvt_status status = nvt_open(NULL, &ctx);
     if (status == NVT_ERR_LIBRARY_NOT_FOUND) {
         messages_print_nvml_not_found(color);
         messages_print_nvml_library_error(color);
-        messages_fini(&messages);
-        free(settings_path);
-        return 1;
+        goto done;
     }
     if (status != NVT_OK) {
         messages_print_nvml_error(color, nvt_strerror(status));
-        messages_fini(&messages);
-        free(settings_path);
-        return 1;
+        goto done;
     }
-    struct rec_writer *recorder = NULL;
     if (options->record != NULL) {
         struct rec_writer_options record_options = {
             options->interval_s > 0 ? options->interval_s : 2.0, 0, 0};
@@ -208,19 +207,13 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         recorder = rec_writer_open(options->record, &record_options, error, sizeof(error));
         if (recorder == NULL) {
             fprintf(stderr, "nvitop: --record: %s\n", error);
-            messages_fini(&messages);
-            nvt_close(ctx);
-            free(settings_path);
-            return 1;
+            goto done;
         }
     }
-    uint32_t *indices = NULL;
-    size_t count = 0;
     select_devices(ctx, options, &messages, &indices, &count);
     struct view_config config;
     run_config_build(options, &settings, color, geteuid() == 0, indices, count, &config);
 
-    bool ctx_ours = true;
     if (monitor && count > 0) {
         ctx_ours =
             run_monitor(ctx, options, &settings, settings_path, &config, &messages, recorder);
@@ -230,7 +223,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
                       "HINT: You are running `nvitop` under `watch` command. Please try "
                       "`nvitop -m` directly.");
     }
-    int code = 0;
+    code = 0;
     if (ctx_ours) {
         /* After a monitor session the final report is not recorded again. */
         code = output_print(ctx, &config, options->output, monitor && count > 0 ? NULL : recorder)
@@ -241,6 +234,8 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     if (messages_print(&messages)) {
         code = 1;
     }
+
+done:
     messages_fini(&messages);
     free(indices);
     free(settings_path);

@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/sys/clock.h"
 #include "util/text/strbuf.h"
 
@@ -29,7 +30,7 @@
 /* The caller's variables the helper needs besides CUDA_VISIBLE_DEVICES: CUDA's device order and
  * where the loader finds libcuda when it is not in the system's search path. */
 static const char *const PASSED_VARIABLES[] = {"CUDA_DEVICE_ORDER", "LD_LIBRARY_PATH"};
-#define PASSED_COUNT (sizeof(PASSED_VARIABLES) / sizeof(PASSED_VARIABLES[0]))
+#define PASSED_COUNT (ARRAY_SIZE(PASSED_VARIABLES))
 
 /* Read everything until EOF or the deadline.  Returns false on timeout, error or no memory. */
 static bool read_output(int fd, struct strbuf *out, bool *oom) {

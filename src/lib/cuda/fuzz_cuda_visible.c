@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cuda/cuda_visible.h"
+#include "util/array.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,7 +27,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size == 0) {
         return 0;
     }
-    const struct cuda_table table = {gpus, sizeof(gpus) / sizeof(gpus[0])};
+    const struct cuda_table table = {gpus, ARRAY_SIZE(gpus)};
     char *value = malloc(size);
     if (value == NULL) {
         return 0;

@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/text/parse.h"
 
 #define NA_U64 UINT64_MAX
@@ -28,7 +29,7 @@ static bool parse_cpu_times(const char *p, struct proc_cpu_times *t) {
                           &t->irq,  &t->softirq, &t->steal,  &t->guest, &t->guest_nice};
     memset(t, 0, sizeof(*t));
     size_t count = 0;
-    for (; count < sizeof(fields) / sizeof(fields[0]); count++) {
+    for (; count < ARRAY_SIZE(fields); count++) {
         if (parse_u64_field(&p, fields[count]) != 0) {
             break;
         }
@@ -94,11 +95,11 @@ void proc_parse_meminfo(const char *text, struct proc_meminfo *out) {
         {"SwapTotal:", offsetof(struct proc_meminfo, swap_total)},
         {"SwapFree:", offsetof(struct proc_meminfo, swap_free)},
     };
-    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
         *(uint64_t *)((char *)out + keys[i].offset) = NA_U64;
     }
     for (const char *p = text; p != NULL && *p != '\0'; p = next_line(p)) {
-        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+        for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
             const char *rest = NULL;
             if (!line_has_key(p, keys[i].name, &rest)) {
                 continue;

@@ -7,6 +7,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
+#include "util/array.h"
 #include "util/text/str.h"
 
 static uint32_t u32_or_na(nvmlReturn_t result, unsigned int value) {
@@ -128,7 +129,7 @@ static nvmlReturn_t read_extra(struct nvml_backend *backend, nvmlDevice_t handle
                                              NVML_CLOCK_VIDEO};
     uint32_t *targets[] = {&info->max_clock_graphics_mhz, &info->max_clock_sm_mhz,
                            &info->max_clock_memory_mhz, &info->max_clock_video_mhz};
-    for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(clocks); i++) {
         result = NVML_QUERY(backend, nvmlDeviceGetMaxClockInfo, handle, clocks[i], &value);
         *targets[i] = u32_or_na(result, value);
     }

@@ -11,6 +11,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
+#include "util/array.h"
 
 /* The buffer holds elements of the largest layout, so a change of layout needs no reallocation. */
 #define ELEMENT_MAX   sizeof(nvmlProcessInfo_v3_t)
@@ -223,7 +224,7 @@ nvt_status nvml_device_processes(struct nvml_backend *backend, struct nvml_devic
         {LIST_MPS, NVT_PROCESS_COMPUTE},
     };
     bool memory_na_seen = false;
-    for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(lists); i++) {
         bool oom = false;
         bool lost = false;
         unsigned count = read_list(backend, device, lists[i].kind, &oom, &lost);

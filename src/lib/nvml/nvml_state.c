@@ -8,6 +8,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
+#include "util/array.h"
 #include "util/sys/clock.h"
 
 struct reader {
@@ -197,7 +198,7 @@ static void read_clocks(struct reader *r, bool all) {
                                             NVML_CLOCK_VIDEO};
     uint32_t *targets[] = {&r->out->clock_sm_mhz, &r->out->clock_memory_mhz,
                            &r->out->clock_graphics_mhz, &r->out->clock_video_mhz};
-    size_t count = all ? sizeof(types) / sizeof(types[0]) : 2;
+    size_t count = all ? ARRAY_SIZE(types) : 2;
     for (size_t i = 0; i < count && !lost(r); i++) {
         unsigned int value = 0;
         if (ok(r, NVML_QUERY(r->backend, nvmlDeviceGetClockInfo, r->handle, types[i], &value))) {

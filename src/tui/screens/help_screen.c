@@ -7,6 +7,7 @@
 #include <nvitop/version.h>
 
 #include "tui/screens/screen.h"
+#include "util/array.h"
 
 /* nvitop 1.7's help text (SPEC.md §3.11 plus the %GMBW sort keys).  The first two lines name
  * this program and its licence instead of the Python original's. */
@@ -60,12 +61,12 @@ static const char *const replay_lines[] = {
     "        j l: one minute back / forward            @: jump to a typed time",
     "        J L: one hour back / forward",
 };
-#define REPLAY_LINE_COUNT ((int)(sizeof(replay_lines) / sizeof(replay_lines[0])))
+#define REPLAY_LINE_COUNT ((int)(ARRAY_SIZE(replay_lines)))
 
 /* Says whose work this is: nvitop's own title names its author, who did not write this rebuild. */
 #define HELP_TITLE      "nvitop %s - a C rebuild of nvitop (original by Xuehai Pan)"
 #define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
-#define HELP_LINE_COUNT ((int)(sizeof(help_lines) / sizeof(help_lines[0])))
+#define HELP_LINE_COUNT ((int)(ARRAY_SIZE(help_lines)))
 
 /* Key-column colours per row: left (12 cells) and right (13 cells from column 39).  Rows 31 and 32
  * are our layout and settings keys (nvitop has none). */
@@ -87,10 +88,6 @@ static const struct row_colors row_colors[] = {
     {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
     {31, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},   {32, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},
 };
-
-int help_screen_line_count(void) {
-    return HELP_LINE_COUNT;
-}
 
 static void paint(struct canvas *canvas, int y, int x, int width, uint16_t color, uint16_t attrs) {
     canvas_color(canvas, y, x, width, color);
@@ -173,7 +170,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         paint(canvas, row, 54, 5, VIEW_COLOR_RED, attrs);
     }
     bool readonly = !app_can_signal(app);
-    for (size_t i = 0; i < sizeof(row_colors) / sizeof(row_colors[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(row_colors); i++) {
         const struct row_colors *rc = &row_colors[i];
         if (rc->left != 0) {
             paint(canvas, rc->row, 0, 12, rc->left, VIEW_ATTR_BOLD);

@@ -11,6 +11,7 @@
 
 #include "tui/screens/metrics_screen.h"
 #include "tui/widgets/graph.h"
+#include "util/array.h"
 #include "util/text/str.h"
 #include "util/text/utf8.h"
 #include "view/processes/filter.h"
@@ -79,7 +80,7 @@ static void draw_frame(struct canvas *canvas, const struct metrics_layout *l) {
     } marks[] = {{19, "╴30s├"},  {34, "╴60s├"},   {65, "╴120s├"},
                  {95, "╴180s├"}, {125, "╴240s├"}, {155, "╴300s├"}};
     int y = 6 + l->upper;
-    for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
         const int edges[2][2] = {{1 + l->left, l->left}, {2 + l->left + l->right, l->right}};
         for (int g = 0; g < 2; g++) {
             if (marks[i].offset > edges[g][1]) {

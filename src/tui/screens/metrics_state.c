@@ -11,6 +11,7 @@
 
 #include "tui/event.h"
 #include "tui/screens/metrics_screen.h"
+#include "util/array.h"
 #include "util/text/str.h"
 #include "view/draw/intensity.h"
 
@@ -313,7 +314,7 @@ size_t metrics_graph_ticks(const struct metrics_graph *graph, int height, bool u
     static const int candidates[] = {1,  2,  4,   5,   8,   10,  20,  40,
                                      50, 80, 100, 200, 400, 500, 800, 1000};
     enum {
-        CANDIDATES = sizeof(candidates) / sizeof(candidates[0])
+        CANDIDATES = ARRAY_SIZE(candidates)
     };
     /* For each whole height, the candidate that falls closest to it (relative to its size). */
     int best[CANDIDATES];

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tui/settings/settings_names.h"
+#include "util/array.h"
 #include "util/text/parse.h"
 
 #define MAX_KEY   32
@@ -23,8 +24,7 @@ const char *const tui_settings_sort_names[] = {"natural", "pid", "user",   "gpu-
                                                "gmbw",    "cpu", "memory", "time"};
 static const char *const metric_names[] = {"gpu-util", "memory",  "power",
                                            "pcie-rx",  "pcie-tx", "mem-bandwidth"};
-_Static_assert(sizeof(tui_settings_sort_names) / sizeof(tui_settings_sort_names[0]) ==
-                   VIEW_SORT_COUNT,
+_Static_assert(ARRAY_SIZE(tui_settings_sort_names) == VIEW_SORT_COUNT,
                "one file name per sort order");
 static const char *const metric_labels[] = {"UTL", "MEM", "PWR", "RX", "TX", "MBW"};
 

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/array.h"
+
 /* cmocka needs these first. */
 /* clang-format off */
 #include <setjmp.h>
@@ -145,7 +147,7 @@ static void test_bad_lines(void **state) {
         {"[layout]\ngraph-height = 1\n",
          "t.conf:2: graph-height: invalid value '1' (expected an integer from 2 to 10)\n"},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         struct tui_settings s;
         char text[512];
         /* A good key after the bad line still applies. */

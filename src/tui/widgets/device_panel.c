@@ -15,6 +15,7 @@
 #include <nvitop/format.h>
 
 #include "tui/widgets/panels.h"
+#include "util/array.h"
 #include "util/text/str.h"
 #include "view/processes/filter.h"
 
@@ -41,7 +42,7 @@ static void draw_clock_line(struct canvas *canvas, int y, double wall_s) {
     int x = 79 - (int)strlen(HELP_HINT);
     canvas_text(canvas, y, x, HELP_HINT, plain);
     static const int key_offsets[] = {7, 18}; /* the `h` and the `q` */
-    for (size_t i = 0; i < sizeof(key_offsets) / sizeof(key_offsets[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(key_offsets); i++) {
         canvas_color(canvas, y, x + key_offsets[i], 1, key.color);
         canvas_attrs(canvas, y, x + key_offsets[i], 1, key.attrs, 0xFFFF);
     }
@@ -145,7 +146,7 @@ static bool frame_of(const struct view_line *line, const char **joint, const cha
                   {"┤", "┼", "─", "┤"},
                   {"╛", "╧", "═", "╛"},
                   {"╡", "╪", "═", "╡"}};
-    for (size_t i = 0; i < sizeof(frames) / sizeof(frames[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(frames); i++) {
         size_t n = strlen(frames[i].last);
         if (line->len >= n && memcmp(line->text + line->len - n, frames[i].last, n) == 0) {
             *joint = frames[i].joint;

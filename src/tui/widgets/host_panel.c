@@ -15,6 +15,7 @@
 
 #include "tui/widgets/graph.h"
 #include "tui/widgets/panels.h"
+#include "util/array.h"
 #include "view/draw/intensity.h"
 #include "view/panels/device_panel.h"
 #include "view/processes/filter.h"
@@ -123,7 +124,7 @@ static void draw_frame(struct canvas *canvas, int y, int width, int joint, int b
         const char *text;
     } labels[] = {{20, "╴30s├"},  {35, "╴60s├"},   {66, "╴120s├"},
                   {96, "╴180s├"}, {126, "╴240s├"}, {156, "╴300s├"}};
-    for (size_t i = 0; i < sizeof(labels) / sizeof(labels[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(labels); i++) {
         if (labels[i].offset > remaining) {
             break;
         }

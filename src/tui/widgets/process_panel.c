@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "tui/widgets/panels.h"
+#include "util/array.h"
 #include "util/xalloc.h"
 
 #define CAUTION_TEXT "!CAUTION: SUPERUSER LOGGED-IN."
@@ -55,7 +56,7 @@ void signal_hint_draw(struct canvas *canvas, int y, int right) {
     const struct view_style plain = {0};
     int x = right - (int)strlen(SIGNAL_HINT);
     canvas_text(canvas, y, x, SIGNAL_HINT, plain);
-    for (size_t i = 0; i < sizeof(spans) / sizeof(spans[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(spans); i++) {
         int at = x + spans[i].offset;
         if (spans[i].key) {
             canvas_color(canvas, y, at, spans[i].width, VIEW_COLOR_MAGENTA);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/text/str.h"
 
 static void test_strbuf(void **state) {
@@ -68,7 +69,7 @@ static void test_str(void **state) {
 static void test_str_u64(void **state) {
     (void)state;
     static const uint64_t values[] = {0, 7, 10, 99, 100, 4294967295u, 4294967296u, UINT64_MAX};
-    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
         char mine[32];
         char theirs[32];
         int len = snprintf(theirs, sizeof(theirs), "%" PRIu64, values[i]);

@@ -11,6 +11,8 @@
 
 #include <string.h>
 
+#include "util/array.h"
+
 static void test_decode(void **state) {
     (void)state;
     uint32_t cp = 0;
@@ -24,7 +26,7 @@ static void test_decode(void **state) {
     assert_int_equal(cp, 0x1F600);
     /* Invalid: continuation first, overlong, surrogate, above U+10FFFF, truncated. */
     const char *bad[] = {"\x80", "\xc0\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe4\xb8"};
-    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
         assert_int_equal(utf8_decode(bad[i], strlen(bad[i]), &cp), 1);
         assert_int_equal(cp, UTF8_INVALID);
     }

@@ -14,6 +14,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/array.h"
+
 struct bar_case {
     const char *prefix;
     double value;
@@ -43,7 +45,7 @@ static const struct bar_case cases[] = {
 
 static void test_bars_match_nvitop(void **state) {
     (void)state;
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         const struct bar_case *c = &cases[i];
         struct strbuf out = STRBUF_INIT;
         struct view_percent percent = {c->value, c->integral};

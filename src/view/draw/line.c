@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/text/utf8.h"
 #include "util/xalloc.h"
 
@@ -100,27 +101,6 @@ void view_line_add_repeat(struct view_line *line, const char *text, size_t count
     if (!style_is_plain(style)) {
         push_span(line, start, line->len - start, style);
     }
-}
-
-void view_line_addf(struct view_line *line, struct view_style style, const char *fmt, ...) {
-    char small[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof(small), fmt, ap);
-    va_end(ap);
-    if (n < 0) {
-        return;
-    }
-    if ((size_t)n < sizeof(small)) {
-        view_line_add_n(line, small, (size_t)n, style);
-        return;
-    }
-    char *big = xmalloc((size_t)n + 1);
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    view_line_add_n(line, big, (size_t)n, style);
-    free(big);
 }
 
 void view_line_add_line(struct view_line *line, const struct view_line *other) {
@@ -300,7 +280,7 @@ static char ascii_of(const char *text, size_t n) {
     if (n == 3 && (unsigned char)text[0] == 0xE2 && ((unsigned char)text[1] & 0xFC) == 0xA0) {
         return '=';
     }
-    for (size_t i = 0; i < sizeof(ascii_map) / sizeof(ascii_map[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(ascii_map); i++) {
         if (strlen(ascii_map[i].from) == n && memcmp(ascii_map[i].from, text, n) == 0) {
             return ascii_map[i].to;
         }

@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "view/processes/process_table.h"
 
 static struct nvt_device_snapshot devices[2];
@@ -97,7 +98,7 @@ static void assert_widths(const struct view_lines *lines, size_t width) {
 static void test_every_layout_has_the_panel_width(void **state) {
     (void)state;
     static const size_t widths[] = {79, 99, 100, 122, 123, 200};
-    for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(widths); i++) {
         for (int compact = 0; compact < 2; compact++) {
             struct view_lines lines;
             view_lines_init(&lines);
@@ -141,7 +142,7 @@ static void test_height_matches_rendering(void **state) {
     empty.device_count = 0;
     empty.process_count = 0;
     const struct nvt_snapshot *cases[] = {&snap, &mig_snap, &empty};
-    for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+    for (size_t c = 0; c < ARRAY_SIZE(cases); c++) {
         for (int compact = 0; compact < 2; compact++) {
             struct view_lines lines;
             view_lines_init(&lines);
@@ -218,7 +219,7 @@ static void test_special_processes(void **state) {
         {NVT_HOST_NOT_IN_NAMESPACE, "No Such Process (not in this PID namespace; run with",
          VIEW_COLOR_RED},
     };
-    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
         processes[1].host.status = cases[i].status;
         struct view_process_table table;
         view_process_table_build(&snap, &config, VIEW_SORT_NATURAL, false, &table);

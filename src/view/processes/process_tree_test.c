@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/array.h"
+
 /* Host processes the reader knows: pid, ppid, user, command. */
 static const struct {
     uint32_t pid;
@@ -51,7 +53,7 @@ static struct nvt_host_process host(uint32_t pid, uint32_t ppid, const char *use
 static struct nvt_host_process *read_known(void *arg, uint32_t pid) {
     int *reads = arg;
     (*reads)++;
-    for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(known); i++) {
         if (known[i].pid == pid) {
             struct nvt_host_process *p = malloc(sizeof(*p));
             assert_non_null(p);
@@ -109,7 +111,7 @@ static void test_tree(void **state) {
         {31, "│     ├─ worker a"}, {30, "│     └─ worker b"}, {40, "└─ python eval.py"},
         {50, "No Such Process"},   {61, "loop parent"},       {60, "└─ loop child"},
     };
-    size_t count = sizeof(expected) / sizeof(expected[0]);
+    size_t count = ARRAY_SIZE(expected);
     assert_int_equal(tree.count, count);
     for (size_t i = 0; i < count; i++) {
         assert_int_equal(tree.rows[i].pid, expected[i].pid);

@@ -13,6 +13,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "util/array.h"
 #include "util/text/str.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"
@@ -190,7 +191,7 @@ static bool check_conflicts(struct parser *p, const struct argparse_option *opti
             }
         }
     }
-    if (p->seen_count < sizeof(p->seen) / sizeof(p->seen[0])) {
+    if (p->seen_count < ARRAY_SIZE(p->seen)) {
         p->seen[p->seen_count++] = option;
     }
     return true;

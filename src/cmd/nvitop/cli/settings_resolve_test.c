@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util/array.h"
+
 /* cmocka needs these first. */
 /* clang-format off */
 #include <setjmp.h>
@@ -119,7 +121,7 @@ static void test_mode_table(void **state) {
         {sys, user, "compact", cli, VIEW_MODE_AUTO},     /* command line over everything */
         {NULL, user, "light", NULL, VIEW_MODE_FULL},     /* env without a mode keeps the file's */
     };
-    for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
         struct tui_settings s;
         resolve(rows[i].system, rows[i].user, rows[i].env, NULL, rows[i].args, &s);
         if (s.mode != rows[i].expected) {
