@@ -140,8 +140,10 @@ enum nvt_sample_flags {
      * is asked for too (NVT_SAMPLE_ALL has both: all four clocks). */
     NVT_SAMPLE_CLOCKS_SM_MEM = 1U << 13,
     /* What nvitop's once mode and main screen show. */
-    NVT_SAMPLE_DEFAULT = (1U << 0) | (1U << 1) | (1U << 2) | (1U << 3),
-    NVT_SAMPLE_ALL = 0x3FFFU
+    NVT_SAMPLE_DEFAULT =
+        NVT_SAMPLE_DEVICES | NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST | NVT_SAMPLE_HOST_PROCESSES,
+    /* Every flag above (a flag added later joins it). */
+    NVT_SAMPLE_ALL = (NVT_SAMPLE_CLOCKS_SM_MEM << 1) - 1U
 };
 
 /* Number of physical devices.  Never fails for an open context (0 without GPUs).

@@ -3,7 +3,6 @@
  */
 #include "nvisel_options.h"
 
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <nvitop/version.h>
 
 #include "cmd/nvitop/cli/argparse.h"
+#include "cmd/nvitop/cli/login_name.h"
 #include "util/xalloc.h"
 #include "uuid_prefix.h"
 
@@ -278,18 +278,6 @@ static bool handle_option(void *context, const struct argparse_option *option, c
     return true;
 }
 
-static char *current_user(void) {
-    static const char *const names[] = {"LOGNAME", "USER", "LNAME", "USERNAME"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        const char *value = getenv(names[i]);
-        if (value != NULL && value[0] != '\0') {
-            return xstrdup(value);
-        }
-    }
-    struct passwd *pw = getpwuid(getuid());
-    return xstrdup(pw != NULL && pw->pw_name != NULL ? pw->pw_name : "");
-}
-
 int nvisel_options_parse(struct nvisel_options *options, int argc, char **argv) {
     memset(options, 0, sizeof(*options));
     nvt_select_criteria_init(&options->criteria);
@@ -298,7 +286,7 @@ int nvisel_options_parse(struct nvisel_options *options, int argc, char **argv) 
     options->criteria.tolerance_pct = NVISEL_DEFAULT_TOLERANCE_PCT;
     options->sep = ",";
     options->sep_len = 1;
-    options->user_name = current_user();
+    options->user_name = cli_login_name();
     struct parse_state state = {options, -1, false, 0, false, false, false};
     char error[1024];
     if (!argparse_parse(option_table, argc, argv, handle_option, &state, error, sizeof(error))) {

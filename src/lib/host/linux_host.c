@@ -52,7 +52,6 @@ nvt_status host_open(const char *proc_root, struct host_ctx **out) {
     }
     host->boot_time = NAN;
     host->memory_total = NVT_NA_U64;
-    host->uptime_at_mark = NAN;
     host->nested_namespace = -1;
     for (size_t i = 0; i < HOST_FILE_COUNT; i++) {
         host->files[i].fd = -1;
@@ -253,23 +252,15 @@ static void sample_loadavg(struct host_ctx *host, struct nvt_host_state *out) {
     }
 }
 
-/* Read /proc/uptime and remember when, so that process reads can extrapolate. */
+/* Seconds since boot from /proc/uptime; NaN when unreadable. */
 static double read_uptime(struct host_ctx *host) {
     const char *text = NULL;
     double uptime = NAN;
-    if (host_read_kept(host, HOST_FILE_UPTIME, SMALL_FILE_CAP, &text) == 0 &&
-        proc_parse_uptime(text, &uptime)) {
-        host->uptime_at_mark = uptime;
-        host->monotonic_mark = clock_monotonic_s();
+    if (host_read_kept(host, HOST_FILE_UPTIME, SMALL_FILE_CAP, &text) != 0 ||
+        !proc_parse_uptime(text, &uptime)) {
+        return NAN;
     }
     return uptime;
-}
-
-double host_uptime_now(struct host_ctx *host) {
-    if (isnan(host->uptime_at_mark)) {
-        return read_uptime(host);
-    }
-    return host->uptime_at_mark + (clock_monotonic_s() - host->monotonic_mark);
 }
 
 double host_boot_time(struct host_ctx *host) {

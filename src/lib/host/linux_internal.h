@@ -142,9 +142,7 @@ struct host_ctx {
 
     double boot_time;      /* NaN until known */
     uint64_t memory_total; /* NVT_NA_U64 until known */
-    double uptime_at_mark; /* /proc/uptime at monotonic_mark; NaN until read */
-    double monotonic_mark;
-    int nested_namespace; /* -1 unknown, 0 the initial PID namespace, 1 a nested one */
+    int nested_namespace;  /* -1 unknown, 0 the initial PID namespace, 1 a nested one */
 
     struct pid_cache pids;
     struct user_cache users;
@@ -211,10 +209,6 @@ int host_read_mounts(struct host_ctx *host, size_t cap, const char **text, bool 
 /* Read a file under the proc root into a fresh NUL-terminated allocation; errno-style result. */
 int host_read_file(const struct host_ctx *host, const char *path, size_t cap, char **out,
                    size_t *len);
-
-/* Seconds since boot now, extrapolated from the last /proc/uptime read with the monotonic clock
- * (read on demand); NaN when unknown. */
-double host_uptime_now(struct host_ctx *host);
 
 /* Boot time from /proc/stat btime (read on demand); NaN when unknown. */
 double host_boot_time(struct host_ctx *host);

@@ -39,9 +39,6 @@ extern const struct screen_ops tree_screen_ops;
 extern const struct screen_ops environ_screen_ops;
 extern const struct screen_ops metrics_screen_ops;
 
-/* Number of lines of the help text (for tests). */
-int help_screen_line_count(void);
-
 /* The centred notice shown instead of every screen when the terminal is narrower than 79
  * columns (SPEC.md §3.14). */
 void notice_draw(struct canvas *canvas, int cols);

@@ -48,10 +48,6 @@ double view_device_memory_percent(const struct nvt_device_snapshot *device) {
     return ratio_percent(device->state.memory_used_bytes, device->state.memory_total_bytes);
 }
 
-double view_device_bar1_percent(const struct nvt_device_snapshot *device) {
-    return ratio_percent(device->state.bar1_used_bytes, device->state.bar1_total_bytes);
-}
-
 double view_device_power_percent(const struct nvt_device_snapshot *device) {
     uint32_t usage = device->state.power_usage_mw;
     uint32_t limit = device->state.power_limit_mw;

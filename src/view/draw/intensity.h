@@ -37,7 +37,6 @@ void view_device_colors(const struct nvt_device_snapshot *device,
 /* Derived percentages, rounded as nvitop rounds them (one decimal), NaN when N/A. */
 double view_device_memory_percent(const struct nvt_device_snapshot *device);
 double view_device_power_percent(const struct nvt_device_snapshot *device);
-double view_device_bar1_percent(const struct nvt_device_snapshot *device);
 
 /* True for a device that is shown as "ERROR: …" (lost GPU or unknown error). */
 bool view_device_is_error(const struct nvt_device_snapshot *device);

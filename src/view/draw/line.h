@@ -89,8 +89,6 @@ void view_line_add(struct view_line *line, const char *text, struct view_style s
 /* Append count copies of text (rules, padding). */
 void view_line_add_repeat(struct view_line *line, const char *text, size_t count,
                           struct view_style style);
-void view_line_addf(struct view_line *line, struct view_style style, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
 
 /* Append another line's text and spans. */
 void view_line_add_line(struct view_line *line, const struct view_line *other);

@@ -4,7 +4,6 @@
 #include "cmd/nvitop/cli/options.h"
 
 #include <math.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include <nvitop/version.h>
 
 #include "cmd/nvitop/cli/argparse.h"
+#include "cmd/nvitop/cli/login_name.h"
 #include "cmd/nvitop/cli/options_help.h"
 #include "util/text/str.h"
 #include "util/xalloc.h"
@@ -320,18 +320,6 @@ static bool handle_option(void *context, const struct argparse_option *option, c
     return true;
 }
 
-char *nvitop_current_user(void) {
-    static const char *const names[] = {"LOGNAME", "USER", "LNAME", "USERNAME"};
-    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        const char *value = getenv(names[i]);
-        if (value != NULL && value[0] != '\0') {
-            return xstrdup(value);
-        }
-    }
-    struct passwd *pw = getpwuid(getuid());
-    return xstrdup(pw != NULL && pw->pw_name != NULL ? pw->pw_name : "");
-}
-
 /* NVITOP_MONITOR_MODE: lower-cased, split on ",", tokens trimmed. */
 static bool mode_has(const char *token) {
     const char *env = getenv("NVITOP_MONITOR_MODE");
@@ -461,7 +449,7 @@ static const char *replay_conflict(const struct nvitop_options *o) {
 
 int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv) {
     memset(options, 0, sizeof(*options));
-    options->user_name = nvitop_current_user();
+    options->user_name = cli_login_name();
     struct parse_state state = {options, -1};
     char error[1024];
     if (!argparse_parse(option_table, argc, argv, handle_option, &state, error, sizeof(error))) {

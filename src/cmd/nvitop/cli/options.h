@@ -80,8 +80,4 @@ int nvitop_options_parse(struct nvitop_options *options, int argc, char **argv);
 /* Free what nvitop_options_parse() allocated. */
 void nvitop_options_fini(struct nvitop_options *options);
 
-/* The current user name as nvitop finds it: $LOGNAME, $USER, $LNAME, $USERNAME, then the password
- * database.  Returns a malloc'd string ("" when unknown). */
-char *nvitop_current_user(void);
-
 #endif /* NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_H */
