@@ -55,6 +55,7 @@ bench: build
 lint:
 	sh scripts/check-format.sh
 	sh scripts/check-layers.sh
+	sh scripts/check-references.sh
 
 format:
 	sh scripts/check-format.sh --fix
