@@ -55,6 +55,7 @@ bench: build
 lint:
 	sh scripts/check-format.sh
 	python3 scripts/check-layers.py
+	sh scripts/check-references.sh
 
 format:
 	sh scripts/check-format.sh --fix

@@ -2,7 +2,8 @@
 # Start-up cost of nvitop: `nvitop --version` and `nvitop -1` (8-GPU scenario) against a floor
 # measured in the same run, `nvisel --help` (same C runtime, libnvitop, no curses or cluster
 # code).  nvitop loads libcurl only when the cluster view starts (docs/architecture.md, "Loaded
-# at run time"); OLD=/path/to/an/older/nvitop measures that binary too, for a before/after.
+# at run time"); OLD=/path/to/an/older/nvitop measures that binary too, for a before/after
+# (figures: docs/performance.md, "Start-up and libcurl").
 # Also the dynamic loader's work (LD_DEBUG=statistics, relocation cycles) and the number of
 # objects mapped.  Prints figures and ratios; never fails on a time.
 #

@@ -1,8 +1,8 @@
 /*
- * bench-tree: one rebuild of the monitor's tree view (SPEC.md §3.8) over a /proc fixture of
- * 10,000 processes, against a floor measured in the same run: a loop that lists the fixture and
- * reads each <pid>/stat once, without parsing (the least any tree of /proc parent links costs).
- * The rebuild is what the tree screen does for each new process snapshot: the parent map
+ * bench-tree: one rebuild of the monitor's tree view (docs/nvitop-behaviour.md §3.8) over a /proc
+ * fixture of 10,000 processes, against a floor measured in the same run: a loop that lists the
+ * fixture and reads each <pid>/stat once, without parsing (the least any tree of /proc parent links
+ * costs). The rebuild is what the tree screen does for each new process snapshot: the parent map
  * (nvt_host_ppid_map), the ancestors and direct children of the GPU processes read through a
  * host-only context, and the rows (view_process_tree_build).  Target: at most 2x the floor.
  * Prints figures and the ratio; never fails on a time.

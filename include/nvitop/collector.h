@@ -1,7 +1,7 @@
 /*
- * The resource metric collector (nvitop's ResourceMetricCollector, SPEC.md §5.10): host, device
- * and per-process metrics sampled in the background and summarised per tag as time-weighted mean,
- * min, max and last value.
+ * The resource metric collector (nvitop's ResourceMetricCollector, docs/nvitop-behaviour.md §5.10):
+ * host, device and per-process metrics sampled in the background and summarised per tag as
+ * time-weighted mean, min, max and last value.
  *
  * A collector owns its own context (a context is one thread at a time) and a sampling thread.
  * Every function below may be called from any thread at any time, concurrently, unless it says

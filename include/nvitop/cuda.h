@@ -1,6 +1,6 @@
 /*
  * CUDA ordinals: which devices a CUDA program would see for a CUDA_VISIBLE_DEVICES value, in
- * CUDA order (SPEC.md §5.5).
+ * CUDA order (docs/nvitop-behaviour.md §5.5).
  *
  * When the CUDA driver library is installed, a helper program (nvitop-cuda-probe, started with
  * posix_spawn; never this process: CUDA must not be initialised in a monitor) loads it, applies

@@ -1,8 +1,8 @@
 /*
- * Formatting with nvitop's exact rules (SPEC.md §5.12), including Python's round-half-to-even.
- * Every formatter writes at most size bytes including the terminating NUL and returns the length
- * the full text needs, like snprintf; N/A inputs give "N/A".  All are thread-safe, and pure but
- * nvt_command_join(), which looks at the file system.
+ * Formatting with nvitop's exact rules (docs/nvitop-behaviour.md §5.12), including Python's
+ * round-half-to-even. Every formatter writes at most size bytes including the terminating NUL and
+ * returns the length the full text needs, like snprintf; N/A inputs give "N/A".  All are
+ * thread-safe, and pure but nvt_command_join(), which looks at the file system.
  */
 #ifndef NVITOP_FORMAT_H
 #define NVITOP_FORMAT_H
@@ -49,9 +49,10 @@ NVT_API double nvt_round_half_even(double value);
 NVT_API double nvt_round_half_even_digits(double value, int digits);
 
 /*
- * command_join (SPEC.md §5.7): quote each argument as a POSIX shell would need and join with
- * spaces.  A single argument is returned as is unless it is an absolute path of an existing file.
- * Not pure: it asks the file system whether a lone argument is a file (stat).  Thread-safe. */
+ * command_join (docs/nvitop-behaviour.md §5.7): quote each argument as a POSIX shell would need and
+ * join with spaces.  A single argument is returned as is unless it is an absolute path of an
+ * existing file. Not pure: it asks the file system whether a lone argument is a file (stat).
+ * Thread-safe. */
 NVT_API size_t nvt_command_join(char *buf, size_t size, const char *const *argv, size_t argc);
 
 /*

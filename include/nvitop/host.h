@@ -1,5 +1,6 @@
 /*
- * Host metrics with psutil's definitions (SPEC.md §5.6.4, §5.8), read from the proc file system.
+ * Host metrics with psutil's definitions (docs/nvitop-behaviour.md §5.6.4, §5.8), read from the
+ * proc file system.
  */
 #ifndef NVITOP_HOST_H
 #define NVITOP_HOST_H

@@ -1,5 +1,6 @@
 /*
- * Device selection for jobs (nvisel, SPEC.md §4.3) as a pure function over a snapshot.
+ * Device selection for jobs (nvisel, docs/nvitop-behaviour.md §4.3) as a pure function over a
+ * snapshot.
  */
 #ifndef NVITOP_SELECT_H
 #define NVITOP_SELECT_H

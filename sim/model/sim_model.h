@@ -173,7 +173,7 @@ struct sim_device {
 
 /*
  * Driver generations decide which process-list entry points exist and which element layout
- * `_v3` fills (PEERS.md §3.2, docs/scenarios.md).
+ * `_v3` fills (docs/nvitop-behaviour.md §9.1, docs/scenarios.md).
  */
 enum sim_generation {
     SIM_GEN_PRE_R535, /* no _v3, no ConfCompute, no ProcessDetailList */

@@ -1,5 +1,6 @@
 /*
- * nvt_select_devices: nvitop's select_devices (SPEC.md §4.3) as a pure function over a snapshot.
+ * nvt_select_devices: nvitop's select_devices (docs/nvitop-behaviour.md §4.3) as a pure function
+ * over a snapshot.
  *
  * Values are compared as nvitop compares its snapshot values: an N/A number is greater than every
  * number (it passes a minimum, fails a maximum), arithmetic with N/A gives NaN, and NaN fails every

@@ -1,6 +1,7 @@
 /*
- * Device selection over hand-made snapshots: the nvisel examples of SPEC.md §4.5 (two GPUs, GPU 0
- * busy, GPU 1 idle) and the finer rules of §4.3 (tolerance, N/A comparisons, sort key, MIG rule).
+ * Device selection over hand-made snapshots: the nvisel examples of docs/nvitop-behaviour.md §4.5
+ * (two GPUs, GPU 0 busy, GPU 1 idle) and the finer rules of §4.3 (tolerance, N/A comparisons, sort
+ * key, MIG rule).
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */

@@ -37,7 +37,7 @@ struct app_histories {
     size_t device_count;
 };
 
-/* The screens (SPEC.md §3.2); screens/screen.h has their table. */
+/* The screens (docs/nvitop-behaviour.md §3.2); screens/screen.h has their table. */
 enum app_screen {
     APP_SCREEN_MAIN = 0,
     APP_SCREEN_HELP,
@@ -113,7 +113,7 @@ struct tui_app {
      * new one arrived (and only while shown). */
     uint64_t proc_generation;
     /* Counts signal requests sent, so that a screen with its own selection clears it after one
-     * (SPEC.md §3.7 step 5) as the main screen does. */
+     * (docs/nvitop-behaviour.md §3.7 step 5) as the main screen does. */
     uint64_t signal_generation;
     /* Where the snapshots come from (lent by tui.c; NULL in unit tests, which hand snapshots of
      * the library to app_set_snapshot() and read /proc through host_ctx). */

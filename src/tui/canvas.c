@@ -116,7 +116,8 @@ static int code_point_width(uint32_t cp) {
     return width > 2 ? 2 : width;
 }
 
-/* nvitop's ASCII map (SPEC.md §2.7) for one code point; 0 when the character stays. */
+/* nvitop's ASCII map (docs/nvitop-behaviour.md §2.7) for one code point; 0 when the character
+ * stays. */
 static char ascii_for(uint32_t cp) {
     if (cp >= 0x2800 && cp <= 0x28FF) {
         return '=';

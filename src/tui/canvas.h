@@ -47,7 +47,7 @@ void canvas_clear(struct canvas *canvas);
 void canvas_set_origin(struct canvas *canvas, int origin);
 
 /* With ascii on, box drawing, block and Braille characters are drawn as nvitop's ASCII map says
- * (SPEC.md §2.7).  Returns the previous setting. */
+ * (docs/nvitop-behaviour.md §2.7).  Returns the previous setting. */
 bool canvas_set_ascii(struct canvas *canvas, bool ascii);
 
 /* Whether the ASCII map is on (canvas_set_ascii). */

@@ -1,7 +1,7 @@
 /*
- * A metric's history for the Braille graphs (SPEC.md §3.4): values are averaged over one-second
- * buckets; buckets skipped between two samples are filled by linear interpolation; up to
- * HISTORY_CAPACITY buckets are kept.  N/A (NaN) is stored as NaN and drawn empty.  Not
+ * A metric's history for the Braille graphs (docs/nvitop-behaviour.md §3.4): values are averaged
+ * over one-second buckets; buckets skipped between two samples are filled by linear interpolation;
+ * up to HISTORY_CAPACITY buckets are kept.  N/A (NaN) is stored as NaN and drawn empty.  Not
  * thread-safe (the UI thread owns its histories).
  */
 #ifndef NVITOP_SRC_TUI_HISTORY_H

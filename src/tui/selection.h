@@ -1,7 +1,7 @@
 /*
- * The selected process and the tagged ones (SPEC.md §3.6.1–§3.6.2).  A selection is identified
- * by (pid, create time, device slot) so that it follows its process across refreshes and
- * re-sorts; tags are keyed by pid, as nvitop keys them.  Not thread-safe (UI thread).
+ * The selected process and the tagged ones (docs/nvitop-behaviour.md §3.6.1–§3.6.2).  A selection
+ * is identified by (pid, create time, device slot) so that it follows its process across refreshes
+ * and re-sorts; tags are keyed by pid, as nvitop keys them.  Not thread-safe (UI thread).
  */
 #ifndef NVITOP_SRC_TUI_SELECTION_H
 #define NVITOP_SRC_TUI_SELECTION_H

@@ -1,8 +1,8 @@
 /*
- * Where the monitor's snapshots come from (DESIGN.md "Snapshot sources"): the live machine
- * (source_live.c, the sampler over a library context) or a recording (replay_source.c, a reader
- * over a file).  The event loop (tui.c) and the screens only talk to this interface, so that every
- * screen draws a replayed moment with the same code as a live one.
+ * Where the monitor's snapshots come from (docs/architecture.md, "Snapshot sources"): the live
+ * machine (source_live.c, the sampler over a library context) or a recording (replay_source.c, a
+ * reader over a file).  The event loop (tui.c) and the screens only talk to this interface, so that
+ * every screen draws a replayed moment with the same code as a live one.
  *
  * Sending signals is an operation of the live source only: a recording's source has no signal
  * table at all (signals == NULL), so a replay is read-only by construction, not by a flag each key

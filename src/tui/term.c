@@ -1,6 +1,6 @@
 /*
- * The curses session: start and stop, signals and input (see term.h and SPEC.md §3.1).  With
- * term_screen.c, which draws, the only files that include curses.
+ * The curses session: start and stop, signals and input (see term.h and docs/nvitop-behaviour.md
+ * §3.1).  With term_screen.c, which draws, the only files that include curses.
  */
 #include "tui/term.h"
 

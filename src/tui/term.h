@@ -1,6 +1,6 @@
 /*
- * The curses session (the only user of curses, SPEC.md §3.1): start-up, colours, copying a
- * canvas to the screen, reading keys and mouse events, and a teardown that always runs.
+ * The curses session (the only user of curses, docs/nvitop-behaviour.md §3.1): start-up, colours,
+ * copying a canvas to the screen, reading keys and mouse events, and a teardown that always runs.
  *
  * There is one session per process; these functions are called from the UI thread only, except
  * term_emergency_stop(), which is safe to call from a fatal-error hook.

@@ -163,7 +163,8 @@ static struct look look_of(struct view_style style) {
     }
     look.fg = color_index(style.color);
     /* With --light, a highlighted (reverse-video) coloured cell keeps dark text on the colour
-     * instead of the light default background on it, as nvitop does (SPEC.md §3.13). */
+     * instead of the light default background on it, as nvitop does (docs/nvitop-behaviour.md
+     * §3.13). */
     if (screen.light && (style.attrs & VIEW_ATTR_REVERSE) && style.color >= VIEW_COLOR_BLACK &&
         style.color <= VIEW_COLOR_WHITE) {
         look.bg = COLOR_BLACK;

@@ -30,10 +30,10 @@
  * few milliseconds), and short enough that q still quits at once when a call has stalled. */
 #define STOP_WAIT_S 0.5
 
-/* nvitop's cadence (SPEC.md §3.16): memory, utilisation and host every second, the slow device
- * fields (fan, temperature, power, modes, ECC) every five seconds and the process list every two
- * seconds; --interval I (at least 0.25 s) sets the process period to I and, below one second,
- * the device period too. */
+/* nvitop's cadence (docs/nvitop-behaviour.md §3.16): memory, utilisation and host every second, the
+ * slow device fields (fan, temperature, power, modes, ECC) every five seconds and the process list
+ * every two seconds; --interval I (at least 0.25 s) sets the process period to I and, below one
+ * second, the device period too. */
 static void plan_schedule(const struct tui_config *config, struct sampler_schedule *schedule) {
     /* Clocks every second too: the UTL and MBW bars end in "@ <clock>MHz", as in once mode. */
     schedule->flags = NVT_SAMPLE_DEVICES_FAST | tui_clock_flags(config) | NVT_SAMPLE_HOST;
@@ -55,7 +55,8 @@ static void plan_schedule(const struct tui_config *config, struct sampler_schedu
         double interval = config->interval_s < MIN_INTERVAL_S ? MIN_INTERVAL_S : config->interval_s;
         schedule->process_period_s = interval;
         if (interval < WATCH_PERIOD_S) {
-            schedule->watch_period_s = interval / 3.0; /* the metrics screen (SPEC.md §3.16) */
+            /* the metrics screen (docs/nvitop-behaviour.md §3.16) */
+            schedule->watch_period_s = interval / 3.0;
         }
         if (interval < DEVICE_PERIOD_S) {
             schedule->period_s = interval;

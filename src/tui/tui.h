@@ -19,7 +19,7 @@ struct tui_source;
 struct tui_config {
     struct view_config view;
     enum view_display_mode mode;
-    double interval_s; /* --interval; 0 means nvitop's defaults (SPEC.md §3.16) */
+    double interval_s; /* --interval; 0 means nvitop's defaults (docs/nvitop-behaviour.md §3.16) */
     bool readonly;     /* --readonly or the `readonly` token of NVITOP_MONITOR_MODE */
     const struct nvt_options *lib_options; /* how to open library contexts (sampling thread) */
     /* Optional: an open context lent to the monitor, so that the driver is initialised once per

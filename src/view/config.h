@@ -1,6 +1,6 @@
 /*
  * Display settings shared by the once report and the monitor: thresholds, drawing options and the
- * device and process filters of the command line (SPEC.md §1.2–§1.3).
+ * device and process filters of the command line (docs/nvitop-behaviour.md §1.2–§1.3).
  */
 #ifndef NVITOP_SRC_VIEW_CONFIG_H
 #define NVITOP_SRC_VIEW_CONFIG_H

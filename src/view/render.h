@@ -1,7 +1,7 @@
 /*
- * Turning styled lines into bytes for a stream: with termcolor's ANSI escape sequences (SPEC.md
- * §2.6: attributes before the colour, "ESC[0m" after every styled run) or as plain text, and
- * optionally translated to ASCII.
+ * Turning styled lines into bytes for a stream: with termcolor's ANSI escape sequences
+ * (docs/nvitop-behaviour.md §2.6: attributes before the colour, "ESC[0m" after every styled run) or
+ * as plain text, and optionally translated to ASCII.
  */
 #ifndef NVITOP_SRC_VIEW_RENDER_H
 #define NVITOP_SRC_VIEW_RENDER_H
@@ -13,7 +13,7 @@
 
 struct view_render_options {
     bool color; /* emit escape sequences for styled spans */
-    bool ascii; /* apply the ASCII map of SPEC.md §2.7 */
+    bool ascii; /* apply the ASCII map of docs/nvitop-behaviour.md §2.7 */
 };
 
 /* Append the line (without a newline) to out.  Returns false when out of memory. */

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""Check `nvitop --query` (the igpu-style detailed report, SPEC.md §8.3) on bundled scenarios.
+"""Check `nvitop --query` (the igpu-style detailed report, docs/nvitop-behaviour.md §8.3) on the
+bundled scenarios.
 
 usage: check_query.py NVITOP_BINARY
 

@@ -1,7 +1,8 @@
 /*
- * The calls that complete nvitop's API (SPEC.md §5) against tests/lib/scenarios/lib-basic.json: a
- * MIG-enabled A100 (MIG devices in slots 0 and 2), a busy RTX 3090, a T4 and a lost GPU.  This
- * test's own pid is one of the GPU processes, so its host data is real.
+ * The calls that complete nvitop's API (docs/nvitop-behaviour.md §5) against
+ * tests/lib/scenarios/lib-basic.json: a MIG-enabled A100 (MIG devices in slots 0 and 2), a busy RTX
+ * 3090, a T4 and a lost GPU.  This test's own pid is one of the GPU processes, so its host data is
+ * real.
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */

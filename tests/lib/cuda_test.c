@@ -1,8 +1,8 @@
 /*
- * CUDA ordinals (SPEC.md §5.5) against the simulator: the NVML-only resolution (what runs on this
- * machine, which has no CUDA driver) on the MIG scenario, and the CUDA helper process
- * (nvitop-cuda-probe, $NVITOP_CUDA_PROBE from the test environment) against a stand-in libcuda
- * whose device order differs from NVML's; the helper inherits nothing of a busy caller.
+ * CUDA ordinals (docs/nvitop-behaviour.md §5.5) against the simulator: the NVML-only resolution
+ * (what runs on this machine, which has no CUDA driver) on the MIG scenario, and the CUDA helper
+ * process (nvitop-cuda-probe, $NVITOP_CUDA_PROBE from the test environment) against a stand-in
+ * libcuda whose device order differs from NVML's; the helper inherits nothing of a busy caller.
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */

@@ -2,7 +2,7 @@
  * Live changes and driver generations: a scenario copy rewritten while a context is open (a
  * process appears, a GPU falls off the bus and comes back, a GPU is re-partitioned), seen by
  * polling snapshots with a deadline; and the process lists of every driver generation's element
- * layout (PEERS.md §3.2).
+ * layout (docs/nvitop-behaviour.md §9.1).
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */

@@ -127,7 +127,7 @@ static void test_main_library_generations(void **state) {
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
 }
 
-/* nvitop's rule (PEERS.md §3.2), applied to the symbols the library exports. */
+/* nvitop's rule (docs/nvitop-behaviour.md §9.1), applied to the symbols the library exports. */
 static size_t probed_stride(void) {
     if (api.nvmlDeviceGetComputeRunningProcesses_v3 == NULL) {
         return api.nvmlDeviceGetComputeRunningProcesses_v2 != NULL ? sizeof(nvmlProcessInfo_v2_t)

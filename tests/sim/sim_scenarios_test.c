@@ -1,6 +1,6 @@
 /*
- * Every bundled scenario loads through the real dlopen path, and the values of the SPEC.md §2.11
- * workstation come back exactly as the scenario gives them.
+ * Every bundled scenario loads through the real dlopen path, and the values of the
+ * docs/nvitop-behaviour.md §2.11 workstation come back exactly as the scenario gives them.
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Every key of the main and help screens (SPEC.md §3.12) in a real terminal: help, display modes,
-# selection and tags, sorting, horizontal and vertical scrolling, refresh, the signal box opened
-# and cancelled, and quitting.  Mouse actions are covered by the unit tests.
+# Every key of the main and help screens (docs/nvitop-behaviour.md §3.12) in a real terminal: help,
+# display modes, selection and tags, sorting, horizontal and vertical scrolling, refresh, the signal
+# box opened and cancelled, and quitting.  Mouse actions are covered by the unit tests.
 . "$(dirname "$0")/tmux_lib.sh"
 
 HINT="(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"

@@ -1,9 +1,9 @@
 #!/bin/sh
-# The process metrics screen (SPEC.md §3.10): Enter on a selected process opens it, its value row
-# and graph labels follow the process as the scenario changes, %DEC shows the decoder (nvitop
-# shows the encoder), g/G switch the lower-right graph, h and e show the help and the process's
-# environment and come back, Enter, Esc, q and Q return to the main screen (q does not quit), and
-# a process that exits while its screen is open keeps its graphs under an "exited" mark.
+# The process metrics screen (docs/nvitop-behaviour.md §3.10): Enter on a selected process opens it,
+# its value row and graph labels follow the process as the scenario changes, %DEC shows the decoder
+# (nvitop shows the encoder), g/G switch the lower-right graph, h and e show the help and the
+# process's environment and come back, Enter, Esc, q and Q return to the main screen (q does not
+# quit), and a process that exits while its screen is open keeps its graphs under an "exited" mark.
 . "$(dirname "$0")/tmux_lib.sh"
 
 MAIN="(Press h for help or q to quit)"

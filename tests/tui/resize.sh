@@ -1,6 +1,6 @@
 #!/bin/sh
 # Resizing: a storm of sizes down to 1x1 and back, narrow terminals showing the width notice
-# (SPEC.md §3.14), and the screen intact afterwards.
+# (docs/nvitop-behaviour.md §3.14), and the screen intact afterwards.
 . "$(dirname "$0")/tmux_lib.sh"
 
 start_standins 3

@@ -1,7 +1,8 @@
 /*
  * The main screen on the in-memory canvas, fed by real snapshots of the simulated 2-GPU
- * workstation: layout choice by terminal height (SPEC.md §3.3.4), keys (selection, tags, sorting,
- * scrolling, modes, help, read-only), mouse, and the sampler's identity check before signals.
+ * workstation: layout choice by terminal height (docs/nvitop-behaviour.md §3.3.4), keys (selection,
+ * tags, sorting, scrolling, modes, help, read-only), mouse, and the sampler's identity check before
+ * signals.
  */
 #include "tui/screens/screen.h"
 

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Sending signals through the confirmation box (SPEC.md §3.7): SIGKILL to the selected stand-in,
-# SIGTERM to two tagged ones, and a process that exits and is replaced while the box is open is
-# not signalled (the identity check: pid + create time).
+# Sending signals through the confirmation box (docs/nvitop-behaviour.md §3.7): SIGKILL to the
+# selected stand-in, SIGTERM to two tagged ones, and a process that exits and is replaced while the
+# box is open is not signalled (the identity check: pid + create time).
 . "$(dirname "$0")/tmux_lib.sh"
 
 # alive PID: the process exists and is not a zombie.

@@ -18,7 +18,8 @@ export NVML_SIM_CALLS_FILE
 start_standins 3
 use_scenario workstation-2gpu.json
 
-# For comparison, a healthy driver: q prints the final report (SPEC.md §1.5 step 11).
+# For comparison, a healthy driver: q prints the final report (docs/nvitop-behaviour.md §1.5 step
+# 11).
 start_monitor 120 40
 wait_for " $NVT_STANDIN_3 X "
 keys q

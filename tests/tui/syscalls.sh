@@ -1,5 +1,5 @@
 #!/bin/sh
-# The UI thread's system calls per frame (docs/architecture.md, "The main screen's CPU"): with
+# The UI thread's system calls per frame (docs/performance.md, "The main screen's CPU"): with
 # no key pressed and no signal, a frame must not ask curses for input (its poll(stdin, 0)) nor
 # read the signal wake-up pipe: the loop's poll() already said neither is readable.  strace
 # attaches to the main thread only (no -f): that is the UI thread.  Keys still work afterwards.

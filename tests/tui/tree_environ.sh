@@ -1,6 +1,6 @@
 #!/bin/sh
-# The tree-view (SPEC.md §3.8) and environment (§3.9) screens on a tree of stand-in processes this
-# test starts with a known parent chain:
+# The tree-view (docs/nvitop-behaviour.md §3.8) and environment (§3.9) screens on a tree of stand-in
+# processes this test starts with a known parent chain:
 #
 #   sh nvt-tree-root.sh
 #   └─ sh nvt-tree-launcher.sh            (its other child, a sleep, is not shown)

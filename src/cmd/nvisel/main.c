@@ -1,8 +1,9 @@
 /*
- * nvisel: choose GPUs for a job and print them as a CUDA_VISIBLE_DEVICES value (SPEC.md §4), with
- * nvitop's options, messages and exit codes (the tolerance defaults to 10 %, as nvitop's code
- * does).  Deliberate differences, documented in nvisel(1): NVML failures are reported (exit 2,
- * or 1 when the library is missing) instead of printing an empty selection, "--max-count" below
+ * nvisel: choose GPUs for a job and print them as a CUDA_VISIBLE_DEVICES value
+ * (docs/nvitop-behaviour.md §4), with nvitop's options, messages and exit codes (the tolerance
+ * defaults to 10 %, as nvitop's code does).  Deliberate differences, documented in nvisel(1): NVML
+ * failures are reported (exit 2, or 1 when the library is missing) instead of printing an empty
+ * selection, "--max-count" below
  * "--min-count" is a usage error rather than a Python traceback, and a UUID prefix too short to
  * name a device is an error rather than an empty selection.
  */

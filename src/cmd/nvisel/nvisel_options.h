@@ -1,5 +1,5 @@
 /*
- * nvisel's command line (SPEC.md §4.1), parsed with argparse's rules and messages.
+ * nvisel's command line (docs/nvitop-behaviour.md §4.1), parsed with argparse's rules and messages.
  */
 #ifndef NVITOP_SRC_CMD_NVISEL_NVISEL_OPTIONS_H
 #define NVITOP_SRC_CMD_NVISEL_NVISEL_OPTIONS_H
@@ -9,7 +9,7 @@
 
 #include <nvitop/select.h>
 
-/* --tolerance when not given, in percent: nvitop's (SPEC.md §4.1). */
+/* --tolerance when not given, in percent: nvitop's (docs/nvitop-behaviour.md §4.1). */
 #define NVISEL_DEFAULT_TOLERANCE_PCT 10
 
 struct nvisel_options {

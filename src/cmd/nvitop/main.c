@@ -1,6 +1,6 @@
 /*
  * nvitop: the once report and the monitor, with nvitop 1.7's start-up order, messages and exit
- * codes (SPEC.md §1.4–§1.7).
+ * codes (docs/nvitop-behaviour.md §1.4–§1.7).
  */
 #include <locale.h>
 #include <stdio.h>
@@ -62,7 +62,7 @@ static bool decide_color(bool force) {
     return tty;
 }
 
-/* The physical devices to show, as sorted unique indices (SPEC.md §1.5 step 7). */
+/* The physical devices to show, as sorted unique indices (docs/nvitop-behaviour.md §1.5 step 7). */
 static void select_devices(nvt_context *ctx, const struct nvitop_options *options,
                            struct messages *messages, uint32_t **indices, size_t *count) {
     uint32_t device_count = nvt_device_count(ctx);

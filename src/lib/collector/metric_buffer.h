@@ -1,6 +1,6 @@
 /*
  * The statistics of one collector tag: per metric key, a time-weighted mean, the min, the max and
- * the last value, with nvitop's rules (SPEC.md §5.10):
+ * the last value, with nvitop's rules (docs/nvitop-behaviour.md §5.10):
  *
  *  - a key's window starts at the buffer's previous sample (its start for the first sample), and
  *    its first value is taken to have held since then;

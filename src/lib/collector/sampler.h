@@ -1,6 +1,7 @@
 /*
- * One collector sample: a snapshot turned into nvitop's metric keys and values (SPEC.md §5.10),
- * for the followed devices and the GPU processes descending from the root pids.
+ * One collector sample: a snapshot turned into nvitop's metric keys and values
+ * (docs/nvitop-behaviour.md §5.10), for the followed devices and the GPU processes descending from
+ * the root pids.
  *
  * A sampler belongs to one collector and is used under its context lock (one thread at a time).
  * Allocations are checked.

@@ -17,7 +17,7 @@
 #include "cuda/cuda_child.h"
 #include "util/sys/dl.h"
 
-/* CUDA error codes after which CUDA sees no device at all (SPEC.md §5.5). */
+/* CUDA error codes after which CUDA sees no device at all (docs/nvitop-behaviour.md §5.5). */
 #define CUDA_ERROR_INVALID_DEVICE                 101
 #define CUDA_ERROR_NO_DEVICE                      100
 #define CUDA_ERROR_SYSTEM_DRIVER_MISMATCH         803

@@ -1,7 +1,7 @@
 /*
- * Pure CUDA_VISIBLE_DEVICES resolution over a device table: the rules of SPEC.md §5.5, which
- * follow what the CUDA driver does (an invalid entry ends the list, a duplicate empties it, at
- * most one MIG device is visible).
+ * Pure CUDA_VISIBLE_DEVICES resolution over a device table: the rules of docs/nvitop-behaviour.md
+ * §5.5, which follow what the CUDA driver does (an invalid entry ends the list, a duplicate empties
+ * it, at most one MIG device is visible).
  */
 #include "cuda/cuda_visible.h"
 

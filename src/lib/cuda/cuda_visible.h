@@ -1,7 +1,7 @@
 /*
- * CUDA_VISIBLE_DEVICES resolution (SPEC.md §5.5) as pure functions over a table of devices, so the
- * rules can be tested and fuzzed without a driver.  cuda_api.c builds the table from a context and
- * cuda_child.c asks the CUDA driver, when there is one, in a child process.
+ * CUDA_VISIBLE_DEVICES resolution (docs/nvitop-behaviour.md §5.5) as pure functions over a table of
+ * devices, so the rules can be tested and fuzzed without a driver.  cuda_api.c builds the table
+ * from a context and cuda_child.c asks the CUDA driver, when there is one, in a child process.
  */
 #ifndef NVITOP_SRC_LIB_CUDA_CUDA_VISIBLE_H
 #define NVITOP_SRC_LIB_CUDA_CUDA_VISIBLE_H
@@ -33,12 +33,12 @@ struct cuda_table {
 size_t cuda_visible_max(const struct cuda_table *table);
 
 /*
- * Steps 4 to 7 of SPEC.md §5.5: resolve value (NULL: unset, all devices) against the table and
- * write the visible devices in CUDA order to out (cuda_visible_max() entries).  Returns how many.
- * With abbreviations, "GPU-"/"MIG-" UUIDs may be cut after at least 8 hex digits when the prefix
- * names one device (CUDA accepts these; nvitop only through libcuda).  Invalid entries cut the
- * list, a repeated entry (or device) empties it, and at most one MIG device is visible.  SIZE_MAX
- * when out of memory.  Pure.
+ * Steps 4 to 7 of docs/nvitop-behaviour.md §5.5: resolve value (NULL: unset, all devices) against
+ * the table and write the visible devices in CUDA order to out (cuda_visible_max() entries).
+ * Returns how many. With abbreviations, "GPU-"/"MIG-" UUIDs may be cut after at least 8 hex digits
+ * when the prefix names one device (CUDA accepts these; nvitop only through libcuda).  Invalid
+ * entries cut the list, a repeated entry (or device) empties it, and at most one MIG device is
+ * visible.  SIZE_MAX when out of memory.  Pure.
  */
 size_t cuda_visible_resolve(const char *value, const struct cuda_table *table, bool abbreviations,
                             struct nvt_cuda_device *out);

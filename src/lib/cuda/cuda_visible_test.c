@@ -1,7 +1,7 @@
 /*
- * CUDA_VISIBLE_DEVICES resolution against a fixed device table: SPEC.md §5.5's examples adapted
- * to three GPUs (a plain one, a MIG-enabled one with two MIG devices, a MIG-capable one with MIG
- * off).
+ * CUDA_VISIBLE_DEVICES resolution against a fixed device table: docs/nvitop-behaviour.md §5.5's
+ * examples adapted to three GPUs (a plain one, a MIG-enabled one with two MIG devices, a
+ * MIG-capable one with MIG off).
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */

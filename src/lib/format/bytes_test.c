@@ -19,7 +19,7 @@ static void expect_bytes(uint64_t bytes, uint64_t min_unit, const char *expected
     assert_int_equal(len, strlen(expected));
 }
 
-/* Every example of SPEC §5.12.1 that nvitop 1.7 still prints the same way. */
+/* Every example of docs/nvitop-behaviour.md §5.12.1 that nvitop 1.7 still prints the same way. */
 static void test_format_spec_examples(void **state) {
     (void)state;
     expect_bytes(0, 1, "0B");
@@ -39,8 +39,8 @@ static void test_format_spec_examples(void **state) {
 
 /*
  * nvitop 1.7 added two decimals below 100 MiB and one below 1000 MiB, and switched to GiB at
- * 20 GiB itself (1.1.0, which SPEC's table describes, printed "20480MiB" for exactly 20 GiB).  We
- * follow 1.7, the version whose output the programs reproduce.
+ * 20 GiB itself (1.1.0, docs/nvitop-behaviour.md §5.12.1, printed "20480MiB" for exactly 20 GiB).
+ * We follow 1.7, the version whose output the programs reproduce.
  */
 static void test_format_nvitop17_mib_rules(void **state) {
     (void)state;

@@ -1,4 +1,5 @@
-/* command_join: a command line quoted the way a POSIX shell user would type it (SPEC §5.7). */
+/* command_join: a command line quoted the way a POSIX shell user would type it
+ * (docs/nvitop-behaviour.md §5.7). */
 #include <string.h>
 #include <sys/stat.h>
 

@@ -21,7 +21,7 @@ static void expect_join(const char *const *argv, size_t argc, const char *expect
     assert_int_equal(len, strlen(expected));
 }
 
-/* SPEC §5.7 examples. */
+/* docs/nvitop-behaviour.md §5.7 examples. */
 static void test_join_spec_examples(void **state) {
     (void)state;
     expect_join((const char *const[]){"python3", "a b"}, 2, "python3 \"a b\"");

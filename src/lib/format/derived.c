@@ -1,7 +1,7 @@
 /*
- * The derived strings nvitop's device and process objects print (SPEC.md §5.3.4, §5.12.4):
- * memory usage "<used> / <total>", power status "<usage>W / <limit>W", utilisation "87%", and
- * the one-decimal percentages behind them.
+ * The derived strings nvitop's device and process objects print (docs/nvitop-behaviour.md §5.3.4,
+ * §5.12.4): memory usage "<used> / <total>", power status "<usage>W / <limit>W", utilisation "87%",
+ * and the one-decimal percentages behind them.
  */
 #include <inttypes.h>
 #include <math.h>

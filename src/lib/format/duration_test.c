@@ -18,7 +18,7 @@ static void expect_duration(double seconds, bool round, const char *expected) {
     assert_int_equal(len, strlen(expected));
 }
 
-/* SPEC §5.12.3 examples. */
+/* docs/nvitop-behaviour.md §5.12.3 examples. */
 static void test_duration_spec_examples(void **state) {
     (void)state;
     expect_duration(0, false, "0:00");

@@ -1,7 +1,7 @@
 /*
- * Standalone host calls (nvitop's host module, SPEC.md §5.8): one host reading without a snapshot,
- * the pids, and the reverse ppid map.  Built on the back-end's host_sample() and on
- * nvt_host_ppid_map(), so every operating system gets them.
+ * Standalone host calls (nvitop's host module, docs/nvitop-behaviour.md §5.8): one host reading
+ * without a snapshot, the pids, and the reverse ppid map.  Built on the back-end's host_sample()
+ * and on nvt_host_ppid_map(), so every operating system gets them.
  */
 #include <stdalign.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
-/* System-wide host metrics from the proc file system, with psutil's definitions (SPEC §5.6.4). */
+/* System-wide host metrics from the proc file system, with psutil's definitions
+ * (docs/nvitop-behaviour.md §5.6.4). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/magic.h>

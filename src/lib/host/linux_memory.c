@@ -1,4 +1,5 @@
-/* Physical and swap memory from /proc/meminfo with psutil's definitions (SPEC §5.6.4). */
+/* Physical and swap memory from /proc/meminfo with psutil's definitions (docs/nvitop-behaviour.md
+ * §5.6.4). */
 #include <math.h>
 #include <stdlib.h>
 

@@ -21,7 +21,8 @@
 
 /* A few MiB of environment is already extreme. */
 #define ENVIRON_CAP (16u << 20)
-/* Two create times denote the same process when they differ by less than this (SPEC §3.7). */
+/* Two create times denote the same process when they differ by less than this
+ * (docs/nvitop-behaviour.md §3.7). */
 #define IDENTITY_TOLERANCE_S 0.01
 
 static size_t string_size(const char *text) {

@@ -210,7 +210,8 @@ typedef struct nvmlBAR1Memory_st {
 } nvmlBAR1Memory_t;
 
 /* Process-list element layouts: v1 (16 bytes), v2 (24 bytes) and the 32-byte struct that R535
- * briefly used for the _v3 entry points (see PEERS.md §3.2 and docs/architecture.md). */
+ * briefly used for the _v3 entry points (see docs/nvitop-behaviour.md §9.1 and
+ * docs/architecture.md). */
 typedef struct nvmlProcessInfo_v1_st {
     unsigned int pid;
     unsigned long long usedGpuMemory;

@@ -1,7 +1,7 @@
 /*
  * NVLink throughput: per-link TX and RX rates from the driver's cumulative counters, as deltas
- * since this context's previous reading (PEERS.md §3.2), with one nvmlDeviceGetFieldValues call
- * per device and never a blocking wait.
+ * since this context's previous reading (docs/nvitop-behaviour.md §9.5), with one
+ * nvmlDeviceGetFieldValues call per device and never a blocking wait.
  */
 #include <string.h>
 

@@ -14,7 +14,7 @@
 /* How many distinct missing entry points we remember for the end-of-run report. */
 #define NVML_MISSING_MAX 32
 
-/* Element layout of the process lists, chosen once per back-end (PEERS.md §3.2). */
+/* Element layout of the process lists, chosen once per back-end (docs/nvitop-behaviour.md §9.1). */
 enum nvml_process_layout {
     NVML_LAYOUT_UNDECIDED, /* decided at the first list call (nvml_process.c) */
     NVML_LAYOUT_V3_32,     /* _v3 entry points with the 32-byte R535 element */

@@ -1,7 +1,7 @@
 /*
  * GPU process lists: compute, graphics and MPS-compute lists merged by pid, with the element
- * layout chosen by the driver generation (PEERS.md §3.2) and a buffer kept per device so that one
- * call per list usually suffices.
+ * layout chosen by the driver generation (docs/nvitop-behaviour.md §9) and a buffer kept per device
+ * so that one call per list usually suffices.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -46,9 +46,9 @@ static enum nvml_process_layout fallback_layout(const struct nvml_api *api,
     return NVML_LAYOUT_NONE;
 }
 
-/* nvitop's rule (PEERS.md §3.2), by the entry points the driver library exports: the 32-byte _v3
- * element only on drivers with ConfComputeMemSizeInfo but without RunningProcessDetailList (R535),
- * whose header still had the protected-memory field. */
+/* nvitop's rule (docs/nvitop-behaviour.md §9), by the entry points the driver library exports: the
+ * 32-byte _v3 element only on drivers with ConfComputeMemSizeInfo but without
+ * RunningProcessDetailList (R535), whose header still had the protected-memory field. */
 static void decide_layout(struct nvml_backend *backend) {
     const struct nvml_api *api = &backend->lib.api;
     if (api->nvmlDeviceGetComputeRunningProcesses_v3 != NULL) {

@@ -1,9 +1,9 @@
 /*
  * Process lists and per-process utilisation against scripted driver entry points: the element
- * layout chosen by the entry points the driver exports (PEERS.md §3.2), growing the buffer on
- * INSUFFICIENT_SIZE, falling back when _v3 answers FUNCTION_NOT_FOUND, a GPU lost during a list
- * call, merging C/G/MPS lists by pid, and the utilisation cursor with
- * its one-second memory of samples.
+ * layout chosen by the entry points the driver exports (docs/nvitop-behaviour.md §9.1), growing the
+ * buffer on INSUFFICIENT_SIZE, falling back when _v3 answers FUNCTION_NOT_FOUND, a GPU lost during
+ * a list call, merging C/G/MPS lists by pid, and the utilisation cursor with its one-second memory
+ * of samples.
  */
 /* cmocka needs these four headers first, in this order. */
 /* clang-format off */

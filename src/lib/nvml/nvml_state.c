@@ -133,7 +133,7 @@ static void read_utilization(struct reader *r) {
     }
 }
 
-/* The fields nvitop's monitor refreshes only every 5 s (SPEC.md §3.16). */
+/* The fields nvitop's monitor refreshes only every 5 s (docs/nvitop-behaviour.md §3.16). */
 static void read_slow(struct reader *r) {
     struct nvml_backend *b = r->backend;
     struct nvt_device_state *out = r->out;

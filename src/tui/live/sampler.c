@@ -22,7 +22,8 @@
 #include "record/related.h"
 #include "util/sys/clock.h"
 
-/* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */
+/* nvitop waits this long after delivering signals before looking again (docs/nvitop-behaviour.md
+ * §3.7). */
 #define SIGNAL_SETTLE_NS 250000000ULL
 
 struct sampler {

@@ -1,9 +1,9 @@
 /*
  * The sampler: a thread with its own library context that takes snapshots on the monitor's
  * cadence and hands them to the UI thread, so that a slow driver never delays a key press
- * (SPEC.md §3.16; on real hardware a PCIe query blocks 20 ms per GPU and driver calls can stall
- * for seconds).  It also delivers signals to processes, because the context that checks process
- * identity belongs to this thread.
+ * (docs/nvitop-behaviour.md §3.16; on real hardware a PCIe query blocks 20 ms per GPU and driver
+ * calls can stall for seconds).  It also delivers signals to processes, because the context that
+ * checks process identity belongs to this thread.
  *
  * All functions are called from the UI thread; the sampler synchronises internally.
  */
@@ -37,7 +37,7 @@ struct sampler_signal_result {
     uint32_t first_pid; /* first process that was not signalled, for the message; 0 when none */
 };
 
-/* What to sample and how often (SPEC.md §3.16). */
+/* What to sample and how often (docs/nvitop-behaviour.md §3.16). */
 struct sampler_schedule {
     unsigned flags;          /* every snapshot: devices (fast) and host */
     double period_s;         /* between snapshots */

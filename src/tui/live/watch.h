@@ -1,7 +1,8 @@
 /*
- * Watching one process (the metrics screen, SPEC.md §3.10): every half second the sampler reads
- * the process's device (memory and utilisation), that device's process list and the one host
- * process, and nothing else of the machine.  The reading is plain data handed to the UI thread.
+ * Watching one process (the metrics screen, docs/nvitop-behaviour.md §3.10): every half second the
+ * sampler reads the process's device (memory and utilisation), that device's process list and the
+ * one host process, and nothing else of the machine.  The reading is plain data handed to the UI
+ * thread.
  */
 #ifndef NVITOP_SRC_TUI_LIVE_WATCH_H
 #define NVITOP_SRC_TUI_LIVE_WATCH_H

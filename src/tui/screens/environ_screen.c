@@ -1,9 +1,9 @@
 /*
- * The environment screen (SPEC.md §3.9, keys §3.12): the environment of the process the screen
- * was entered with (the monitor's own when none was selected), sorted by name, scrollable both
- * ways.  The read is checked against the process's identity (pid and create time) before and
- * after: a pid recycled since the snapshot never shows a stranger's environment, it shows that
- * the process has exited.
+ * The environment screen (docs/nvitop-behaviour.md §3.9, keys §3.12): the environment of the
+ * process the screen was entered with (the monitor's own when none was selected), sorted by name,
+ * scrollable both ways.  The read is checked against the process's identity (pid and create time)
+ * before and after: a pid recycled since the snapshot never shows a stranger's environment, it
+ * shows that the process has exited.
  */
 #include <math.h>
 #include <stdint.h>
@@ -243,7 +243,7 @@ static void clamp(struct tui_app *app, struct environ_state *st) {
 static void environ_draw(struct tui_app *app, struct canvas *canvas, double wall_s) {
     (void)wall_s;
     struct environ_state *st = state_of(app);
-    /* Not translated to ASCII (SPEC.md §3.13): only the newline mark changes. */
+    /* Not translated to ASCII (docs/nvitop-behaviour.md §3.13): only the newline mark changes. */
     bool ascii = canvas_set_ascii(canvas, false);
     draw_title(app, st, canvas);
     const struct view_style notice = {VIEW_COLOR_CYAN, VIEW_ATTR_REVERSE};

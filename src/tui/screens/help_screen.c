@@ -9,8 +9,8 @@
 #include "tui/screens/screen.h"
 #include "util/array.h"
 
-/* nvitop 1.7's help text (SPEC.md §3.11 plus the %GMBW sort keys).  The first two lines name
- * this program and its licence instead of the Python original's. */
+/* nvitop 1.7's help text (docs/nvitop-behaviour.md §3.11 plus the %GMBW sort keys).  The first two
+ * lines name this program and its licence instead of the Python original's. */
 static const char *const help_lines[] = {
     NULL, /* the title, HELP_TITLE */
     "Released under the Apache License 2.0.",
@@ -141,7 +141,7 @@ static void draw_text(const struct tui_app *app, struct canvas *canvas) {
 
 static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double wall_s) {
     (void)wall_s;
-    /* The help screen is not translated to ASCII (SPEC.md §3.13). */
+    /* The help screen is not translated to ASCII (docs/nvitop-behaviour.md §3.13). */
     bool ascii = canvas_set_ascii(canvas, false);
     draw_text(app, canvas);
     canvas_set_ascii(canvas, ascii);
@@ -185,7 +185,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
     paint(canvas, 31, 0, 12, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD); /* g G: the key column only */
 }
 
-/* Any key returns to the screen the help was opened from (SPEC.md §3.2). */
+/* Any key returns to the screen the help was opened from (docs/nvitop-behaviour.md §3.2). */
 static bool help_screen_key(struct tui_app *app, int key) {
     (void)key;
     app_screen_pop(app);

@@ -1,9 +1,9 @@
 /*
- * The main screen: the device, host and process panels stacked (SPEC.md §3.3), the display-mode
- * choice, vertical scrolling, the keys and mouse actions of the process list (§3.6, §3.12), and
- * our layout keys: H and P hide or show the host and process panels, b the bandwidth column, g
- * and G choose what the upper and lower GPU graphs plot, + and - their height, and S saves the
- * settings.
+ * The main screen: the device, host and process panels stacked (docs/nvitop-behaviour.md §3.3), the
+ * display-mode choice, vertical scrolling, the keys and mouse actions of the process list (§3.6,
+ * §3.12), and our layout keys: H and P hide or show the host and process panels, b the bandwidth
+ * column, g and G choose what the upper and lower GPU graphs plot, + and - their height, and S
+ * saves the settings.
  */
 #include <stdlib.h>
 
@@ -102,8 +102,8 @@ void main_screen_draw(struct tui_app *app, struct canvas *canvas, double wall_s)
 }
 
 /* Move the selection by delta rows; what is left of the move past the first or last row scrolls
- * the screen (SPEC.md §3.3.5; the draw clamps the scroll).  Without a selection a step selects the
- * first row (down) or the last (up), and Home/End the first or last. */
+ * the screen (docs/nvitop-behaviour.md §3.3.5; the draw clamps the scroll).  Without a selection a
+ * step selects the first row (down) or the last (up), and Home/End the first or last. */
 static void move_selection(struct tui_app *app, long delta) {
     size_t count = app->table.count;
     if (count == 0) {
@@ -270,7 +270,8 @@ static bool order_key(struct tui_app *app, int key) {
     }
 }
 
-/* Enter a screen about the selected process (the metrics screen needs one, SPEC.md §3.2). */
+/* Enter a screen about the selected process (the metrics screen needs one, docs/nvitop-behaviour.md
+ * §3.2). */
 static void open_process_screen(struct tui_app *app, enum app_screen screen, bool need_process) {
     struct app_process_ref process;
     if (!app_selected_process(app, &process) && need_process) {
@@ -358,7 +359,8 @@ static bool command_key(struct tui_app *app, int key) {
         open_process_screen(app, APP_SCREEN_ENVIRON, false);
         return true;
     case 't':
-        /* The tree is built from the process snapshots: none yet, no tree (SPEC.md §3.2). */
+        /* The tree is built from the process snapshots: none yet, no tree (docs/nvitop-behaviour.md
+         * §3.2). */
         if (app->proc_snap != NULL) {
             open_process_screen(app, APP_SCREEN_TREE, false);
         }

@@ -1,6 +1,6 @@
 /*
- * Drawing the process metrics screen (SPEC.md §3.10): the frame, the header and value rows, the
- * four graphs with their labels, y-ticks and time marks, and the "exited" mark.
+ * Drawing the process metrics screen (docs/nvitop-behaviour.md §3.10): the frame, the header and
+ * value rows, the four graphs with their labels, y-ticks and time marks, and the "exited" mark.
  */
 #include <math.h>
 #include <stdio.h>
@@ -158,7 +158,7 @@ enum {
 };
 
 /* The header labels and the values, each value right-aligned to its own width and the label to
- * the value's width (SPEC.md §3.10). */
+ * the value's width (docs/nvitop-behaviour.md §3.10). */
 static void column_values(const struct metrics_process *p, char values[COLUMN_COUNT][CELL_LEN]) {
     char text[CELL_LEN];
     snprintf(values[0], CELL_LEN, "%4s", p->display_index);

@@ -1,7 +1,7 @@
 /*
  * The process metrics screen's entry in the screen table (screen.h): entering on the process
  * selected on the main screen starts the sampler's watch of it, leaving stops it; the keys of
- * SPEC.md §3.12 plus `g`/`G`, which switch the lower-right graph.
+ * docs/nvitop-behaviour.md §3.12 plus `g`/`G`, which switch the lower-right graph.
  */
 #include "tui/screens/metrics_screen.h"
 

@@ -1,9 +1,10 @@
 /*
- * The process metrics screen (SPEC.md §3.10): `Enter` on a selected process shows its header and
- * value rows and four live graphs (CPU, host memory, GPU memory, and SM utilisation), fed by the
- * sampler's half-second readings of that one process (tui/live/watch.h).  Beyond nvitop: %DEC shows
- * the decoder; a process that exits keeps its graphs, frozen, under an "exited" mark; `g`/`G`
- * switch the lower-right graph between SM, memory bandwidth, encoder and decoder.
+ * The process metrics screen (docs/nvitop-behaviour.md §3.10): `Enter` on a selected process shows
+ * its header and value rows and four live graphs (CPU, host memory, GPU memory, and SM
+ * utilisation), fed by the sampler's half-second readings of that one process (tui/live/watch.h).
+ * Beyond nvitop: %DEC shows the decoder; a process that exits keeps its graphs, frozen, under an
+ * "exited" mark; `g`/`G` switch the lower-right graph between SM, memory bandwidth, encoder and
+ * decoder.
  *
  * UI thread only.
  */
@@ -29,7 +30,7 @@ enum metrics_lower {
     METRICS_LOWER_COUNT
 };
 
-/* One graph's history with nvitop's dynamic bound (SPEC.md §3.4). */
+/* One graph's history with nvitop's dynamic bound (docs/nvitop-behaviour.md §3.4). */
 struct metrics_graph {
     struct history history;
     double upper;     /* the largest bound, e.g. 1000 % CPU or the total memory */
@@ -86,7 +87,7 @@ struct metrics_draw_context {
     int rows; /* the canvas rows the screen may use (a replay's time line has the last); 0: all */
 };
 
-/* The four areas of the layout for a terminal of rows x cols (SPEC.md §3.10). */
+/* The four areas of the layout for a terminal of rows x cols (docs/nvitop-behaviour.md §3.10). */
 struct metrics_layout {
     int width;
     int left;  /* max(20, (W - 3) // 2) */

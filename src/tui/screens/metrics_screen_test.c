@@ -1,8 +1,8 @@
 /*
  * Unit tests of the process metrics screen on the in-memory canvas: the layout formulas of
- * SPEC.md §3.10, the frame, header and value rows of its 79×24 example, the y-ticks, the columns
- * that do not fit, the decoder in %DEC, the graph switch and the frozen graphs of an exited
- * process.
+ * docs/nvitop-behaviour.md §3.10, the frame, header and value rows of its 79×24 example, the
+ * y-ticks, the columns that do not fit, the decoder in %DEC, the graph switch and the frozen graphs
+ * of an exited process.
  */
 #include "tui/screens/metrics_screen.h"
 
@@ -53,7 +53,8 @@ static void test_layout(void **state) {
     assert_int_equal(l.lower, 5);
 }
 
-/* The screen of SPEC.md §3.10's example: pid 15418 on GPU 0 with 19800 MiB of 24 GiB, 85 % SM. */
+/* The screen of docs/nvitop-behaviour.md §3.10's example: pid 15418 on GPU 0 with 19800 MiB of 24
+ * GiB, 85 % SM. */
 static void open_example(struct metrics_screen *screen, const char *user) {
     memset(screen, 0, sizeof(*screen));
     struct watch_target target = {

@@ -1,8 +1,8 @@
 /*
- * The screens of the monitor (SPEC.md §3.2) behind one small interface, like htop's
- * ScreenManager: the app keeps a stack of screens and dispatches every draw, key and mouse event
- * to the one on top through its table entry, so adding a screen adds a table row, not a case to
- * every switch.  UI thread only.
+ * The screens of the monitor (docs/nvitop-behaviour.md §3.2) behind one small interface, like
+ * htop's ScreenManager: the app keeps a stack of screens and dispatches every draw, key and mouse
+ * event to the one on top through its table entry, so adding a screen adds a table row, not a case
+ * to every switch.  UI thread only.
  */
 #ifndef NVITOP_SRC_TUI_SCREENS_SCREEN_H
 #define NVITOP_SRC_TUI_SCREENS_SCREEN_H
@@ -40,7 +40,7 @@ extern const struct screen_ops environ_screen_ops;
 extern const struct screen_ops metrics_screen_ops;
 
 /* The centred notice shown instead of every screen when the terminal is narrower than 79
- * columns (SPEC.md §3.14). */
+ * columns (docs/nvitop-behaviour.md §3.14). */
 void notice_draw(struct canvas *canvas, int cols);
 
 /* Compute the main screen's layout for the terminal size and display mode. */

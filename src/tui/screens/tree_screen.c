@@ -1,9 +1,10 @@
 /*
- * The tree-view screen (SPEC.md §3.8, keys §3.12): the GPU processes of the main screen's latest
- * process snapshot with their ancestors and direct children (view/processes/process_tree.h), read
- * from /proc through the UI thread's own context.  It is rebuilt when a new process snapshot
- * arrives, and only while it is shown.  Selection by (pid, create time), tags by pid, signals
- * through the same confirmation box and identity check as the main screen.
+ * The tree-view screen (docs/nvitop-behaviour.md §3.8, keys §3.12): the GPU processes of the main
+ * screen's latest process snapshot with their ancestors and direct children
+ * (view/processes/process_tree.h), read from /proc through the UI thread's own context.  It is
+ * rebuilt when a new process snapshot arrives, and only while it is shown.  Selection by (pid,
+ * create time), tags by pid, signals through the same confirmation box and identity check as the
+ * main screen.
  */
 #include <math.h>
 #include <stdint.h>
@@ -145,7 +146,8 @@ static int compare_targets(const void *a, const void *b) {
     return (pa > pb) - (pa < pb);
 }
 
-/* Tagged processes ordered by pid, else the selected one if owned and on screen (SPEC.md §3.7). */
+/* Tagged processes ordered by pid, else the selected one if owned and on screen
+ * (docs/nvitop-behaviour.md §3.7). */
 static size_t signal_targets(const struct tree_state *st, struct selection_target **out) {
     *out = NULL;
     if (st->tag_count > 0) {
@@ -183,7 +185,7 @@ static void tree_enter(struct tui_app *app) {
     app->screen_state[APP_SCREEN_TREE] = st;
     st->signal_generation = app->signal_generation;
     rebuild(app, st);
-    /* The main screen's selection moves to the tree (SPEC.md §3.2). */
+    /* The main screen's selection moves to the tree (docs/nvitop-behaviour.md §3.2). */
     const struct app_process_ref *process = app_screen_process(app);
     if (process->set) {
         st->selected = true;

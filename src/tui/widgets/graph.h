@@ -1,7 +1,7 @@
 /*
- * Braille history graphs (SPEC.md §3.4): two values per character column, five levels per
- * character row, newest values at the right edge; graphs grow up from their bottom row or, upside
- * down, from their top row.  In ASCII mode the canvas draws every Braille symbol as '='.
+ * Braille history graphs (docs/nvitop-behaviour.md §3.4): two values per character column, five
+ * levels per character row, newest values at the right edge; graphs grow up from their bottom row
+ * or, upside down, from their top row.  In ASCII mode the canvas draws every Braille symbol as '='.
  */
 #ifndef NVITOP_SRC_TUI_WIDGETS_GRAPH_H
 #define NVITOP_SRC_TUI_WIDGETS_GRAPH_H

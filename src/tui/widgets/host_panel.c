@@ -1,8 +1,9 @@
 /*
- * The monitor's host panel (SPEC.md §3.3.2): the once report's two host lines when compact, and
- * otherwise Braille history graphs of CPU, memory and swap on the left and, from 100 columns, two
- * graphs of the GPU metrics chosen in the settings (GPU memory and utilisation by default, as
- * nvitop) on the right.  The graphs' height is a setting too; hidden, the panel takes no row.
+ * The monitor's host panel (docs/nvitop-behaviour.md §3.3.2): the once report's two host lines when
+ * compact, and otherwise Braille history graphs of CPU, memory and swap on the left and, from 100
+ * columns, two graphs of the GPU metrics chosen in the settings (GPU memory and utilisation by
+ * default, as nvitop) on the right.  The graphs' height is a setting too; hidden, the panel takes
+ * no row.
  */
 #include "view/panels/host_panel.h"
 

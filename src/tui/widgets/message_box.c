@@ -1,5 +1,5 @@
 /*
- * The signal confirmation box (see message_box.h; layout from SPEC.md §3.7).
+ * The signal confirmation box (see message_box.h; layout from docs/nvitop-behaviour.md §3.7).
  */
 #include "tui/widgets/message_box.h"
 

@@ -1,7 +1,7 @@
 /*
- * The signal confirmation box (SPEC.md §3.7): message, four buttons (SIGTERM, SIGKILL, SIGINT,
- * Cancel), keys and mouse.  The box only decides; the caller sends the signal it chose.  Not
- * thread-safe (UI thread).
+ * The signal confirmation box (docs/nvitop-behaviour.md §3.7): message, four buttons (SIGTERM,
+ * SIGKILL, SIGINT, Cancel), keys and mouse.  The box only decides; the caller sends the signal it
+ * chose.  Not thread-safe (UI thread).
  */
 #ifndef NVITOP_SRC_TUI_WIDGETS_MESSAGE_BOX_H
 #define NVITOP_SRC_TUI_WIDGETS_MESSAGE_BOX_H

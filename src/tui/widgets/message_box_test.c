@@ -1,6 +1,6 @@
 /*
- * Unit tests of the signal confirmation box: layout against nvitop's (SPEC.md §3.7), keys and
- * mouse.
+ * Unit tests of the signal confirmation box: layout against nvitop's (docs/nvitop-behaviour.md
+ * §3.7), keys and mouse.
  */
 #include "tui/widgets/message_box.h"
 

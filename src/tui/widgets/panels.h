@@ -1,7 +1,7 @@
 /*
- * The three panels of the main screen (SPEC.md §3.3): device, host and process panel.  Each
- * reports its height for a layout and draws itself at a row of the main screen's stack (the
- * canvas origin scrolls the stack).  UI thread only.
+ * The three panels of the main screen (docs/nvitop-behaviour.md §3.3): device, host and process
+ * panel.  Each reports its height for a layout and draws itself at a row of the main screen's stack
+ * (the canvas origin scrolls the stack).  UI thread only.
  */
 #ifndef NVITOP_SRC_TUI_WIDGETS_PANELS_H
 #define NVITOP_SRC_TUI_WIDGETS_PANELS_H

@@ -1,7 +1,8 @@
 /*
- * The monitor's process panel (SPEC.md §3.3.3, nvitop 1.7 columns): the superuser caution and
- * signal hint line, the header with the sort indicator, the rows of view/processes/process_table.h
- * with selection, tags and the same-process marker painted over them, and the closing line.
+ * The monitor's process panel (docs/nvitop-behaviour.md §3.3.3, nvitop 1.7 columns): the superuser
+ * caution and signal hint line, the header with the sort indicator, the rows of
+ * view/processes/process_table.h with selection, tags and the same-process marker painted over
+ * them, and the closing line.
  */
 #include <stdio.h>
 #include <stdlib.h>

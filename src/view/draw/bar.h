@@ -1,7 +1,7 @@
 /*
- * Horizontal percentage bars (nvitop's make_bar_chart, SPEC.md §3.5): "MEM: ████▍ 15.1%" with
- * eighth blocks, "░" fill for N/A, "MAX" at 100 %, and optional extra text right-aligned at the
- * end ("USED: 0.10GiB", "@ 1980MHz").
+ * Horizontal percentage bars (nvitop's make_bar_chart, docs/nvitop-behaviour.md §3.5): "MEM:
+ * ████▍ 15.1%" with eighth blocks, "░" fill for N/A, "MAX" at 100 %, and optional extra text
+ * right-aligned at the end ("USED: 0.10GiB", "@ 1980MHz").
  */
 #ifndef NVITOP_SRC_VIEW_DRAW_BAR_H
 #define NVITOP_SRC_VIEW_DRAW_BAR_H

@@ -1,6 +1,7 @@
 /*
- * Loading intensity and display colours of devices (SPEC.md §2.3.5): light / moderate / heavy
- * against the configured thresholds, shown green / yellow / red; lost GPUs are always red.
+ * Loading intensity and display colours of devices (docs/nvitop-behaviour.md §2.3.5): light /
+ * moderate / heavy against the configured thresholds, shown green / yellow / red; lost GPUs are
+ * always red.
  */
 #ifndef NVITOP_SRC_VIEW_DRAW_INTENSITY_H
 #define NVITOP_SRC_VIEW_DRAW_INTENSITY_H

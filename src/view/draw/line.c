@@ -260,7 +260,8 @@ void view_line_slice(const struct view_line *src, size_t col, size_t width, stru
     }
 }
 
-/* The ASCII map of nvitop's once mode and monitor (SPEC.md §2.7), as UTF-8 source strings. */
+/* The ASCII map of nvitop's once mode and monitor (docs/nvitop-behaviour.md §2.7), as UTF-8 source
+ * strings. */
 static const struct {
     const char *from;
     char to;

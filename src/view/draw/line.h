@@ -113,8 +113,8 @@ void view_line_paint(struct view_line *line, size_t col, size_t width, struct vi
  * character cut in half becomes a space.  For horizontal scrolling. */
 void view_line_slice(const struct view_line *src, size_t col, size_t width, struct view_line *dst);
 
-/* Replace the box-drawing and block characters by nvitop's ASCII substitutes (SPEC.md §2.7), in
- * place. */
+/* Replace the box-drawing and block characters by nvitop's ASCII substitutes
+ * (docs/nvitop-behaviour.md §2.7), in place. */
 void view_line_to_ascii(struct view_line *line);
 
 /* Line lists.  view_lines_add() appends an empty line and returns it (valid until the next add).

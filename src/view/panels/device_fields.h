@@ -1,7 +1,7 @@
 /*
- * The texts of one device row as nvitop's device panel shows them (SPEC.md §2.3.2–§2.3.3): names
- * shortened, "On"/"Off", "E. Process", "MAX" fans, "312W / 350W", "20110MiB / 24.00GiB", … .
- * Internal to src/view/.  Pure.
+ * The texts of one device row as nvitop's device panel shows them (docs/nvitop-behaviour.md
+ * §2.3.2–§2.3.3): names shortened, "On"/"Off", "E. Process", "MAX" fans, "312W / 350W", "20110MiB
+ * / 24.00GiB", … . Internal to src/view/.  Pure.
  */
 #ifndef NVITOP_SRC_VIEW_PANELS_DEVICE_FIELDS_H
 #define NVITOP_SRC_VIEW_PANELS_DEVICE_FIELDS_H

@@ -1,7 +1,7 @@
 /*
- * The device panel (SPEC.md §2.3, PEERS.md §3.2): the version header, one block per physical GPU
- * (full: 2 lines, compact: 1 line), MIG rows, and — from 100 columns — the bar column, as a 2x2
- * MEM/MBW/UTL/PWR grid when the right-hand area is at least 44 columns wide.
+ * The device panel (docs/nvitop-behaviour.md §2.3, §9.4): the version header, one block per
+ * physical GPU (full: 2 lines, compact: 1 line), MIG rows, and — from 100 columns — the bar column,
+ * as a 2x2 MEM/MBW/UTL/PWR grid when the right-hand area is at least 44 columns wide.
  *
  * The panel does not include the timestamp line above it (the once report prints the time, the
  * monitor the time plus its key hint).  Pure: no I/O, the snapshot is only read.

@@ -1,6 +1,6 @@
 /*
- * The two host lines of the once report (SPEC.md §2.4): CPU bar with uptime and the load
- * average, then the MEM bar with used memory and the SWP bar.  Pure.
+ * The two host lines of the once report (docs/nvitop-behaviour.md §2.4): CPU bar with uptime and
+ * the load average, then the MEM bar with used memory and the SWP bar.  Pure.
  */
 #ifndef NVITOP_SRC_VIEW_PANELS_HOST_PANEL_H
 #define NVITOP_SRC_VIEW_PANELS_HOST_PANEL_H

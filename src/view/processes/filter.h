@@ -1,5 +1,6 @@
 /*
- * The command line's device and process filters (view/config.h, SPEC.md §1.2) as predicates.
+ * The command line's device and process filters (view/config.h, docs/nvitop-behaviour.md §1.2) as
+ * predicates.
  */
 #ifndef NVITOP_SRC_VIEW_PROCESSES_FILTER_H
 #define NVITOP_SRC_VIEW_PROCESSES_FILTER_H

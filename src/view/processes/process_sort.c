@@ -1,6 +1,6 @@
 /*
- * Sort orders of the process table (SPEC.md §3.6.3 plus nvitop 1.5's %GMBW order).  N/A compares
- * greater than any number, as nvitop's NA does.
+ * Sort orders of the process table (docs/nvitop-behaviour.md §3.6.3 plus nvitop 1.5's %GMBW order).
+ * N/A compares greater than any number, as nvitop's NA does.
  */
 #include "view/processes/process_sort.h"
 

@@ -1,8 +1,8 @@
 /*
- * The process table (SPEC.md §2.5 in nvitop 1.7's layout): header, one row per GPU process with
- * the columns GPU PID USER GPU-MEM %SM %GMBW %CPU %MEM TIME COMMAND, separators between physical
- * GPUs, and the closing line.  Filters (view/config.h) and sort orders (SPEC.md §3.6.3) are
- * applied when the table is built.
+ * The process table (docs/nvitop-behaviour.md §2.5 in nvitop 1.7's layout): header, one row per GPU
+ * process with the columns GPU PID USER GPU-MEM %SM %GMBW %CPU %MEM TIME COMMAND, separators
+ * between physical GPUs, and the closing line.  Filters (view/config.h) and sort orders
+ * (docs/nvitop-behaviour.md §3.6.3) are applied when the table is built.
  *
  * Build a table from a snapshot with view_process_table_build(), then render all of it (once
  * report) or row by row (the monitor, which paints selection and tags over the rows with

@@ -1,8 +1,8 @@
 /*
- * The tree view's rows (SPEC.md §3.8): every GPU process of a process table with its ancestors
- * up to the roots and its direct children, drawn with nvitop's columns (PID USER DEVICE NLWP %CPU
- * %MEM TIME COMMAND) and tree prefixes (`├─ `, `└─ `, `│  `).  Roots are sorted by pid, children
- * by (vanished, user, pid).
+ * The tree view's rows (docs/nvitop-behaviour.md §3.8): every GPU process of a process table with
+ * its ancestors up to the roots and its direct children, drawn with nvitop's columns (PID USER
+ * DEVICE NLWP %CPU %MEM TIME COMMAND) and tree prefixes (`├─ `, `└─ `, `│  `).  Roots are sorted by
+ * pid, children by (vanished, user, pid).
  *
  * The build is pure apart from the reader the caller passes for processes that are not on a GPU
  * (ancestors and children), so that tests and benchmarks can feed it anything.  The rows point

@@ -1,5 +1,6 @@
 /*
- * nvitop's command line and environment (SPEC.md §1.2–§1.3, nvitop 1.7's option set plus our
+ * nvitop's command line and environment (docs/nvitop-behaviour.md §1.2–§1.3, nvitop 1.7's option
+ * set plus our
  * --json and --query report formats).
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_CLI_OPTIONS_H

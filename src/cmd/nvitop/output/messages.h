@@ -1,7 +1,8 @@
 /*
- * nvitop's trailing messages (SPEC.md §1.6): collected during the run, printed to stderr after the
- * report with coloured "ERROR:", "WARNING:" and "HINT:" tags; any message makes the exit status 1.
- * Also the two start-up failures that end the program early (NVML missing, NVML error).
+ * nvitop's trailing messages (docs/nvitop-behaviour.md §1.6): collected during the run, printed to
+ * stderr after the report with coloured "ERROR:", "WARNING:" and "HINT:" tags; any message makes
+ * the exit status 1. Also the two start-up failures that end the program early (NVML missing, NVML
+ * error).
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_OUTPUT_MESSAGES_H
 #define NVITOP_SRC_CMD_NVITOP_OUTPUT_MESSAGES_H

@@ -1,6 +1,6 @@
 /*
- * `nvitop --query`: everything igpu prints about a GPU (SPEC.md §8.3), in igpu's code formats
- * (§8.5: unquoted strings, two decimals), one block per shown physical device.
+ * `nvitop --query`: everything igpu prints about a GPU (docs/nvitop-behaviour.md §8.3), in igpu's
+ * code formats (§8.5: unquoted strings, two decimals), one block per shown physical device.
  */
 #include "cmd/nvitop/output/query.h"
 

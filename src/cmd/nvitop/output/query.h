@@ -1,7 +1,8 @@
 /*
- * `nvitop --query`: a detailed per-device report with everything igpu prints (SPEC.md §8.3) —
- * serial, VBIOS, PCI ids, link generation and width, clocks with maxima, power with limits, and
- * the processes with their parents — in igpu's code formats.  See docs/man/nvitop.1.scd.
+ * `nvitop --query`: a detailed per-device report with everything igpu prints
+ * (docs/nvitop-behaviour.md §8.3) — serial, VBIOS, PCI ids, link generation and width, clocks with
+ * maxima, power with limits, and the processes with their parents — in igpu's code formats.  See
+ * docs/man/nvitop.1.scd.
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_OUTPUT_QUERY_H
 #define NVITOP_SRC_CMD_NVITOP_OUTPUT_QUERY_H

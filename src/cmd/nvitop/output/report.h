@@ -1,6 +1,6 @@
 /*
- * The once report (SPEC.md §2 in nvitop 1.7's layout): timestamp, device panel, host lines, process
- * table, at the width nvitop would choose for the terminal.
+ * The once report (docs/nvitop-behaviour.md §2 in nvitop 1.7's layout): timestamp, device panel,
+ * host lines, process table, at the width nvitop would choose for the terminal.
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_OUTPUT_REPORT_H
 #define NVITOP_SRC_CMD_NVITOP_OUTPUT_REPORT_H
@@ -18,8 +18,8 @@
  * terminal on stdout, else 79. */
 size_t report_terminal_columns(void);
 
-/* The width nvitop prints the report at for this snapshot and terminal width (SPEC.md §2.2, with
- * 1.7's cap of 140 columns for the minimum). */
+/* The width nvitop prints the report at for this snapshot and terminal width
+ * (docs/nvitop-behaviour.md §2.2, with 1.7's cap of 140 columns for the minimum). */
 size_t report_width(const struct nvt_snapshot *snap, const struct view_config *config,
                     size_t columns);
 
