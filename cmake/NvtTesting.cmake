@@ -29,6 +29,8 @@ function(nvt_add_test name)
     # Test programs go to <build>/tests, so that <build>/bin holds only the programs.
     set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
     target_link_libraries(${name} PRIVATE ${T_LIBS} PkgConfig::CMOCKA)
+    # nvt_cmocka.h and the other test helpers.
+    target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR}/tests/support)
     add_test(NAME ${name} COMMAND ${name} ${T_ARGS})
     nvt_test_environment(env ${T_ENV})
     if(NOT T_LABELS)

@@ -1,16 +1,9 @@
 /* Unit tests of value evaluation: constants, sines, schedules, clamping and integrals. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "model/sim_value.h"
 
 #include <math.h>
+
+#include "nvt_cmocka.h"
 
 static struct sim_point ramp[] = {{10.0, 0.0}, {20.0, 100.0}, {30.0, 0.0}};
 

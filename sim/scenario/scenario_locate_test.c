@@ -1,15 +1,7 @@
 /* Unit tests of the JSON path locator that points semantic errors at their value. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "scenario/scenario_internal.h"
 
 static const char doc[] = "{\n"

@@ -3,19 +3,12 @@
  * (two GPUs, GPU 0 busy, GPU 1 idle) and the finer rules of §4.3 (tolerance, N/A comparisons, sort
  * key, MIG rule).
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <string.h>
 
 #include <nvitop/select.h>
+
+#include "nvt_cmocka.h"
 
 #define MiB (UINT64_C(1) << 20)
 #define GiB (UINT64_C(1) << 30)

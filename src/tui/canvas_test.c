@@ -6,14 +6,7 @@
 #include <locale.h>
 #include <string.h>
 
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
+#include "nvt_cmocka.h"
 
 static const struct view_style plain = {0};
 

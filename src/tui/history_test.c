@@ -6,16 +6,8 @@
 #include <locale.h>
 #include <math.h>
 
+#include "nvt_cmocka.h"
 #include "tui/widgets/graph.h"
-
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 
 static void test_buckets_average_and_interpolate(void **state) {
     (void)state;

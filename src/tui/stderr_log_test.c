@@ -9,14 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
+#include "nvt_cmocka.h"
 
 static void test_path(void **state) {
     (void)state;

@@ -1,17 +1,9 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "util/ring.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "util/sys/clock.h"
 #include "util/xalloc.h"
 

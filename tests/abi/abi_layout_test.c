@@ -6,21 +6,13 @@
  * older header lacks is listed below with hand-checked values.  A missing reference file is a
  * failure, not a skip: `make check` installs the package.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bindgen_model.h"
 #include "lib/nvml/nvml_abi.h"
+#include "nvt_cmocka.h"
 
 #ifndef NVT_NVML_BINDINGS
 #define NVT_NVML_BINDINGS ""

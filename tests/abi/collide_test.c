@@ -4,18 +4,11 @@
  * own functions must be the ones it calls, and the library must keep using its own helpers.  With
  * an archive that exports the helpers the link fails with multiple definitions.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <string.h>
 
 #include <nvitop/nvitop.h>
+
+#include "nvt_cmocka.h"
 
 /* Different signatures and meanings from the library's helpers of the same names. */
 int parse_u32(const char *text);

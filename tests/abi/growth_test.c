@@ -7,15 +7,6 @@
  * past a struct the caller owns (nor read past one: options are placed right before a page the
  * process may not touch).  Runs against tests/lib/scenarios/examples-2gpu.json.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,6 +17,8 @@
 #include <unistd.h>
 
 #include <nvitop/nvitop.h>
+
+#include "nvt_cmocka.h"
 
 #define MiB      (UINT64_C(1) << 20)
 #define CANARY   0xA5

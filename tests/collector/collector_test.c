@@ -5,15 +5,6 @@
  * CUDA naming, the daemon, and concurrent collects from several threads (run under TSan too, see
  * CMakeLists.txt).
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <math.h>
 #include <pthread.h>
 #include <signal.h>
@@ -25,6 +16,7 @@
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define EPS        1e-6
 #define DEADLINE_S 10.0

@@ -5,15 +5,6 @@
  * descriptors stay bounded however many distinct pids are read, and those of processes not read
  * again (exited ones included) are forgotten and closed.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +17,7 @@
 #include "host.h"
 #include "host_fixture.h"
 #include "linux_internal.h"
+#include "nvt_cmocka.h"
 
 #define FIRST_PID  1000
 #define PID_COUNT  600

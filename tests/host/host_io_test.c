@@ -1,20 +1,12 @@
 /* Host I/O lists and the container of a process (include/nvitop/host.h) against the "io" fixture
  * tree: psutil's figures for the same files are the expected values. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdlib.h>
 #include <string.h>
 #include <sys/statvfs.h>
 
 #include "host.h"
 #include "host_fixture.h"
+#include "nvt_cmocka.h"
 #include "proc_parse_io.h"
 
 /* The host tests' stand-in context is the host_ctx itself (fake_context.c). */

@@ -2,15 +2,6 @@
  * says it changed (poll(2) on the kept self/mounts), so a mount made or removed between two calls
  * must show at the next one.  Runs in a mount namespace of its own; skipped where the test may not
  * make one (no CAP_SYS_ADMIN). */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +10,7 @@
 #include <unistd.h>
 
 #include "host.h"
+#include "nvt_cmocka.h"
 
 /* Is mountpoint among the file systems ctx lists now? */
 static bool listed(nvt_context *ctx, const char *mountpoint) {

@@ -1,13 +1,4 @@
 /* host_process_read() and the public process functions against the fixture tree "basic". */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -21,6 +12,7 @@
 #include "host.h"
 #include "host_fixture.h"
 #include "linux_internal.h"
+#include "nvt_cmocka.h"
 
 static int setup(void **state) {
     char root[1024];

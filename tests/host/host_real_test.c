@@ -1,14 +1,5 @@
 /* The host back-end and the public process functions against the real /proc: this process, and
  * children it forks with known command lines and environments. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
@@ -26,6 +17,7 @@
 #include <nvitop/process.h>
 
 #include "host.h"
+#include "nvt_cmocka.h"
 
 /* Poll with a generous deadline: children start and exit at the pace of a loaded machine. */
 #define POLL_LIMIT_S 60.0

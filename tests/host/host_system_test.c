@@ -1,19 +1,11 @@
 /* host_sample() against fixture trees with known contents (psutil's figures for the same files,
  * computed with psutil.PROCFS_PATH pointing at them, are the expected values). */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <math.h>
 #include <string.h>
 
 #include "host.h"
 #include "host_fixture.h"
+#include "nvt_cmocka.h"
 
 struct sample {
     struct host_ctx *host;

@@ -1,18 +1,10 @@
 /* The proc text parsers on hand-made inputs, including the odd ones. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "proc_parse.h"
 
 #include <string.h>
 
 #include "linux_internal.h"
+#include "nvt_cmocka.h"
 
 /* Split a command line given as bytes and compare with the expected arguments. */
 static void expect_split(const char *bytes, size_t len, const char *const *expected, size_t n) {

@@ -4,20 +4,12 @@
  * snapshot, static facts included (nvitop 1.7 makes 206 for one `nvitop -1`), and no query
  * repeated within a snapshot: every device-level entry point is called at most once per device.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define BUDGET  150
 #define DEVICES 8

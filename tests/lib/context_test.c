@@ -3,21 +3,13 @@
  * scenarios), a context without GPUs, the legacy driver (no versioned entry points), status
  * strings, and the device lookups of device.h.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define MiB (UINT64_C(1) << 20)
 

@@ -4,15 +4,6 @@
  * process (nvitop-cuda-probe, $NVITOP_CUDA_PROBE from the test environment) against a stand-in
  * libcuda whose device order differs from NVML's; the helper inherits nothing of a busy caller.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -24,6 +15,7 @@
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define A100_UUID "GPU-3eb79704-1571-707c-aee8-f43ce747313d"
 #define RTX_UUID  "GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40"

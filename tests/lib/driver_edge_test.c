@@ -6,15 +6,6 @@
  * failed to read is no baseline; a host-only snapshot asks the driver nothing; a bad
  * NVITOP_NVML_LIBRARY is named in the error.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define MiB        (UINT64_C(1) << 20)
 #define DEADLINE_S 10.0

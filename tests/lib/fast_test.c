@@ -4,20 +4,12 @@
  * snapshot costs fewer NVML calls.  This is how the monitor keeps to nvitop's cadence (slow
  * fields every 5 s) within its NVML call budget.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define MiB        (UINT64_C(1) << 20)
 #define DEADLINE_S 10.0

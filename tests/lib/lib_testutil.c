@@ -1,15 +1,6 @@
 /*
  * Helpers for the library's integration tests (see lib_testutil.h).
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "lib_testutil.h"
 
 #include <ftw.h>
@@ -18,6 +9,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "nvt_cmocka.h"
 
 static const char *env_or(const char *name, const char *fallback) {
     const char *value = getenv(name);

@@ -4,21 +4,13 @@
  * polling snapshots with a deadline; and the process lists of every driver generation's element
  * layout (docs/nvitop-behaviour.md §9.1).
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define MiB         (UINT64_C(1) << 20)
 #define DEADLINE_S  10.0

@@ -4,21 +4,13 @@
  * Each call must then return NVT_ERR_NO_MEMORY (or succeed when the failure hit something
  * optional), never crash.  Not built with the sanitizers, whose own allocator this would bypass.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 void *__libc_malloc(size_t size);
 void *__libc_calloc(size_t count, size_t size);

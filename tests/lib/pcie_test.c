@@ -4,20 +4,12 @@
  * which samples the link for 20 ms per direction before it answers.  The first reading (no
  * delta yet), a counter that went back and older drivers use the blocking query.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define FLAGS      (NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_PCIE_THROUGHPUT)
 #define GPUS       2

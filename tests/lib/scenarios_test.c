@@ -5,21 +5,13 @@
  * functions of time are only checked to be present.  legacy-driver.json runs on the legacy driver
  * variant.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define MiB (UINT64_C(1) << 20)
 

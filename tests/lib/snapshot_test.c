@@ -5,15 +5,6 @@
  * lists are denied, and a lost GPU.  This test's own pid is one of the GPU processes, so its host
  * data is real.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +12,7 @@
 #include <unistd.h>
 
 #include "lib_testutil.h"
+#include "nvt_cmocka.h"
 
 #define MiB (UINT64_C(1) << 20)
 

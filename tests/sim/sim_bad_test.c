@@ -3,21 +3,13 @@
  * prints exactly the line tests/sim/bad/expected.txt gives for it ("<file>:<line>:<column>:
  * <message>"); the driver stays uninitialised.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "nvt_cmocka.h"
 #include "sim_support.h"
 
 static struct sim_api api;

@@ -2,19 +2,11 @@
  * The driver's error behaviour: initialisation rules, handle checks, buffer protocols, injected
  * errors, lost GPUs, MIG handles, version words and NVIDIA's error strings.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "sim_support.h"
 
 static struct sim_api api;

@@ -3,20 +3,12 @@
  * fills, in the main library (FUNCTION_NOT_FOUND for what a generation lacks) and in the variants
  * that really lack the symbols.  The test binary takes the variant to load as its argument.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "sim_support.h"
 
 static struct sim_api api;

@@ -4,15 +4,6 @@
  * sleep short, and a stalled call holds no lock that reloads, init or shutdown need.  Only lower
  * bounds are asserted: a loaded machine may take any time longer.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -21,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nvt_cmocka.h"
 #include "sim_support.h"
 
 static struct sim_api api;

@@ -3,15 +3,6 @@
  * process appears, a GPU is lost), a malformed rewrite keeps the previous model, and the call
  * counts land in NVML_SIM_CALLS_FILE at the last shutdown.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -19,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "nvt_cmocka.h"
 #include "sim_support.h"
 
 static struct sim_api api;

@@ -2,19 +2,11 @@
  * Every bundled scenario loads through the real dlopen path, and the values of the
  * docs/nvitop-behaviour.md §2.11 workstation come back exactly as the scenario gives them.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "sim_support.h"
 
 static struct sim_api api;

@@ -1,12 +1,3 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "sim_support.h"
 
 #include <dlfcn.h>
@@ -14,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "nvt_cmocka.h"
 
 static const char *env_or_fail(const char *name) {
     const char *value = getenv(name);

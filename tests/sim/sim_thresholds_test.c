@@ -3,19 +3,11 @@
  * scenarios, thresholds a scenario leaves out, argument checks, the uninitialised driver, lost
  * GPUs, MIG handles, injected errors and call counting.  nvtop needs this entry point.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "sim_support.h"
 
 static struct sim_api api;

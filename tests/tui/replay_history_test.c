@@ -13,20 +13,12 @@
 
 #include <nvitop/nvitop.h>
 
+#include "nvt_cmocka.h"
 #include "record/file/reader.h"
 #include "record/file/writer.h"
 #include "tui/app.h"
 #include "tui/replay/replay_source.h"
 #include "tui_testutil.h"
-
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 
 #define FRAMES 9
 #define T0     1700000000.0

@@ -14,16 +14,8 @@
 
 #include <nvitop/nvitop.h>
 
+#include "nvt_cmocka.h"
 #include "tui/live/sampler.h"
-
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 
 /* Far longer than the stop waits in the test, so that the thread is surely still stuck. */
 #define STALL_S "5"

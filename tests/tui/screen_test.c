@@ -18,18 +18,10 @@
 
 #include <nvitop/nvitop.h>
 
+#include "nvt_cmocka.h"
 #include "tui/app.h"
 #include "tui/live/sampler.h"
 #include "tui_testutil.h"
-
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 
 struct fixture {
     struct tui_config config;

@@ -14,16 +14,8 @@
 
 #include <nvitop/nvitop.h>
 
+#include "nvt_cmocka.h"
 #include "tui_testutil.h"
-
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 
 #define ABSENT_PID 4194300 /* above any pid_max in use: never a live process */
 #define MiB        (UINT64_C(1) << 20)

@@ -3,21 +3,14 @@
  * by rewriting a file, new keys left out (with a warning) where the output cannot be rewritten,
  * and JSON Lines with null for N/A.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "collect_writer.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nvt_cmocka.h"
 
 static void check_number(double value, const char *expected) {
     char buf[32];

@@ -3,21 +3,14 @@
  * the start, last value held until now), min/max/last, NaN samples and missing keys (a process
  * that exited), keys that appear mid-window, the running-time key, and the result layout.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "collector/metric_buffer.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nvt_cmocka.h"
 
 #define EPS 1e-9
 

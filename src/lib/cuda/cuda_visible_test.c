@@ -3,19 +3,12 @@
  * examples adapted to three GPUs (a plain one, a MIG-enabled one with two MIG devices, a
  * MIG-capable one with MIG off).
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "cuda/cuda_visible.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "nvt_cmocka.h"
 
 #define U0 "2a7c1a4e-5f3b-4c1d-9e8f-0123456789ab"
 #define U1 "3eb79704-1571-707c-aee8-f43ce747313d"

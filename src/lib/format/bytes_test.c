@@ -1,16 +1,9 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <locale.h>
 #include <string.h>
 
 #include <nvitop/format.h>
+
+#include "nvt_cmocka.h"
 
 static void expect_bytes(uint64_t bytes, uint64_t min_unit, const char *expected) {
     char buf[32];

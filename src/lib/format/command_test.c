@@ -1,18 +1,11 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <nvitop/format.h>
+
+#include "nvt_cmocka.h"
 
 static void expect_join(const char *const *argv, size_t argc, const char *expected) {
     char buf[256];

@@ -1,15 +1,8 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <string.h>
 
 #include <nvitop/format.h>
+
+#include "nvt_cmocka.h"
 
 static void expect_duration(double seconds, bool round, const char *expected) {
     char buf[32];

@@ -1,19 +1,12 @@
 /* nvt_format_fixed() against printf itself. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <nvitop/format.h>
+
+#include "nvt_cmocka.h"
 
 static void expect(double value, int digits) {
     char want[512];

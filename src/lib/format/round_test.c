@@ -1,17 +1,10 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include <nvitop/format.h>
+
+#include "nvt_cmocka.h"
 
 static void test_round_half_even(void **state) {
     (void)state;

@@ -1,13 +1,6 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <nvitop/format.h>
+
+#include "nvt_cmocka.h"
 
 static void test_width(void **state) {
     (void)state;

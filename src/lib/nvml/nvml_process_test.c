@@ -5,15 +5,6 @@
  * a list call, merging C/G/MPS lists by pid, and the utilisation cursor with its one-second memory
  * of samples.
  */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +12,7 @@
 
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
+#include "nvt_cmocka.h"
 
 #define MiB (1ULL << 20)
 

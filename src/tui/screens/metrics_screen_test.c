@@ -10,14 +10,7 @@
 #include <math.h>
 #include <string.h>
 
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
+#include "nvt_cmocka.h"
 
 #define MiB (UINT64_C(1) << 20)
 

@@ -12,16 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nvt_cmocka.h"
 #include "util/array.h"
-
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 
 /* The warnings of one parse, one "file:line: message" per line. */
 static char warnings[4096];

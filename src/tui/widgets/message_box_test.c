@@ -9,14 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
+#include "nvt_cmocka.h"
 
 static struct selection_target *targets(size_t count, uint32_t first_pid) {
     struct selection_target *t = calloc(count, sizeof(*t));

@@ -1,12 +1,3 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "util/sys/file.h"
 
 #include <errno.h>
@@ -15,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "nvt_cmocka.h"
 
 static void write_file(const char *path, const char *data, size_t len) {
     FILE *f = fopen(path, "wb");

@@ -1,15 +1,8 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "util/text/parse.h"
 
 #include <errno.h>
+
+#include "nvt_cmocka.h"
 
 static void test_unsigned(void **state) {
     (void)state;

@@ -1,12 +1,3 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "util/text/strbuf.h"
 
 #include <inttypes.h>
@@ -14,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "util/array.h"
 #include "util/text/str.h"
 

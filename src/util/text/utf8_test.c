@@ -1,16 +1,8 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "util/text/utf8.h"
 
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "util/array.h"
 
 static void test_decode(void **state) {

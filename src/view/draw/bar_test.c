@@ -1,19 +1,12 @@
 /*
  * view_bar() against nvitop 1.7's make_bar_chart (expected strings produced by nvitop itself).
  */
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 #include "view/draw/bar.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "util/array.h"
 
 struct bar_case {

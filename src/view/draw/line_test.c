@@ -1,18 +1,11 @@
 /*
  * Styled lines: appending, fitting, painting, slicing, ASCII translation and ANSI rendering.
  */
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 #include "view/draw/line.h"
 
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "view/render.h"
 
 static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0};

@@ -2,19 +2,12 @@
  * Device panel and process table on a hand-made snapshot: every line has the panel's width in
  * all layouts the monitor uses, selection styles, and horizontal scrolling of process rows.
  */
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 #include "view/panels/device_panel.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "util/array.h"
 #include "view/processes/process_table.h"
 

@@ -3,14 +3,6 @@
  * pid, children by vanished, user, pid), prefixes, the DEVICE column, a vanished GPU process and
  * a parent loop (which must neither hang nor hide the processes).
  */
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 #include "view/processes/process_tree.h"
 
 #include <math.h>
@@ -18,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "util/array.h"
 
 /* Host processes the reader knows: pid, ppid, user, command. */

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "util/xalloc.h"
 #include "util/array.h"
+#include "util/xalloc.h"
 
 char *cli_login_name(void) {
     static const char *const names[] = {"LOGNAME", "USER", "LNAME", "USERNAME"};

@@ -11,16 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nvt_cmocka.h"
 #include "util/array.h"
-
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
 
 static char dir[] = "/tmp/nvt-precedence.XXXXXX";
 static char system_path[256];
