@@ -51,7 +51,8 @@ INCLUDE_DIRS = ('src', 'include', 'src/lib')
 # (what a code line matches, the path prefixes allowed to, the message), for every tracked C file.
 RULES = (
     (r'#\s*include\s+.*nvml_abi\.h',
-     ('src/lib/nvml/', 'sim/', 'tests/abi/', 'tests/sim/', 'examples/nvml/', 'bench/sim/',
+     ('src/lib/nvml/', 'sim/', 'tests/abi/', 'tests/sim/', 'tests/support/', 'examples/nvml/',
+      'bench/sim/',
       'bench/lib/'),
      'only src/lib/nvml/, sim/ and raw-NVML examples, tests and benches may include nvml_abi.h'),
     (r'#\s*include\s+<n?curses', ('src/tui/term.c', 'src/tui/term_screen.c'),

@@ -3,8 +3,8 @@
  * workstation with its clock frozen (NVT_SCENARIO_DIR is set by CTest; from the source tree the
  * relative path works too).
  */
-#ifndef NVITOP_TESTS_TUI_TUI_TESTUTIL_H
-#define NVITOP_TESTS_TUI_TUI_TESTUTIL_H
+#ifndef NVITOP_TESTS_SUPPORT_TUI_TESTUTIL_H
+#define NVITOP_TESTS_SUPPORT_TUI_TESTUTIL_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,4 +17,4 @@ static inline void tt_use_workstation(void) {
     setenv("NVML_SIM_TIME", "100", 1);
 }
 
-#endif /* NVITOP_TESTS_TUI_TUI_TESTUTIL_H */
+#endif /* NVITOP_TESTS_SUPPORT_TUI_TESTUTIL_H */

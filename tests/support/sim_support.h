@@ -3,8 +3,8 @@
  * its real name through LD_LIBRARY_PATH, or a variant by path) and resolves every NVML entry
  * point into a table, plus helpers for writing scenario files and capturing stderr.
  */
-#ifndef NVITOP_TESTS_SIM_SIM_SUPPORT_H
-#define NVITOP_TESTS_SIM_SIM_SUPPORT_H
+#ifndef NVITOP_TESTS_SUPPORT_SIM_SUPPORT_H
+#define NVITOP_TESTS_SUPPORT_SIM_SUPPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,4 +40,4 @@ const char *sim_temp_dir(void);
  * `size`) in `err`; returns init's result. */
 nvmlReturn_t sim_init_capturing(const struct sim_api *api, char *err, size_t size);
 
-#endif /* NVITOP_TESTS_SIM_SIM_SUPPORT_H */
+#endif /* NVITOP_TESTS_SUPPORT_SIM_SUPPORT_H */

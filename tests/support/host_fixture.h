@@ -1,6 +1,6 @@
 /* Helpers for the host tests: fixture trees under tests/fixtures/proc and scratch copies. */
-#ifndef NVITOP_TESTS_HOST_HOST_FIXTURE_H
-#define NVITOP_TESTS_HOST_HOST_FIXTURE_H
+#ifndef NVITOP_TESTS_SUPPORT_HOST_FIXTURE_H
+#define NVITOP_TESTS_SUPPORT_HOST_FIXTURE_H
 
 #include <stddef.h>
 
@@ -17,4 +17,4 @@ void fixture_remove(const char *dir);
 /* Write text to dir/relative, replacing the file. */
 void fixture_write(const char *dir, const char *relative, const char *text);
 
-#endif /* NVITOP_TESTS_HOST_HOST_FIXTURE_H */
+#endif /* NVITOP_TESTS_SUPPORT_HOST_FIXTURE_H */

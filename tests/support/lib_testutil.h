@@ -3,8 +3,8 @@
  * rewriting scenario copies atomically, and reading the simulator's call-count file.  Every
  * helper fails the running cmocka test on error.
  */
-#ifndef NVITOP_TESTS_LIB_LIB_TESTUTIL_H
-#define NVITOP_TESTS_LIB_LIB_TESTUTIL_H
+#ifndef NVITOP_TESTS_SUPPORT_LIB_TESTUTIL_H
+#define NVITOP_TESTS_SUPPORT_LIB_TESTUTIL_H
 
 #include <stddef.h>
 
@@ -41,4 +41,4 @@ double tu_now(void);
 /* Slot of the device with this UUID (the snapshot needs NVT_SAMPLE_INFO), or NVT_NA_SIZE. */
 size_t tu_find_slot(const struct nvt_snapshot *snap, const char *uuid);
 
-#endif /* NVITOP_TESTS_LIB_LIB_TESTUTIL_H */
+#endif /* NVITOP_TESTS_SUPPORT_LIB_TESTUTIL_H */
