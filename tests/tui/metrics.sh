@@ -15,13 +15,13 @@ rewrite_scenario '/NVT_STANDIN_2/s/"enc": 0, "dec": 0/"enc": 7, "dec": 33/'
 start_monitor 100 40
 wait_for " $NVT_STANDIN_3 X "
 
-# Without a selection Enter does nothing.
-keys Enter
-sleep 0.3
+# Without a selection Enter does nothing: once the Down after it has selected the first row, the
+# Enter was handled too (keys are taken in order).
+keys Enter Down
+wait_for "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
 capture | grep -qF "Process:" && fail "Enter without a selection opened the metrics screen"
 
 # The second row: the compute job on GPU 0.
-keys Down
 keys Down
 keys Enter
 wait_for "%DEC"
