@@ -66,7 +66,6 @@ void app_fini(struct tui_app *app) {
         app_screen_pop(app);
     }
     message_box_close(&app->box);
-    nvt_close(app->host_ctx);
     if (app->table_built) {
         view_process_table_fini(&app->table);
     }
@@ -146,7 +145,7 @@ void app_source_jumped(struct tui_app *app) {
     (void)(history_init(&h->cpu) & history_init(&h->memory) & history_init(&h->swap) &
            history_init(&h->gpu[0]) & history_init(&h->gpu[1]));
     const struct tui_source *source = app->source;
-    if (source != NULL && source->ops->each_before != NULL) {
+    if (source->ops->each_before != NULL) {
         size_t points = 2 * (size_t)(app->cols > 0 ? app->cols : 80);
         source->ops->each_before(source->impl, (double)points, points, record_earlier, app);
     }
@@ -190,20 +189,7 @@ void app_screen_pop(struct tui_app *app) {
 }
 
 nvt_context *app_host_context(struct tui_app *app) {
-    if (app->source != NULL) {
-        return app->source->ops->host_context(app->source->impl);
-    }
-    if (app->host_ctx == NULL) {
-        const struct nvt_options *lib = app->config->lib_options;
-        struct nvt_options options;
-        nvt_options_init(&options);
-        options.proc_root = lib != NULL ? lib->proc_root : NULL;
-        options.host_only = true;
-        if (nvt_open(&options, &app->host_ctx) != NVT_OK) {
-            app->host_ctx = NULL;
-        }
-    }
-    return app->host_ctx;
+    return app->source->ops->host_context(app->source->impl);
 }
 
 const struct app_process_ref *app_screen_process(const struct tui_app *app) {
@@ -250,7 +236,7 @@ static void draw_note(struct tui_app *app, struct canvas *canvas, double now_s) 
  * help screen lists its keys instead. */
 static bool timeline_shown(const struct tui_app *app) {
     const struct tui_source *source = app->source;
-    return source != NULL && source->ops->draw_timeline != NULL && app->screen != APP_SCREEN_HELP;
+    return source->ops->draw_timeline != NULL && app->screen != APP_SCREEN_HELP;
 }
 
 static bool timeline_at_bottom(const struct tui_app *app) {
@@ -313,9 +299,8 @@ bool app_handle_event(struct tui_app *app, const struct tui_event *event) {
     }
     /* A replay's time keys come first, except after `o` (a sort key follows it). */
     const struct tui_source *source = app->source;
-    if (event->type == TUI_EVENT_KEY && source != NULL && source->ops->key != NULL &&
-        !app->pending_o && app->screen != APP_SCREEN_HELP &&
-        source->ops->key(source->impl, event->key, app->now_s)) {
+    if (event->type == TUI_EVENT_KEY && source->ops->key != NULL && !app->pending_o &&
+        app->screen != APP_SCREEN_HELP && source->ops->key(source->impl, event->key, app->now_s)) {
         app->source_moved = true;
         return true;
     }

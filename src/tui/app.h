@@ -115,12 +115,9 @@ struct tui_app {
     /* Counts signal requests sent, so that a screen with its own selection clears it after one
      * (docs/nvitop-behaviour.md §3.7 step 5) as the main screen does. */
     uint64_t signal_generation;
-    /* Where the snapshots come from (lent by tui.c; NULL in unit tests, which hand snapshots of
-     * the library to app_set_snapshot() and read /proc through host_ctx). */
+    /* Where the snapshots come from: lent by tui.c (live), the replay, or a unit test's own
+     * source; set before the first event or draw. */
     const struct tui_source *source;
-    /* Without a source: a /proc-only library context of the UI thread (the sampler's context
-     * belongs to its thread), opened on first use by app_host_context(). */
-    nvt_context *host_ctx;
     struct app_watch watch;
     enum view_display_mode mode;
     struct app_layout layout;

@@ -21,10 +21,12 @@
 #include "nvt_cmocka.h"
 #include "tui/app.h"
 #include "tui/live/sampler.h"
+#include "tui_test_source.h"
 #include "tui_testutil.h"
 
 struct fixture {
     struct tui_config config;
+    struct tt_source source;
     struct tui_app app;
     struct canvas *canvas;
 };
@@ -44,6 +46,8 @@ static int setup(void **state) {
     f->config.view.thresholds = (struct view_thresholds){10, 75, 10, 80};
     f->config.view.user_name = "nobody-here";
     assert_true(app_init(&f->app, &f->config));
+    tt_source_init(&f->source);
+    f->app.source = &f->source.source;
     f->app.rows = 24;
     f->app.cols = 80;
     f->canvas = canvas_create(24, 80);
@@ -55,6 +59,7 @@ static int setup(void **state) {
 static int teardown(void **state) {
     struct fixture *f = *state;
     app_fini(&f->app);
+    tt_source_fini(&f->source);
     canvas_destroy(f->canvas);
     free(f);
     return 0;

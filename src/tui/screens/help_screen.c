@@ -95,7 +95,7 @@ static void paint(struct canvas *canvas, int y, int x, int width, uint16_t color
 }
 
 static bool replaying(const struct tui_app *app) {
-    return app->source != NULL && app->source->ops->key != NULL;
+    return app->source->ops->key != NULL;
 }
 
 /* The replay section in place of the last line, which follows it; returns the last line's row. */
