@@ -26,7 +26,6 @@ LAYERS = {
     'src/record/': 'record',
     'src/cluster/': 'cluster',
     'src/settings/': 'settings',
-    'src/tui/settings/': 'settings',
     'src/tui/': 'tui',
     'src/cmd/': 'cmd',
 }

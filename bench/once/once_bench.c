@@ -19,7 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 #include "util/sys/clock.h"
 
 struct sample {

@@ -10,7 +10,7 @@
 
 #include <nvitop/context.h>
 
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 #include "view/config.h"
 
 struct rec_writer;

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "collect_writer.h"
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 
 /* Exit statuses of nvitop-collect's own failures, as env(1) and timeout(1) use them, so that they
  * stand apart from the job's. */

@@ -7,7 +7,7 @@
 #define NVITOP_SRC_CMD_NVITOP_CLI_SETTINGS_RESOLVE_H
 
 #include "cmd/nvitop/cli/options.h"
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 
 /*
  * Fill *out with the effective settings.  Problems in the files are printed on stderr as

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "cmd/nvitop/cli/options.h"
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 
 /* Print the frame(s) the options ask for, with the effective settings' thresholds and colours.
  * Returns the exit status (1 with a message on stderr for an unreadable recording or a time

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "cmd/nvitop/cli/options.h"
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 #include "view/config.h"
 
 void run_config_build(const struct nvitop_options *options, const struct tui_settings *settings,

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 #include "util/sys/file.h"
 #include "util/text/strbuf.h"
 

@@ -7,8 +7,8 @@
  * Precedence (applied by the caller, src/cmd/nvitop/main.c): command line > environment >
  * user file > system file > defaults.  A file only changes the keys it names.
  */
-#ifndef NVITOP_SRC_TUI_SETTINGS_SETTINGS_H
-#define NVITOP_SRC_TUI_SETTINGS_SETTINGS_H
+#ifndef NVITOP_SRC_SETTINGS_SETTINGS_H
+#define NVITOP_SRC_SETTINGS_SETTINGS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -119,4 +119,4 @@ unsigned tui_settings_load(struct tui_settings *settings, const char *path, bool
  * replaced).  Returns 0 or an errno value. */
 int tui_settings_save(const struct tui_settings *settings, const char *path);
 
-#endif /* NVITOP_SRC_TUI_SETTINGS_SETTINGS_H */
+#endif /* NVITOP_SRC_SETTINGS_SETTINGS_H */

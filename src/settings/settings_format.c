@@ -4,8 +4,8 @@
  */
 #include <stdio.h>
 
-#include "tui/settings/settings.h"
-#include "tui/settings/settings_names.h"
+#include "settings/settings.h"
+#include "settings/settings_names.h"
 #include "util/text/parse.h"
 
 /* "default" for 0, else the number as the file takes it back. */

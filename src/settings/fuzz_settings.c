@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

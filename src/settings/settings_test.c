@@ -3,7 +3,7 @@
  * message, and the other keys still applied), the save and reload round trip, and the atomic
  * write (no temporary left, the old file intact when the write cannot happen).
  */
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -5,13 +5,13 @@
  * bad value with its line number in our words nor keeps the other keys of a bad line's file
  * (docs/architecture.md).
  */
-#include "tui/settings/settings.h"
+#include "settings/settings.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/settings/settings_names.h"
+#include "settings/settings_names.h"
 #include "util/array.h"
 #include "util/text/parse.h"
 

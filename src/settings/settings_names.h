@@ -2,8 +2,8 @@
  * The words of the settings file, shared by its parser (settings.c) and writer
  * (settings_format.c).  Constant tables, indexed by the enums of settings.h and view/.
  */
-#ifndef NVITOP_SRC_TUI_SETTINGS_SETTINGS_NAMES_H
-#define NVITOP_SRC_TUI_SETTINGS_SETTINGS_NAMES_H
+#ifndef NVITOP_SRC_SETTINGS_SETTINGS_NAMES_H
+#define NVITOP_SRC_SETTINGS_SETTINGS_NAMES_H
 
 /* enum view_display_mode: auto, full, compact */
 extern const char *const tui_settings_mode_names[];
@@ -12,4 +12,4 @@ extern const char *const tui_settings_sort_names[];
 /* enum tui_collect_format: auto, csv, jsonl */
 extern const char *const tui_settings_format_names[];
 
-#endif /* NVITOP_SRC_TUI_SETTINGS_SETTINGS_NAMES_H */
+#endif /* NVITOP_SRC_SETTINGS_SETTINGS_NAMES_H */
