@@ -36,7 +36,7 @@ set(NVT_LIB_SOURCES
     collector/collector_daemon.c
     collector/lineage.c
     collector/metric_buffer.c
-    collector/sampler.c
+    collector/collector_sample.c
     select.c
     cuda/cuda_api.c
     cuda/cuda_child.c

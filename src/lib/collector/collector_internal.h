@@ -15,7 +15,7 @@
 #include <nvitop/collector.h>
 
 #include "collector/metric_buffer.h"
-#include "collector/sampler.h"
+#include "collector/collector_sample.h"
 
 struct collector_daemon {
     pthread_t thread;

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "nvt_cmocka.h"
-#include "view/render.h"
+#include "view/render_ansi.h"
 
 static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0};
 

@@ -12,7 +12,7 @@
 #include "view/panels/device_panel.h"
 #include "view/panels/host_panel.h"
 #include "view/processes/process_table.h"
-#include "view/render.h"
+#include "view/render_ansi.h"
 
 #define MIN_WIDTH     79
 #define MIN_PRINT_CAP 140

@@ -6,8 +6,8 @@
  * A sampler belongs to one collector and is used under its context lock (one thread at a time).
  * Allocations are checked.
  */
-#ifndef NVITOP_SRC_LIB_COLLECTOR_SAMPLER_H
-#define NVITOP_SRC_LIB_COLLECTOR_SAMPLER_H
+#ifndef NVITOP_SRC_LIB_COLLECTOR_COLLECTOR_SAMPLE_H
+#define NVITOP_SRC_LIB_COLLECTOR_COLLECTOR_SAMPLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,4 +60,4 @@ unsigned sampler_flags(const struct sampler *sampler);
 nvt_status sampler_build(struct sampler *sampler, nvt_context *ctx, const struct nvt_snapshot *snap,
                          struct metric_sample_view *view);
 
-#endif /* NVITOP_SRC_LIB_COLLECTOR_SAMPLER_H */
+#endif /* NVITOP_SRC_LIB_COLLECTOR_COLLECTOR_SAMPLE_H */

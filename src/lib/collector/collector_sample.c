@@ -1,4 +1,4 @@
-#include "collector/sampler.h"
+#include "collector/collector_sample.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
  * result, so attributes come out before the colour ("ESC[1mESC[36m…ESC[0m"), and an empty string
  * still gets its codes and a reset.
  */
-#include "view/render.h"
+#include "view/render_ansi.h"
 
 #include <string.h>
 

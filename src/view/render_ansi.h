@@ -3,8 +3,8 @@
  * (docs/nvitop-behaviour.md §2.6: attributes before the colour, "ESC[0m" after every styled run) or
  * as plain text, and optionally translated to ASCII.
  */
-#ifndef NVITOP_SRC_VIEW_RENDER_H
-#define NVITOP_SRC_VIEW_RENDER_H
+#ifndef NVITOP_SRC_VIEW_RENDER_ANSI_H
+#define NVITOP_SRC_VIEW_RENDER_ANSI_H
 
 #include <stdbool.h>
 
@@ -24,4 +24,4 @@ bool view_render_line(const struct view_line *line, const struct view_render_opt
 bool view_render_lines(const struct view_lines *lines, const struct view_render_options *options,
                        struct strbuf *out);
 
-#endif /* NVITOP_SRC_VIEW_RENDER_H */
+#endif /* NVITOP_SRC_VIEW_RENDER_ANSI_H */
