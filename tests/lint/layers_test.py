@@ -25,7 +25,7 @@ FILES = {
     'src/view/render.h': '#include <nvitop/api.h>\n#include "util/text/str.h"\n',
     'src/cluster/node.h': '#include "util/text/str.h"\n',
     'src/record/frame.h': '#include <nvitop/api.h>\n',
-    'src/tui/app.c': '#include "view/render_ansi.h"\n#include "cluster/node.h"\n'
+    'src/tui/app.c': '#include "view/render.h"\n#include "cluster/node.h"\n'
                      '#include "record/frame.h"\n#include "screens/screen.h"\n',
     'src/tui/screens/screen.h': '#include "../app.h"\n',
     'src/tui/app.h': '',
@@ -39,7 +39,7 @@ FILES = {
     'src/tui/bad_tui.c': '#include "cmd/nvitop/options.h"\n',
     'src/view/bad_view.c': '#include "cluster/node.h"\n#include "nvml/nvml_abi.h"\n',
     'src/view/bad_relative.c': '#include "../tui/app.h"\n',
-    'src/lib/bad_lib.c': '#include "view/render_ansi.h"\n'
+    'src/lib/bad_lib.c': '#include "view/render.h"\n'
                          'void *p(void) { return xmalloc(1); }\n',
     'src/view/bad_curses.c': '/* #include <ncurses.h> in a comment does not count */\n'
                              '#include <ncurses.h>\n',
