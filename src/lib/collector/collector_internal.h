@@ -14,8 +14,8 @@
 
 #include <nvitop/collector.h>
 
-#include "collector/metric_buffer.h"
 #include "collector/collector_sample.h"
+#include "collector/metric_buffer.h"
 
 struct collector_daemon {
     pthread_t thread;

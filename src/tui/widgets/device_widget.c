@@ -5,8 +5,6 @@
  * samples the throughputs (a rate needs two readings, or before R555 a PCIe query that blocks
  * 20 ms per GPU and direction: too slow for the once report).
  */
-#include "view/panels/device_panel.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +15,7 @@
 #include "tui/widgets/panels.h"
 #include "util/array.h"
 #include "util/text/str.h"
+#include "view/panels/device_panel.h"
 #include "view/processes/filter.h"
 
 #define HELP_HINT "(Press h for help or q to quit)"

@@ -5,8 +5,6 @@
  * default, as nvitop) on the right.  The graphs' height is a setting too; hidden, the panel takes
  * no row.
  */
-#include "view/panels/host_panel.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +17,7 @@
 #include "util/array.h"
 #include "view/draw/intensity.h"
 #include "view/panels/device_panel.h"
+#include "view/panels/host_panel.h"
 #include "view/processes/filter.h"
 
 #define LEFT_WIDTH 77
