@@ -32,7 +32,7 @@ bool app_init(struct tui_app *app, const struct tui_config *config) {
     memset(app, 0, sizeof(*app));
     app->config = config;
     app->view = config->view;
-    app->mode = config->mode;
+    app->mode = config->settings.mode;
     struct tui_settings settings = config->settings;
     if (settings.graph_height == 0) {
         tui_settings_defaults(&settings); /* a caller that set up no settings */

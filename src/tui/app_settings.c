@@ -18,7 +18,7 @@ void app_current_settings(const struct tui_app *app, struct tui_settings *out) {
     out->light = app->view.light;
     out->colorful = app->view.colorful;
     out->thresholds = app->view.thresholds;
-    out->interval_s = app->config->interval_s;
+    out->interval_s = app->config->settings.interval_s;
     out->sort = app->order;
     out->reverse = app->reverse;
     out->hide_host = app->hide_host;

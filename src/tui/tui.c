@@ -51,8 +51,10 @@ static void plan_schedule(const struct tui_config *config, struct sampler_schedu
     schedule->period_s = DEVICE_PERIOD_S;
     schedule->process_period_s = PROCESS_PERIOD_S;
     schedule->watch_period_s = WATCH_PERIOD_S;
-    if (config->interval_s > 0.0) {
-        double interval = config->interval_s < MIN_INTERVAL_S ? MIN_INTERVAL_S : config->interval_s;
+    if (config->settings.interval_s > 0.0) {
+        double interval = config->settings.interval_s < MIN_INTERVAL_S
+                              ? MIN_INTERVAL_S
+                              : config->settings.interval_s;
         schedule->process_period_s = interval;
         if (interval < WATCH_PERIOD_S) {
             /* the metrics screen (docs/nvitop-behaviour.md §3.16) */

@@ -16,11 +16,12 @@
 struct rec_writer;
 struct tui_source;
 
+/* How the monitor runs.  One source of truth per option: the command line, the environment and
+ * the settings files are merged once, into settings (src/cmd/nvitop/cli/settings_resolve.c), and
+ * view is derived from them for the view layer, which cannot see the settings (run_config.c). */
 struct tui_config {
     struct view_config view;
-    enum view_display_mode mode;
-    double interval_s; /* --interval; 0 means nvitop's defaults (docs/nvitop-behaviour.md §3.16) */
-    bool readonly;     /* --readonly or the `readonly` token of NVITOP_MONITOR_MODE */
+    bool readonly; /* --readonly or the `readonly` token of NVITOP_MONITOR_MODE */
     const struct nvt_options *lib_options; /* how to open library contexts (sampling thread) */
     /* Optional: an open context lent to the monitor, so that the driver is initialised once per
      * process.  The sampling thread uses it while tui_run() runs, so the caller must not touch it
@@ -34,9 +35,9 @@ struct tui_config {
      * replay_source_open()); tui_run() takes it over and stops it, also when it fails.  NULL: the
      * live source, a sampler over context or lib_options. */
     const struct tui_source *source;
-    /* The effective settings: the monitor starts with their sort order, layout and graphs (the
-     * fields above carry the rest) and the S key saves the current ones to settings_path (NULL:
-     * saving is not possible, e.g. without $HOME). */
+    /* The effective settings: the monitor starts with their display mode, interval (0: nvitop's
+     * cadence, docs/nvitop-behaviour.md §3.16), sort order, layout and graphs, and the S key saves
+     * the current ones to settings_path (NULL: saving is not possible, e.g. without $HOME). */
     struct tui_settings settings;
     const char *settings_path;
 };

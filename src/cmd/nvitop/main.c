@@ -134,8 +134,6 @@ static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
     /* The monitor's sampling thread borrows our context for the session, so the driver is
      * initialised once; it is ours again for the report printed after the session. */
     struct tui_config tui = {.view = *config,
-                             .mode = settings->mode,
-                             .interval_s = settings->interval_s,
                              .readonly = options->readonly,
                              .lib_options = NULL,
                              .context = ctx,

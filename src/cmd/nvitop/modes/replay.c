@@ -216,8 +216,6 @@ int replay_monitor(const struct nvitop_options *o, const struct tui_settings *se
     size_t shown = start;
     replay_source_open(&source, r, start, &shown);
     struct tui_config tui = {.view = config,
-                             .mode = settings->mode,
-                             .interval_s = settings->interval_s,
                              .readonly = o->readonly,
                              .settings = *settings,
                              .settings_path = settings_path,
