@@ -91,9 +91,25 @@ kill "$NVT_STANDIN_3"
 wait_for "exited at"
 capture | grep -qF "MAX GPU-MEM: 3400MiB (13.8%)" || fail "the graphs' labels vanished at the exit"
 capture | grep -qF "⢸│" || { fail "the graphs vanished at the exit"; capture >&2; }
-# Frozen: nothing is read any more.
+# Frozen: nothing is read any more.  The positive sign that time went by for the monitor, in
+# place of a fixed sleep: its sampler went on reading (the read system calls of /proc/PID/io grew
+# by what two passes make, about 6 a second on this screen; the UI thread reads nothing without
+# a key).
+shell=$(tmux_cmd display-message -p -t main '#{pane_pid}')
+monitor=$(child_of "$shell") || fail "no monitor process under the pane's shell"
+reads() {
+    awk '$1 == "syscr:" { print $2 }' "/proc/$monitor/io"
+}
 capture >"$WORK/exited-1"
-sleep 1.5
+before=$(reads)
+deadline=$(($(date +%s) + 20))
+while [ "$(($(reads) - before))" -lt 12 ]; do
+    [ "$(date +%s)" -lt "$deadline" ] || {
+        fail "the monitor's sampler read nothing more after the exit"
+        break
+    }
+    sleep 0.1
+done
 capture >"$WORK/exited-2"
 cmp -s "$WORK/exited-1" "$WORK/exited-2" || fail "the graphs of an exited process kept changing"
 keys q
