@@ -20,6 +20,7 @@
 
 #include "nvt_cmocka.h"
 #include "tui/app.h"
+#include "util/array.h"
 #include "tui/live/sampler.h"
 #include "tui_test_source.h"
 #include "tui_testutil.h"
@@ -216,6 +217,23 @@ static void test_help_notice_and_quit(void **state) {
     assert_true(f->app.quit);
 }
 
+/* o then a key that is no sort key: nvitop's key buffer drops both, so the key does nothing (o q
+ * does not quit, o h opens no help, o e no environment); a sort key after o still sorts. */
+static void test_o_prefix_swallows(void **state) {
+    struct fixture *f = *state;
+    draw(f, 40, 120);
+    static const int keys[] = {'q', 'h', 'e', 't'};
+    for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+        press(f, 'o');
+        press(f, keys[i]);
+        draw(f, 40, 120);
+        assert_false(f->app.quit);
+        assert_int_equal(f->app.screen, APP_SCREEN_MAIN);
+    }
+    press(f, 'q');
+    assert_true(f->app.quit);
+}
+
 static void test_mouse(void **state) {
     struct fixture *f = *state;
     draw(f, 40, 120);
@@ -389,6 +407,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_selection_and_tags, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sorting_and_scrolling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_notice_and_quit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_o_prefix_swallows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_and_signal_box, setup, teardown),
         cmocka_unit_test_setup_teardown(test_environ_identity, setup, teardown),

@@ -375,10 +375,11 @@ static bool command_key(struct tui_app *app, int key) {
 
 bool main_screen_key(struct tui_app *app, int key) {
     if (app->pending_o) {
+        /* nvitop's key buffer: o and the next key are one binding; a key that makes none (o q,
+         * o h) is dropped with the o, never taken on its own. */
         app->pending_o = false;
-        if (sort_key(app, key)) {
-            return true;
-        }
+        sort_key(app, key);
+        return true;
     }
     return command_key(app, key) || selection_key(app, key) || scroll_key(app, key) ||
            order_key(app, key) || layout_key(app, key);
