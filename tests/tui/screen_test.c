@@ -20,10 +20,10 @@
 
 #include "nvt_cmocka.h"
 #include "tui/app.h"
-#include "util/array.h"
 #include "tui/live/sampler.h"
 #include "tui_test_source.h"
 #include "tui_testutil.h"
+#include "util/array.h"
 
 struct fixture {
     struct tui_config config;
@@ -322,6 +322,59 @@ static void test_environ_identity(void **state) {
     assert_int_equal(f->app.screen, APP_SCREEN_MAIN);
 }
 
+/* Entries in this process's environment, as the environment screen lists them. */
+static int own_environment_count(void) {
+    FILE *file = fopen("/proc/self/environ", "r");
+    assert_non_null(file);
+    int count = 0;
+    int previous = 0;
+    for (int c = fgetc(file); c != EOF; c = fgetc(file)) {
+        count += c == '\0' && previous != '\0';
+        previous = c;
+    }
+    fclose(file);
+    return count;
+}
+
+static int text_rows_from(const struct fixture *f, int first) {
+    char row[4096];
+    int count = 0;
+    for (int y = first; y < canvas_rows(f->canvas); y++) {
+        canvas_row_text(f->canvas, y, row, sizeof(row));
+        count += row[strspn(row, " ")] != '\0';
+    }
+    return count;
+}
+
+/* The environment screen as nvitop scrolls it: the title's command stays put while it fits (the
+ * entries scroll), and a window that grows shows more of the list, not blank rows below its end
+ * (120x12, End, then 120x40). */
+static void test_environ_scrolling(void **state) {
+    struct fixture *f = *state;
+    int count = own_environment_count();
+    assert_true(count > 10);
+    /* Nothing selected: the monitor's own environment, here this test's. */
+    draw(f, 12, 120);
+    press(f, 'e');
+    assert_int_equal(f->app.screen, APP_SCREEN_ENVIRON);
+    draw(f, 12, 120);
+    char title[4096];
+    canvas_row_text(f->canvas, 0, title, sizeof(title));
+    press(f, TUI_KEY_RIGHT);
+    press(f, TUI_KEY_RIGHT);
+    draw(f, 12, 120);
+    char scrolled[4096];
+    canvas_row_text(f->canvas, 0, scrolled, sizeof(scrolled));
+    assert_string_equal(scrolled, title);
+    press(f, '^'); /* back to column 0: no short entry scrolled out of sight */
+    press(f, TUI_KEY_END);
+    draw(f, 12, 120);
+    assert_int_equal(text_rows_from(f, 2), 10);
+    draw(f, 40, 120);
+    assert_int_equal(text_rows_from(f, 2), count < 38 ? count : 38);
+    press(f, 'q');
+}
+
 /* t opens the tree (the scenario's default pids do not exist here: their rows say so), q closes
  * it; a screen left open is closed by app_fini (ASan checks the leave). */
 static void test_tree_screen(void **state) {
@@ -408,6 +461,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_sorting_and_scrolling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_help_notice_and_quit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_o_prefix_swallows, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_environ_scrolling, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mouse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_readonly_and_signal_box, setup, teardown),
         cmocka_unit_test_setup_teardown(test_environ_identity, setup, teardown),

@@ -220,7 +220,11 @@ static void draw_title(struct tui_app *app, struct environ_state *st, struct can
     view_line_init(&cut);
     view_line_add(&full, st->command != NULL ? st->command : "", plain);
     if (x < app->cols) {
-        view_line_slice(&full, (size_t)st->x_offset, (size_t)(app->cols - x), &cut);
+        /* As nvitop: the command scrolls only as far as it has text beyond the width (not at all
+         * when the title fits). */
+        int beyond = x + (int)view_line_width(&full) - app->cols;
+        int offset = st->x_offset < beyond ? st->x_offset : (beyond > 0 ? beyond : 0);
+        view_line_slice(&full, (size_t)offset, (size_t)(app->cols - x), &cut);
         canvas_line(canvas, 0, x, &cut);
     }
     view_line_fini(&full);
@@ -237,7 +241,19 @@ static void clamp(struct tui_app *app, struct environ_state *st) {
     } else if (y >= st->y_offset + height) {
         st->y_offset = y - height + 1;
     }
+    /* A taller window shows more of the list rather than blank rows below its end. */
+    int last_top = (int)st->count - height;
+    if (st->y_offset > last_top) {
+        st->y_offset = last_top;
+    }
     st->y_offset = st->y_offset < 0 ? 0 : st->y_offset;
+}
+
+/* A notice in place of the list: a full-width bar, cyan reverse, as nvitop draws it. */
+static void notice_bar(struct tui_app *app, struct canvas *canvas, const char *text) {
+    const struct view_style notice = {VIEW_COLOR_CYAN, VIEW_ATTR_REVERSE};
+    canvas_fill(canvas, 2, 0, app->cols, " ", notice);
+    canvas_text(canvas, 2, 0, text, notice);
 }
 
 static void environ_draw(struct tui_app *app, struct canvas *canvas, double wall_s) {
@@ -246,17 +262,16 @@ static void environ_draw(struct tui_app *app, struct canvas *canvas, double wall
     /* Not translated to ASCII (docs/nvitop-behaviour.md §3.13): only the newline mark changes. */
     bool ascii = canvas_set_ascii(canvas, false);
     draw_title(app, st, canvas);
-    const struct view_style notice = {VIEW_COLOR_CYAN, VIEW_ATTR_REVERSE};
     if (st->status == ENVIRON_UNREADABLE) {
-        canvas_text(canvas, 2, 0, "Could not read process environment.", notice);
+        notice_bar(app, canvas, "Could not read process environment.");
     } else if (st->status == ENVIRON_EXITED) {
         char text[96];
         snprintf(text, sizeof(text), "Process %u has exited: its environment is gone.", st->pid);
-        canvas_text(canvas, 2, 0, text, notice);
+        notice_bar(app, canvas, text);
     } else if (st->status == ENVIRON_UNAVAILABLE) {
         char text[160];
         snprintf(text, sizeof(text), "Environment %s.", st->why);
-        canvas_text(canvas, 2, 0, text, notice);
+        notice_bar(app, canvas, text);
     } else {
         clamp(app, st);
         struct view_line full;
