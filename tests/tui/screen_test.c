@@ -211,6 +211,14 @@ static void test_help_notice_and_quit(void **state) {
     assert_true(screen_has(f, "Processes:"));
     draw(f, 5, 70);
     assert_true(screen_has(f, "current width is 70."));
+    /* The box is 6 rows high: centred as nvitop centres it, (5 - 6) // 2 = -1, its top border is
+     * above the screen and its bottom one on the last row. */
+    char row[4096];
+    canvas_row_text(f->canvas, 0, row, sizeof(row));
+    assert_non_null(strstr(row, "│"));
+    assert_null(strstr(row, "╒"));
+    canvas_row_text(f->canvas, 4, row, sizeof(row));
+    assert_non_null(strstr(row, "╘"));
     press(f, TUI_KEY_DOWN);
     assert_false(f->app.quit);
     press(f, 'q');

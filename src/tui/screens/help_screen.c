@@ -198,6 +198,11 @@ const struct screen_ops help_screen_ops = {
     .key = help_screen_key,
 };
 
+/* Python's floor division, as nvitop centres with //: -1 // 2 is -1 where C's -1 / 2 is 0. */
+static int floor_div2(int value) {
+    return value >= 0 ? value / 2 : -((-value + 1) / 2);
+}
+
 void notice_draw(struct canvas *canvas, int cols) {
     const struct view_style plain = {0};
     char message[128];
@@ -232,8 +237,8 @@ void notice_draw(struct canvas *canvas, int cols) {
     int width = widest + 4;
     int height = count + 4;
     int rows = canvas_rows(canvas);
-    int y = (rows - height) / 2;
-    int x = (cols - width) / 2;
+    int y = floor_div2(rows - height);
+    int x = floor_div2(cols - width);
     canvas_text(canvas, y, x, "╒", plain);
     canvas_fill(canvas, y, x + 1, width - 2, "═", plain);
     canvas_text(canvas, y, x + width - 1, "╕", plain);
