@@ -206,6 +206,15 @@ static void test_help_notice_and_quit(void **state) {
     /* The title credits nvitop's author with the original only, not with this rebuild. */
     assert_true(screen_has(f, "nvitop " NVT_VERSION_STRING
                               " - a C rebuild of nvitop (original by Xuehai Pan)"));
+    /* Our help lines: the keys cyan where they stand, nothing else (not the end of
+     * "bandwidth" before the right-hand g G). */
+    assert_int_equal(canvas_cell(f->canvas, 31, 8)->style.color, VIEW_COLOR_CYAN); /* H P b */
+    assert_int_equal(canvas_cell(f->canvas, 31, 40)->style.color, VIEW_COLOR_DEFAULT);
+    assert_int_equal(canvas_cell(f->canvas, 31, 48)->style.color, VIEW_COLOR_CYAN); /* g G */
+    assert_int_equal(canvas_cell(f->canvas, 32, 50)->style.color, VIEW_COLOR_CYAN); /* S */
+    assert_int_equal(canvas_cell(f->canvas, 33, 5)->style.color, VIEW_COLOR_CYAN);  /* Ctrl-L */
+    assert_int_equal(canvas_cell(f->canvas, 34, 8)->style.color, VIEW_COLOR_CYAN);  /* g G */
+    assert_int_equal(canvas_cell(f->canvas, 34, 40)->style.color, VIEW_COLOR_DEFAULT);
     press(f, 'x');
     draw(f, 40, 120);
     assert_true(screen_has(f, "Processes:"));

@@ -68,8 +68,8 @@ static const char *const replay_lines[] = {
 #define HELP_THRESHOLDS "  - %s: light < %2u%% <= moderate < %2u%% <= heavy."
 #define HELP_LINE_COUNT ((int)(ARRAY_SIZE(help_lines)))
 
-/* Key-column colours per row: left (12 cells) and right (13 cells from column 39).  Rows 31 and 32
- * are our layout and settings keys (nvitop has none). */
+/* Key-column colours per row of nvitop's own lines: left (12 cells) and right (13 cells from
+ * column 39).  Our lines (OWN_FIRST_ROW on) are coloured by own_keys(). */
 struct row_colors {
     int row;
     uint16_t left;
@@ -86,12 +86,34 @@ static const struct row_colors row_colors[] = {
     {24, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {25, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
     {26, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {27, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},
     {28, VIEW_COLOR_BLUE, VIEW_COLOR_BLUE},   {29, VIEW_COLOR_MAGENTA, VIEW_COLOR_MAGENTA},
-    {31, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},   {32, VIEW_COLOR_CYAN, VIEW_COLOR_CYAN},
 };
+
+/* The first of our lines (layout, settings, repaint, the metrics screen's graph keys). */
+#define OWN_FIRST_ROW 31
+#define RIGHT_COLUMN  39
 
 static void paint(struct canvas *canvas, int y, int x, int width, uint16_t color, uint16_t attrs) {
     canvas_color(canvas, y, x, width, color);
     canvas_attrs(canvas, y, x, width, attrs, 0xFFFF);
+}
+
+/* Our lines' keys in cyan: the left key column, and a right-hand key where the line has one (the
+ * key before its colon, after the run of blanks that ends the left column's text). */
+static void own_keys(struct canvas *canvas) {
+    for (int row = OWN_FIRST_ROW; row < HELP_LINE_COUNT - 2; row++) {
+        const char *line = help_lines[row];
+        paint(canvas, row, 0, 12, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
+        const char *colon = strrchr(line, ':');
+        if (colon == NULL || colon - line <= RIGHT_COLUMN) {
+            continue;
+        }
+        const char *start = colon;
+        while (start > line + 1 && !(start[-1] == ' ' && start[-2] == ' ')) {
+            start--;
+        }
+        paint(canvas, row, (int)(start - line), (int)(colon - start) + 1, VIEW_COLOR_CYAN,
+              VIEW_ATTR_BOLD);
+    }
 }
 
 static bool replaying(const struct tui_app *app) {
@@ -179,10 +201,10 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         if (readonly && rc->right == VIEW_COLOR_RED) {
             canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFFFF);
         } else if (help_lines[rc->row] == NULL || strlen(help_lines[rc->row]) > 39) {
-            paint(canvas, rc->row, 39, 13, rc->right, VIEW_ATTR_BOLD);
+            paint(canvas, rc->row, RIGHT_COLUMN, 13, rc->right, VIEW_ATTR_BOLD);
         }
     }
-    paint(canvas, 31, 0, 12, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD); /* g G: the key column only */
+    own_keys(canvas);
 }
 
 /* Any key returns to the screen the help was opened from (docs/nvitop-behaviour.md §3.2). */
