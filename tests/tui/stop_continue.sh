@@ -18,8 +18,7 @@ kill -CONT "$monitor" "$shell"
 # The header never changes: it is back only if the whole screen was drawn again.
 wait_for "Driver Version:"
 wait_for " $NVT_STANDIN_2 "
-keys Down
-wait_for "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
+press_until "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)" Down
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status after a stop and continue"
 finish
