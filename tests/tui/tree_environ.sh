@@ -14,6 +14,8 @@
 # showing "Could not read process environment." (the monitor runs as nobody).
 . "$(dirname "$0")/tmux_lib.sh"
 export LC_ALL=C.UTF-8
+# The user the test runs as owns the chain (root in CI, anyone else as well).
+ME=$(id -un)
 
 alive() {
     [ -r "/proc/$1/stat" ] || return 1
@@ -178,7 +180,7 @@ expect_subtree "sh nvt-tree-root.sh" \
 # back to the tree, then to the main screen.
 keys e
 wait_for "Environment of process "
-capture | head -n 1 | grep -E "^Environment of process [0-9]+ \(root@Host\): .*/nvitop *\$" \
+capture | head -n 1 | grep -E "^Environment of process [0-9]+ \($ME@Host\): .*/nvitop *\$" \
     >/dev/null || fail "the monitor's own environment"
 keys q
 wait_for "sh nvt-tree-gpu-job.sh"
@@ -187,7 +189,7 @@ wait_for "(Press h for help or q to quit)"
 
 # The job's environment: sorted by name, the newline shown as ␤, r re-reads.
 keys Down e
-wait_for "Environment of process $GPU_JOB (root@GPU: Compute+Graphics): sh nvt-tree-gpu-job.sh"
+wait_for "Environment of process $GPU_JOB ($ME@GPU: Compute+Graphics): sh nvt-tree-gpu-job.sh"
 wait_for "NVT_TREE_SECRET=checkpoint␤/data/run-7"
 capture | sed -n '2p' | grep -qx '#*' || fail "second line is not a rule of #"
 capture | sed -n '3,$p' | sed -n 's/^\([A-Z_a-z0-9]*\)=.*/\1/p' >"$WORK/names"
@@ -200,7 +202,7 @@ wait_for "(Press h for help or q to quit)"
 keys Escape
 wait_gone "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
 keys e
-wait_for "(root@Host): "
+wait_for "($ME@Host): "
 keys q
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status"
@@ -222,7 +224,7 @@ EOF
     start_monitor 120 50
     wait_for " $GPU_JOB X "
     keys Down e
-    wait_for "Environment of process $GPU_JOB (root@GPU: Compute+Graphics)"
+    wait_for "Environment of process $GPU_JOB ($ME@GPU: Compute+Graphics)"
     wait_for "Could not read process environment."
     capture | grep -F "NVT_TREE_SECRET" && fail "another user's environment is shown"
     keys q q
@@ -248,7 +250,7 @@ wait_for "NVT_TREE_SECRET=checkpoint?/data/run-7"
 # That is the environment of the job's remaining child (the tree's selection): once it has
 # exited, r says so instead of showing anything.
 child=$(children "$GPU_JOB" | head -n 1)
-wait_for "Environment of process $child (root@Host): sleep 2147483645"
+wait_for "Environment of process $child ($ME@Host): sleep 2147483645"
 kill -9 "$child"
 deadline=$(($(date +%s) + 10))
 while [ -e "/proc/$child" ] && [ "$(date +%s)" -lt "$deadline" ]; do
