@@ -223,6 +223,15 @@ EOF
     NVITOP="$WORK/as-nobody.sh"
     start_monitor 120 50
     wait_for " $GPU_JOB X "
+    # Another user's rows in the tree are dim as a whole, as nvitop draws them: no bold green
+    # prefix (SGR 1 or 32) on them.
+    keys t
+    wait_for "sh nvt-tree-launcher.sh"
+    row=$(tmux_cmd capture-pane -e -p -t main | grep -F "sh nvt-tree-launcher.sh")
+    printf '%s\n' "$row" | grep -qE '\[([0-9;]*;)?(1|32)(;[0-9;]*)?m' &&
+        fail "another user's tree row has a bold or green part: $row"
+    keys q
+    wait_for " $GPU_JOB X "
     keys Down e
     wait_for "Environment of process $GPU_JOB ($ME@GPU: Compute+Graphics)"
     wait_for "Could not read process environment."

@@ -262,10 +262,12 @@ static void paint_row(const struct tui_app *app, const struct tree_state *st, st
         canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFFFF);
     } else if (tagged) {
         canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_YELLOW);
-        canvas_attrs(canvas, y, 0, app->cols, row->owned ? 0 : VIEW_ATTR_DIM, 0);
-        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD, 0);
+        canvas_attrs(canvas, y, 0, app->cols,
+                     row->owned ? VIEW_ATTR_BOLD : VIEW_ATTR_BOLD | VIEW_ATTR_DIM, 0xFFFF);
     } else if (!row->owned) {
-        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_DIM, 0);
+        /* As nvitop: the whole row dim in the default colour, the tree's green prefix included. */
+        canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_DEFAULT);
+        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_DIM, 0xFFFF);
     }
 }
 
