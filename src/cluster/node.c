@@ -1,5 +1,5 @@
 /* Summarising nvitop-exporter metrics of one node (node.h).  Series are matched by their exposed
- * names (PEERS.md §3.3); a MIG device's index label is "<gpu>:<mig>", which keeps MIG devices
+ * names (docs/exporter.md); a MIG device's index label is "<gpu>:<mig>", which keeps MIG devices
  * out of the per-GPU figures (their memory is part of the parent's). */
 #include "cluster/node.h"
 

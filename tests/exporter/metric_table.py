@@ -1,4 +1,4 @@
-"""The metrics of nvitop-exporter (PEERS.md §3.3) with their exact label sets, as exposed: name +
+"""The metrics of nvitop-exporter (docs/exporter.md) with their exact label sets, as exposed: name +
 '_' + unit, Info metrics with '_info', plus our `container` label on every process series."""
 HOST = frozenset({'hostname'})
 DEVICE = frozenset({'hostname', 'index', 'devicename', 'uuid'})

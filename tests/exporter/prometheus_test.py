@@ -3,7 +3,7 @@
 
 usage: prometheus_test.py NVITOP_EXPORTER_BINARY
 
-On the 8-GPU scenario with 20 stand-in jobs: every metric of PEERS.md §3.3 is in Prometheus with
+On the 8-GPU scenario with 20 stand-in jobs: every metric of docs/exporter.md is in Prometheus with
 exactly its labels; the host I/O series are the interfaces, devices and mounts psutil would list;
 device and process values are the scenario's at the frozen simulated time; dashboard queries
 (count by hostname and index, per-user memory sums) give the expected numbers; a process that

@@ -1,6 +1,6 @@
 /*
  * nvitop-exporter's command line, with nvitop-exporter 1.7's flags, defaults and validation rules
- * (PEERS.md §3.3): argparse-compatible spellings and messages, exit status 2 for usage errors.
+ * (docs/exporter.md): argparse-compatible spellings and messages, exit status 2 for usage errors.
  */
 #ifndef NVITOP_SRC_CMD_EXPORTER_OPTIONS_H
 #define NVITOP_SRC_CMD_EXPORTER_OPTIONS_H

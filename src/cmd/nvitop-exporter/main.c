@@ -1,5 +1,5 @@
 /*
- * nvitop-exporter: a Prometheus exporter on libnvitop (PEERS.md §3.3).  The main thread samples
+ * nvitop-exporter: a Prometheus exporter on libnvitop (docs/exporter.md).  The main thread samples
  * every interval and renders the exposition once; the HTTP server thread answers every scrape
  * with that text.  SIGINT and SIGTERM end the program cleanly.
  */

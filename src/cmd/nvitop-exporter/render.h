@@ -1,6 +1,6 @@
 /*
  * The Prometheus text exposition (format 0.0.4) of one sampling pass, with nvitop-exporter's
- * metric names, units, HELP strings and labels (PEERS.md §3.3), plus our `container` label on
+ * metric names, units, HELP strings and labels (docs/exporter.md), plus our `container` label on
  * process series.  Pure: renders what it is given.  Not thread-safe for one strbuf.
  */
 #ifndef NVITOP_SRC_CMD_EXPORTER_RENDER_H

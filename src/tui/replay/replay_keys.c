@@ -1,6 +1,6 @@
 /*
- * The replay's time line (replay_state.h): its keys, which nvitop does not use (SPEC.md §3.12),
- * and its line at the top of the monitor.
+ * The replay's time line (replay_state.h): its keys, which nvitop does not use
+ * (docs/nvitop-behaviour.md §3.12), and its line at the top of the monitor.
  *
  *   p        play / pause              ( )   one frame back / forward
  *   j l      one minute back / forward J L   one hour back / forward
