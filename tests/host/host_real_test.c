@@ -161,6 +161,33 @@ static size_t open_fd_count(void) {
 
 /* A process read pass after pass keeps its stat file open (one descriptor); once it has exited
  * the read says so and the descriptor is closed. */
+/* statm's resident pages of pid, in bytes (psutil's memory_info().rss). */
+static uint64_t statm_rss_bytes(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/statm", (int)pid);
+    FILE *file = fopen(path, "r");
+    assert_non_null(file);
+    unsigned long long size = 0;
+    unsigned long long resident = 0;
+    assert_int_equal(fscanf(file, "%llu %llu", &size, &resident), 2);
+    fclose(file);
+    return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
+}
+
+/* The resident set is psutil's (statm), not stat's approximate count, on the first read and on
+ * the kept files' reads after it (a sleeping process's figures stay put). */
+static void test_rss_as_psutil(void **state) {
+    pid_t pid = spawn_sleeper(*state);
+    for (int pass = 0; pass < 3; pass++) {
+        host_generation_end(*state);
+        struct host_process p;
+        assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
+        assert_int_equal(p.pub.rss_bytes, statm_rss_bytes(pid));
+        host_process_fini(&p);
+    }
+    reap(pid);
+}
+
 static void test_kept_stat_file(void **state) {
     /* A first read opens the host files every sample keeps open (uptime, meminfo). */
     struct host_process self;
@@ -176,7 +203,7 @@ static void test_kept_stat_file(void **state) {
         assert_string_equal(p.pub.command, "sleep 30");
         host_process_fini(&p);
     }
-    assert_int_equal(open_fd_count(), before + 1);
+    assert_int_equal(open_fd_count(), before + 2); /* its stat and statm */
     reap(pid);
     host_generation_end(*state);
     assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
@@ -346,6 +373,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_child, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zombie_then_gone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_kept_stat_file, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rss_as_psutil, setup, teardown),
         cmocka_unit_test_setup_teardown(test_public_read_and_environ, setup, teardown),
         cmocka_unit_test_setup_teardown(test_signal_checks_identity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_ppid_map, setup, teardown),

@@ -68,6 +68,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     case 5:
         proc_parse_zoneinfo_low(text, &pages);
         break;
+    case 6:
+        proc_parse_pid_statm_resident(text, &pages);
+        break;
     default:
         split_cmdline(text, len);
         break;

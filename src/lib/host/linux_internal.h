@@ -20,10 +20,10 @@
  * name in stat changes) at once. */
 #define HOST_IDENTITY_TTL_S 10.0
 
-/* At most this many /proc/<pid>/stat files are kept open between reads (read again with pread(2)
- * instead of opened and closed each time); the others are opened each time.  A kept file is
- * closed when its process is forgotten (below), its read fails, or at host_close(). */
-#define HOST_KEPT_STAT_FDS 128
+/* At most this many /proc/<pid>/stat and statm files are kept open between reads (read again with
+ * pread(2) instead of opened and closed each time); the others are opened each time.  A kept file
+ * is closed when its process is forgotten (below), its read fails, or at host_close(). */
+#define HOST_KEPT_STAT_FDS 256
 
 /* Bounds on the pid cache for callers that read processes without snapshots (which end a
  * generation after every pass): a generation also ends when it holds this many processes or when
@@ -37,6 +37,7 @@
 struct process_identity {
     double read_s; /* clock_monotonic_s() of the read */
     int stat_fd;   /* /proc/<pid>/stat kept open, or -1 */
+    int statm_fd;  /* /proc/<pid>/statm kept open, or -1 */
     char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
     struct proc_pid_status status;
     size_t cmdline_len;
@@ -65,7 +66,7 @@ struct pid_table {
 struct pid_cache {
     struct pid_table current;
     struct pid_table previous;
-    size_t kept_fds;             /* identities in either generation with stat_fd >= 0 */
+    size_t kept_fds;             /* stat_fd and statm_fd >= 0 of identities in either generation */
     double current_started_s;    /* clock_monotonic_s() of the first store into current */
     size_t generation_max;       /* HOST_GENERATION_MAX_COUNT; tests lower it */
     double generation_max_age_s; /* HOST_GENERATION_MAX_AGE_S; tests lower it */
@@ -150,17 +151,17 @@ struct host_ctx {
     struct host_mounts mounts;
 };
 
-/* Close the identity's stat file, if open (counted in cache->kept_fds), and free it; NULL is
- * ignored. */
+/* Close the identity's stat and statm files, if open (counted in cache->kept_fds), and free it;
+ * NULL is ignored. */
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity);
 
-/* Close the identity's kept stat file, if open. */
-void process_identity_close_stat(struct pid_cache *cache, struct process_identity *identity);
+/* Close one kept descriptor of an identity (&identity->stat_fd or &identity->statm_fd), if open. */
+void process_identity_close_kept(struct pid_cache *cache, int *fd);
 
-/* Open dir_fd/path keeping the descriptor in identity->stat_fd while fewer than
- * HOST_KEPT_STAT_FDS are kept, else only read it; as file_read_into(). */
-int pid_cache_open_stat(struct pid_cache *cache, struct process_identity *identity, int dir_fd,
-                        const char *path, char *buf, size_t size);
+/* Open dir_fd/path keeping the descriptor in *fd (&identity->stat_fd or statm_fd) while fewer
+ * than HOST_KEPT_STAT_FDS are kept, else only read it; as file_read_into(). */
+int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
+                        size_t size);
 
 /* Start the cache with the default bounds. */
 void pid_cache_init(struct pid_cache *cache);

@@ -20,7 +20,9 @@
 #include "util/sys/file.h"
 
 #define STAT_BUF_SIZE 4096
-#define STATUS_CAP    (64u << 10)
+/* Seven numbers of at most 20 digits. */
+#define STATM_BUF_SIZE 160
+#define STATUS_CAP     (64u << 10)
 /* ARG_MAX-sized command lines exist (a few MiB); anything larger is not a real command line. */
 #define CMDLINE_CAP (16u << 20)
 /* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
@@ -120,10 +122,16 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     double percent = NAN;
     if (previous != NULL) {
         if (previous->identity != identity) {
-            /* The same process: its kept stat file stays open for the new identity. */
-            if (identity != NULL && identity->stat_fd < 0 && previous->identity != NULL) {
-                identity->stat_fd = previous->identity->stat_fd;
-                previous->identity->stat_fd = -1;
+            /* The same process: its kept stat and statm files stay open for the new identity. */
+            if (identity != NULL && previous->identity != NULL) {
+                if (identity->stat_fd < 0) {
+                    identity->stat_fd = previous->identity->stat_fd;
+                    previous->identity->stat_fd = -1;
+                }
+                if (identity->statm_fd < 0) {
+                    identity->statm_fd = previous->identity->statm_fd;
+                    previous->identity->statm_fd = -1;
+                }
             }
             process_identity_free(&host->pids, previous->identity);
         }
@@ -144,6 +152,14 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
                                     .monotonic_s = now,
                                     .identity = identity};
     return pid_cache_store(&host->pids, &entry);
+}
+
+/* The resident set as psutil reads it (statm), in place of stat's approximate count. */
+static void take_statm(const char *statm, struct proc_pid_stat *st) {
+    uint64_t resident = 0;
+    if (proc_parse_pid_statm_resident(statm, &resident)) {
+        st->rss_pages = resident;
+    }
 }
 
 static void fill_from_stat(struct host_ctx *host, struct host_process *p,
@@ -249,6 +265,7 @@ static int read_identity(int dir_fd, struct process_identity **out) {
     if (identity != NULL) {
         identity->read_s = clock_monotonic_s();
         identity->stat_fd = -1;
+        identity->statm_fd = -1;
         identity->comm[0] = '\0';
         proc_parse_pid_status(status_text, &identity->status);
         identity->cmdline_len = cmdline_len;
@@ -287,6 +304,10 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
     if (stat_ok) {
         memcpy(identity->comm, st.comm, sizeof(identity->comm));
+        char statm_buf[STATM_BUF_SIZE];
+        if (file_read_into(dir_fd, "statm", statm_buf, sizeof(statm_buf), NULL) == 0) {
+            take_statm(statm_buf, &st);
+        }
     }
     bool ok = fill_process(host, out, &st, stat_ok, identity);
     set_strings(out);
@@ -297,21 +318,21 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     return NVT_OK;
 }
 
-/* Read the stat file of a known process into buf: again through its kept descriptor, or opened
- * (and kept while fewer than HOST_KEPT_STAT_FDS are kept).  0 or an errno value; a kept
- * descriptor that failed (the process exited) is closed. */
-static int read_known_stat(struct host_ctx *host, uint32_t pid, struct process_identity *identity,
-                           char *buf, size_t size) {
-    if (identity->stat_fd >= 0) {
-        int err = file_reread_into(identity->stat_fd, buf, size, NULL);
+/* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
+ * descriptor *fd, or opened (and kept while fewer than HOST_KEPT_STAT_FDS are kept).  0 or an
+ * errno value; a kept descriptor that failed (the process exited) is closed. */
+static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, char *buf,
+                      size_t size) {
+    if (*fd >= 0) {
+        int err = file_reread_into(*fd, buf, size, NULL);
         if (err != 0 && err != EFBIG) {
-            process_identity_close_stat(&host->pids, identity);
+            process_identity_close_kept(&host->pids, fd);
         }
         return err;
     }
     char path[32];
-    snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
-    return pid_cache_open_stat(&host->pids, identity, host->root_fd, path, buf, size);
+    snprintf(path, sizeof(path), "%" PRIu32 "/%s", pid, name);
+    return pid_cache_open_kept(&host->pids, fd, host->root_fd, path, buf, size);
 }
 
 /* The steady state: a process read in the last two passes, its identity still fresh, needs only
@@ -323,7 +344,11 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         return false;
     }
     char stat_buf[STAT_BUF_SIZE];
-    int err = read_known_stat(host, pid, known->identity, stat_buf, sizeof(stat_buf));
+    int err = read_known(host, pid, &known->identity->stat_fd, "stat", stat_buf, sizeof(stat_buf));
+    if (err != 0 && err != EFBIG) {
+        /* Gone (or no longer ours to read): its statm goes with its stat. */
+        process_identity_close_kept(&host->pids, &known->identity->statm_fd);
+    }
     struct proc_pid_stat st;
     /* A new process under the same pid, an exec (another name) or an old identity: read all. */
     if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
@@ -334,6 +359,10 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     }
     struct process_identity *identity = known->identity;
     known->identity = NULL;
+    char statm_buf[STATM_BUF_SIZE];
+    if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) == 0) {
+        take_statm(statm_buf, &st);
+    }
     bool ok = fill_process(host, out, &st, true, identity);
     set_strings(out);
     if (!ok) {

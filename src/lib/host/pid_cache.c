@@ -73,26 +73,29 @@ static bool table_grow(struct pid_cache *cache, struct pid_table *table) {
     return true;
 }
 
-void process_identity_close_stat(struct pid_cache *cache, struct process_identity *identity) {
-    if (identity != NULL && identity->stat_fd >= 0) {
-        close(identity->stat_fd);
-        identity->stat_fd = -1;
+void process_identity_close_kept(struct pid_cache *cache, int *fd) {
+    if (*fd >= 0) {
+        close(*fd);
+        *fd = -1;
         cache->kept_fds--;
     }
 }
 
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity) {
-    process_identity_close_stat(cache, identity);
+    if (identity != NULL) {
+        process_identity_close_kept(cache, &identity->stat_fd);
+        process_identity_close_kept(cache, &identity->statm_fd);
+    }
     free(identity);
 }
 
-int pid_cache_open_stat(struct pid_cache *cache, struct process_identity *identity, int dir_fd,
-                        const char *path, char *buf, size_t size) {
+int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
+                        size_t size) {
     if (cache->kept_fds >= HOST_KEPT_STAT_FDS) {
         return file_read_into(dir_fd, path, buf, size, NULL);
     }
-    int err = file_open_read_into(dir_fd, path, buf, size, NULL, &identity->stat_fd);
-    if (identity->stat_fd >= 0) {
+    int err = file_open_read_into(dir_fd, path, buf, size, NULL, fd);
+    if (*fd >= 0) {
         cache->kept_fds++;
     }
     return err;

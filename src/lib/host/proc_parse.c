@@ -183,6 +183,12 @@ enum {
     STAT_RSS = 24
 };
 
+bool proc_parse_pid_statm_resident(const char *text, uint64_t *resident_pages) {
+    const char *p = text;
+    uint64_t size_pages = 0;
+    return parse_u64_field(&p, &size_pages) == 0 && parse_u64_field(&p, resident_pages) == 0;
+}
+
 /* One numeric field: unsigned fields may use all 64 bits, signed ones may be negative (those we
  * keep are never meaningfully negative, so a negative value reads as 0). */
 static bool take_stat_number(const char **p, uint64_t *out) {

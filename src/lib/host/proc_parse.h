@@ -66,6 +66,11 @@ struct proc_pid_stat {
  * first '(' to the LAST ')'.  Returns false (out unspecified) when malformed. */
 bool proc_parse_pid_stat(const char *text, struct proc_pid_stat *out);
 
+/* Parse /proc/<pid>/statm's resident set (its second field, in pages), the figure psutil's
+ * memory_info().rss reads (stat's rss field is the kernel's cheaper, approximate count).  False
+ * when malformed. */
+bool proc_parse_pid_statm_resident(const char *text, uint64_t *resident_pages);
+
 /* What /proc/<pid>/status tells; a missing line leaves its has_ flag false. */
 struct proc_pid_status {
     bool has_uid;
