@@ -9,6 +9,7 @@
 #include "cluster/table.h"
 #include "cmd/nvitop/output/json_writer.h"
 #include "util/text/strbuf.h"
+#include "util/text/term_text.h"
 
 void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now) {
     struct table_widths w;
@@ -16,13 +17,16 @@ void cluster_print_table(FILE *out, const struct node *nodes, size_t count, doub
     char line[1024];
     table_header(line, sizeof line, &w);
     fprintf(out, "%s\n", line);
+    /* Rows carry the nodes' own labels and reasons: shown as plain characters (term_text.h). */
     for (size_t i = 0; i < count; i++) {
         table_row(line, sizeof line, &nodes[i], &w, now);
+        term_text_clean_in_place(line);
         fprintf(out, "%s\n", line);
         if (nodes[i].has_data && nodes[i].state != NODE_OK) {
             /* Stale data: say why it is not fresh, under it. */
             char problem[320];
             table_problem(problem, sizeof problem, &nodes[i]);
+            term_text_clean_in_place(problem);
             fprintf(out, "%-*s  %-*s  %s\n", w.node, "", w.host, "", problem);
         }
     }
