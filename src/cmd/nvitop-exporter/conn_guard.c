@@ -17,9 +17,9 @@ struct guard_conn {
     struct guard_conn *prev;
     struct guard_conn *next;
     int fd;
-    double deadline;  /* monotonic seconds; meaningless while answering */
-    bool answering;   /* its request header is complete */
-    bool dropping;    /* shut down, waiting for the server to close it */
+    double deadline; /* monotonic seconds; meaningless while answering */
+    bool answering;  /* its request header is complete */
+    bool dropping;   /* shut down, waiting for the server to close it */
 };
 
 struct conn_guard {

@@ -13,6 +13,7 @@
 
 #include "conn_guard.h"
 #include "gzip_text.h"
+#include "util/text/str.h"
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
@@ -179,6 +180,21 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     return result;
 }
 
+/* GnuTLS's priority string: libmicrohttpd's default ("NORMAL") without the TLS versions older
+ * than min_version ("1.0" to "1.3"). */
+static const char *tls_priorities(const char *min_version) {
+    if (min_version == NULL || strcmp(min_version, "1.2") == 0) {
+        return "NORMAL:-VERS-TLS1.1:-VERS-TLS1.0:-VERS-SSL3.0";
+    }
+    if (strcmp(min_version, "1.3") == 0) {
+        return "NORMAL:-VERS-TLS1.2:-VERS-TLS1.1:-VERS-TLS1.0:-VERS-SSL3.0";
+    }
+    if (strcmp(min_version, "1.1") == 0) {
+        return "NORMAL:+VERS-TLS1.1:-VERS-TLS1.0:-VERS-SSL3.0";
+    }
+    return "NORMAL:+VERS-TLS1.1:+VERS-TLS1.0";
+}
+
 /* Every new connection: admitted by the guard, or closed at once. */
 static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t addrlen) {
     (void)addr;
@@ -301,6 +317,7 @@ struct http_server *http_server_start(int listen_fd, const struct http_tls *tls,
     pthread_mutex_init(&server->lock, NULL);
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
     struct MHD_OptionItem options[13];
+    char priorities[96];
     size_t n = 0;
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL};
     /* The guard refuses connections before libmicrohttpd's own limit is reached: at that limit,
@@ -321,6 +338,9 @@ struct http_server *http_server_start(int listen_fd, const struct http_tls *tls,
         flags |= MHD_USE_TLS;
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, tls->cert_pem};
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, tls->key_pem};
+        /* libmicrohttpd takes a mutable pointer and reads the text once, at start. */
+        str_copy(priorities, sizeof(priorities), tls_priorities(tls->min_version));
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, priorities};
         if (tls->trust_pem != NULL) {
             options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, tls->trust_pem};
             server->mutual_tls = true;

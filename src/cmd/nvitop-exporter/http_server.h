@@ -24,7 +24,8 @@
 struct http_tls {
     char *cert_pem; /* NULL for plain HTTP; PEM text, NUL-terminated; not modified */
     char *key_pem;
-    char *trust_pem; /* NULL, or the client CAs: mutual TLS is then required */
+    char *trust_pem;         /* NULL, or the client CAs: mutual TLS is then required */
+    const char *min_version; /* the oldest TLS version accepted: "1.0" to "1.3" */
 };
 
 struct http_server;
