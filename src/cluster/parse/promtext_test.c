@@ -163,22 +163,20 @@ static void test_hosts(void **state) {
     struct node *nodes;
     size_t count;
     char err[200];
-    assert_true(
-        hosts_parse("a:1, b:2 ,,https://c:3,http://d:4/x", false, &nodes, &count, err, sizeof err));
-    assert_int_equal(count, 4);
+    assert_true(hosts_parse("a:1, b:2 ,,https://c:3,http://d:4/x,e:5/x/metrics", &nodes, &count,
+                            err, sizeof err));
+    assert_int_equal(count, 5);
     assert_string_equal(nodes[0].url, "http://a:1/metrics");
     assert_string_equal(nodes[1].address, "b:2");
     assert_string_equal(nodes[2].url, "https://c:3/metrics");
     assert_string_equal(nodes[3].url, "http://d:4/x");
+    assert_string_equal(nodes[4].url, "http://e:5/x/metrics");
     free(nodes);
-    assert_true(hosts_parse("a:1", true, &nodes, &count, err, sizeof err));
-    assert_string_equal(nodes[0].url, "https://a:1/metrics");
-    free(nodes);
-    assert_false(hosts_parse(",", false, &nodes, &count, err, sizeof err));
+    assert_false(hosts_parse(",", &nodes, &count, err, sizeof err));
     assert_string_equal(err, "no hosts in ','");
-    assert_false(hosts_parse("ftp://x", false, &nodes, &count, err, sizeof err));
+    assert_false(hosts_parse("ftp://x", &nodes, &count, err, sizeof err));
     assert_string_equal(err, "unsupported scheme (http or https only): 'ftp://x'");
-    assert_false(hosts_parse("@/nonexistent/h", false, &nodes, &count, err, sizeof err));
+    assert_false(hosts_parse("@/nonexistent/h", &nodes, &count, err, sizeof err));
     assert_string_equal(err, "cannot read hosts file '/nonexistent/h': No such file or directory");
 }
 
