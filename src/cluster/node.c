@@ -52,6 +52,10 @@ bool node_summary_uses(const char *name, size_t len, const void *context) {
     return false;
 }
 
+double node_reading(double v) {
+    return isfinite(v) && v >= 0 && v <= NODE_READING_MAX ? v : NAN;
+}
+
 static double nan_max(double a, double b) {
     return isnan(a) || b > a ? b : a;
 }
@@ -114,7 +118,7 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
             continue;
         }
         bool mig = strchr(index, ':') != NULL;
-        double v = s->value;
+        double v = node_reading(s->value);
         if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
             const char *user = prom_label_value(doc, s, "username");
             out->process_count++;

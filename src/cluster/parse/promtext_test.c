@@ -26,7 +26,7 @@ static void test_parse(void **state) {
                                "\n"
                                "  b NaN\n"
                                "c{} -Inf\n"
-                               "d 1e3";
+                               "d 1e3\n";
     struct prom_doc doc;
     char err[100];
     assert_int_equal(prom_parse(body, strlen(body), &doc, err, sizeof err), 0);
@@ -49,14 +49,14 @@ static bool keep_gpu(const char *name, size_t len, const void *context) {
     return len >= strlen(prefix) && memcmp(name, prefix, strlen(prefix)) == 0;
 }
 
-/* Only the wanted names are parsed: the rest of other lines is skipped unread (even when it
- * would be an error), but a line that starts with no name at all is still one. */
+/* Only the wanted names are kept, but every line is checked: a broken line of a name not wanted
+ * is an error too, as it is for Prometheus; and a body cut in the middle of a line is truncated. */
 static void test_parse_only(void **state) {
     (void)state;
     static const char body[] = "# TYPE gpu_x gauge\n"
-                               "process_y{pid=\"1\" broken\n"
+                               "process_y{pid=\"1\"} 4\n"
                                "gpu_x{index=\"0\"} 2\n"
-                               "other 1 2 3 4\n"
+                               "other 1 2\n"
                                "gpu_z 3\n";
     struct prom_doc doc;
     char err[100];
@@ -67,9 +67,16 @@ static void test_parse_only(void **state) {
     assert_string_equal(prom_label_value(&doc, &doc.samples[0], "index"), "0");
     assert_string_equal(doc.samples[1].name, "gpu_z");
     assert_true(doc.samples[1].value == 3);
+    assert_int_equal(doc.label_count, 1);
     prom_doc_free(&doc);
-    assert_int_equal(prom_parse(body, strlen(body), &doc, err, sizeof err), -1);
+    static const char broken[] = "gpu_x 1\nprocess_y{pid=\"1\" broken\ngpu_z 3\n";
+    assert_int_equal(
+        prom_parse_only(broken, strlen(broken), keep_gpu, "gpu_", &doc, err, sizeof err), -1);
     assert_string_equal(err, "line 2: expected ',' or '}' after label value");
+    static const char cut[] = "gpu_x 1\nprocess_y{pid=\"1\"} 4\nprocess_y{pid=\"2\"} 4";
+    assert_int_equal(prom_parse_only(cut, strlen(cut), keep_gpu, "gpu_", &doc, err, sizeof err),
+                     -1);
+    assert_string_equal(err, "truncated: the answer ends in the middle of a line");
     static const char html[] = "gpu_x 1\n<html>\n";
     assert_int_equal(prom_parse_only(html, strlen(html), keep_gpu, "gpu_", &doc, err, sizeof err),
                      -1);

@@ -8,9 +8,10 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include "util/text/term_text.h"
+
 #include <string.h>
 
-#include "util/text/term_text.h"
 #include "util/text/utf8.h"
 
 static void expect(const char *text, const char *want) {
@@ -32,7 +33,9 @@ static void test_clean(void **state) {
     expect("caf\xc3\xa9 \xe4\xb8\xad \xe2\x94\x80", "caf\xc3\xa9 \xe4\xb8\xad \xe2\x94\x80");
     expect("\x1b]0;pwned\x07\x1b[2J", "?]0;pwned??[2J");
     expect("a\tb\nc\rd\x7f", "a?b?c?d?");
-    expect("\xc2\x9b" "31m", "?31m"); /* C1 CSI */
+    expect("\xc2\x9b"
+           "31m",
+           "?31m"); /* C1 CSI */
     expect("\xff\xfe ok \xe2\x82", "?? ok ??");
     expect("", "");
 }
