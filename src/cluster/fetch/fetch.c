@@ -81,7 +81,9 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     /* Only the summary's series are parsed: most of an answer is per-process detail. */
     if (prom_parse_only(t->body.data != NULL ? t->body.data : "", t->body.len, node_summary_uses,
                         NULL, &doc, why, sizeof why) != 0) {
-        snprintf(reason, sizeof reason, "malformed metrics: %s", why);
+        /* A body cut short is said as such (its last line is not a malformed one). */
+        snprintf(reason, sizeof reason, "%s%s",
+                 str_starts_with(why, "truncated") ? "" : "malformed metrics: ", why);
         set_failure(node, NODE_BAD_DATA, reason);
         return;
     }

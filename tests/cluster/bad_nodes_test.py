@@ -1,0 +1,83 @@
+"""nvitop -1 --hosts (and --json) against nodes that answer badly: a body cut in the middle of a
+line with complete HTTP framing ("bad data: truncated", never a healthy node), figures of 1e308,
++Inf, -Inf and NaN (one rule: N/A in the table, null in JSON), two nodes reporting the same
+hostname (one warning), and a table that fits 80 columns with long node names (NODE and HOST
+are cut first)."""
+import json
+import os
+
+from cluster_lib import check, main_wrapper, nodes_table, run_nvitop, served
+
+
+def body(host, values):
+    lines = [f'{name}{{index="0",hostname="{host}"}} {value}' for name, value in values]
+    return ('\n'.join(lines) + '\n').encode()
+
+
+GOOD = [('gpu_memory_total_MiB', '81559'), ('gpu_memory_used_MiB', '1024'),
+        ('gpu_utilization_Percentage', '50'), ('gpu_power_usage_W', '300'),
+        ('gpu_temperature_C', '60')]
+EXTREME = [('gpu_memory_total_MiB', '1e308'), ('gpu_memory_used_MiB', '-1e308'),
+           ('gpu_utilization_Percentage', 'NaN'), ('gpu_power_usage_W', '+Inf'),
+           ('gpu_temperature_C', '-Inf')]
+
+
+def run(nvitop, hosts, columns=None):
+    env_columns = os.environ.get('COLUMNS')
+    if columns is not None:
+        os.environ['COLUMNS'] = str(columns)
+    try:
+        return run_nvitop(nvitop, ['-1', '--timeout', '5', '--hosts', ','.join(hosts)])
+    finally:
+        if columns is not None:
+            if env_columns is None:
+                del os.environ['COLUMNS']
+            else:
+                os.environ['COLUMNS'] = env_columns
+
+
+def test(argv):
+    nvitop = argv[0]
+    truncated = body('cut', GOOD) + b'process_gpu_memory_MiB{index="0",pid="1'
+    routes = {'/cut': (200, truncated), '/extreme': (200, body('extreme', EXTREME)),
+              '/twin-a': (200, body('twin', GOOD)), '/twin-b': (200, body('twin', GOOD)),
+              '/a-rather-long-path-for-a-node-name/metrics':
+                  (200, body('a-host-name-that-is-much-too-long.example.org', GOOD))}
+    with served(routes) as port:
+        base = f'127.0.0.1:{port}'
+        cut, extreme = f'{base}/cut', f'{base}/extreme'
+        code, out, err, _ = run(nvitop, [cut, extreme])
+        rows = nodes_table(out)
+        check(code == 1 and err == '', f'status {code}, stderr {err!r}')
+        want = '- bad data: truncated: the answer ends in the middle of a line'
+        check(rows.get(cut) == want, f'truncated: {rows.get(cut)!r}, expected {want!r}\n{out}')
+        fields = rows.get(extreme, '').split(' ')
+        check(fields[:11] == ['extreme', '1', '0', 'N/A', 'N/A', 'N/A', '/', 'N/A', 'N/A', 'N/A',
+                              '0'], f'extreme values: {rows.get(extreme)!r}\n{out}')
+
+        code, out, err, _ = run_nvitop(nvitop, ['--json', '--timeout', '5', '--hosts', extreme])
+        summary = json.loads(out)['nodes'][0]['summary']
+        for key in ('utilization_mean_pct', 'utilization_max_pct', 'memory_used_mib',
+                    'memory_total_mib', 'power_w', 'temperature_max_c'):
+            check(summary[key] is None, f'JSON {key}: {summary[key]!r}, expected null')
+
+        twins = [f'{base}/twin-a', f'{base}/twin-b']
+        code, out, err, _ = run(nvitop, twins)
+        check(code == 0 and err.count('\n') == 1 and
+              err.startswith(f'nvitop: warning: {twins[0]} and {twins[1]} report the same '
+                             'hostname "twin"'), f'duplicate hostnames: status {code}, {err!r}')
+
+        long_node = f'{base}/a-rather-long-path-for-a-node-name/metrics'
+        code, out, err, _ = run(nvitop, [long_node, cut], columns=80)
+        lines = out.splitlines()
+        header = lines[0]
+        age_end = header.index('AGE') + len('AGE')
+        check(age_end <= 80, f'AGE ends at column {age_end} of 80:\n{out}')
+        row = lines[1]
+        check(row.startswith('127.0.0') and '~' in row[:age_end] and
+              row[:age_end].rstrip().endswith('s'), f'the long row up to AGE:\n{out}')
+        check(row[age_end:].strip().startswith('-'), f'TOP USERS after AGE:\n{out}')
+
+
+if __name__ == '__main__':
+    main_wrapper(test)
