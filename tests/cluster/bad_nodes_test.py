@@ -1,12 +1,16 @@
-"""nvitop -1 --hosts (and --json) against nodes that answer badly: a body cut in the middle of a
-line with complete HTTP framing ("bad data: truncated", never a healthy node), figures of 1e308,
-+Inf, -Inf and NaN (one rule: N/A in the table, null in JSON), two nodes reporting the same
-hostname (one warning), and a table that fits 80 columns with long node names (NODE and HOST
-are cut first)."""
+"""nvitop -1 --hosts (and --json, and the cluster screen) against nodes that answer badly: a body
+cut in the middle of a line with complete HTTP framing ("bad data: truncated", never a healthy
+node), figures of 1e308, +Inf, -Inf and NaN (one rule: N/A in the table and the node view, null
+in JSON), two nodes reporting the same hostname (one warning), a table that fits 80 columns with
+long node names (NODE and HOST are cut first), and a screen title that counts HTTP errors and
+bad data apart from nodes not answering."""
 import json
 import os
 
-from cluster_lib import check, main_wrapper, nodes_table, run_nvitop, served
+import shlex
+
+from cluster_lib import check, main_wrapper, nodes_table, run_nvitop, served, wait_until
+from screen_test import Tmux
 
 
 def body(host, values):
@@ -77,6 +81,32 @@ def test(argv):
         check(row.startswith('127.0.0') and '~' in row[:age_end] and
               row[:age_end].rstrip().endswith('s'), f'the long row up to AGE:\n{out}')
         check(row[age_end:].strip().startswith('-'), f'TOP USERS after AGE:\n{out}')
+
+        screen(nvitop, base)
+
+
+def screen(nvitop, base):
+    """The cluster screen: the title's counts, the warning, the extreme node in the table and in
+    its node view."""
+    hosts = [f'{base}/extreme', f'{base}/cut', f'{base}/missing', f'{base}/twin-a',
+             f'{base}/twin-b']
+    tmux = Tmux(f'{shlex.quote(nvitop)} -U --hosts {",".join(hosts)} --interval 0.5; sleep 60')
+    try:
+        title = '5 nodes, 3 ok, 0 not answering, 1 HTTP error, 1 bad data'
+        shown = wait_until(lambda: (lambda s: s if title in s else None)(tmux.capture()), 20,
+                           f'the title {title!r}')
+        check('report the same hostname "twin"' in shown, f'no duplicate warning:\n{shown}')
+        row = [line for line in shown.splitlines() if line.startswith(hosts[0])]
+        check(row and row[0].split()[1:11] == ['extreme', '1', '0', 'N/A', 'N/A', 'N/A', '/',
+                                               'N/A', 'N/A', 'N/A'], f'extreme row:\n{shown}')
+        tmux.keys('Enter')  # the cursor is on the first node: the extreme one
+        view = wait_until(lambda: (lambda s: s if 'Processes:' in s else None)(tmux.capture()),
+                          20, 'the node view')
+        check('inf' not in view.lower() and 'nan' not in view.lower() and 'N/A' in view and
+              '1e+308' not in view, f'node view of extreme values:\n{view}')
+        tmux.keys('q')
+    finally:
+        tmux.close()
 
 
 if __name__ == '__main__':
