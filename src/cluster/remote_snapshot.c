@@ -328,7 +328,9 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         }
         set_process_value(process_of(rs, slot, (uint32_t)pid, &proc_cap), doc, s);
     }
-    qsort(rs->processes, snap->process_count, sizeof *rs->processes, by_device_pid);
+    if (snap->process_count > 1) { /* a node without processes has no array (qsort wants one) */
+        qsort(rs->processes, snap->process_count, sizeof *rs->processes, by_device_pid);
+    }
     rs->cmdlines = xcalloc(snap->process_count + 1, sizeof *rs->cmdlines);
     for (size_t i = 0; i < snap->process_count; i++) {
         struct nvt_host_process *h = &rs->processes[i].host;

@@ -9,7 +9,7 @@ import os
 
 import shlex
 
-from cluster_lib import check, main_wrapper, nodes_table, run_nvitop, served, wait_until
+from cluster_lib import Failure, check, main_wrapper, nodes_table, run_nvitop, served, wait_until
 from screen_test import Tmux
 
 
@@ -99,9 +99,16 @@ def screen(nvitop, base):
         row = [line for line in shown.splitlines() if line.startswith(hosts[0])]
         check(row and row[0].split()[1:11] == ['extreme', '1', '0', 'N/A', 'N/A', 'N/A', '/',
                                                'N/A', 'N/A', 'N/A'], f'extreme row:\n{shown}')
-        tmux.keys('Enter')  # the cursor is on the first node: the extreme one
-        view = wait_until(lambda: (lambda s: s if 'Processes:' in s else None)(tmux.capture()),
-                          20, 'the node view')
+        # Only the extreme node (the filter), then its node view.
+        tmux.keys('\\', 'e', 'x', 't', 'r', 'e', 'm', 'e', 'Enter')
+        wait_until(lambda: '(1 shown)' in tmux.capture() and 'Filter: extreme_' not in
+                   tmux.capture(), 20, 'the filter on the extreme node')
+        tmux.keys('Enter')
+        try:
+            view = wait_until(lambda: (lambda s: s if 'Processes:' in s else None)(
+                tmux.capture()), 20, 'the node view')
+        except Failure as ex:
+            raise Failure(f'{ex}:\n{tmux.capture()}') from None
         check('inf' not in view.lower() and 'nan' not in view.lower() and 'N/A' in view and
               '1e+308' not in view, f'node view of extreme values:\n{view}')
         tmux.keys('q')

@@ -11,11 +11,11 @@
 #include <cmocka.h>
 /* clang-format on */
 
+#include "conn_guard.h"
+
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-#include "conn_guard.h"
 
 struct pair {
     int server; /* the guard's side */
