@@ -35,17 +35,23 @@ const char *node_state_name(enum node_state state) {
 
 bool node_summary_uses(const char *name, size_t len, const void *context) {
     (void)context;
-    static const char *const used[] = {
-        "nvitop_info",
-        "gpu_memory_total_MiB",
-        "gpu_utilization_Percentage",
-        "gpu_memory_used_MiB",
-        "gpu_power_usage_W",
-        "gpu_temperature_C",
-        "process_gpu_memory_MiB",
+#define USED(name)                                                                                 \
+    { name, sizeof(name) - 1 }
+    static const struct {
+        const char *name;
+        size_t len;
+    } used[] = {
+        USED("nvitop_info"),
+        USED("gpu_memory_total_MiB"),
+        USED("gpu_utilization_Percentage"),
+        USED("gpu_memory_used_MiB"),
+        USED("gpu_power_usage_W"),
+        USED("gpu_temperature_C"),
+        USED("process_gpu_memory_MiB"),
     };
+#undef USED
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
-        if (strlen(used[i]) == len && memcmp(name, used[i], len) == 0) {
+        if (used[i].len == len && memcmp(name, used[i].name, len) == 0) {
             return true;
         }
     }

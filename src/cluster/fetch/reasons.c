@@ -76,11 +76,15 @@ enum node_state fetch_reason(int curl_code, long http_status, const char *url,
     case CURLE_SSL_CONNECT_ERROR:
         if (plain_server(curl_error)) {
             snprintf(reason, size, "speaks plain HTTP, not TLS: use http://%s", where);
-        } else if (strstr(curl_error, "SYSCALL") != NULL || curl_error[0] == '\0') {
+        } else if (strstr(curl_error, "SYSCALL") != NULL || strstr(curl_error, "eof") != NULL ||
+                   curl_error[0] == '\0') {
+            /* The connection ended mid-handshake: a plain server that gave up on the
+             * ClientHello, or a TLS one that refused the client (TLS 1.2). */
             snprintf(reason, size,
-                     "closed the TLS connection without an answer: it may require a client "
-                     "certificate it trusts (--cert and --key)%s",
-                     client_cert ? "; the one given was refused" : "");
+                     "the connection ended during the TLS handshake: if it speaks plain HTTP, use "
+                     "http://%s; if it requires a client certificate, give one it trusts (--cert "
+                     "and --key)",
+                     where);
         } else {
             snprintf(reason, size, "TLS handshake failed: %s", curl_error);
         }

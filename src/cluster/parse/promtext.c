@@ -55,6 +55,13 @@ static const char *scan_value(struct cursor *c, const char **why) {
     }
     char *start = ++c->p;
     char *out = start;
+    /* Most values have no escape: the closing quote, then no backslash before it. */
+    char *quote = memchr(c->p, '"', (size_t)(c->end - c->p));
+    if (quote != NULL && memchr(c->p, '\\', (size_t)(quote - c->p)) == NULL) {
+        c->p = quote + 1;
+        *quote = '\0';
+        return start;
+    }
     /* The line is NUL-terminated at c->end: runs without a quote or a backslash are found with
      * strcspn() and moved only once an escape has shortened the value. */
     for (;;) {
