@@ -76,6 +76,15 @@ enum node_state fetch_reason(int curl_code, long http_status, const char *url,
     case CURLE_SSL_CONNECT_ERROR:
         if (plain_server(curl_error)) {
             snprintf(reason, size, "speaks plain HTTP, not TLS: use http://%s", where);
+        } else if (strstr(curl_error, "alert") != NULL &&
+                   (strstr(curl_error, "certificate") != NULL ||
+                    strstr(curl_error, "unknown ca") != NULL ||
+                    strstr(curl_error, "access denied") != NULL)) {
+            /* The server's alert about the client's certificate (or its absence). */
+            snprintf(reason, size,
+                     "refused the client certificate: it requires one it trusts (--cert and "
+                     "--key)%s",
+                     client_cert ? "; the one given was refused" : "");
         } else if (strstr(curl_error, "SYSCALL") != NULL || strstr(curl_error, "eof") != NULL ||
                    curl_error[0] == '\0') {
             /* The connection ended mid-handshake: a plain server that gave up on the
