@@ -1,15 +1,17 @@
 """Text from outside reaches the administrator's terminal only as plain characters: a local GPU
-process whose command line holds escape sequences (nvitop -1), and a node whose labels hold them
-(nvitop -1 --hosts).  Control characters and invalid UTF-8 print as '?'; nothing else changes."""
+process whose command line holds escape sequences (nvitop -1, and the monitor in tmux, whose
+pane title must not change), and a node whose labels hold them (nvitop -1 --hosts).  Control
+characters and invalid UTF-8 print as '?'; nothing else changes."""
 import json
 import os
+import shlex
 import signal
 import subprocess
-import sys
 import tempfile
 
 from cluster_lib import check, main_wrapper, run_nvitop, served, wait_until
 from exporter_lib import load_scenario, write_scenario
+from screen_test import Tmux
 
 # Retitles the terminal and clears it; then a C1 CSI and invalid UTF-8.
 HOSTILE = b'\x1b]0;pwned\x07\x1b[2J\xc2\x9b31m\xff'
@@ -42,9 +44,29 @@ def local_process(nvitop):
                 line = [x for x in out.decode().splitlines() if str(job.pid) in x]
                 check(line and f'sh -c "sleep 120; exit 0" {SHOWN}' in line[0],
                       f'{args}: the process line {line!r} does not show {SHOWN!r}')
+            monitor(nvitop, path, job.pid)
     finally:
         os.killpg(job.pid, signal.SIGKILL)
         job.wait(timeout=10)
+
+
+def monitor(nvitop, scenario, pid):
+    """The monitor shows the command line with '?' and the terminal keeps its title."""
+    command = (f'NVML_SIM_SCENARIO={shlex.quote(scenario)} NVML_SIM_TIME=1000 '
+               f'{shlex.quote(nvitop)}; sleep 60')
+    tmux = Tmux(command)
+    try:
+        screen = wait_until(lambda: (lambda s: s if SHOWN in s else None)(tmux.capture()), 20,
+                            f'the monitor showing {SHOWN!r}')
+        check(str(pid) in screen, f'the process is not on the screen:\n{screen}')
+        title = subprocess.run(['tmux', '-L', tmux.socket, 'display-message', '-p',
+                                '#{pane_title}'], capture_output=True, check=True,
+                               timeout=20).stdout.decode().strip()
+        check('pwned' not in title, f'the monitor let the command line retitle the terminal: '
+              f'{title!r}')
+        tmux.keys('q')
+    finally:
+        tmux.close()
 
 
 def hostile_node(nvitop):

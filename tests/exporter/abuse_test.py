@@ -11,6 +11,7 @@ to hold a scrape back.  How fast scrapes are is not checked here (bench/exporter
 
 usage: abuse_test.py NVITOP_EXPORTER_BINARY
 """
+import http.client
 import os
 import resource
 import socket
@@ -112,7 +113,6 @@ class Crowd:
 
 
 def scrape_ok(exporter, context=None):
-    import http.client
     if context is not None:
         conn = http.client.HTTPSConnection('127.0.0.1', exporter.port, timeout=SCRAPE_TIMEOUT_S,
                                            context=context)
