@@ -25,12 +25,16 @@ _nvitop_exporter() {
         --port | -p | --interval)
             return
             ;;
+        --tls-min-version)
+            mapfile -t COMPREPLY < <(compgen -W '1.0 1.1 1.2 1.3' -- "$cur")
+            return
+            ;;
     esac
 
     if [[ $cur == -* ]]; then
         mapfile -t COMPREPLY < <(compgen -W '--help --version --hostname --host --bind-address
             --bind --port --interval --certfile --keyfile --client-cafile --client-capath
-            --client-auth-required -h -V -H -B -p' -- "$cur")
+            --client-auth-required --tls-min-version -h -V -H -B -p' -- "$cur")
     fi
 }
 complete -F _nvitop_exporter nvitop-exporter

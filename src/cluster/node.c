@@ -35,21 +35,31 @@ const char *node_state_name(enum node_state state) {
 
 bool node_summary_uses(const char *name, size_t len, const void *context) {
     (void)context;
-    static const char *const used[] = {
-        "nvitop_info",
-        "gpu_memory_total_MiB",
-        "gpu_utilization_Percentage",
-        "gpu_memory_used_MiB",
-        "gpu_power_usage_W",
-        "gpu_temperature_C",
-        "process_gpu_memory_MiB",
+#define USED(name)                                                                                 \
+    { name, sizeof(name) - 1 }
+    static const struct {
+        const char *name;
+        size_t len;
+    } used[] = {
+        USED("nvitop_info"),
+        USED("gpu_memory_total_MiB"),
+        USED("gpu_utilization_Percentage"),
+        USED("gpu_memory_used_MiB"),
+        USED("gpu_power_usage_W"),
+        USED("gpu_temperature_C"),
+        USED("process_gpu_memory_MiB"),
     };
+#undef USED
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
-        if (strlen(used[i]) == len && memcmp(name, used[i], len) == 0) {
+        if (used[i].len == len && memcmp(name, used[i].name, len) == 0) {
             return true;
         }
     }
     return false;
+}
+
+double node_reading(double v) {
+    return isfinite(v) && v >= 0 && v <= NODE_READING_MAX ? v : NAN;
 }
 
 static double nan_max(double a, double b) {
@@ -114,7 +124,7 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
             continue;
         }
         bool mig = strchr(index, ':') != NULL;
-        double v = s->value;
+        double v = node_reading(s->value);
         if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
             const char *user = prom_label_value(doc, s, "username");
             out->process_count++;

@@ -59,6 +59,12 @@ struct node {
 
 /* Summarise one node's samples.  Returns false with a reason when no nvitop-exporter GPU metric
  * is present (a wrong port, another exporter). */
+/* The one rule for a node's figures, wherever they are shown (the table, the node view, JSON): a
+ * value that is not a finite number from 0 to NODE_READING_MAX (NaN, +Inf, -Inf, 1e308, a
+ * negative one) is no reading, and is shown as N/A (null in JSON).  Returns v, or NaN. */
+#define NODE_READING_MAX 1e9
+double node_reading(double v);
+
 bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size);
 
 /* The metric names node_summarize() reads (a prom_keep_fn for prom_parse_only(); context

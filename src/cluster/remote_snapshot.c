@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/node.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
 #include "util/xalloc.h"
@@ -175,7 +176,7 @@ static struct nvt_gpu_process *process_of(struct remote_snapshot *rs, size_t slo
 static void set_process_value(struct nvt_gpu_process *p, const struct prom_doc *doc,
                               const struct prom_sample *s) {
     const char *name = s->name;
-    double v = s->value;
+    double v = node_reading(s->value);
     struct nvt_host_process *h = &p->host;
     const char *user = prom_label_value(doc, s, "username");
     if (user != NULL && strcmp(user, "N/A") != 0) {
@@ -297,7 +298,7 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         const char *uuid = prom_label_value(doc, s, "uuid");
         str_copy(d->info.name, sizeof d->info.name, name != NULL ? name : "");
         str_copy(d->info.uuid, sizeof d->info.uuid, uuid != NULL ? uuid : "");
-        d->state.memory_total_bytes = mib_bytes(s->value);
+        d->state.memory_total_bytes = mib_bytes(node_reading(s->value));
         snap->devices = rs->devices;
     }
     if (snap->device_count == 0) {
@@ -315,7 +316,7 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
             continue;
         }
         if (str_starts_with(s->name, "gpu_")) {
-            set_device_value(&rs->devices[slot], s->name, s->value);
+            set_device_value(&rs->devices[slot], s->name, node_reading(s->value));
             continue;
         }
         const char *pid_text = prom_label_value(doc, s, "pid");
@@ -327,7 +328,9 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         }
         set_process_value(process_of(rs, slot, (uint32_t)pid, &proc_cap), doc, s);
     }
-    qsort(rs->processes, snap->process_count, sizeof *rs->processes, by_device_pid);
+    if (snap->process_count > 1) { /* a node without processes has no array (qsort wants one) */
+        qsort(rs->processes, snap->process_count, sizeof *rs->processes, by_device_pid);
+    }
     rs->cmdlines = xcalloc(snap->process_count + 1, sizeof *rs->cmdlines);
     for (size_t i = 0; i < snap->process_count; i++) {
         struct nvt_host_process *h = &rs->processes[i].host;

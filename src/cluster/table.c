@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/text/utf8.h"
+
 static void fmt_pct(char *buf, size_t size, double v) {
     if (isnan(v)) {
         snprintf(buf, size, "N/A");
@@ -61,20 +63,86 @@ static void fmt_users(char *buf, size_t size, const struct node_summary *s) {
     }
 }
 
-void table_widths(const struct node *nodes, size_t count, struct table_widths *out) {
+void table_widths(const struct node *nodes, size_t count, size_t columns,
+                  struct table_widths *out) {
     out->node = 4;
     out->host = 4;
     for (size_t i = 0; i < count; i++) {
-        int a = (int)strlen(nodes[i].address), h = (int)strlen(nodes[i].summary.hostname);
+        int a = (int)utf8_width(nodes[i].address, strlen(nodes[i].address));
+        int h = (int)utf8_width(nodes[i].summary.hostname, strlen(nodes[i].summary.hostname));
         out->node = a > out->node ? a : out->node;
         out->host = h > out->host ? h : out->host;
     }
+    if (columns == 0) {
+        return;
+    }
+    /* NODE and HOST give way first, the longer one first, down to 8 cells each, so that every
+     * figure up to AGE stays visible (TOP USERS may run past the edge). */
+    int room = (int)columns - TABLE_FIXED_CELLS;
+    while (out->node + out->host > room && (out->node > 8 || out->host > 8)) {
+        if (out->node >= out->host && out->node > 8) {
+            out->node--;
+        } else {
+            out->host--;
+        }
+    }
+}
+
+/* text in exactly width cells: cut with "~" when longer (never inside a character), padded with
+ * spaces when shorter. */
+static void cell(char *buf, size_t size, const char *text, int width) {
+    size_t len = strlen(text);
+    size_t cells = 0;
+    size_t keep = utf8_fit(text, len, (size_t)width, &cells);
+    bool cut = keep < len;
+    if (cut) {
+        keep = utf8_fit(text, len, width > 0 ? (size_t)width - 1 : 0, &cells);
+    }
+    size_t used = 0;
+    if (keep + 2 + (size_t)width >= size) {
+        keep = 0; /* cannot happen with the callers' buffers; stay safe */
+        cells = 0;
+    }
+    memcpy(buf, text, keep);
+    used = keep;
+    if (cut) {
+        buf[used++] = '~';
+        cells++;
+    }
+    while (cells < (size_t)width) {
+        buf[used++] = ' ';
+        cells++;
+    }
+    buf[used] = '\0';
 }
 
 void table_header(char *buf, size_t size, const struct table_widths *w) {
-    snprintf(buf, size, "%-*s  %-*s  %4s %3s %5s %5s %21s %6s %5s %5s %4s  %s", w->node, "NODE",
-             w->host, "HOST", "GPUS", "MIG", "UTIL", "MAX", "MEMORY USED / TOTAL", "POWER", "TEMP",
-             "PROCS", "AGE", "TOP USERS (GPU MEMORY)");
+    char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
+    cell(node, sizeof node, "NODE", w->node);
+    cell(host, sizeof host, "HOST", w->host);
+    snprintf(buf, size, "%s  %s  %4s %3s %4s %4s %19s %5s %4s %5s %3s  %s", node, host, "GPUS",
+             "MIG", "UTIL", "MAX", "MEMORY USED / TOTAL", "POWER", "TEMP", "PROCS", "AGE",
+             "TOP USERS (GPU MEMORY)");
+}
+
+bool table_same_host(const struct node *nodes, size_t count, char *buf, size_t size) {
+    for (size_t i = 0; i < count; i++) {
+        const char *host = nodes[i].summary.hostname;
+        if (!nodes[i].has_data || host[0] == '\0') {
+            continue;
+        }
+        for (size_t j = i + 1; j < count; j++) {
+            if (nodes[j].has_data && strcmp(nodes[j].summary.hostname, host) == 0) {
+                snprintf(buf, size,
+                         "%s and %s report the same hostname \"%s\": one machine listed twice, "
+                         "or exporters started with the same --hostname",
+                         nodes[i].address, nodes[j].address, host);
+                return true;
+            }
+        }
+    }
+    buf[0] = '\0';
+    return false;
 }
 
 void table_problem(char *buf, size_t size, const struct node *n) {
@@ -92,8 +160,11 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
     const struct node_summary *s = &n->summary;
     if (!n->has_data) {
         char problem[sizeof n->reason + 32];
+        char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
         table_problem(problem, sizeof problem, n);
-        snprintf(buf, size, "%-*s  %-*s  %s", w->node, n->address, w->host, "-", problem);
+        cell(node, sizeof node, n->address, w->node);
+        cell(host, sizeof host, "-", w->host);
+        snprintf(buf, size, "%s  %s  %s", node, host, problem);
         return;
     }
     char age[16], util[16], max[16], used[32], total[32], mem[80], power[24], temp[16];
@@ -107,7 +178,9 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
     fmt_unit(power, sizeof power, s->power_w, "W");
     fmt_unit(temp, sizeof temp, s->temperature_max_c, "C");
     fmt_users(users, sizeof users, s);
-    snprintf(buf, size, "%-*s  %-*s  %4u %3u %5s %5s %21s %6s %5s %5u %4s  %s", w->node, n->address,
-             w->host, s->hostname[0] != '\0' ? s->hostname : "-", s->gpu_count, s->mig_count, util,
-             max, mem, power, temp, s->process_count, age, users);
+    char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
+    cell(node, sizeof node, n->address, w->node);
+    cell(host, sizeof host, s->hostname[0] != '\0' ? s->hostname : "-", w->host);
+    snprintf(buf, size, "%s  %s  %4u %3u %4s %4s %19s %5s %4s %5u %3s  %s", node, host,
+             s->gpu_count, s->mig_count, util, max, mem, power, temp, s->process_count, age, users);
 }

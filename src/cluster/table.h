@@ -5,17 +5,29 @@
 #ifndef NVITOP_CLUSTER_TABLE_H
 #define NVITOP_CLUSTER_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "cluster/node.h"
 
 struct table_widths {
-    int node;
+    int node; /* cells */
     int host;
 };
 
-/* Column widths that fit every node's address and host name. */
-void table_widths(const struct node *nodes, size_t count, struct table_widths *out);
+/* The cells a line takes besides NODE, HOST and TOP USERS. */
+#define TABLE_FIXED_CELLS 63
+/* Room for a NODE or HOST cell (an address is at most 255 bytes, a cut one ends with '~'). */
+#define TABLE_CELL_MAX 1024
+
+/* Column widths that fit every node's address and host name, or, with columns > 0, that make
+ * every figure up to AGE fit in that many columns (NODE and HOST are cut first, down to 8 cells
+ * each; a cut text ends with '~').  columns 0: no limit. */
+void table_widths(const struct node *nodes, size_t count, size_t columns, struct table_widths *out);
+
+/* When two nodes with data report the same hostname (a machine listed twice, or a copied
+ * --hostname): true, with a sentence naming them in buf. */
+bool table_same_host(const struct node *nodes, size_t count, char *buf, size_t size);
 
 /* The header line ("NODE  HOST  GPUS MIG  UTIL ..."). */
 void table_header(char *buf, size_t size, const struct table_widths *w);

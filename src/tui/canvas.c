@@ -7,6 +7,7 @@
 #include <string.h>
 #include <wchar.h>
 
+#include "util/text/term_text.h"
 #include "util/text/utf8.h"
 
 struct canvas {
@@ -320,7 +321,8 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
         if (ascii != 0) {
             put_char(canvas, row, col, &ascii, 1, 1, style);
             col += 1;
-        } else if (cp == 0xFFFD || cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
+        } else if (cp == 0xFFFD || !term_cp_printable(cp)) {
+            /* An invalid byte or a control character: term_text.h's rule, as in every output. */
             put_char(canvas, row, col, "?", 1, 1, style);
             col += 1;
         } else if (width == 0) {

@@ -121,6 +121,38 @@ def counting_server():
         thread.join(timeout=15)
 
 
+@contextlib.contextmanager
+def served(routes):
+    """An HTTP/1.1 server on loopback answering GET path with routes[path] = (status, body) or
+    (status, body, {header: value}); 404 for other paths.  Bodies are bytes, sent as they are.
+    Yields its port."""
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = 'HTTP/1.1'
+
+        def do_GET(self):  # noqa: N802
+            status, body, *extra = routes.get(self.path, (404, b'not found\n'))
+            self.send_response(status)
+            for key, value in (extra[0] if extra else {}).items():
+                self.send_header(key, value.replace('PORT', str(self.server.server_address[1])))
+            self.send_header('Content-Length', str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1})
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=15)
+
+
 def run_nvitop(binary, args, timeout=60):
     """(exit status, stdout, stderr) of nvitop with args, without a terminal."""
     env = dict(os.environ)

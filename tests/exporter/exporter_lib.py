@@ -260,7 +260,8 @@ class Prometheus:
 
 def make_certs(directory):
     """A CA, a server certificate for 127.0.0.1 signed by it, a client certificate signed by it,
-    a client certificate signed by another CA, and a key that matches no certificate."""
+    one signed by it for TLS servers only (server-only), a client certificate signed by another
+    CA, and a key that matches no certificate."""
     def run(*args):
         subprocess.run(['openssl', *args], cwd=directory, check=True, capture_output=True,
                        timeout=60)
@@ -276,6 +277,13 @@ def make_certs(directory):
             '-subj', f'/CN={name}', '-keyout', f'{name}.key', '-out', f'{name}.csr')
         run('x509', '-req', '-in', f'{name}.csr', '-CA', f'{ca}.crt', '-CAkey', f'{ca}.key',
             '-CAcreateserial', '-days', '2', '-extfile', 'san.ext', '-out', f'{name}.crt')
+    # A certificate from the trusted CA that is only good for TLS servers (extended key usage).
+    with open(os.path.join(directory, 'server-only.ext'), 'w', encoding='ascii') as f:
+        f.write('subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n')
+    run('req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
+        '-subj', '/CN=server-only', '-keyout', 'server-only.key', '-out', 'server-only.csr')
+    run('x509', '-req', '-in', 'server-only.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key',
+        '-CAcreateserial', '-days', '2', '-extfile', 'server-only.ext', '-out', 'server-only.crt')
     run('genpkey', '-algorithm', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-out',
         'other.key')
     return {name: os.path.join(directory, name) for name in os.listdir(directory)}

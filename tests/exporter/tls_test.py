@@ -12,6 +12,7 @@ with a clear message and status 1.
 """
 import os
 import shutil
+import socket
 import ssl
 import subprocess
 import sys
@@ -43,12 +44,41 @@ def scraped_by_prometheus(exporter, tls_config):
         lib.check(count and count[0]['value'][1] == '8', f'count over TLS: {count}')
 
 
+def handshake_version(exporter, certs, version):
+    """The TLS version a client limited to version gets, or None when the handshake fails."""
+    context = client_context(certs)
+    context.minimum_version = context.maximum_version = version
+    context.set_ciphers('DEFAULT@SECLEVEL=0')  # lets this client offer TLS 1.0 and 1.1
+    try:
+        with socket.create_connection(('127.0.0.1', exporter.port), timeout=10) as raw:
+            with context.wrap_socket(raw, server_hostname='127.0.0.1') as s:
+                return s.version()
+    except (ssl.SSLError, ConnectionError):
+        return None
+
+
+def check_versions(binary, scenario, tls, certs):
+    """TLS 1.2 and 1.3 by default (exporter-toolkit's minimum); --tls-min-version changes it."""
+    v = ssl.TLSVersion
+    for args, accepted in (([], {'TLSv1.2', 'TLSv1.3'}),
+                           (['--tls-min-version', '1.3'], {'TLSv1.3'}),
+                           (['--tls-min-version', '1.0'],
+                            {'TLSv1', 'TLSv1.1', 'TLSv1.2', 'TLSv1.3'})):
+        with lib.Exporter(binary, scenario, tls + args) as exporter:
+            got = {handshake_version(exporter, certs, version)
+                   for version in (v.TLSv1, v.TLSv1_1, v.TLSv1_2, v.TLSv1_3)} - {None}
+            lib.check(got == accepted, f'{args}: TLS versions accepted {sorted(got)}, '
+                      f'expected {sorted(accepted)}')
+    start_failure(binary, scenario, tls + ['--tls-min-version', '1.4'],
+                  "argument --tls-min-version: invalid choice: '1.4'")
+
+
 def start_failure(binary, scenario, args, expected):
     env = dict(os.environ, NVML_SIM_SCENARIO=scenario)
     proc = subprocess.run([binary, '--port', str(lib.free_port()), *args], env=env,
                           capture_output=True, timeout=30, check=False)
     err = proc.stderr.decode()
-    lib.check(proc.returncode == 1 and expected in err,
+    lib.check(proc.returncode in (1, 2) and expected in err,
               f'{args}: status {proc.returncode}, stderr {err!r}; expected {expected!r}')
 
 
@@ -78,10 +108,13 @@ def main(argv):
                           f'{ca_args}: a client without a certificate was served')
                 lib.check(refused(exporter, client_context(certs, 'rogue')),
                           f'{ca_args}: a client with another CA\'s certificate was served')
+                lib.check(refused(exporter, client_context(certs, 'server-only')),
+                          f'{ca_args}: a client with a certificate for servers only was served')
                 scraped_by_prometheus(exporter, {'ca_file': certs['ca.crt'],
                                                  'cert_file': certs['client.crt'],
                                                  'key_file': certs['client.key']})
 
+        check_versions(binary, scenario, tls, certs)
         start_failure(binary, scenario, ['--certfile', certs['server.crt'], '--keyfile',
                                          certs['other.key']],
                       'ERROR: Failed to load TLS certificate/key from')

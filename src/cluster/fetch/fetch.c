@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cluster/fetch/curl_api.h"
+#include "cluster/fetch/reasons.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
 #include "util/text/strbuf.h"
@@ -16,6 +17,8 @@
  * this is a wrong URL or a hostile server, not metrics. */
 #define BODY_LIMIT (64u << 20)
 
+#define FETCH_MAX_REDIRECTS 5
+
 struct fetch_transfer {
     const struct curl_api *curl;
     struct node *node;
@@ -23,7 +26,8 @@ struct fetch_transfer {
     CURL *easy;
     struct strbuf body; /* its capacity is kept from one read to the next */
     bool too_big;
-    bool active; /* added to the multi handle */
+    bool active;      /* added to the multi handle */
+    bool client_cert; /* a client certificate was given */
     char error[CURL_ERROR_SIZE];
 };
 
@@ -42,30 +46,8 @@ static size_t on_data(char *data, size_t size, size_t count, void *user) {
 }
 
 enum node_state fetch_state_of(int curl_code, long http_status) {
-    switch ((CURLcode)curl_code) {
-    case CURLE_OK:
-        return http_status == 200 ? NODE_OK : NODE_HTTP_ERROR;
-    case CURLE_COULDNT_CONNECT:
-        return NODE_REFUSED;
-    case CURLE_OPERATION_TIMEDOUT:
-        return NODE_TIMEOUT;
-    case CURLE_SSL_CONNECT_ERROR:
-    case CURLE_PEER_FAILED_VERIFICATION:
-    case CURLE_SSL_CERTPROBLEM:
-    case CURLE_SSL_CIPHER:
-    case CURLE_SSL_CACERT_BADFILE:
-    case CURLE_SSL_ENGINE_NOTFOUND:
-    case CURLE_SSL_ENGINE_SETFAILED:
-    case CURLE_SSL_CRL_BADFILE:
-    case CURLE_SSL_ISSUER_ERROR:
-    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-    case CURLE_SSL_INVALIDCERTSTATUS:
-    case CURLE_SSL_SHUTDOWN_FAILED:
-    case CURLE_USE_SSL_FAILED:
-        return NODE_TLS_ERROR;
-    default:
-        return NODE_ERROR;
-    }
+    char reason[8];
+    return fetch_reason(curl_code, http_status, "", "", 0, false, reason, sizeof reason);
 }
 
 static void set_failure(struct node *node, enum node_state state, const char *reason) {
@@ -78,29 +60,19 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     long status = 0;
     t->curl->easy_getinfo(t->easy, CURLINFO_RESPONSE_CODE, &status);
     node->http_status = (int)status;
-    enum node_state state = fetch_state_of(code, status);
     if (t->too_big) {
         set_failure(node, NODE_BAD_DATA, "answer larger than 64 MiB");
         return;
     }
-    if (state == NODE_HTTP_ERROR) {
-        char reason[64];
-        snprintf(reason, sizeof reason, "HTTP %ld", status);
-        set_failure(node, state, reason);
-        return;
-    }
-    if (state == NODE_REFUSED) {
-        set_failure(node, state, "connection refused"); /* curl's text has timings in it */
-        return;
-    }
-    if (state == NODE_TIMEOUT) {
-        char reason[64];
-        snprintf(reason, sizeof reason, "no answer within %g s", timeout_s);
-        set_failure(node, state, reason);
-        return;
+    char reason[sizeof node->reason];
+    enum node_state state =
+        fetch_reason(code, status, node->url, t->error[0] != '\0' ? t->error : "", timeout_s,
+                     t->client_cert, reason, sizeof reason);
+    if (state == NODE_ERROR && reason[0] == '\0') {
+        str_copy(reason, sizeof reason, t->curl->easy_strerror(code));
     }
     if (state != NODE_OK) {
-        set_failure(node, state, t->error[0] != '\0' ? t->error : t->curl->easy_strerror(code));
+        set_failure(node, state, reason);
         return;
     }
     struct prom_doc doc;
@@ -109,8 +81,9 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     /* Only the summary's series are parsed: most of an answer is per-process detail. */
     if (prom_parse_only(t->body.data != NULL ? t->body.data : "", t->body.len, node_summary_uses,
                         NULL, &doc, why, sizeof why) != 0) {
-        char reason[sizeof node->reason];
-        snprintf(reason, sizeof reason, "malformed metrics: %s", why);
+        /* A body cut short is said as such (its last line is not a malformed one). */
+        snprintf(reason, sizeof reason, "%s%s",
+                 str_starts_with(why, "truncated") ? "" : "malformed metrics: ", why);
         set_failure(node, NODE_BAD_DATA, reason);
         return;
     }
@@ -144,6 +117,10 @@ static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct f
     long timeout_ms = (long)(o->timeout_s * 1000);
     o->curl->easy_setopt(easy, CURLOPT_URL, url);
     o->curl->easy_setopt(easy, CURLOPT_PROTOCOLS_STR, "http,https");
+    /* A moved exporter (a proxy's 301/302) is followed, a few times at most. */
+    o->curl->easy_setopt(easy, CURLOPT_FOLLOWLOCATION, 1L);
+    o->curl->easy_setopt(easy, CURLOPT_MAXREDIRS, (long)FETCH_MAX_REDIRECTS);
+    o->curl->easy_setopt(easy, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
     o->curl->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     o->curl->easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
     o->curl->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
@@ -175,6 +152,7 @@ struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
     t->curl = options->curl;
     t->node = node;
     t->timeout_s = options->timeout_s;
+    t->client_cert = options->cert != NULL;
     t->easy = make_easy(node->url, t, options);
     t->curl->easy_setopt(t->easy, CURLOPT_PRIVATE, t);
     fetch_transfer_restart(multi, t);
@@ -268,7 +246,9 @@ enum node_state fetch_get(const char *url, const struct fetch_options *options, 
     long status = 0;
     curl->easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
     curl->easy_cleanup(easy);
-    enum node_state state = t.too_big ? NODE_BAD_DATA : fetch_state_of(code, status);
+    enum node_state state = t.too_big ? NODE_BAD_DATA
+                                      : fetch_reason(code, status, url, t.error, options->timeout_s,
+                                                     options->cert != NULL, reason, size);
     if (state == NODE_OK) {
         *body = t.body;
         reason[0] = '\0';
@@ -276,14 +256,8 @@ enum node_state fetch_get(const char *url, const struct fetch_options *options, 
     }
     if (t.too_big) {
         str_copy(reason, size, "answer larger than 64 MiB");
-    } else if (state == NODE_HTTP_ERROR) {
-        snprintf(reason, size, "HTTP %ld", status);
-    } else if (state == NODE_REFUSED) {
-        str_copy(reason, size, "connection refused");
-    } else if (state == NODE_TIMEOUT) {
-        snprintf(reason, size, "no answer within %g s", options->timeout_s);
-    } else {
-        str_copy(reason, size, t.error[0] != '\0' ? t.error : curl->easy_strerror(code));
+    } else if (state == NODE_ERROR && reason[0] == '\0') {
+        str_copy(reason, size, curl->easy_strerror(code));
     }
     strbuf_fini(&t.body);
     return state;

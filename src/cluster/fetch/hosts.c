@@ -12,8 +12,8 @@
 /* Hosts more than this are a mistake (a wrong file), and each costs a connection per refresh. */
 #define HOSTS_MAX 10000
 
-static bool add_host(const char *text, size_t len, bool https, struct node **nodes, size_t *count,
-                     size_t *cap, char *err, size_t errlen) {
+static bool add_host(const char *text, size_t len, struct node **nodes, size_t *count, size_t *cap,
+                     char *err, size_t errlen) {
     while (len > 0 && (*text == ' ' || *text == '\t')) {
         text++;
         len--;
@@ -56,18 +56,21 @@ static bool add_host(const char *text, size_t len, bool https, struct node **nod
         bool has_path = strchr(scheme_end + 3, '/') != NULL;
         snprintf(n->url, sizeof n->url, "%s%s", n->address, has_path ? "" : "/metrics");
     } else {
-        snprintf(n->url, sizeof n->url, "%s://%s/metrics", https ? "https" : "http", n->address);
+        /* host:port is plain HTTP whatever the TLS options (a fleet may mix plain and TLS nodes:
+         * those are written https://); a path after it is used as given. */
+        bool has_path = strchr(n->address, '/') != NULL;
+        snprintf(n->url, sizeof n->url, "http://%s%s", n->address, has_path ? "" : "/metrics");
     }
     return true;
 }
 
-static bool add_list(const char *text, const char *seps, bool https, struct node **nodes,
-                     size_t *count, size_t *cap, char *err, size_t errlen) {
+static bool add_list(const char *text, const char *seps, struct node **nodes, size_t *count,
+                     size_t *cap, char *err, size_t errlen) {
     while (*text != '\0') {
         size_t len = strcspn(text, seps);
         const char *hash = memchr(text, '#', len);
         size_t used = hash != NULL ? (size_t)(hash - text) : len;
-        if (!add_host(text, used, https, nodes, count, cap, err, errlen)) {
+        if (!add_host(text, used, nodes, count, cap, err, errlen)) {
             return false;
         }
         text += len;
@@ -78,8 +81,7 @@ static bool add_list(const char *text, const char *seps, bool https, struct node
     return true;
 }
 
-bool hosts_parse(const char *spec, bool https_default, struct node **nodes, size_t *count,
-                 char *err, size_t errlen) {
+bool hosts_parse(const char *spec, struct node **nodes, size_t *count, char *err, size_t errlen) {
     *nodes = NULL;
     *count = 0;
     size_t cap = 0;
@@ -95,12 +97,12 @@ bool hosts_parse(const char *spec, bool https_default, struct node **nodes, size
         ok = true;
         while (ok && getline(&line, &size, f) >= 0) {
             line[strcspn(line, "\n")] = '\0';
-            ok = add_list(line, ",", https_default, nodes, count, &cap, err, errlen);
+            ok = add_list(line, ",", nodes, count, &cap, err, errlen);
         }
         free(line);
         fclose(f);
     } else {
-        ok = add_list(spec, ",", https_default, nodes, count, &cap, err, errlen);
+        ok = add_list(spec, ",", nodes, count, &cap, err, errlen);
     }
     if (ok && *count == 0) {
         snprintf(err, errlen, "no hosts in '%s'", spec);

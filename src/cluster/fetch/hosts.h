@@ -10,9 +10,9 @@
 
 #include "cluster/node.h"
 
-/* Parse spec into *nodes (calloc'd, *count entries; free()).  https_default: a bare host:port is
- * read over HTTPS (when TLS files were given).  Returns false with a message in err. */
-bool hosts_parse(const char *spec, bool https_default, struct node **nodes, size_t *count,
-                 char *err, size_t errlen);
+/* Parse spec into *nodes (calloc'd, *count entries; free()).  A bare host:port is read as
+ * http://host:port/metrics, host:port/path as http://host:port/path; TLS nodes are written
+ * https://.  Returns false with a message in err. */
+bool hosts_parse(const char *spec, struct node **nodes, size_t *count, char *err, size_t errlen);
 
 #endif /* NVITOP_CLUSTER_HOSTS_H */

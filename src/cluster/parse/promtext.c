@@ -25,14 +25,14 @@ static bool is_name_start(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
 }
 
-static bool is_name_char(char c) {
-    return is_name_start(c) || (c >= '0' && c <= '9');
-}
-
 static void skip_blanks(struct cursor *c) {
     while (c->p < c->end && (*c->p == ' ' || *c->p == '\t')) {
         c->p++;
     }
+}
+
+static bool is_name_char(char c) {
+    return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
 /* A name at the cursor; returns its start or NULL.  The caller terminates it. */
@@ -55,24 +55,40 @@ static const char *scan_value(struct cursor *c, const char **why) {
     }
     char *start = ++c->p;
     char *out = start;
-    while (c->p < c->end && *c->p != '"') {
-        char ch = *c->p++;
-        if (ch == '\\') {
-            if (c->p >= c->end) {
-                break;
-            }
-            char e = *c->p++;
-            ch = e == 'n' ? '\n' : e;
-            if (e != 'n' && e != '\\' && e != '"') {
-                *why = "unknown escape in label value";
-                return NULL;
-            }
-        }
-        *out++ = ch;
+    /* Most values have no escape: the closing quote, then no backslash before it. */
+    char *quote = memchr(c->p, '"', (size_t)(c->end - c->p));
+    if (quote != NULL && memchr(c->p, '\\', (size_t)(quote - c->p)) == NULL) {
+        c->p = quote + 1;
+        *quote = '\0';
+        return start;
     }
-    if (c->p >= c->end) {
-        *why = "unterminated label value";
-        return NULL;
+    /* The line is NUL-terminated at c->end: runs without a quote or a backslash are found with
+     * strcspn() and moved only once an escape has shortened the value. */
+    for (;;) {
+        size_t run = strcspn(c->p, "\"\\");
+        if (out != c->p) {
+            memmove(out, c->p, run);
+        }
+        out += run;
+        c->p += run;
+        if (c->p >= c->end) {
+            *why = "unterminated label value";
+            return NULL;
+        }
+        if (*c->p == '"') {
+            break;
+        }
+        c->p++; /* the backslash */
+        if (c->p >= c->end) {
+            *why = "unterminated label value";
+            return NULL;
+        }
+        char e = *c->p++;
+        if (e != 'n' && e != '\\' && e != '"') {
+            *why = "unknown escape in label value";
+            return NULL;
+        }
+        *out++ = e == 'n' ? '\n' : e;
     }
     c->p++; /* the closing quote */
     *out = '\0';
@@ -147,6 +163,47 @@ static bool parse_number(const char *token, double *out) {
     return *end == '\0';
 }
 
+/* Whether token is a number parse_number() accepts, without converting it (strtod() was most of
+ * the cost of checking the lines a caller does not keep): Go's decimal float syntax, NaN, Inf. */
+static bool is_number(const char *token) {
+    if (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0 ||
+        strcmp(token, "-Inf") == 0) {
+        return true;
+    }
+    const char *p = token;
+    if (*p == '+' || *p == '-') {
+        p++;
+    }
+    size_t digits = 0;
+    while (*p >= '0' && *p <= '9') {
+        p++;
+        digits++;
+    }
+    if (*p == '.') {
+        p++;
+        while (*p >= '0' && *p <= '9') {
+            p++;
+            digits++;
+        }
+    }
+    if (digits == 0) {
+        return false;
+    }
+    if (*p == 'e' || *p == 'E') {
+        p++;
+        if (*p == '+' || *p == '-') {
+            p++;
+        }
+        if (!(*p >= '0' && *p <= '9')) {
+            return false;
+        }
+        while (*p >= '0' && *p <= '9') {
+            p++;
+        }
+    }
+    return *p == '\0';
+}
+
 static bool parse_sample(struct cursor *c, const char **why) {
     struct prom_doc *d = c->doc;
     char *name = scan_name(c, false);
@@ -156,10 +213,9 @@ static bool parse_sample(struct cursor *c, const char **why) {
     }
     /* The name is terminated only after its labels are parsed: its end may be the '{'. */
     char *name_end = c->p;
-    if (c->keep != NULL && !c->keep(name, (size_t)(name_end - name), c->keep_context)) {
-        c->p = c->end; /* not wanted: the rest of the line is not even read */
-        return true;
-    }
+    /* A sample not wanted is still read to its end, so that a broken line is an error wherever
+     * it is; its labels are then dropped and it is not kept. */
+    bool wanted = c->keep == NULL || c->keep(name, (size_t)(name_end - name), c->keep_context);
     size_t first = d->label_count;
     skip_blanks(c);
     if (c->p < c->end && *c->p == '{' && !parse_labels(c, why)) {
@@ -189,6 +245,14 @@ static bool parse_sample(struct cursor *c, const char **why) {
     }
     *token_end = '\0';
     *name_end = '\0';
+    if (!wanted) {
+        d->label_count = first;
+        if (!is_number(token)) {
+            *why = token == token_end ? "missing value" : "malformed value";
+            return false;
+        }
+        return true;
+    }
     double value;
     if (!parse_number(token, &value)) {
         *why = token == token_end ? "missing value" : "malformed value";
@@ -212,6 +276,12 @@ int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void
     memset(doc, 0, sizeof *doc);
     if (memchr(body, '\0', len) != NULL) {
         snprintf(err, errlen, "NUL byte in the body");
+        return -1;
+    }
+    if (len > 0 && body[len - 1] != '\n') {
+        /* Every line of the format ends with a line feed: a body cut short by a connection that
+         * ended early (with framing that looked complete) must not read as a healthy node. */
+        snprintf(err, errlen, "truncated: the answer ends in the middle of a line");
         return -1;
     }
     doc->text = xmalloc(len + 1);

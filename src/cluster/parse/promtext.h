@@ -32,7 +32,8 @@ struct prom_doc {
 };
 
 /*
- * Parse len bytes (need not be NUL-terminated; an embedded NUL is an error).  Returns 0 and fills
+ * Parse len bytes (need not be NUL-terminated; an embedded NUL is an error, and so is a body whose
+ * last line does not end with a line feed: "truncated: ...").  Returns 0 and fills
  * *doc (free with prom_doc_free()), or -1 with a message like "line 3: expected '=' after label
  * name" in err (size errlen) and *doc empty.  Allocation failure aborts (program code: xalloc).
  */
@@ -45,10 +46,9 @@ int prom_parse(const char *body, size_t len, struct prom_doc *doc, char *err, si
 typedef bool prom_keep_fn(const char *name, size_t len, const void *context);
 
 /*
- * prom_parse() keeping only the samples whose name keep() accepts.  The rest of a rejected line
- * is skipped unread, so an error there goes unnoticed: for callers that want a few series of a
- * large body (the cluster summary uses 7 of nvitop-exporter's 30 names), at a fraction of the
- * cost.  Every line still has to start with a metric name or be a comment.
+ * prom_parse() keeping only the samples whose name keep() accepts (the cluster summary uses 7 of
+ * nvitop-exporter's 30 names).  Every line is still read and checked, so a body that Prometheus
+ * would reject is an error here too.
  */
 int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
                     struct prom_doc *doc, char *err, size_t errlen);

@@ -26,7 +26,7 @@ static void test_parse(void **state) {
                                "\n"
                                "  b NaN\n"
                                "c{} -Inf\n"
-                               "d 1e3";
+                               "d 1e3\n";
     struct prom_doc doc;
     char err[100];
     assert_int_equal(prom_parse(body, strlen(body), &doc, err, sizeof err), 0);
@@ -49,14 +49,14 @@ static bool keep_gpu(const char *name, size_t len, const void *context) {
     return len >= strlen(prefix) && memcmp(name, prefix, strlen(prefix)) == 0;
 }
 
-/* Only the wanted names are parsed: the rest of other lines is skipped unread (even when it
- * would be an error), but a line that starts with no name at all is still one. */
+/* Only the wanted names are kept, but every line is checked: a broken line of a name not wanted
+ * is an error too, as it is for Prometheus; and a body cut in the middle of a line is truncated. */
 static void test_parse_only(void **state) {
     (void)state;
     static const char body[] = "# TYPE gpu_x gauge\n"
-                               "process_y{pid=\"1\" broken\n"
+                               "process_y{pid=\"1\"} 4\n"
                                "gpu_x{index=\"0\"} 2\n"
-                               "other 1 2 3 4\n"
+                               "other 1 2\n"
                                "gpu_z 3\n";
     struct prom_doc doc;
     char err[100];
@@ -67,9 +67,16 @@ static void test_parse_only(void **state) {
     assert_string_equal(prom_label_value(&doc, &doc.samples[0], "index"), "0");
     assert_string_equal(doc.samples[1].name, "gpu_z");
     assert_true(doc.samples[1].value == 3);
+    assert_int_equal(doc.label_count, 1);
     prom_doc_free(&doc);
-    assert_int_equal(prom_parse(body, strlen(body), &doc, err, sizeof err), -1);
+    static const char broken[] = "gpu_x 1\nprocess_y{pid=\"1\" broken\ngpu_z 3\n";
+    assert_int_equal(
+        prom_parse_only(broken, strlen(broken), keep_gpu, "gpu_", &doc, err, sizeof err), -1);
     assert_string_equal(err, "line 2: expected ',' or '}' after label value");
+    static const char cut[] = "gpu_x 1\nprocess_y{pid=\"1\"} 4\nprocess_y{pid=\"2\"} 4";
+    assert_int_equal(prom_parse_only(cut, strlen(cut), keep_gpu, "gpu_", &doc, err, sizeof err),
+                     -1);
+    assert_string_equal(err, "truncated: the answer ends in the middle of a line");
     static const char html[] = "gpu_x 1\n<html>\n";
     assert_int_equal(prom_parse_only(html, strlen(html), keep_gpu, "gpu_", &doc, err, sizeof err),
                      -1);
@@ -163,22 +170,20 @@ static void test_hosts(void **state) {
     struct node *nodes;
     size_t count;
     char err[200];
-    assert_true(
-        hosts_parse("a:1, b:2 ,,https://c:3,http://d:4/x", false, &nodes, &count, err, sizeof err));
-    assert_int_equal(count, 4);
+    assert_true(hosts_parse("a:1, b:2 ,,https://c:3,http://d:4/x,e:5/x/metrics", &nodes, &count,
+                            err, sizeof err));
+    assert_int_equal(count, 5);
     assert_string_equal(nodes[0].url, "http://a:1/metrics");
     assert_string_equal(nodes[1].address, "b:2");
     assert_string_equal(nodes[2].url, "https://c:3/metrics");
     assert_string_equal(nodes[3].url, "http://d:4/x");
+    assert_string_equal(nodes[4].url, "http://e:5/x/metrics");
     free(nodes);
-    assert_true(hosts_parse("a:1", true, &nodes, &count, err, sizeof err));
-    assert_string_equal(nodes[0].url, "https://a:1/metrics");
-    free(nodes);
-    assert_false(hosts_parse(",", false, &nodes, &count, err, sizeof err));
+    assert_false(hosts_parse(",", &nodes, &count, err, sizeof err));
     assert_string_equal(err, "no hosts in ','");
-    assert_false(hosts_parse("ftp://x", false, &nodes, &count, err, sizeof err));
+    assert_false(hosts_parse("ftp://x", &nodes, &count, err, sizeof err));
     assert_string_equal(err, "unsupported scheme (http or https only): 'ftp://x'");
-    assert_false(hosts_parse("@/nonexistent/h", false, &nodes, &count, err, sizeof err));
+    assert_false(hosts_parse("@/nonexistent/h", &nodes, &count, err, sizeof err));
     assert_string_equal(err, "cannot read hosts file '/nonexistent/h': No such file or directory");
 }
 

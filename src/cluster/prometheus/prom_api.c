@@ -191,7 +191,7 @@ static void on_field(const struct prom_json_series *series, void *context) {
     if (n == NULL) {
         return;
     }
-    double v = series->value;
+    double v = node_reading(series->value);
     struct node_summary *s = &n->summary;
     switch (r->field) {
     case F_MIG:

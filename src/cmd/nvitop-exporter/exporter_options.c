@@ -29,7 +29,8 @@ enum option_id {
     OPT_KEYFILE,
     OPT_CLIENT_CAFILE,
     OPT_CLIENT_CAPATH,
-    OPT_CLIENT_AUTH
+    OPT_CLIENT_AUTH,
+    OPT_TLS_MIN_VERSION
 };
 
 static const struct argparse_option option_table[] = {
@@ -44,6 +45,7 @@ static const struct argparse_option option_table[] = {
     {OPT_CLIENT_CAFILE, {"--client-cafile"}, ARGPARSE_ONE, 0, NULL},
     {OPT_CLIENT_CAPATH, {"--client-capath"}, ARGPARSE_ONE, 0, NULL},
     {OPT_CLIENT_AUTH, {"--client-auth-required"}, ARGPARSE_FLAG, 0, NULL},
+    {OPT_TLS_MIN_VERSION, {"--tls-min-version"}, ARGPARSE_ONE, 0, NULL},
     {0, {NULL}, ARGPARSE_FLAG, 0, NULL},
 };
 
@@ -59,6 +61,7 @@ static const char *const usage_parts[] = {
     "[--client-cafile PATH]",
     "[--client-capath PATH]",
     "[--client-auth-required]",
+    "[--tls-min-version {1.0,1.1,1.2,1.3}]",
     NULL,
 };
 
@@ -90,7 +93,9 @@ static const char help_format[] =
     "  --client-auth-required\n"
     "                        Require clients to present a valid certificate (mutual TLS).\n"
     "                        Must be passed together with `--client-cafile` or "
-    "`--client-capath`.\n";
+    "`--client-capath`.\n"
+    "  --tls-min-version {1.0,1.1,1.2,1.3}\n"
+    "                        The oldest TLS version accepted. (default: 1.2)\n";
 
 struct parse_state {
     struct exporter_options *options;
@@ -205,6 +210,16 @@ static bool handle(void *context, const struct argparse_option *option, const ch
     case OPT_CLIENT_AUTH:
         o->client_auth_required = true;
         return true;
+    case OPT_TLS_MIN_VERSION:
+        if (strcmp(value, "1.0") != 0 && strcmp(value, "1.1") != 0 && strcmp(value, "1.2") != 0 &&
+            strcmp(value, "1.3") != 0) {
+            snprintf(error, error_size,
+                     "argument %s: invalid choice: '%s' (choose from '1.0', '1.1', '1.2', '1.3')",
+                     display, value);
+            return false;
+        }
+        o->tls_min_version = value;
+        return true;
     }
     return true;
 }
@@ -270,6 +285,7 @@ int exporter_options_parse(int argc, char *const *argv, struct exporter_options 
     out->bind_address = "127.0.0.1";
     out->port = 8000;
     out->interval_s = 1.0;
+    out->tls_min_version = "1.2";
     struct parse_state state = {.options = out, .exit_code = -1};
     char error[1024] = "";
     if (!argparse_parse(option_table, argc, argv, handle, &state, error, sizeof(error))) {

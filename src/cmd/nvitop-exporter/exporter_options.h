@@ -17,6 +17,7 @@ struct exporter_options {
     const char *client_cafile;
     const char *client_capath;
     bool client_auth_required;
+    const char *tls_min_version; /* "1.0" to "1.3" (default "1.2", exporter-toolkit's minimum) */
 };
 
 /*

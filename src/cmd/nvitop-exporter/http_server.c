@@ -11,7 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "conn_guard.h"
 #include "gzip_text.h"
+#include "util/text/str.h"
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
@@ -27,6 +29,7 @@ struct blob {
 
 struct http_server {
     struct MHD_Daemon *daemon;
+    struct conn_guard *guard;
     bool mutual_tls;
     pthread_mutex_t lock;
     struct blob *current;   /* guarded by lock */
@@ -131,6 +134,11 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     /* Let a request body (none expected) arrive before answering; it is ignored. */
     if (*request_state == NULL) {
         *request_state = server;
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+        if (info != NULL && info->socket_context != NULL) {
+            conn_guard_answering(server->guard, info->socket_context);
+        }
         return MHD_YES;
     }
     if (*upload_data_size != 0) {
@@ -172,6 +180,114 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     return result;
 }
 
+/* GnuTLS's priority string: libmicrohttpd's default ("NORMAL") without the TLS versions older
+ * than min_version ("1.0" to "1.3"). */
+static const char *tls_priorities(const char *min_version) {
+    if (min_version == NULL || strcmp(min_version, "1.2") == 0) {
+        return "NORMAL:-VERS-TLS1.1:-VERS-TLS1.0:-VERS-SSL3.0";
+    }
+    if (strcmp(min_version, "1.3") == 0) {
+        return "NORMAL:-VERS-TLS1.2:-VERS-TLS1.1:-VERS-TLS1.0:-VERS-SSL3.0";
+    }
+    if (strcmp(min_version, "1.1") == 0) {
+        return "NORMAL:+VERS-TLS1.1:-VERS-TLS1.0:-VERS-SSL3.0";
+    }
+    return "NORMAL:+VERS-TLS1.1:+VERS-TLS1.0";
+}
+
+/* Every new connection: admitted by the guard, or closed at once. */
+static enum MHD_Result admit(void *cls, const struct sockaddr *addr, socklen_t addrlen) {
+    (void)addr;
+    (void)addrlen;
+    const struct http_server *server = cls;
+    return conn_guard_admit(server->guard) ? MHD_YES : MHD_NO;
+}
+
+/* Under mutual TLS, during the handshake: does the client's certificate verify against the trusted
+ * CAs, and is it good for TLS client authentication (an extended key usage that lists it, or
+ * none)?  A non-zero answer ends the handshake. */
+static int verify_client(gnutls_session_t session) {
+    unsigned status = 0;
+    unsigned listed = 0;
+    const gnutls_datum_t *chain = gnutls_certificate_get_peers(session, &listed);
+    if (chain == NULL || listed == 0 ||
+        gnutls_certificate_verify_peers2(session, &status) != GNUTLS_E_SUCCESS || status != 0) {
+        return GNUTLS_E_CERTIFICATE_ERROR;
+    }
+    gnutls_x509_crt_t cert;
+    if (gnutls_x509_crt_init(&cert) != GNUTLS_E_SUCCESS) {
+        return GNUTLS_E_CERTIFICATE_ERROR;
+    }
+    int answer = GNUTLS_E_CERTIFICATE_ERROR;
+    if (gnutls_x509_crt_import(cert, &chain[0], GNUTLS_X509_FMT_DER) == GNUTLS_E_SUCCESS) {
+        for (unsigned i = 0;; i++) {
+            char oid[128];
+            size_t size = sizeof(oid);
+            int rc = gnutls_x509_crt_get_key_purpose_oid(cert, i, oid, &size, NULL);
+            if (rc == GNUTLS_E_REQUESTED_DATA_NOT_AVAILABLE) {
+                answer = i == 0 ? 0 : answer; /* no extended key usage: any purpose */
+                break;
+            }
+            if (rc != GNUTLS_E_SUCCESS) {
+                continue; /* an OID too long for the buffer is no client one */
+            }
+            if (strcmp(oid, GNUTLS_KP_TLS_WWW_CLIENT) == 0 || strcmp(oid, GNUTLS_KP_ANY) == 0) {
+                answer = 0;
+                break;
+            }
+        }
+    }
+    gnutls_x509_crt_deinit(cert);
+    return answer;
+}
+
+/* Under mutual TLS, the handshake itself fails for a client without a certificate that the
+ * trusted CAs verify for TLS client authentication, so such a client never holds a connection
+ * past its handshake.  libmicrohttpd asks for a certificate without requiring one; its session is
+ * ours to adjust before the handshake starts. */
+static void require_client_certificate(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_GNUTLS_SESSION);
+    if (info == NULL || info->tls_session == NULL) {
+        return;
+    }
+    gnutls_session_t session = (gnutls_session_t)info->tls_session;
+    gnutls_certificate_server_set_request(session, GNUTLS_CERT_REQUIRE);
+    gnutls_session_set_verify_function(session, verify_client);
+}
+
+static void connection_event(void *cls, struct MHD_Connection *connection, void **socket_context,
+                             enum MHD_ConnectionNotificationCode code) {
+    struct http_server *server = cls;
+    if (code == MHD_CONNECTION_NOTIFY_CLOSED) {
+        conn_guard_remove(server->guard, *socket_context);
+        *socket_context = NULL;
+        return;
+    }
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    if (info == NULL) {
+        return;
+    }
+    *socket_context = conn_guard_add(server->guard, info->connect_fd);
+    if (server->mutual_tls) {
+        require_client_certificate(connection);
+    }
+}
+
+/* An answer is sent (or abandoned): the connection's next request header is due. */
+static void request_done(void *cls, struct MHD_Connection *connection, void **request_state,
+                         enum MHD_RequestTerminationCode code) {
+    (void)request_state;
+    (void)code;
+    struct http_server *server = cls;
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (info != NULL && info->socket_context != NULL) {
+        conn_guard_answered(server->guard, info->socket_context);
+    }
+}
+
 /* libmicrohttpd's own diagnostics (malformed requests, TLS handshakes that fail) are routine for
  * a server on a network: not printed. */
 static void quiet_log(void *cls, const char *fmt, va_list ap) {
@@ -189,31 +305,55 @@ struct http_server *http_server_start(int listen_fd, const struct http_tls *tls,
         close(listen_fd);
         return NULL;
     }
+    server->guard =
+        conn_guard_start(HTTP_MAX_CONNECTIONS, HTTP_RESERVE_CONNECTIONS, HTTP_HEADER_DEADLINE_S);
+    if (server->guard == NULL) {
+        blob_unref(server->current);
+        free(server);
+        snprintf(error, error_size, "out of resources");
+        close(listen_fd);
+        return NULL;
+    }
     pthread_mutex_init(&server->lock, NULL);
     unsigned flags = MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG;
-    struct MHD_OptionItem options[8];
+    struct MHD_OptionItem options[13];
+    char priorities[96];
     size_t n = 0;
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_LISTEN_SOCKET, listen_fd, NULL};
-    options[n++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, HTTP_MAX_CONNECTIONS, NULL};
+    /* The guard refuses connections before libmicrohttpd's own limit is reached: at that limit,
+     * libmicrohttpd stops accepting, and new clients wait in the kernel's queue instead of being
+     * turned away. */
+    options[n++] = (struct MHD_OptionItem){
+        MHD_OPTION_CONNECTION_LIMIT, HTTP_MAX_CONNECTIONS + HTTP_RESERVE_CONNECTIONS + 1, NULL};
+    options[n++] = (struct MHD_OptionItem){MHD_OPTION_PER_IP_CONNECTION_LIMIT,
+                                           HTTP_MAX_CONNECTIONS_PER_ADDRESS, NULL};
     options[n++] =
         (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, HTTP_IDLE_TIMEOUT_S, NULL};
+    options[n++] =
+        (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection_event, server};
+    options[n++] =
+        (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)request_done, server};
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)quiet_log, NULL};
     if (tls != NULL && tls->cert_pem != NULL) {
         flags |= MHD_USE_TLS;
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, tls->cert_pem};
         options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, tls->key_pem};
+        /* libmicrohttpd takes a mutable pointer and reads the text once, at start. */
+        str_copy(priorities, sizeof(priorities), tls_priorities(tls->min_version));
+        options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_PRIORITIES, 0, priorities};
         if (tls->trust_pem != NULL) {
             options[n++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_TRUST, 0, tls->trust_pem};
             server->mutual_tls = true;
         }
     }
     options[n++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-    server->daemon = MHD_start_daemon(flags, 0, NULL, NULL, handle, server, MHD_OPTION_ARRAY,
+    server->daemon = MHD_start_daemon(flags, 0, admit, server, handle, server, MHD_OPTION_ARRAY,
                                       options, MHD_OPTION_END);
     if (server->daemon == NULL) {
         snprintf(error, error_size, "the HTTP server could not start");
         close(listen_fd);
         blob_unref(server->current);
+        conn_guard_stop(server->guard);
         pthread_mutex_destroy(&server->lock);
         free(server);
         return NULL;
@@ -238,6 +378,7 @@ void http_server_stop(struct http_server *server) {
         return;
     }
     MHD_stop_daemon(server->daemon);
+    conn_guard_stop(server->guard);
     blob_unref(server->current);
     gzip_text_free(server->gzip);
     pthread_mutex_destroy(&server->lock);

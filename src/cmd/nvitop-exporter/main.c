@@ -202,7 +202,7 @@ int main(int argc, char **argv) {
     int fd = listen_on(opts.bind_address, opts.port, scheme);
     struct http_server *server = NULL;
     if (fd >= 0) {
-        struct http_tls http_tls = {tls.cert_pem, tls.key_pem, tls.trust_pem};
+        struct http_tls http_tls = {tls.cert_pem, tls.key_pem, tls.trust_pem, opts.tls_min_version};
         server = http_server_start(fd, &http_tls, text, len, error, sizeof(error));
         text = NULL;
         if (server == NULL) {

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render_internal.h"
+#include "util/text/utf8.h"
 
 static void append(struct render_out *out, const char *text, size_t len) {
     out->ok = strbuf_append(out->sb, text, len) && out->ok;
@@ -58,12 +59,13 @@ void render_sample(struct render_out *out, const char *name, const char *labels,
 
 void render_label(struct render_out *out, struct strbuf *labels, const char *name,
                   const char *value, bool first) {
-    /* One reservation for the worst case (every character escaped), then direct writes: a pass
-     * builds some 200 labels, and five appends each were a third of building them. */
+    /* One reservation for the worst case (every byte an invalid one, written as the three bytes
+     * of U+FFFD), then direct writes: a pass builds some 200 labels, and five appends each were a
+     * third of building them. */
     size_t name_len = strlen(name);
     size_t value_len = strlen(value);
-    if (value_len > (SIZE_MAX - name_len - 8) / 2 ||
-        !strbuf_reserve(labels, name_len + 2 * value_len + 4)) {
+    if (value_len > (SIZE_MAX - name_len - 8) / 3 ||
+        !strbuf_reserve(labels, name_len + 3 * value_len + 4)) {
         out->ok = false;
         return;
     }
@@ -76,19 +78,39 @@ void render_label(struct render_out *out, struct strbuf *labels, const char *nam
     p += name_len;
     *p++ = '=';
     *p++ = '"';
-    /* The text format escapes backslash, double quote and line feed in label values; the runs
-     * between them are copied whole. */
+    /* The text format escapes backslash, double quote and line feed in label values, and a label
+     * value must be UTF-8 (Prometheus marks a target that sends anything else down): an invalid
+     * byte becomes U+FFFD.  Runs of plain ASCII are copied whole. */
     const char *v = value;
-    while (*v != '\0') {
-        size_t run = strcspn(v, "\\\"\n");
+    const char *end = value + value_len;
+    while (v < end) {
+        size_t run = 0;
+        while (v + run < end && (unsigned char)v[run] < 0x80 && v[run] != '\\' && v[run] != '"' &&
+               v[run] != '\n') {
+            run++;
+        }
         memcpy(p, v, run);
         p += run;
         v += run;
-        if (*v != '\0') {
+        if (v == end) {
+            break;
+        }
+        if ((unsigned char)*v < 0x80) {
             *p++ = '\\';
             *p++ = *v == '\n' ? 'n' : *v;
             v++;
+            continue;
         }
+        uint32_t cp;
+        size_t n = utf8_decode(v, (size_t)(end - v), &cp);
+        if (cp == UTF8_INVALID) {
+            memcpy(p, "\xEF\xBF\xBD", 3);
+            p += 3;
+        } else {
+            memcpy(p, v, n);
+            p += n;
+        }
+        v += n;
     }
     *p++ = '"';
     *p = '\0';

@@ -98,6 +98,24 @@ static void test_label_escaping(void **state) {
     strbuf_fini(&labels);
 }
 
+/* A label value is UTF-8 whatever the bytes: invalid ones (a lone continuation byte, a truncated
+ * sequence, an overlong form, a surrogate) become U+FFFD, valid multi-byte characters stay. */
+static void test_label_utf8(void **state) {
+    (void)state;
+    struct strbuf sb = STRBUF_INIT;
+    struct strbuf labels = STRBUF_INIT;
+    struct render_out out = {.sb = &sb, .ok = true};
+    render_label(&out, &labels, "command", "\xff\xfe caf\xc3\xa9 \xe2\x82 \xc0\xaf \xed\xa0\x80\"",
+                 true);
+    render_sample(&out, "process_info_info", strbuf_cstr(&labels), 1.0);
+    assert_true(out.ok);
+    assert_string_equal(strbuf_cstr(&sb), "process_info_info{command=\"\uFFFD\uFFFD caf\u00e9 "
+                                          "\uFFFD\uFFFD \uFFFD\uFFFD "
+                                          "\uFFFD\uFFFD\uFFFD\\\"\"} 1.0\n");
+    strbuf_fini(&sb);
+    strbuf_fini(&labels);
+}
+
 /* Integers without printf (pids, device indexes) and a sample with an extra label (NVLink's). */
 static void test_uint_and_extra_label(void **state) {
     (void)state;
@@ -128,6 +146,7 @@ int main(void) {
         cmocka_unit_test(test_repr),
         cmocka_unit_test(test_seventeen_digits),
         cmocka_unit_test(test_label_escaping),
+        cmocka_unit_test(test_label_utf8),
         cmocka_unit_test(test_uint_and_extra_label),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

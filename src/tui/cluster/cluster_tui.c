@@ -83,14 +83,25 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     struct view_style plain = view_style_make(VIEW_COLOR_DEFAULT, 0);
     struct view_style bold = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_BOLD);
     struct view_style bad = view_style_make(VIEW_COLOR_RED, 0);
-    size_t ok = 0;
+    /* Nodes that answered with an HTTP error or with bad data are counted apart from those that
+     * did not answer: the fixes differ (a URL or an exporter, against a network or a machine). */
+    size_t ok = 0, http = 0, bad_data = 0;
     for (size_t i = 0; i < s->count; i++) {
         ok += s->nodes[i].state == NODE_OK;
+        http += s->nodes[i].state == NODE_HTTP_ERROR;
+        bad_data += s->nodes[i].state == NODE_BAD_DATA;
     }
     char line[1024];
-    int used =
-        snprintf(line, sizeof line, "NVITOP CLUSTER  %s  %zu node%s, %zu ok, %zu not answering",
-                 s->config->source, s->count, s->count == 1 ? "" : "s", ok, s->count - ok);
+    int used = snprintf(
+        line, sizeof line, "NVITOP CLUSTER  %s  %zu node%s, %zu ok, %zu not answering",
+        s->config->source, s->count, s->count == 1 ? "" : "s", ok, s->count - ok - http - bad_data);
+    if (http > 0 && used > 0 && (size_t)used < sizeof line) {
+        used += snprintf(line + used, sizeof line - (size_t)used, ", %zu HTTP error%s", http,
+                         http == 1 ? "" : "s");
+    }
+    if (bad_data > 0 && used > 0 && (size_t)used < sizeof line) {
+        used += snprintf(line + used, sizeof line - (size_t)used, ", %zu bad data", bad_data);
+    }
     if (s->arrangement.filter[0] != '\0' && used > 0 && (size_t)used < sizeof line) {
         snprintf(line + used, sizeof line - (size_t)used, "  Filter: \"%s\" (%zu shown)",
                  s->arrangement.filter, s->shown_count);
@@ -101,8 +112,11 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         snprintf(line, sizeof line, "Prometheus: %s", s->error);
         canvas_text(canvas, y++, 0, line, bad);
     }
+    if (table_same_host(s->nodes, s->count, line, sizeof line)) {
+        canvas_text(canvas, y++, 0, line, view_style_make(VIEW_COLOR_YELLOW, 0));
+    }
     struct table_widths w;
-    table_widths(s->nodes, s->count, &w);
+    table_widths(s->nodes, s->count, (size_t)cols, &w);
     table_header(line, sizeof line, &w);
     canvas_text(canvas, ++y, 0, line, view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_REVERSE));
     y++;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "util/array.h"
+#include "util/text/term_text.h"
 #include "util/text/utf8.h"
 #include "util/xalloc.h"
 
@@ -65,9 +66,16 @@ static bool style_is_plain(struct view_style style) {
 
 void view_line_add_n(struct view_line *line, const char *text, size_t len,
                      struct view_style style) {
+    /* Every text a line shows passes here, ours and the outside's (command lines, user and host
+     * names): control characters and invalid UTF-8 never reach a terminal (term_text.h).  The
+     * cleaned text takes the cells the original was measured with. */
     reserve_text(line, len);
-    memcpy(line->text + line->len, text, len);
     size_t start = line->len;
+    if (term_text_safe(text, len)) {
+        memcpy(line->text + line->len, text, len);
+    } else {
+        len = term_text_clean(text, len, line->text + line->len);
+    }
     line->len += len;
     line->text[line->len] = '\0';
     if (!style_is_plain(style)) {

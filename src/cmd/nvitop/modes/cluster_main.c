@@ -14,6 +14,7 @@
 #include "cmd/nvitop/modes/cluster_report.h"
 #include "tui/cluster/cluster_tui.h"
 #include "util/sys/clock.h"
+#include "util/text/term_text.h"
 
 #define DEFAULT_TIMEOUT_S  3.0
 #define DEFAULT_INTERVAL_S 2.0
@@ -114,13 +115,13 @@ static int run_with_curl(const struct nvitop_options *options, const struct fetc
             return run_monitor(options, NULL, 0, fetch, &source);
         }
         if (!prom_api_read(options->prometheus, fetch, &nodes, &count, err, sizeof err)) {
+            term_text_clean_in_place(err);
             fprintf(stderr, "nvitop: cannot read Prometheus at %s: %s\n", options->prometheus, err);
             return 1;
         }
         return print_and_free(options, nodes, count, &source);
     }
-    bool https = options->cacert != NULL || options->cert != NULL;
-    if (!hosts_parse(options->hosts, https, &nodes, &count, err, sizeof err)) {
+    if (!hosts_parse(options->hosts, &nodes, &count, err, sizeof err)) {
         char message[600];
         snprintf(message, sizeof message, "argument --hosts: %s", err);
         nvitop_usage_error(message);

@@ -2,27 +2,56 @@
 #include "cmd/nvitop/modes/cluster_report.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 
 #include <nvitop/version.h>
 
 #include "cluster/table.h"
 #include "cmd/nvitop/output/json_writer.h"
 #include "util/text/strbuf.h"
+#include "util/text/term_text.h"
+
+/* The columns to fit the table in: $COLUMNS, else the terminal's; 0 (no limit) for a pipe or a
+ * file, so that scripts get whole addresses. */
+static size_t table_columns(FILE *out) {
+    const char *env = getenv("COLUMNS");
+    if (env != NULL) {
+        char *end = NULL;
+        long value = strtol(env, &end, 10);
+        if (end != env && *end == '\0' && value > 0) {
+            return (size_t)value;
+        }
+    }
+    struct winsize ws;
+    if (ioctl(fileno(out), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) {
+        return ws.ws_col;
+    }
+    return 0;
+}
 
 void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now) {
+    char same[600];
+    if (table_same_host(nodes, count, same, sizeof same)) {
+        term_text_clean_in_place(same);
+        fprintf(stderr, "nvitop: warning: %s\n", same);
+    }
     struct table_widths w;
-    table_widths(nodes, count, &w);
+    table_widths(nodes, count, table_columns(out), &w);
     char line[1024];
     table_header(line, sizeof line, &w);
     fprintf(out, "%s\n", line);
+    /* Rows carry the nodes' own labels and reasons: shown as plain characters (term_text.h). */
     for (size_t i = 0; i < count; i++) {
         table_row(line, sizeof line, &nodes[i], &w, now);
+        term_text_clean_in_place(line);
         fprintf(out, "%s\n", line);
         if (nodes[i].has_data && nodes[i].state != NODE_OK) {
             /* Stale data: say why it is not fresh, under it. */
             char problem[320];
             table_problem(problem, sizeof problem, &nodes[i]);
+            term_text_clean_in_place(problem);
             fprintf(out, "%-*s  %-*s  %s\n", w.node, "", w.host, "", problem);
         }
     }

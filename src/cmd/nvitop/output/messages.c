@@ -11,6 +11,7 @@
 #include <nvitop/nvitop.h>
 
 #include "util/text/strbuf.h"
+#include "util/text/term_text.h"
 #include "util/xalloc.h"
 
 #define BOLD  "\033[1m"
@@ -96,6 +97,23 @@ void messages_add_missing_functions(struct messages *messages, const nvt_context
     strbuf_fini(&text);
 }
 
+/* A message line by line, each shown as plain characters (term_text.h): messages quote process
+ * names, paths and libraries' reasons. */
+static void print_clean(const char *text) {
+    while (*text != '\0') {
+        size_t len = strcspn(text, "\n");
+        char *clean = xmalloc(len + 1);
+        term_text_clean(text, len, clean);
+        fputs(clean, stderr);
+        free(clean);
+        text += len;
+        if (*text == '\n') {
+            fputc('\n', stderr);
+            text++;
+        }
+    }
+}
+
 bool messages_print(const struct messages *messages) {
     static const struct {
         const char *tag;
@@ -103,18 +121,16 @@ bool messages_print(const struct messages *messages) {
     } tags[] = {{"ERROR:", "\033[31m"}, {"WARNING:", "\033[33m"}, {"HINT:", "\033[32m"}};
     for (size_t i = 0; i < messages->count; i++) {
         const char *message = messages->items[i];
-        bool done = false;
-        for (size_t t = 0; t < 3 && messages->color && !done; t++) {
+        for (size_t t = 0; t < 3 && messages->color; t++) {
             size_t len = strlen(tags[t].tag);
             if (strncmp(message, tags[t].tag, len) == 0) {
-                fprintf(stderr, BOLD "%s%s" RESET "%s\n", tags[t].color, tags[t].tag,
-                        message + len);
-                done = true;
+                fprintf(stderr, BOLD "%s%s" RESET, tags[t].color, tags[t].tag);
+                message += len;
+                break;
             }
         }
-        if (!done) {
-            fprintf(stderr, "%s\n", message);
-        }
+        print_clean(message);
+        fputc('\n', stderr);
     }
     return messages->count > 0;
 }
@@ -153,5 +169,7 @@ void messages_print_nvml_library_error(bool color) {
 }
 
 void messages_print_nvml_error(bool color, const char *message) {
-    fprintf(stderr, "%s %s\n", color ? BOLD "\033[31mNVML ERROR:" RESET : "NVML ERROR:", message);
+    fprintf(stderr, "%s ", color ? BOLD "\033[31mNVML ERROR:" RESET : "NVML ERROR:");
+    print_clean(message);
+    fputc('\n', stderr);
 }

@@ -1,0 +1,48 @@
+/* term_text.h: control characters and invalid UTF-8 become '?', one per character or byte. */
+/* cmocka needs these four headers first, in this order. */
+/* clang-format off */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+/* clang-format on */
+
+#include "util/text/term_text.h"
+
+#include <string.h>
+
+#include "util/text/utf8.h"
+
+static void expect(const char *text, const char *want) {
+    char out[256];
+    size_t len = term_text_clean(text, strlen(text), out);
+    assert_string_equal(out, want);
+    assert_int_equal(len, strlen(want));
+    assert_int_equal(term_text_safe(text, strlen(text)), strcmp(text, want) == 0);
+    assert_int_equal(utf8_width(out, len), utf8_width(text, strlen(text)));
+    char in_place[256];
+    strcpy(in_place, text);
+    term_text_clean_in_place(in_place);
+    assert_string_equal(in_place, want);
+}
+
+static void test_clean(void **state) {
+    (void)state;
+    expect("python train.py --lr 0.1", "python train.py --lr 0.1");
+    expect("caf\xc3\xa9 \xe4\xb8\xad \xe2\x94\x80", "caf\xc3\xa9 \xe4\xb8\xad \xe2\x94\x80");
+    expect("\x1b]0;pwned\x07\x1b[2J", "?]0;pwned??[2J");
+    expect("a\tb\nc\rd\x7f", "a?b?c?d?");
+    expect("\xc2\x9b"
+           "31m",
+           "?31m"); /* C1 CSI */
+    expect("\xff\xfe ok \xe2\x82", "?? ok ??");
+    expect("", "");
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_clean),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
