@@ -2,8 +2,8 @@
  * One node of the cluster: where it is read from, the state of its last read, and the summary of
  * its nvitop-exporter metrics (what the cluster table and JSON show).  No I/O.
  */
-#ifndef NVITOP_CLUSTER_NODE_H
-#define NVITOP_CLUSTER_NODE_H
+#ifndef NVITOP_SRC_CLUSTER_NODE_H
+#define NVITOP_SRC_CLUSTER_NODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -74,4 +74,4 @@ bool node_summary_uses(const char *name, size_t len, const void *context);
 /* A short name of a state: "ok", "refused", "timeout", "tls error", "http error", ... */
 const char *node_state_name(enum node_state state);
 
-#endif /* NVITOP_CLUSTER_NODE_H */
+#endif /* NVITOP_SRC_CLUSTER_NODE_H */

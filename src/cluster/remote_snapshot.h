@@ -3,8 +3,8 @@
  * code (device panel, process table) draws a remote node as it draws the local GPUs.  What the
  * exporter does not export (bus id, persistence and compute modes, ECC, ...) is N/A.  No I/O.
  */
-#ifndef NVITOP_CLUSTER_REMOTE_SNAPSHOT_H
-#define NVITOP_CLUSTER_REMOTE_SNAPSHOT_H
+#ifndef NVITOP_SRC_CLUSTER_REMOTE_SNAPSHOT_H
+#define NVITOP_SRC_CLUSTER_REMOTE_SNAPSHOT_H
 
 #include <stddef.h>
 
@@ -27,4 +27,4 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
 
 void remote_snapshot_free(struct remote_snapshot *rs);
 
-#endif /* NVITOP_CLUSTER_REMOTE_SNAPSHOT_H */
+#endif /* NVITOP_SRC_CLUSTER_REMOTE_SNAPSHOT_H */

@@ -2,8 +2,8 @@
  * The cluster table's text (one line per node), shared by the once report and the cluster
  * screen of the monitor.  No I/O; pure.
  */
-#ifndef NVITOP_CLUSTER_TABLE_H
-#define NVITOP_CLUSTER_TABLE_H
+#ifndef NVITOP_SRC_CLUSTER_TABLE_H
+#define NVITOP_SRC_CLUSTER_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -40,4 +40,4 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
 /* "<state>: <reason>" of a node that is not ok ("" when ok). */
 void table_problem(char *buf, size_t size, const struct node *n);
 
-#endif /* NVITOP_CLUSTER_TABLE_H */
+#endif /* NVITOP_SRC_CLUSTER_TABLE_H */

@@ -6,8 +6,8 @@
  * Thread-safety: open and close from one thread, with no transfer running; the table itself is
  * read-only once open and may be used from any thread (as libcurl's functions may).
  */
-#ifndef NVITOP_CLUSTER_CURL_API_H
-#define NVITOP_CLUSTER_CURL_API_H
+#ifndef NVITOP_SRC_CLUSTER_FETCH_CURL_API_H
+#define NVITOP_SRC_CLUSTER_FETCH_CURL_API_H
 
 #include <curl/curl.h>
 #include <stdbool.h>
@@ -52,4 +52,4 @@ bool curl_api_open(struct curl_api *api, char *error, size_t size);
 /* curl_global_cleanup and unload; a closed (or zeroed) table is left alone. */
 void curl_api_close(struct curl_api *api);
 
-#endif /* NVITOP_CLUSTER_CURL_API_H */
+#endif /* NVITOP_SRC_CLUSTER_FETCH_CURL_API_H */

@@ -3,8 +3,8 @@
  * once, each with its own timeout, so a slow or dead node costs only its own timeout and never
  * delays the others' results.  Not thread-safe: one call at a time per node array.
  */
-#ifndef NVITOP_CLUSTER_FETCH_H
-#define NVITOP_CLUSTER_FETCH_H
+#ifndef NVITOP_SRC_CLUSTER_FETCH_FETCH_H
+#define NVITOP_SRC_CLUSTER_FETCH_FETCH_H
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -61,4 +61,4 @@ enum node_state fetch_get(const char *url, const struct fetch_options *options, 
  * the Prometheus source. */
 enum node_state fetch_state_of(int curl_code, long http_status);
 
-#endif /* NVITOP_CLUSTER_FETCH_H */
+#endif /* NVITOP_SRC_CLUSTER_FETCH_FETCH_H */

@@ -5,8 +5,8 @@
  * handle), so a slow or dead node delays nobody; with --prometheus the whole fleet is read every
  * interval_s.  Thread-safety: start, take, fd and stop from one (the UI) thread.
  */
-#ifndef NVITOP_CLUSTER_POLLER_H
-#define NVITOP_CLUSTER_POLLER_H
+#ifndef NVITOP_SRC_CLUSTER_FETCH_POLLER_H
+#define NVITOP_SRC_CLUSTER_FETCH_POLLER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,4 +42,4 @@ bool poller_take_body(struct poller *poller, char **body, size_t *len);
 /* Stop the thread (transfers in progress are abandoned at once) and free everything. */
 void poller_stop(struct poller *poller);
 
-#endif /* NVITOP_CLUSTER_POLLER_H */
+#endif /* NVITOP_SRC_CLUSTER_FETCH_POLLER_H */

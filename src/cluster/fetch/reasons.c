@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/array.h"
 #include "util/text/str.h"
 
 /* The host:port of url ("host:port" when the URL has no scheme), into out. */
@@ -24,7 +25,7 @@ static bool plain_server(const char *curl_error) {
     static const char *const signs[] = {"wrong version number", "packet length too long",
                                         "record layer failure", "unexpected TLS packet",
                                         "An unexpected TLS packet was received"};
-    for (size_t i = 0; i < sizeof(signs) / sizeof(signs[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(signs); i++) {
         if (strstr(curl_error, signs[i]) != NULL) {
             return true;
         }

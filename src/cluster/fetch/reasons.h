@@ -3,8 +3,8 @@
  * (OpenSSL's among them: "wrong version number", a bare "Empty reply from server") turned into a
  * node state and a sentence (docs/cluster.md, "Reasons").  Pure and thread-safe.
  */
-#ifndef NVITOP_CLUSTER_REASONS_H
-#define NVITOP_CLUSTER_REASONS_H
+#ifndef NVITOP_SRC_CLUSTER_FETCH_REASONS_H
+#define NVITOP_SRC_CLUSTER_FETCH_REASONS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -20,4 +20,4 @@ enum node_state fetch_reason(int curl_code, long http_status, const char *url,
                              const char *curl_error, double timeout_s, bool client_cert,
                              char *reason, size_t size);
 
-#endif /* NVITOP_CLUSTER_REASONS_H */
+#endif /* NVITOP_SRC_CLUSTER_FETCH_REASONS_H */

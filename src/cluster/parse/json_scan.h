@@ -5,8 +5,8 @@
  * writable and NUL-terminated at `end`).  The first problem is kept in `error` and stops every
  * later call.  No allocation; pure and thread-safe.
  */
-#ifndef NVITOP_CLUSTER_JSON_SCAN_H
-#define NVITOP_CLUSTER_JSON_SCAN_H
+#ifndef NVITOP_SRC_CLUSTER_PARSE_JSON_SCAN_H
+#define NVITOP_SRC_CLUSTER_PARSE_JSON_SCAN_H
 
 #include <stdbool.h>
 
@@ -45,4 +45,4 @@ bool jscan_skip_value(struct json_scan *s, int depth);
 /* A string value, or NULL when the value is of another type (checked and skipped). */
 const char *jscan_string_or_skip(struct json_scan *s);
 
-#endif /* NVITOP_CLUSTER_JSON_SCAN_H */
+#endif /* NVITOP_SRC_CLUSTER_PARSE_JSON_SCAN_H */

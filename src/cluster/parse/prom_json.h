@@ -5,8 +5,8 @@
  * small objects, and a tree of them (jansson) cost three times what the rest of a refresh did.
  * Ours, so fuzzed (fuzz_prom_json).  No I/O, no allocation; pure and thread-safe.
  */
-#ifndef NVITOP_CLUSTER_PROM_JSON_H
-#define NVITOP_CLUSTER_PROM_JSON_H
+#ifndef NVITOP_SRC_CLUSTER_PARSE_PROM_JSON_H
+#define NVITOP_SRC_CLUSTER_PARSE_PROM_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -55,4 +55,4 @@ bool prom_json_targets(char *body, size_t len, prom_json_target_fn *target, void
 /* The value of label `name` of a series, or NULL. */
 const char *prom_json_label(const struct prom_json_series *series, const char *name);
 
-#endif /* NVITOP_CLUSTER_PROM_JSON_H */
+#endif /* NVITOP_SRC_CLUSTER_PARSE_PROM_JSON_H */

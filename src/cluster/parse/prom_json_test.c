@@ -1,18 +1,11 @@
 /* The Prometheus API answer scanner (prom_json.h) on hand-written answers. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "cluster/parse/prom_json.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "nvt_cmocka.h"
 
 /* What the callbacks saw, as text: "instance=a,job=j 3@1.5;" per series. */
 struct seen {

@@ -4,8 +4,8 @@
  * timestamp.  Our own (small, fuzzed by tests/fuzz's fuzz_promtext) so that a hostile or broken
  * /metrics body gives an error message, never a crash.  No I/O; pure and thread-safe.
  */
-#ifndef NVITOP_CLUSTER_PROMTEXT_H
-#define NVITOP_CLUSTER_PROMTEXT_H
+#ifndef NVITOP_SRC_CLUSTER_PARSE_PROMTEXT_H
+#define NVITOP_SRC_CLUSTER_PARSE_PROMTEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,4 +59,4 @@ void prom_doc_free(struct prom_doc *doc);
 const char *prom_label_value(const struct prom_doc *doc, const struct prom_sample *s,
                              const char *name);
 
-#endif /* NVITOP_CLUSTER_PROMTEXT_H */
+#endif /* NVITOP_SRC_CLUSTER_PARSE_PROMTEXT_H */

@@ -1,13 +1,4 @@
 /* The Prometheus text parser and the node summary, on hand-written bodies. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "cluster/parse/promtext.h"
 
 #include <math.h>
@@ -17,6 +8,7 @@
 #include "cluster/fetch/hosts.h"
 #include "cluster/node.h"
 #include "cluster/prometheus/prom_api.h"
+#include "nvt_cmocka.h"
 
 static void test_parse(void **state) {
     (void)state;

@@ -4,8 +4,8 @@
  * aggregated by Prometheus to one series per node, and the list of scrape targets (health, last
  * error, last scrape time).  Not thread-safe: one call at a time.
  */
-#ifndef NVITOP_CLUSTER_PROM_API_H
-#define NVITOP_CLUSTER_PROM_API_H
+#ifndef NVITOP_SRC_CLUSTER_PROMETHEUS_PROM_API_H
+#define NVITOP_SRC_CLUSTER_PROMETHEUS_PROM_API_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,4 +36,4 @@ bool prom_api_get(const char *base_url, const char *path, const char *query,
  * "...+01:00"); NaN when malformed.  Pure. */
 double prom_api_parse_time(const char *text);
 
-#endif /* NVITOP_CLUSTER_PROM_API_H */
+#endif /* NVITOP_SRC_CLUSTER_PROMETHEUS_PROM_API_H */

@@ -5,8 +5,8 @@
  * remote_snapshot_build() draws it as it draws a node read directly.  Not thread-safe: one call
  * at a time.
  */
-#ifndef NVITOP_CLUSTER_PROM_NODE_H
-#define NVITOP_CLUSTER_PROM_NODE_H
+#ifndef NVITOP_SRC_CLUSTER_PROMETHEUS_PROM_NODE_H
+#define NVITOP_SRC_CLUSTER_PROMETHEUS_PROM_NODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,4 +22,4 @@ void prom_node_query(const char *instance, char *buf, size_t size);
 bool prom_node_read(const char *base_url, const struct fetch_options *options, const char *instance,
                     char **text, size_t *len, char *err, size_t errlen);
 
-#endif /* NVITOP_CLUSTER_PROM_NODE_H */
+#endif /* NVITOP_SRC_CLUSTER_PROMETHEUS_PROM_NODE_H */

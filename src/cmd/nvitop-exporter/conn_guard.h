@@ -10,8 +10,8 @@
  * (the server's) admits, adds, marks and removes connections; the guard's own thread enforces
  * the deadlines.  Every function is safe against that thread.
  */
-#ifndef NVITOP_SRC_CMD_EXPORTER_CONN_GUARD_H
-#define NVITOP_SRC_CMD_EXPORTER_CONN_GUARD_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_CONN_GUARD_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_CONN_GUARD_H
 
 #include <stdbool.h>
 
@@ -46,4 +46,4 @@ void conn_guard_remove(struct conn_guard *guard, struct guard_conn *conn);
 /* Stop the deadline thread and free the guard (after the server has stopped).  Accepts NULL. */
 void conn_guard_stop(struct conn_guard *guard);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_CONN_GUARD_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_CONN_GUARD_H */

@@ -2,20 +2,13 @@
  * longest for its header is shut down for a new one, connections being answered are never
  * dropped, a full guard refuses, and a connection past its header deadline is shut down by the
  * guard's thread. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "conn_guard.h"
 
 #include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include "nvt_cmocka.h"
 
 struct pair {
     int server; /* the guard's side */

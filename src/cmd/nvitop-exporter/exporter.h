@@ -3,8 +3,8 @@
  * lists and the containers of the processes, rendered once into the exposition text that every
  * request of the following interval is answered with.  Used by one thread.
  */
-#ifndef NVITOP_SRC_CMD_EXPORTER_EXPORTER_H
-#define NVITOP_SRC_CMD_EXPORTER_EXPORTER_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_EXPORTER_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_EXPORTER_H
 
 #include <stddef.h>
 
@@ -42,4 +42,4 @@ nvt_status exporter_pass(struct exporter *exporter, char **text, size_t *len,
 
 void exporter_fini(struct exporter *exporter);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_EXPORTER_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_EXPORTER_H */

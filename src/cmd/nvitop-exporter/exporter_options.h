@@ -2,8 +2,8 @@
  * nvitop-exporter's command line, with nvitop-exporter 1.7's flags, defaults and validation rules
  * (docs/exporter.md): argparse-compatible spellings and messages, exit status 2 for usage errors.
  */
-#ifndef NVITOP_SRC_CMD_EXPORTER_OPTIONS_H
-#define NVITOP_SRC_CMD_EXPORTER_OPTIONS_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_EXPORTER_OPTIONS_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_EXPORTER_OPTIONS_H
 
 #include <stdbool.h>
 
@@ -30,4 +30,4 @@ int exporter_options_parse(int argc, char *const *argv, struct exporter_options 
  * socket "connected" to an unroutable address (no packet is sent), else "127.0.0.1". */
 void exporter_default_host(char *buf, unsigned size);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_OPTIONS_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_EXPORTER_OPTIONS_H */

@@ -6,8 +6,8 @@
  * compressor's state and its output buffer are kept from one text to the next (allocating them
  * afresh cost more page faults than compressing).  One thread at a time per compressor.
  */
-#ifndef NVITOP_SRC_CMD_EXPORTER_GZIP_TEXT_H
-#define NVITOP_SRC_CMD_EXPORTER_GZIP_TEXT_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_GZIP_TEXT_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_GZIP_TEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -26,4 +26,4 @@ bool gzip_text_compress(struct gzip_text *gz, const char *text, size_t len, char
 /* Accepts NULL. */
 void gzip_text_free(struct gzip_text *gz);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_GZIP_TEXT_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_GZIP_TEXT_H */

@@ -1,21 +1,14 @@
 /* gzip_text_compress(): what it writes is a gzip member that an independent decoder (libdeflate's)
  * turns back into the text, for an exposition-like text, an empty one, a single byte and
  * incompressible bytes (the output bound's worst case). */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "gzip_text.h"
 
 #include <libdeflate.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "nvt_cmocka.h"
 
 /* Compress text with gz and check that it decompresses to the same bytes; the compressed size. */
 static size_t round_trip(struct gzip_text *gz, const char *text, size_t len) {

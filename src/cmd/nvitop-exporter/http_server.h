@@ -9,8 +9,8 @@
  * TLS a client without a certificate that the trusted CAs verify for client authentication fails
  * its handshake.
  */
-#ifndef NVITOP_SRC_CMD_EXPORTER_HTTP_SERVER_H
-#define NVITOP_SRC_CMD_EXPORTER_HTTP_SERVER_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_HTTP_SERVER_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_HTTP_SERVER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -43,4 +43,4 @@ void http_server_publish(struct http_server *server, char *text, size_t len);
 /* Stop serving and free everything.  Accepts NULL. */
 void http_server_stop(struct http_server *server);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_HTTP_SERVER_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_HTTP_SERVER_H */

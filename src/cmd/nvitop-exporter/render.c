@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render_internal.h"
+#include "util/array.h"
 #include "util/text/utf8.h"
 
 static void append(struct render_out *out, const char *text, size_t len) {
@@ -184,7 +185,7 @@ static void render_host_gauges(struct render_out *out, const struct render_input
         {"host_load_average_15m_Percentage", "Host load average for the last 15 minutes.",
          h->load_15m},
     };
-    for (size_t i = 0; i < sizeof(gauges) / sizeof(gauges[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(gauges); i++) {
         render_family(out, gauges[i].name, gauges[i].help);
         render_sample(out, gauges[i].name, labels, gauges[i].value);
     }

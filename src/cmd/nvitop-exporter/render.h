@@ -3,8 +3,8 @@
  * metric names, units, HELP strings and labels (docs/exporter.md), plus our `container` label on
  * process series.  Pure: renders what it is given.  Not thread-safe for one strbuf.
  */
-#ifndef NVITOP_SRC_CMD_EXPORTER_RENDER_H
-#define NVITOP_SRC_CMD_EXPORTER_RENDER_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_RENDER_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_RENDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,4 +36,4 @@ bool render_metrics(const struct render_input *in, struct strbuf *out);
 #define RENDER_DOUBLE_MAX 32
 size_t render_double(char *buf, size_t size, double value);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_RENDER_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_RENDER_H */

@@ -1,6 +1,6 @@
 /* Shared by render.c (host and driver metrics) and render_gpu.c (device and process metrics). */
-#ifndef NVITOP_SRC_CMD_EXPORTER_RENDER_INTERNAL_H
-#define NVITOP_SRC_CMD_EXPORTER_RENDER_INTERNAL_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_RENDER_INTERNAL_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_RENDER_INTERNAL_H
 
 #include "render.h"
 
@@ -54,4 +54,4 @@ void render_devices(struct render_out *out, const struct render_input *in,
 void render_processes(struct render_out *out, const struct render_input *in,
                       const struct strbuf *device_labels);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_RENDER_INTERNAL_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_RENDER_INTERNAL_H */

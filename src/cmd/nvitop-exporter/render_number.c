@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render_internal.h"
+#include "util/array.h"
 
 /* Exact products of a 53-bit mantissa and a power of ten up to 10^21 need 124 bits. */
 __extension__ typedef unsigned __int128 u128;
@@ -217,7 +218,7 @@ size_t render_double(char *buf, size_t size, double value) {
                                    1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16};
     const double limit = 9007199254740992.0; /* 2^53 */
     double magnitude = fabs(value);
-    for (int d = 0; d < (int)(sizeof(pow10) / sizeof(pow10[0])); d++) {
+    for (int d = 0; d < (int)(ARRAY_SIZE(pow10)); d++) {
         double scaled = magnitude * pow10[d];
         if (scaled >= limit) {
             break;

@@ -1,20 +1,13 @@
 /* render_double(): Python's repr() of the values an exporter writes, and the text format's label
  * escaping, through a rendered family. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "render_internal.h"
+#include "util/array.h"
 
 static void expect(double value, const char *text) {
     char buf[40];
@@ -120,7 +113,7 @@ static void test_label_utf8(void **state) {
 static void test_uint_and_extra_label(void **state) {
     (void)state;
     const uint64_t values[] = {0, 7, 10, 99, 100, 4294967295ULL, 18446744073709551615ULL};
-    for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
         char got[24];
         char want[24];
         snprintf(want, sizeof(want), "%llu", (unsigned long long)values[i]);

@@ -3,8 +3,8 @@
  * unreadable file, a key that does not match its certificate, or a CA file without certificates
  * is reported clearly at start-up instead of failing every handshake later.
  */
-#ifndef NVITOP_SRC_CMD_EXPORTER_TLS_FILES_H
-#define NVITOP_SRC_CMD_EXPORTER_TLS_FILES_H
+#ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_TLS_FILES_H
+#define NVITOP_SRC_CMD_NVITOP_EXPORTER_TLS_FILES_H
 
 #include <stddef.h>
 
@@ -21,4 +21,4 @@ int tls_files_load(const char *certfile, const char *keyfile, const char *cafile
 
 void tls_files_free(struct tls_files *files);
 
-#endif /* NVITOP_SRC_CMD_EXPORTER_TLS_FILES_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_EXPORTER_TLS_FILES_H */

@@ -3,8 +3,8 @@
  * panel and process table) from a snapshot built of its metrics (src/cluster/remote_snapshot.h).
  * Read-only: it has no key that acts on a process.  UI thread only.
  */
-#ifndef NVITOP_SRC_TUI_CLUSTER_NODE_H
-#define NVITOP_SRC_TUI_CLUSTER_NODE_H
+#ifndef NVITOP_SRC_TUI_CLUSTER_CLUSTER_NODE_H
+#define NVITOP_SRC_TUI_CLUSTER_CLUSTER_NODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -34,4 +34,4 @@ void node_view_close(struct node_view *v);
 void node_view_draw(struct node_view *v, const struct view_config *config, const struct node *n,
                     struct canvas *canvas, int rows, int cols);
 
-#endif /* NVITOP_SRC_TUI_CLUSTER_NODE_H */
+#endif /* NVITOP_SRC_TUI_CLUSTER_CLUSTER_NODE_H */

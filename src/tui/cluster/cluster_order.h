@@ -5,8 +5,8 @@
  * matched, without regard to case, against each node's address, host name and top users.
  * Pure; UI thread only.
  */
-#ifndef NVITOP_SRC_TUI_CLUSTER_ORDER_H
-#define NVITOP_SRC_TUI_CLUSTER_ORDER_H
+#ifndef NVITOP_SRC_TUI_CLUSTER_CLUSTER_ORDER_H
+#define NVITOP_SRC_TUI_CLUSTER_CLUSTER_ORDER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -53,4 +53,4 @@ bool cluster_filter_key(char *filter, size_t size, int key, bool *editing);
 size_t cluster_arrange(const struct node *nodes, size_t count, const struct cluster_arrangement *a,
                        size_t *shown);
 
-#endif /* NVITOP_SRC_TUI_CLUSTER_ORDER_H */
+#endif /* NVITOP_SRC_TUI_CLUSTER_CLUSTER_ORDER_H */

@@ -1,18 +1,10 @@
 /* The cluster screen's node order and filter, on hand-made nodes. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "tui/cluster/cluster_order.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "tui/event.h"
 #include "util/text/str.h"
 

@@ -4,8 +4,8 @@
  * the screen never waits for the network; nodes that do not answer are shown with the reason.
  * Read-only by construction: it has no action on remote processes.  UI thread only.
  */
-#ifndef NVITOP_SRC_TUI_CLUSTER_TUI_H
-#define NVITOP_SRC_TUI_CLUSTER_TUI_H
+#ifndef NVITOP_SRC_TUI_CLUSTER_CLUSTER_TUI_H
+#define NVITOP_SRC_TUI_CLUSTER_CLUSTER_TUI_H
 
 #include <stddef.h>
 
@@ -22,4 +22,4 @@ struct cluster_tui_config {
 int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poller, char *error,
                     size_t error_size);
 
-#endif /* NVITOP_SRC_TUI_CLUSTER_TUI_H */
+#endif /* NVITOP_SRC_TUI_CLUSTER_CLUSTER_TUI_H */

@@ -6,8 +6,8 @@
  * '?', which takes the one cell the original took in utf8_width()'s count, so a text cleaned
  * after its columns were laid out keeps them.  Pure and thread-safe.
  */
-#ifndef NVITOP_UTIL_TERM_TEXT_H
-#define NVITOP_UTIL_TERM_TEXT_H
+#ifndef NVITOP_SRC_UTIL_TEXT_TERM_TEXT_H
+#define NVITOP_SRC_UTIL_TEXT_TERM_TEXT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -29,4 +29,4 @@ size_t term_text_clean(const char *text, size_t len, char *out);
 /* term_text_clean() of a NUL-terminated string in place. */
 void term_text_clean_in_place(char *text);
 
-#endif /* NVITOP_UTIL_TERM_TEXT_H */
+#endif /* NVITOP_SRC_UTIL_TEXT_TERM_TEXT_H */

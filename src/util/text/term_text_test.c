@@ -1,17 +1,9 @@
 /* term_text.h: control characters and invalid UTF-8 become '?', one per character or byte. */
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "util/text/term_text.h"
 
 #include <string.h>
 
+#include "nvt_cmocka.h"
 #include "util/text/utf8.h"
 
 static void expect(const char *text, const char *want) {

@@ -2,6 +2,7 @@
 
 #include <stdbool.h>
 
+#include "util/array.h"
 #include "util/text/utf8_tables.h"
 
 static bool is_continuation(unsigned char byte) {
@@ -81,11 +82,10 @@ unsigned utf8_cp_width(uint32_t cp) {
     if (cp == UTF8_INVALID) {
         return 1;
     }
-    if (in_table(cp, utf8_zero_width_ranges,
-                 sizeof(utf8_zero_width_ranges) / sizeof(utf8_zero_width_ranges[0]))) {
+    if (in_table(cp, utf8_zero_width_ranges, ARRAY_SIZE(utf8_zero_width_ranges))) {
         return 0;
     }
-    if (in_table(cp, utf8_wide_ranges, sizeof(utf8_wide_ranges) / sizeof(utf8_wide_ranges[0]))) {
+    if (in_table(cp, utf8_wide_ranges, ARRAY_SIZE(utf8_wide_ranges))) {
         return 2;
     }
     return 1;
