@@ -1,0 +1,205 @@
+/*
+ * openat() and pread() for the Windows build (see compat.h).
+ */
+#include "util/sys/win/compat.h"
+
+#include <errno.h>
+#include <io.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <tlhelp32.h>
+#include <windows.h>
+
+#include "util/sys/win/pwd.h"
+#include "util/sys/win/sys/ioctl.h"
+
+static int is_absolute(const char *path) {
+    return path[0] == '\\' || path[0] == '/' ||
+           (path[0] != '\0' && path[1] == ':' && (path[2] == '\\' || path[2] == '/'));
+}
+
+int openat(int dirfd, const char *path, int flags, ...) {
+    if (dirfd != AT_FDCWD && !is_absolute(path)) {
+        errno = EBADF;
+        return -1;
+    }
+    int mode = 0;
+    if ((flags & O_CREAT) != 0) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = va_arg(ap, int);
+        va_end(ap);
+    }
+    return _open(path, flags | O_BINARY, mode);
+}
+
+ssize_t pread(int fd, void *buf, size_t count, off_t offset) {
+    if (_lseeki64(fd, offset, SEEK_SET) < 0) {
+        return -1;
+    }
+    unsigned chunk = count > 0x7fffffffU ? 0x7fffffffU : (unsigned)count;
+    return _read(fd, buf, chunk);
+}
+
+int ioctl(int fd, unsigned long request, ...) {
+    if (request != TIOCGWINSZ) {
+        errno = EINVAL;
+        return -1;
+    }
+    va_list ap;
+    va_start(ap, request);
+    struct winsize *ws = va_arg(ap, struct winsize *);
+    va_end(ap);
+    CONSOLE_SCREEN_BUFFER_INFO info;
+    HANDLE handle = (HANDLE)_get_osfhandle(fd);
+    if (handle == INVALID_HANDLE_VALUE || !GetConsoleScreenBufferInfo(handle, &info)) {
+        errno = ENOTTY;
+        return -1;
+    }
+    ws->ws_col = (unsigned short)(info.srWindow.Right - info.srWindow.Left + 1);
+    ws->ws_row = (unsigned short)(info.srWindow.Bottom - info.srWindow.Top + 1);
+    ws->ws_xpixel = 0;
+    ws->ws_ypixel = 0;
+    return 0;
+}
+
+long sysconf(int name) {
+    if (name != _SC_NPROCESSORS_CONF && name != _SC_NPROCESSORS_ONLN) {
+        errno = EINVAL;
+        return -1;
+    }
+    SYSTEM_INFO info;
+    GetSystemInfo(&info);
+    return (long)info.dwNumberOfProcessors;
+}
+
+struct passwd *getpwuid(uid_t uid) {
+    (void)uid;
+    static _Thread_local char name[512];
+    static _Thread_local struct passwd entry;
+    wchar_t wide[257];
+    DWORD n = 257;
+    if (!GetUserNameW(wide, &n) ||
+        WideCharToMultiByte(CP_UTF8, 0, wide, -1, name, sizeof(name), NULL, NULL) <= 0) {
+        return NULL;
+    }
+    entry.pw_name = name;
+    entry.pw_dir = getenv("USERPROFILE");
+    return &entry;
+}
+
+/* Windows has no uids: 0 stands for an elevated (administrator) process, as root does on Linux,
+ * and 1000 for any other. */
+uid_t getuid(void) {
+    return geteuid();
+}
+
+uid_t geteuid(void) {
+    HANDLE token = NULL;
+    TOKEN_ELEVATION elevation = {0};
+    DWORD size = sizeof(elevation);
+    bool elevated = OpenProcessToken(GetCurrentProcess(), TOKEN_QUERY, &token) &&
+                    GetTokenInformation(token, TokenElevation, &elevation, size, &size) &&
+                    elevation.TokenIsElevated != 0;
+    if (token != NULL) {
+        CloseHandle(token);
+    }
+    return elevated ? 0 : 1000;
+}
+
+pid_t getppid(void) {
+    DWORD self = GetCurrentProcessId();
+    DWORD parent = 0;
+    HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
+    if (snapshot == INVALID_HANDLE_VALUE) {
+        return 0;
+    }
+    PROCESSENTRY32W entry = {.dwSize = sizeof(entry)};
+    for (BOOL ok = Process32FirstW(snapshot, &entry); ok; ok = Process32NextW(snapshot, &entry)) {
+        if (entry.th32ProcessID == self) {
+            parent = entry.th32ParentProcessID;
+            break;
+        }
+    }
+    CloseHandle(snapshot);
+    return (pid_t)parent;
+}
+
+char *strcasestr(const char *haystack, const char *needle) {
+    size_t n = strlen(needle);
+    for (; *haystack != '\0'; haystack++) {
+        if (_strnicmp(haystack, needle, n) == 0) {
+            return (char *)(uintptr_t)haystack;
+        }
+    }
+    return n == 0 ? (char *)(uintptr_t)haystack : NULL;
+}
+
+int setenv(const char *name, const char *value, int overwrite) {
+    if (!overwrite && getenv(name) != NULL) {
+        return 0;
+    }
+    int err = _putenv_s(name, value);
+    if (err != 0) {
+        errno = err;
+        return -1;
+    }
+    return 0;
+}
+
+int unsetenv(const char *name) {
+    return _putenv_s(name, "") == 0 ? 0 : -1;
+}
+
+struct qsort_r_call {
+    int (*compare)(const void *, const void *, void *);
+    void *arg;
+};
+
+static int qsort_r_trampoline(void *context, const void *a, const void *b) {
+    const struct qsort_r_call *call = context;
+    return call->compare(a, b, call->arg);
+}
+
+void qsort_r(void *base, size_t count, size_t size,
+             int (*compare)(const void *, const void *, void *), void *arg) {
+    struct qsort_r_call call = {compare, arg};
+    qsort_s(base, count, size, qsort_r_trampoline, &call);
+}
+
+#undef rename
+int compat_rename(const char *from, const char *to) {
+    if (MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH)) {
+        return 0;
+    }
+    errno = GetLastError() == ERROR_ACCESS_DENIED ? EACCES : EIO;
+    return -1;
+}
+
+int mkostemp(char *template_path, int flags) {
+    size_t len = strlen(template_path);
+    if (len < 6 || strcmp(template_path + len - 6, "XXXXXX") != 0) {
+        errno = EINVAL;
+        return -1;
+    }
+    char *suffix = template_path + len - 6;
+    for (unsigned attempt = 0; attempt < 100; attempt++) {
+        unsigned long long seed = GetTickCount64() ^
+                                  ((unsigned long long)GetCurrentProcessId() << 20) ^
+                                  (attempt * 0x9E3779B97F4A7C15ULL);
+        for (int i = 0; i < 6; i++) {
+            suffix[i] = "abcdefghijklmnopqrstuvwxyz0123456789"[seed % 36];
+            seed /= 36;
+        }
+        int fd = _open(template_path, flags | O_RDWR | O_CREAT | O_EXCL | O_BINARY,
+                       _S_IREAD | _S_IWRITE);
+        if (fd >= 0 || errno != EEXIST) {
+            return fd;
+        }
+    }
+    errno = EEXIST;
+    return -1;
+}
