@@ -9,6 +9,7 @@ add_executable(nvitop-bin
     modes/run_config.c
     modes/windows_unavailable.c
     ${CMAKE_SOURCE_DIR}/src/record/related.c
+    output/console_windows.c
     output/json.c
     output/json_writer.c
     output/messages.c

@@ -1,15 +1,18 @@
 /*
  * Host metrics on Windows (host.h): CPU times from GetSystemTimes and, per CPU,
  * NtQuerySystemInformation(SystemProcessorPerformanceInformation) as psutil reads them; memory
- * and page file from GlobalMemoryStatusEx; uptime from GetTickCount64; the DNS host name.  There
- * is no load average (psutil emulates one from a background thread; nvitop's once report shows
- * it as N/A here).
+ * and page file from GlobalMemoryStatusEx; uptime from GetTickCount64; the DNS host name.
+ * Windows has no load average: psutil emulates one with a thread that samples the processor queue
+ * length, and its first answer, which nvitop's once report shows, is 0.00 0.00 0.00; that is
+ * what this back-end reports every time (docs/windows.md).
  */
-/* <windows.h> comes before the other Windows headers, which need its types. */
+/* <windows.h> first: the other Windows headers need its types. */
+/* clang-format off */
+#include <windows.h>
+/* clang-format on */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <windows.h>
 #include <winternl.h>
 
 #include "windows_internal.h"
@@ -192,6 +195,9 @@ nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double
     sample_cpu(host, out);
     sample_per_cpu(host, out, per_cpu, per_cpu_cap);
     sample_memory(host, out);
+    out->load_1m = 0.0;
+    out->load_5m = 0.0;
+    out->load_15m = 0.0;
     out->uptime_s = (double)GetTickCount64() / 1000.0;
     FILETIME now;
     GetSystemTimeAsFileTime(&now);

@@ -8,13 +8,15 @@
  *   CPU, created  GetProcessTimes; memory: GetProcessMemoryInfo's working set
  *   parent pid    NtQueryInformationProcess(ProcessBasicInformation)
  */
-/* <windows.h> comes before the other Windows headers, which need its types. */
+/* <windows.h> first: the other Windows headers need its types. */
+/* clang-format off */
+#include <windows.h>
+/* clang-format on */
 #include <math.h>
 #include <psapi.h>
 #include <shellapi.h>
 #include <stdlib.h>
 #include <string.h>
-#include <windows.h>
 #include <winternl.h>
 
 #include <nvitop/format.h>

@@ -5,13 +5,15 @@
  * process object alive, so a pid cannot be reused while it is open (the PID-reuse guard the Linux
  * back-end gets from pidfds).
  */
-/* <windows.h> comes before the other Windows headers, which need its types. */
+/* <windows.h> first: the other Windows headers need its types. */
+/* clang-format off */
+#include <windows.h>
+/* clang-format on */
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <tlhelp32.h>
-#include <windows.h>
 
 #include <nvitop/process.h>
 

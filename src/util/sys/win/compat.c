@@ -1,6 +1,10 @@
 /*
  * openat() and pread() for the Windows build (see compat.h).
  */
+/* <windows.h> first: the other Windows headers need its types. */
+/* clang-format off */
+#include <windows.h>
+/* clang-format on */
 #include "util/sys/win/compat.h"
 
 #include <errno.h>
@@ -11,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <tlhelp32.h>
-#include <windows.h>
 
 #include "util/sys/win/pwd.h"
 #include "util/sys/win/sys/ioctl.h"
