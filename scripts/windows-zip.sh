@@ -12,6 +12,8 @@ stage=$build/zip/$name
 rm -rf "$build/zip"
 mkdir -p "$stage/lib" "$stage/include" "$stage/doc"
 cp "$build/bin/nvitop.exe" "$build/bin/nvisel.exe" "$build/bin/nvitop.dll" "$stage/"
+# The debugging information stays in the build tree.
+x86_64-w64-mingw32-strip --strip-debug "$stage/nvitop.exe" "$stage/nvisel.exe" "$stage/nvitop.dll"
 cp "$build/lib/libnvitop.dll.a" "$stage/lib/"
 cp -r "$src/include/nvitop" "$stage/include/"
 cp "$src/LICENSE" "$stage/LICENSE.txt"

@@ -23,14 +23,14 @@ endforeach()
 
 add_library(nvitop SHARED ${NVT_LIB_OBJECTS})
 set_target_properties(nvitop PROPERTIES OUTPUT_NAME nvitop PREFIX "")
-target_link_libraries(nvitop PRIVATE nvitop_util Threads::Threads psapi shell32)
+target_link_libraries(nvitop PRIVATE nvitop_util Threads::Threads)
 target_link_options(nvitop PRIVATE -Wl,--no-undefined)
 target_include_directories(nvitop PUBLIC ${CMAKE_SOURCE_DIR}/include)
 
 # The internal archive, for the programs' reach into internal functions (as on Linux).
 add_library(nvitop_static STATIC ${NVT_LIB_OBJECTS} $<TARGET_OBJECTS:nvitop_util>)
 set_target_properties(nvitop_static PROPERTIES OUTPUT_NAME nvitop_internal)
-target_link_libraries(nvitop_static INTERFACE Threads::Threads psapi shell32)
+target_link_libraries(nvitop_static INTERFACE Threads::Threads)
 target_include_directories(nvitop_static PUBLIC ${CMAKE_SOURCE_DIR}/include)
 
 # The headers beside the import library, for `make windows` and the zip.

@@ -3,7 +3,7 @@
  * field Windows refuses (a protected process, another user's) is N/A while the others are shown.
  *   name          QueryFullProcessImageNameW (base name)
  *   command line  NtQueryInformationProcess(ProcessCommandLineInformation), else the PEB's
- *                 RTL_USER_PROCESS_PARAMETERS, split by CommandLineToArgvW's rules
+ *                 RTL_USER_PROCESS_PARAMETERS, split by the C runtime's rules
  *   user          the token's user as DOMAIN\user (LookupAccountSidW)
  *   CPU, created  GetProcessTimes; memory: GetProcessMemoryInfo's working set
  *   parent pid    NtQueryInformationProcess(ProcessBasicInformation)
@@ -14,7 +14,6 @@
 /* clang-format on */
 #include <math.h>
 #include <psapi.h>
-#include <shellapi.h>
 #include <stdlib.h>
 #include <string.h>
 #include <winternl.h>
@@ -130,45 +129,86 @@ static wchar_t *read_command_line(HANDLE process) {
     return win_read_peb(process, WIN_PEB_COMMAND_LINE, &text, &bytes) == 0 ? text : NULL;
 }
 
-/* argv in host_process's layout: pointers (NULL-terminated), then the strings. */
-static char **split_command_line(const wchar_t *line, size_t *count) {
+/*
+ * Split a command line (UTF-8) by the rules the Microsoft C runtime and CommandLineToArgvW
+ * document, into argv in host_process's layout (pointers, NULL-terminated, then the strings; one
+ * allocation).  argv[0] runs to the first blank, or between quotes, with no escapes; after it,
+ * blanks separate arguments outside quotes, 2n backslashes before a quote give n and the quote
+ * opens or closes quoting, 2n+1 give n and a literal quote, other backslashes are literal, and
+ * "" inside quotes is a literal quote.  Done here rather than with CommandLineToArgvW so that
+ * shell32 (and the user interface DLLs it loads) stays out of the process.
+ */
+static char **split_command_line(const char *line, size_t *count) {
     *count = 0;
-    if (line == NULL || line[0] == L'\0') {
+    size_t len = strlen(line);
+    size_t max_args = len / 2 + 2;
+    /* Every argument is at most as long as the line, with a NUL: the layout fits in this. */
+    char **argv = malloc((max_args + 1) * sizeof(char *) + len + max_args);
+    if (argv == NULL || len == 0) {
+        free(argv);
         return NULL;
     }
-    int argc = 0;
-    wchar_t **wargv = CommandLineToArgvW(line, &argc);
-    if (wargv == NULL || argc <= 0) {
-        if (wargv != NULL) {
-            LocalFree(wargv);
+    char *out = (char *)(argv + max_args + 1);
+    size_t argc = 0;
+    const char *p = line;
+    /* argv[0] */
+    argv[argc++] = out;
+    if (*p == '"') {
+        for (p++; *p != '\0' && *p != '"'; p++) {
+            *out++ = *p;
         }
-        return NULL;
-    }
-    char **utf8 = calloc((size_t)argc, sizeof(*utf8));
-    size_t total = ((size_t)argc + 1) * sizeof(char *);
-    bool ok = utf8 != NULL;
-    for (int i = 0; ok && i < argc; i++) {
-        utf8[i] = win_utf8(wargv[i], -1);
-        ok = utf8[i] != NULL;
-        total += ok ? strlen(utf8[i]) + 1 : 0;
-    }
-    LocalFree(wargv);
-    char **argv = ok ? malloc(total) : NULL;
-    if (argv != NULL) {
-        char *cursor = (char *)(argv + argc + 1);
-        for (int i = 0; i < argc; i++) {
-            size_t len = strlen(utf8[i]) + 1;
-            memcpy(cursor, utf8[i], len);
-            argv[i] = cursor;
-            cursor += len;
+        p += *p == '"';
+    } else {
+        for (; *p != '\0' && *p != ' ' && *p != '\t'; p++) {
+            *out++ = *p;
         }
-        argv[argc] = NULL;
-        *count = (size_t)argc;
     }
-    for (int i = 0; utf8 != NULL && i < argc; i++) {
-        free(utf8[i]);
+    *out++ = '\0';
+    for (;;) {
+        while (*p == ' ' || *p == '\t') {
+            p++;
+        }
+        if (*p == '\0' || argc == max_args) {
+            break;
+        }
+        argv[argc++] = out;
+        bool quoted = false;
+        while (*p != '\0' && (quoted || (*p != ' ' && *p != '\t'))) {
+            if (*p == '\\') {
+                size_t slashes = 0;
+                while (*p == '\\') {
+                    slashes++;
+                    p++;
+                }
+                if (*p == '"') {
+                    for (size_t i = 0; i < slashes / 2; i++) {
+                        *out++ = '\\';
+                    }
+                    if (slashes % 2 == 1) {
+                        *out++ = '"';
+                        p++;
+                    }
+                } else {
+                    for (size_t i = 0; i < slashes; i++) {
+                        *out++ = '\\';
+                    }
+                }
+            } else if (*p == '"') {
+                if (quoted && p[1] == '"') {
+                    *out++ = '"';
+                    p += 2;
+                } else {
+                    quoted = !quoted;
+                    p++;
+                }
+            } else {
+                *out++ = *p++;
+            }
+        }
+        *out++ = '\0';
     }
-    free(utf8);
+    argv[argc] = NULL;
+    *count = argc;
     return argv;
 }
 
@@ -288,8 +328,10 @@ static void mirror(struct host_process *out) {
 }
 
 static void read_command(HANDLE process, struct host_process *out) {
-    wchar_t *line = read_command_line(process);
-    out->cmdline = split_command_line(line, &out->pub.cmdline_count);
+    wchar_t *wide = read_command_line(process);
+    char *line = wide != NULL ? win_utf8(wide, -1) : NULL;
+    free(wide);
+    out->cmdline = line != NULL ? split_command_line(line, &out->pub.cmdline_count) : NULL;
     free(line);
     if (out->cmdline == NULL) {
         return;

@@ -42,7 +42,7 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
                                    char *error, size_t error_size) {
     (void)path;
     (void)options;
-    snprintf(error, error_size, "--record is not available in the Windows build of nvitop");
+    snprintf(error, error_size, "not available in the Windows build of nvitop");
     return NULL;
 }
 
@@ -53,7 +53,7 @@ bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
     (void)snap;
     (void)related;
     (void)related_count;
-    snprintf(error, error_size, "--record is not available in the Windows build of nvitop");
+    snprintf(error, error_size, "not available in the Windows build of nvitop");
     return false;
 }
 

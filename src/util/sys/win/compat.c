@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <tlhelp32.h>
 
 #include "util/sys/win/pwd.h"
 #include "util/sys/win/sys/ioctl.h"
@@ -113,22 +112,19 @@ uid_t geteuid(void) {
     return elevated ? 0 : 1000;
 }
 
+/* The parent from the process's basic information (ntdll, looked up once per call): a process
+ * snapshot would cost a walk of every process and thread. */
 pid_t getppid(void) {
-    DWORD self = GetCurrentProcessId();
-    DWORD parent = 0;
-    HANDLE snapshot = CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0);
-    if (snapshot == INVALID_HANDLE_VALUE) {
+    typedef LONG(NTAPI * query_fn)(HANDLE, ULONG, PVOID, ULONG, PULONG);
+    query_fn query = NULL;
+    FARPROC proc = GetProcAddress(GetModuleHandleW(L"ntdll.dll"), "NtQueryInformationProcess");
+    memcpy(&query, &proc, sizeof(query));
+    ULONG_PTR info[6] = {0}; /* PROCESS_BASIC_INFORMATION; the parent is the last member */
+    ULONG got = 0;
+    if (query == NULL || query(GetCurrentProcess(), 0, info, sizeof(info), &got) < 0) {
         return 0;
     }
-    PROCESSENTRY32W entry = {.dwSize = sizeof(entry)};
-    for (BOOL ok = Process32FirstW(snapshot, &entry); ok; ok = Process32NextW(snapshot, &entry)) {
-        if (entry.th32ProcessID == self) {
-            parent = entry.th32ParentProcessID;
-            break;
-        }
-    }
-    CloseHandle(snapshot);
-    return (pid_t)parent;
+    return (pid_t)info[5];
 }
 
 char *strcasestr(const char *haystack, const char *needle) {
