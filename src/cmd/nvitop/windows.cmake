@@ -8,7 +8,6 @@ add_executable(nvitop-bin
     cli/settings_resolve.c
     modes/run_config.c
     modes/windows_unavailable.c
-    ${CMAKE_SOURCE_DIR}/src/record/related.c
     output/console_windows.c
     output/json.c
     output/json_writer.c

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/sys/win/poll.h"
 #include "util/sys/win/pwd.h"
 #include "util/sys/win/sys/ioctl.h"
 
@@ -201,4 +202,90 @@ int mkostemp(char *template_path, int flags) {
     }
     errno = EEXIST;
     return -1;
+}
+
+int pipe2(int fds[2], int flags) {
+    (void)flags; /* not inherited (_O_NOINHERIT); reads are checked with PeekNamedPipe first */
+    return _pipe(fds, 65536, _O_BINARY | _O_NOINHERIT);
+}
+
+/* Whether fd has something to read now; *waitable receives the console handle behind it. */
+static bool fd_readable(int fd, HANDLE *waitable) {
+    HANDLE handle = (HANDLE)_get_osfhandle(fd);
+    if (handle == INVALID_HANDLE_VALUE) {
+        return true; /* POLLNVAL, reported as ready so that the caller's read fails */
+    }
+    DWORD mode = 0;
+    if (GetConsoleMode(handle, &mode)) {
+        DWORD events = 0;
+        *waitable = handle;
+        return GetNumberOfConsoleInputEvents(handle, &events) && events > 0;
+    }
+    DWORD available = 0;
+    if (PeekNamedPipe(handle, NULL, 0, NULL, &available, NULL)) {
+        return available > 0;
+    }
+    return GetLastError() == ERROR_BROKEN_PIPE;
+}
+
+int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms) {
+    ULONGLONG start = GetTickCount64();
+    for (;;) {
+        int ready = 0;
+        HANDLE console = NULL;
+        for (nfds_t i = 0; i < nfds; i++) {
+            fds[i].revents = 0;
+            if (fds[i].fd < 0) {
+                continue;
+            }
+            if ((fds[i].events & POLLIN) != 0 && fd_readable(fds[i].fd, &console)) {
+                fds[i].revents = POLLIN;
+                ready++;
+            }
+        }
+        ULONGLONG waited = GetTickCount64() - start;
+        if (ready > 0 || timeout_ms == 0 || (timeout_ms > 0 && waited >= (ULONGLONG)timeout_ms)) {
+            return ready;
+        }
+        /* The pipes are looked at again after at most 15 ms. */
+        DWORD slice = 15;
+        if (timeout_ms > 0 && (ULONGLONG)timeout_ms - waited < slice) {
+            slice = (DWORD)((ULONGLONG)timeout_ms - waited);
+        }
+        if (console != NULL) {
+            WaitForSingleObject(console, slice);
+        } else {
+            Sleep(slice);
+        }
+    }
+}
+
+int gethostname(char *name, size_t size) {
+    DWORD n = size > 0xFFFF ? 0xFFFF : (DWORD)size;
+    if (!GetComputerNameExA(ComputerNameDnsHostname, name, &n)) {
+        errno = EINVAL;
+        return -1;
+    }
+    return 0;
+}
+
+int wcwidth(wchar_t c) {
+    unsigned cp = (unsigned)c;
+    if (cp == 0) {
+        return 0;
+    }
+    if (cp < 0x20 || (cp >= 0x7F && cp < 0xA0)) {
+        return -1;
+    }
+    if ((cp >= 0x300 && cp <= 0x36F) || (cp >= 0x200B && cp <= 0x200F) ||
+        (cp >= 0xFE00 && cp <= 0xFE0F)) {
+        return 0;
+    }
+    if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF && cp != 0x303F) ||
+        (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+        (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+        (cp >= 0xFFE0 && cp <= 0xFFE6)) {
+        return 2;
+    }
+    return 1;
 }

@@ -9,6 +9,7 @@
 #include <direct.h>
 #include <fcntl.h>
 #include <io.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -66,6 +67,27 @@ unsigned geteuid(void);
 unsigned getuid(void);
 
 char *strcasestr(const char *haystack, const char *needle);
+
+/* pipe2() over the C runtime's _pipe (flags: the pipe is never inherited; O_NONBLOCK is not
+ * available, and poll() tells when a read will not block). */
+int pipe2(int fds[2], int flags);
+#ifndef O_NONBLOCK
+#define O_NONBLOCK 0
+#endif
+
+/* The signal numbers the monitor's confirmation box names; Windows' C runtime lacks SIGKILL,
+ * which nvt_process_signal() turns into TerminateProcess as it does SIGTERM. */
+#ifndef SIGKILL
+#define SIGKILL 9
+#endif
+
+/* gethostname() as the DNS host name (GetComputerNameExA), without Winsock. */
+int gethostname(char *name, size_t size);
+
+/* wcwidth() for the canvas's characters outside Latin text and box drawing: combining marks 0,
+ * the East Asian wide ranges 2, everything else 1 (the C runtime has no wcwidth). */
+#include <wchar.h>
+int wcwidth(wchar_t c);
 
 /* openat() for dirfd AT_FDCWD (or an absolute path) only: EBADF otherwise.  Binary mode. */
 int openat(int dirfd, const char *path, int flags, ...);
