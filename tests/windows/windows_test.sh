@@ -7,6 +7,8 @@
 #   query   nvitop.exe -q (tests/cli/check_query.py)
 #   dll     a C program against nvitop.dll, compared with expected text
 #   host    the host back-end's fields of real Windows processes (stand-ins) under wine
+#   signal  T/K's signal path on stand-ins: the PID-reuse guard refuses another creation time,
+#           then TerminateProcess ends the process
 #   monitor nvitop.exe's console monitor in tmux: it starts, takes keys and quits with q, and the
 #           console is left as it was (the report nvitop prints after the monitor shows)
 # Exits 77 (skipped) with a message when mingw-w64 or wine is missing.
@@ -90,6 +92,18 @@ host)
             ;;
         esac
     done
+    ;;
+signal)
+    out=$(NVT_STANDINS=2 NVML_SIM_SCENARIO=$src/sim/scenarios/workstation-2gpu.json \
+        NVT_WINE_PROGRAM=$build/tests/dll_client.exe sh "$wrapper" terminate)
+    printf '%s\n' "$out"
+    n=$(printf '%s\n' "$out" |
+        grep -c '^terminate [0-9]*: other creation time ERR_NO_SUCH_PROCESS, own OK, then gone$' ||
+        true)
+    if [ "$n" -ne 2 ]; then
+        echo "expected both stand-ins refused with another creation time, then terminated"
+        fail=1
+    fi
     ;;
 monitor)
     if ! command -v tmux >/dev/null 2>&1; then

@@ -247,15 +247,20 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms) {
         if (ready > 0 || timeout_ms == 0 || (timeout_ms > 0 && waited >= (ULONGLONG)timeout_ms)) {
             return ready;
         }
-        /* The pipes are looked at again after at most 15 ms. */
-        DWORD slice = 15;
+        /* The pipes are looked at again after at most 50 ms: a new snapshot waits that long at
+         * most, against a refresh interval of a second or more. */
+        DWORD slice = 50;
         if (timeout_ms > 0 && (ULONGLONG)timeout_ms - waited < slice) {
             slice = (DWORD)((ULONGLONG)timeout_ms - waited);
         }
-        if (console != NULL) {
-            WaitForSingleObject(console, slice);
-        } else {
-            Sleep(slice);
+        /* A console handle that is signalled without input records (wine's, after events it
+         * consumed itself) would make the wait return at once: sleep then instead of spinning. */
+        if (console == NULL || WaitForSingleObject(console, slice) != WAIT_TIMEOUT) {
+            if (console != NULL && GetTickCount64() - start - waited < slice) {
+                Sleep(slice);
+            } else if (console == NULL) {
+                Sleep(slice);
+            }
         }
     }
 }
@@ -288,4 +293,21 @@ int wcwidth(wchar_t c) {
         return 2;
     }
     return 1;
+}
+
+#undef pthread_cond_timedwait
+int compat_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+                          const struct timespec *monotonic_deadline) {
+    struct timespec now_mono;
+    struct timespec now_real;
+    clock_gettime(CLOCK_MONOTONIC, &now_mono);
+    clock_gettime(CLOCK_REALTIME, &now_real);
+    long long left_ns = (long long)(monotonic_deadline->tv_sec - now_mono.tv_sec) * 1000000000LL +
+                        (monotonic_deadline->tv_nsec - now_mono.tv_nsec);
+    if (left_ns < 0) {
+        left_ns = 0;
+    }
+    long long at_ns = (long long)now_real.tv_sec * 1000000000LL + now_real.tv_nsec + left_ns;
+    struct timespec deadline = {(time_t)(at_ns / 1000000000LL), (long)(at_ns % 1000000000LL)};
+    return pthread_cond_timedwait(cond, mutex, &deadline);
 }

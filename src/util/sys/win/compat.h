@@ -9,6 +9,7 @@
 #include <direct.h>
 #include <fcntl.h>
 #include <io.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +89,15 @@ int gethostname(char *name, size_t size);
  * the East Asian wide ranges 2, everything else 1 (the C runtime has no wcwidth). */
 #include <wchar.h>
 int wcwidth(wchar_t c);
+
+/* Every condition variable of the project waits for deadlines on CLOCK_MONOTONIC
+ * (pthread_condattr_setclock), which winpthreads accepts but ignores, measuring deadlines on
+ * CLOCK_REALTIME: a monotonic deadline then lies decades in the past and every wait returns at
+ * once.  This wrapper turns the monotonic deadline into a real-time one. */
+int compat_cond_timedwait(pthread_cond_t *cond, pthread_mutex_t *mutex,
+                          const struct timespec *monotonic_deadline);
+#define pthread_cond_timedwait(cond, mutex, deadline)                                              \
+    compat_cond_timedwait((cond), (mutex), (deadline))
 
 /* openat() for dirfd AT_FDCWD (or an absolute path) only: EBADF otherwise.  Binary mode. */
 int openat(int dirfd, const char *path, int flags, ...);

@@ -2,8 +2,8 @@
  * poll() for the Windows build (see compat.h), for the monitor's event loop: a descriptor whose
  * handle is the console input is ready when the console has input records; a pipe's read end when
  * PeekNamedPipe sees bytes.  Other descriptors are reported ready at once.  Waits on the console
- * handle when there is one, and checks the pipes every few milliseconds meanwhile (Windows cannot
- * wait on an anonymous pipe).
+ * handle when there is one, and checks the pipes every 50 ms meanwhile (Windows cannot wait on an
+ * anonymous pipe).
  */
 #ifndef NVITOP_UTIL_SYS_WIN_POLL_H
 #define NVITOP_UTIL_SYS_WIN_POLL_H
