@@ -9,6 +9,7 @@
 #   host    the host back-end's fields of real Windows processes (stand-ins) under wine
 #   signal  T/K's signal path on stand-ins: the PID-reuse guard refuses another creation time,
 #           then TerminateProcess ends the process
+#   zip     make windows-zip's package: its files, and nvitop.exe -1 run from the unpacked copy
 #   monitor nvitop.exe's console monitor in tmux: it starts, takes keys and quits with q, and the
 #           console is left as it was (the report nvitop prints after the monitor shows)
 # Exits 77 (skipped) with a message when mingw-w64 or wine is missing.
@@ -104,6 +105,37 @@ signal)
         echo "expected both stand-ins refused with another creation time, then terminated"
         fail=1
     fi
+    ;;
+zip)
+    for tool in zip unzip scdoc man; do
+        if ! command -v "$tool" >/dev/null 2>&1; then
+            echo "SKIP: $tool is not installed"
+            exit 77
+        fi
+    done
+    package=$(sh "$src/scripts/windows-zip.sh" "$build" | tail -n 1)
+    unpacked=$build/zip-test
+    rm -rf "$unpacked"
+    mkdir -p "$unpacked"
+    unzip -q "$package" -d "$unpacked"
+    top=$(ls "$unpacked")
+    for file in nvitop.exe nvisel.exe nvitop.dll lib/libnvitop.dll.a include/nvitop/nvitop.h \
+        doc/nvitop.1.txt doc/nvisel.1.txt LICENSE.txt README.txt; do
+        if [ ! -s "$unpacked/$top/$file" ]; then
+            echo "the zip lacks $file"
+            fail=1
+        fi
+    done
+    # The programs need nothing but Windows' DLLs and nvitop.dll beside them.
+    out=$(NVML_SIM_SCENARIO=$src/sim/scenarios/workstation-2gpu.json \
+        NVT_WINE_PROGRAM=$unpacked/$top/nvitop.exe sh "$wrapper" -1)
+    case $out in
+    *"GeForce RTX 3090"*) ;;
+    *)
+        printf 'the zipped nvitop.exe -1 printed:\n%s\n' "$out"
+        fail=1
+        ;;
+    esac
     ;;
 monitor)
     if ! command -v tmux >/dev/null 2>&1; then
