@@ -11,9 +11,10 @@ FUZZ_SECONDS ?= 20
 BENCH_SECONDS ?= 60
 
 DEB      ?= $(BUILD)/deb
+WINDOWS  ?= build-windows
 
 .PHONY: all deps build demo check test test-asan test-private fuzz lint format bench install \
-	uninstall clean deb package-test
+	uninstall clean deb package-test windows windows-zip
 
 all: build
 
@@ -85,5 +86,14 @@ install: build
 uninstall:
 	@test -f $(BUILD)/install_manifest.txt && xargs rm -fv < $(BUILD)/install_manifest.txt || true
 
+# The Windows programs, nvitop.dll and the simulated driver's nvml.dll, cross-built with Debian's
+# mingw-w64 into $(WINDOWS) (docs/windows.md); the zip packs them for people on Windows.
+windows: deps
+	cmake -S . -B $(WINDOWS) -DNVT_WERROR=ON -DCMAKE_TOOLCHAIN_FILE=cmake/mingw-w64-x86_64.cmake
+	cmake --build $(WINDOWS) -j $(JOBS)
+
+windows-zip: windows
+	sh scripts/windows-zip.sh $(WINDOWS)
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(FUZZ)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ) $(WINDOWS)

@@ -13,7 +13,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#if defined(NVT_BUILDING_LIBRARY)
+#if defined(NVT_BUILDING_LIBRARY) && defined(_WIN32)
+#define NVT_API __declspec(dllexport)
+#elif defined(NVT_BUILDING_LIBRARY)
 #define NVT_API __attribute__((visibility("default")))
 #else
 #define NVT_API

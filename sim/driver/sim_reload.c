@@ -3,23 +3,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "scenario/scenario.h"
-
-bool sim_file_identity(const char *path, struct sim_file_id *id) {
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        return false;
-    }
-    memset(id, 0, sizeof(*id));
-    id->device = st.st_dev;
-    id->inode = st.st_ino;
-    id->size = st.st_size;
-    id->modified = st.st_mtim;
-    id->changed = st.st_ctim;
-    return true;
-}
 
 static bool same_file(const struct sim_file_id *a, const struct sim_file_id *b) {
     return a->device == b->device && a->inode == b->inode && a->size == b->size &&

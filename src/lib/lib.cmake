@@ -25,6 +25,7 @@ set(NVT_LIB_SOURCES
     status.c
     version.c
     nvml/nvml_backend.c
+    nvml/nvml_default_posix.c
     nvml/nvml_info.c
     nvml/nvml_loader.c
     nvml/nvml_nvlink.c
@@ -43,6 +44,12 @@ set(NVT_LIB_SOURCES
     cuda/cuda_runtime.c
     cuda/cuda_visible.c)
 list(TRANSFORM NVT_LIB_SOURCES PREPEND ${NVT_LIB_DIR}/)
+
+# The Windows cross-build links nvitop.dll from the same sources (lib_windows.cmake).
+if(WIN32)
+    include(${NVT_LIB_DIR}/lib_windows.cmake)
+    return()
+endif()
 
 add_library(nvitop_core OBJECT ${NVT_LIB_SOURCES})
 # The CUDA helper program (cuda/cuda_probe.c), found by the library at its installed path unless

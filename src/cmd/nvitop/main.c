@@ -16,6 +16,7 @@
 #include "cmd/nvitop/modes/cluster_main.h"
 #include "cmd/nvitop/modes/replay.h"
 #include "cmd/nvitop/modes/run_config.h"
+#include "cmd/nvitop/output/console.h"
 #include "cmd/nvitop/output/messages.h"
 #include "cmd/nvitop/output/output.h"
 #include "cmd/nvitop/output/report.h"
@@ -24,19 +25,6 @@
 #include "util/array.h"
 #include "util/xalloc.h"
 #include "view/config.h"
-
-/* The first of these locales that can be set decides; it must be a UTF-8 one (else --ascii). */
-static bool set_utf8_locale(void) {
-    static const char *const codes[] = {"C.UTF-8", "en_US.UTF-8", "", "C"};
-    for (size_t i = 0; i < ARRAY_SIZE(codes); i++) {
-        const char *name = setlocale(LC_ALL, codes[i]);
-        if (name == NULL) {
-            continue;
-        }
-        return strcasestr(name, "utf8") != NULL || strcasestr(name, "utf-8") != NULL;
-    }
-    return false;
-}
 
 /* nvitop's colour decision: stdout is a TTY (or --force-color), then termcolor's environment
  * rules. */
@@ -173,7 +161,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         messages_addf(&messages, "%s", "ERROR: You must run monitor mode from a TTY terminal.");
         monitor = false;
     }
-    if (!set_utf8_locale()) {
+    if (!console_setup_utf8()) {
         options->ascii = true;
     }
     if (options->replay != NULL) {

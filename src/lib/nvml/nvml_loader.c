@@ -12,6 +12,7 @@
 
 #include <nvitop/context.h>
 
+#include "nvml/nvml_default.h"
 #include "util/sys/dl.h"
 
 /* The library named by the caller or the environment; NULL for the default search.  A set-user-id
@@ -29,11 +30,7 @@ static void *open_first(const char *path) {
     if (path != NULL) {
         return dlopen(path, RTLD_NOW | RTLD_LOCAL);
     }
-    void *dl = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
-    if (dl == NULL) {
-        dl = dlopen("libnvidia-ml.so", RTLD_NOW | RTLD_LOCAL);
-    }
-    return dl;
+    return nvml_default_open();
 }
 
 static void choose_variants(struct nvml_lib *lib) {
@@ -79,9 +76,8 @@ size_t nvml_loader_describe(const char *path, char *buf, size_t size) {
     if (dl == NULL) {
         const char *why = dlerror();
         why = why != NULL ? why : "cannot be loaded";
-        needed = chosen != NULL
-                     ? snprintf(buf, size, "%s=%s: %s", origin, chosen, why)
-                     : snprintf(buf, size, "libnvidia-ml.so.1 and libnvidia-ml.so: %s", why);
+        needed = chosen != NULL ? snprintf(buf, size, "%s=%s: %s", origin, chosen, why)
+                                : snprintf(buf, size, "%s: %s", nvml_default_names, why);
     } else {
         void (*init)(void) = NULL;
         if (!dl_function(dl, "nvmlInit_v2", &init, sizeof(init))) {

@@ -35,10 +35,10 @@ struct nvml_lib {
 
 /*
  * Load the library: path when not NULL, else $NVITOP_NVML_LIBRARY when set and not empty (read
- * with secure_getenv: ignored in set-user-id programs), else
- * "libnvidia-ml.so.1", then "libnvidia-ml.so".  Returns NVT_ERR_LIBRARY_NOT_FOUND when nothing
- * loads.  Does not initialise NVML.  Thread-safe (dlopen is); *out is owned by the caller, who
- * releases it with nvml_loader_close().
+ * with secure_getenv: ignored in set-user-id programs), else the defaults of nvml_default.h
+ * ("libnvidia-ml.so.1", then "libnvidia-ml.so" on Linux).  Returns NVT_ERR_LIBRARY_NOT_FOUND when
+ * nothing loads.  Does not initialise NVML.  Thread-safe (dlopen is); *out is owned by the caller,
+ * who releases it with nvml_loader_close().
  */
 nvt_status nvml_loader_open(const char *path, struct nvml_lib *out);
 

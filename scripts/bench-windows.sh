@@ -1,0 +1,72 @@
+#!/bin/sh
+# The Windows start-up figure of docs/windows.md: `nvitop.exe -1` on the simulated 8-GPU server
+# against an empty console program (tests/windows/empty.c), both under the same wine prefix with
+# one wineserver kept running, in one hyperfine run.  Prints hyperfine's table; the difference of
+# the means is what nvitop.exe adds to wine's own start-up (the goal: at most 20 ms).
+#   usage: scripts/bench-windows.sh [BUILD_DIR] [RUNS]
+set -eu
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=$(cd "${1:-$src/build-windows}" && pwd)
+runs=${2:-30}
+command -v hyperfine >/dev/null 2>&1 || { echo "bench-windows.sh: hyperfine is not installed" >&2; exit 2; }
+wine=wine
+command -v wine >/dev/null 2>&1 || wine=/usr/lib/wine/wine64
+winpath() {
+    printf 'Z:%s' "$1" | tr / '\\'
+}
+export WINEPREFIX=${WINEPREFIX:-$build/wine-prefix}
+export WINEDEBUG=-all
+export NVITOP_NVML_LIBRARY="$(winpath "$build/sim-driver/nvml.dll")"
+export NVML_SIM_SCENARIO="$(winpath "$src/sim/scenarios/h100-8gpu.json")"
+export COLUMNS=120
+# Create the prefix if needed, then keep one wineserver for every run.
+sh "$src/scripts/wine-sim.sh" empty nvitop.exe --version >/dev/null
+wineserver=wineserver
+command -v wineserver >/dev/null 2>&1 || wineserver=/usr/lib/wine/wineserver64
+"$wineserver" -k 2>/dev/null || true
+"$wineserver" -w 2>/dev/null || true
+"$wineserver" -p
+trap '"$wineserver" -k 2>/dev/null || true' EXIT
+hyperfine -N --warmup 3 --runs "$runs" \
+    -n 'empty.exe' "$wine $build/tests/empty.exe" \
+    -n 'nvitop.exe -1' "$wine $build/bin/nvitop.exe -1"
+
+# The monitor's CPU: nvitop.exe under wine against the Linux nvitop ($NVT_LINUX_BUILD, default
+# build) on the same scenario, each in a tmux window of 160x50 for $SECONDS_MONITOR seconds
+# (default 20) after a 3 s start; the CPU time of the program's processes (for wine, the
+# program's and wineserver's) from /proc, as a percentage of one core.
+linux_build=$(cd "${NVT_LINUX_BUILD:-$src/build}" && pwd)
+seconds=${SECONDS_MONITOR:-20}
+socket=nvt-bench-windows-$$
+ticks=$(getconf CLK_TCK)
+cpu_of() { # pids...: utime + stime in ticks, summed
+    total=0
+    for p in "$@"; do
+        set -- $(sed 's/^.*) //' "/proc/$p/stat" 2>/dev/null || echo "x x x x x x x x x x x 0 0")
+        total=$((total + ${12} + ${13}))
+    done
+    echo "$total"
+}
+measure() { # name, pattern of the program's processes, command
+    name=$1
+    pattern=$2
+    shift 2
+    tmux -L "$socket" -f /dev/null new-session -d -x 160 -y 50 "$*"
+    sleep 3
+    pids=""
+    for p in $(pgrep -f "$pattern"); do
+        case $(cat "/proc/$p/comm" 2>/dev/null) in
+        tmux* | sh | bash) ;;
+        *) pids="$pids $p" ;;
+        esac
+    done
+    [ "$name" = wine ] && pids="$pids $(pgrep -x wineserver | tr '\n' ' ')"
+    before=$(cpu_of $pids)
+    sleep "$seconds"
+    after=$(cpu_of $pids)
+    tmux -L "$socket" kill-server 2>/dev/null || true
+    echo "$name monitor: $(echo "scale=3; ($after - $before) * 100 / $ticks / $seconds" | bc) % of a core"
+}
+measure linux "$linux_build/bin/nvitop" \
+    "LD_LIBRARY_PATH=$linux_build/sim-driver NVML_SIM_SCENARIO=$src/sim/scenarios/h100-8gpu.json $linux_build/bin/nvitop"
+measure wine 'nvitop.exe' "$wine $build/bin/nvitop.exe"

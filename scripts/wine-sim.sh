@@ -1,0 +1,102 @@
+#!/bin/sh
+# Run a program of the Windows build under wine on the simulated driver: the Windows counterpart
+# of nvitop-sim (docs/windows.md).
+#
+#   scripts/wine-sim.sh SCENARIO PROGRAM [ARGS...]
+#
+# SCENARIO is a file or the name of a bundled one (h100-8gpu); PROGRAM a path or the name of a
+# program of the build (nvitop.exe, nvisel.exe).  The build is $NVT_WINDOWS_BUILD (default
+# build-windows, as `make windows` makes it) and the wine prefix $WINEPREFIX (default
+# <build>/wine-prefix, created on first use, which takes wine about 15 s).  With NVT_STANDINS=N,
+# N stand-in jobs (tests/windows/standin.c: real Windows processes with job-like command lines)
+# run meanwhile and NVT_STANDIN_1..N hold their Windows pids, which scenarios may name; they are
+# stopped when the program exits.  The program's exit status is this script's.
+set -eu
+if [ $# -lt 2 ]; then
+    echo "usage: wine-sim.sh SCENARIO PROGRAM [ARGS...]" >&2
+    exit 2
+fi
+src=$(cd "$(dirname "$0")/.." && pwd)
+build=${NVT_WINDOWS_BUILD:-$src/build-windows}
+build=$(cd "$build" && pwd)
+scenario=$1
+program=$2
+shift 2
+case $scenario in
+*/* | *.json) ;;
+*) scenario=$src/sim/scenarios/$scenario.json ;;
+esac
+if [ ! -f "$scenario" ]; then
+    echo "wine-sim.sh: no scenario $scenario" >&2
+    exit 2
+fi
+case $program in
+*/*) ;;
+*) program=$build/bin/$program ;;
+esac
+
+if command -v wine >/dev/null 2>&1; then
+    wine=wine
+elif [ -x /usr/lib/wine/wine64 ]; then
+    wine=/usr/lib/wine/wine64
+else
+    echo "wine-sim.sh: wine is not installed (Debian packages wine and wine64)" >&2
+    exit 2
+fi
+
+# A Unix path as wine sees it: drive Z: is the root of the file system.
+winpath() {
+    abs=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+    printf 'Z:%s' "$abs" | tr / '\\'
+}
+
+export WINEPREFIX=${WINEPREFIX:-$build/wine-prefix}
+export WINEDEBUG=${WINEDEBUG:--all}
+# No Mono or Gecko installer dialogues when the prefix is created.
+export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
+if [ ! -f "$WINEPREFIX/system.reg" ]; then
+    mkdir -p "$WINEPREFIX"
+    timeout 300 "$wine" wineboot -i >/dev/null 2>&1 || true
+fi
+NVITOP_NVML_LIBRARY=$(winpath "$build/sim-driver/nvml.dll")
+NVML_SIM_SCENARIO=$(winpath "$scenario")
+# Programs outside <build>/bin (the tests' helpers) find nvitop.dll there.
+WINEPATH=$(winpath "$build/bin")
+export NVITOP_NVML_LIBRARY NVML_SIM_SCENARIO WINEPATH
+
+count=${NVT_STANDINS:-0}
+if [ "$count" -eq 0 ]; then
+    exec "$wine" "$program" "$@"
+fi
+
+# Stand-ins: standin.exe prints NVT_STANDIN_<i>=<pid> lines, then keeps its jobs until its
+# standard input closes (the descriptor 9 held here).
+dir=$(mktemp -d "${TMPDIR:-/tmp}/nvt-wine-sim.XXXXXX")
+cleanup() {
+    exec 9>&- 2>/dev/null || true
+    [ -n "${standin_pid:-}" ] && wait "$standin_pid" 2>/dev/null || true
+    rm -rf "$dir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+mkfifo "$dir/in"
+"$wine" "$build/tests/standin.exe" "$count" <"$dir/in" >"$dir/pids" 2>"$dir/err" &
+standin_pid=$!
+exec 9>"$dir/in"
+tries=0
+while [ "$(grep -c '^NVT_STANDIN_' "$dir/pids" 2>/dev/null || true)" -lt "$count" ]; do
+    tries=$((tries + 1))
+    if [ "$tries" -gt 600 ] || ! kill -0 "$standin_pid" 2>/dev/null; then
+        echo "wine-sim.sh: the stand-ins did not start" >&2
+        cat "$dir/err" >&2
+        exit 1
+    fi
+    sleep 0.1
+done
+while IFS='=' read -r name pid; do
+    pid=$(printf '%s' "$pid" | tr -d '\r')
+    export "$name=$pid"
+done <"$dir/pids"
+rc=0
+"$wine" "$program" "$@" || rc=$?
+exit "$rc"
