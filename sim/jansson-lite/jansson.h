@@ -8,8 +8,8 @@
  * Values are reference-counted and immutable once parsed, except json_object_del() on a copy.
  * Nothing here is thread-safe beyond what Jansson promises (distinct values are independent).
  */
-#ifndef NVITOP_SIM_JANSSON_LITE_H
-#define NVITOP_SIM_JANSSON_LITE_H
+#ifndef NVITOP_SIM_JANSSON_LITE_JANSSON_H
+#define NVITOP_SIM_JANSSON_LITE_JANSSON_H
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -92,4 +92,4 @@ json_t *json_lite_object_value(const json_t *object, size_t index);
          (value) != NULL);                                                                         \
          JSON_LITE_CAT(json_lite_i_, __LINE__)++)
 
-#endif /* NVITOP_SIM_JANSSON_LITE_H */
+#endif /* NVITOP_SIM_JANSSON_LITE_JANSSON_H */

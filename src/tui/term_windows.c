@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "tui/term.h"
+#include "util/array.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
@@ -220,7 +221,7 @@ static void append_style(struct strbuf *out, struct view_style style) {
     } attrs[] = {{VIEW_ATTR_BOLD, ";1"},    {VIEW_ATTR_DIM, ";2"},     {VIEW_ATTR_UNDERLINE, ";4"},
                  {VIEW_ATTR_BLINK, ";5"},   {VIEW_ATTR_REVERSE, ";7"}, {VIEW_ATTR_ITALIC, ";3"},
                  {VIEW_ATTR_STANDOUT, ";7"}};
-    for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
+    for (size_t i = 0; i < ARRAY_SIZE(attrs); i++) {
         if ((style.attrs & attrs[i].attr) != 0) {
             (void)strbuf_append_str(out, attrs[i].sgr);
         }

@@ -3,8 +3,8 @@
  * (cmake/NvtWindows.cmake includes this header first in every file; compat.c implements the
  * functions).  Nothing here changes behaviour on Linux, where this file is never seen.
  */
-#ifndef NVITOP_UTIL_SYS_WIN_COMPAT_H
-#define NVITOP_UTIL_SYS_WIN_COMPAT_H
+#ifndef NVITOP_SRC_UTIL_SYS_WIN_COMPAT_H
+#define NVITOP_SRC_UTIL_SYS_WIN_COMPAT_H
 
 #include <direct.h>
 #include <fcntl.h>
@@ -105,4 +105,4 @@ int openat(int dirfd, const char *path, int flags, ...);
 /* pread() as lseek() then read(): the descriptor's offset moves, so one thread per descriptor. */
 ssize_t pread(int fd, void *buf, size_t count, off_t offset);
 
-#endif /* NVITOP_UTIL_SYS_WIN_COMPAT_H */
+#endif /* NVITOP_SRC_UTIL_SYS_WIN_COMPAT_H */

@@ -4,8 +4,8 @@
  * so that the NVML loader and the CUDA runtime lookup keep one code path.  Paths are UTF-8.
  * dlerror()'s text is per thread, as POSIX allows.
  */
-#ifndef NVITOP_UTIL_SYS_WIN_DLFCN_H
-#define NVITOP_UTIL_SYS_WIN_DLFCN_H
+#ifndef NVITOP_SRC_UTIL_SYS_WIN_DLFCN_H
+#define NVITOP_SRC_UTIL_SYS_WIN_DLFCN_H
 
 #define RTLD_LAZY   0x1
 #define RTLD_NOW    0x2
@@ -21,4 +21,4 @@ int dlclose(void *handle);
 /* The last failure's text in this thread, once; NULL when there was none since. */
 char *dlerror(void);
 
-#endif /* NVITOP_UTIL_SYS_WIN_DLFCN_H */
+#endif /* NVITOP_SRC_UTIL_SYS_WIN_DLFCN_H */

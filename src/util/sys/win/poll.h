@@ -5,8 +5,8 @@
  * handle when there is one, and checks the pipes every 50 ms meanwhile (Windows cannot wait on an
  * anonymous pipe).
  */
-#ifndef NVITOP_UTIL_SYS_WIN_POLL_H
-#define NVITOP_UTIL_SYS_WIN_POLL_H
+#ifndef NVITOP_SRC_UTIL_SYS_WIN_POLL_H
+#define NVITOP_SRC_UTIL_SYS_WIN_POLL_H
 
 #define POLLIN   0x001
 #define POLLPRI  0x002
@@ -25,4 +25,4 @@ typedef unsigned long nfds_t;
 
 int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms);
 
-#endif /* NVITOP_UTIL_SYS_WIN_POLL_H */
+#endif /* NVITOP_SRC_UTIL_SYS_WIN_POLL_H */

@@ -2,8 +2,8 @@
  * getpwuid() for the Windows build (see compat.h): the one user it knows is the caller, whose
  * account name (GetUserNameW, in UTF-8) it returns for any uid; pw_dir is %USERPROFILE%.
  */
-#ifndef NVITOP_UTIL_SYS_WIN_PWD_H
-#define NVITOP_UTIL_SYS_WIN_PWD_H
+#ifndef NVITOP_SRC_UTIL_SYS_WIN_PWD_H
+#define NVITOP_SRC_UTIL_SYS_WIN_PWD_H
 
 #include <sys/types.h>
 
@@ -17,4 +17,4 @@ struct passwd {
 /* A per-thread result, as POSIX allows for getpwuid(); NULL when the name cannot be read. */
 struct passwd *getpwuid(uid_t uid);
 
-#endif /* NVITOP_UTIL_SYS_WIN_PWD_H */
+#endif /* NVITOP_SRC_UTIL_SYS_WIN_PWD_H */

@@ -2,8 +2,8 @@
  * The terminal-size ioctl for the Windows build (see ../compat.h): TIOCGWINSZ on a descriptor
  * whose handle is a console answers the console window's size; anything else fails with ENOTTY.
  */
-#ifndef NVITOP_UTIL_SYS_WIN_SYS_IOCTL_H
-#define NVITOP_UTIL_SYS_WIN_SYS_IOCTL_H
+#ifndef NVITOP_SRC_UTIL_SYS_WIN_SYS_IOCTL_H
+#define NVITOP_SRC_UTIL_SYS_WIN_SYS_IOCTL_H
 
 struct winsize {
     unsigned short ws_row;
@@ -16,4 +16,4 @@ struct winsize {
 
 int ioctl(int fd, unsigned long request, ...);
 
-#endif /* NVITOP_UTIL_SYS_WIN_SYS_IOCTL_H */
+#endif /* NVITOP_SRC_UTIL_SYS_WIN_SYS_IOCTL_H */
