@@ -109,6 +109,21 @@ def main(argv):
     lib.check(lines == expected, 'start-up lines:\n' + '\n'.join(lines))
     lib.check(exporter.proc.returncode == 0, f'SIGTERM: status {exporter.proc.returncode}')
 
+    # A lost GPU as nvitop-exporter 1.7 names it: in the start-up line and its labels.
+    with lib.Exporter(binary, lib.scenario_path('faulty')) as exporter:
+        _, _, body = exporter.fetch()
+    lines = exporter.stderr().splitlines()
+    lib.check('INFO: GPU 0: ERROR: GPU is Lost (UUID: N/A)' in lines,
+              'lost GPU start-up line:\n' + '\n'.join(lines))
+    lib.check('gpu_memory_total_MiB{hostname="testhost",index="0",devicename="ERROR: GPU is Lost",'
+              'uuid="N/A"} NaN' in body.splitlines(), 'lost GPU labels')
+    # Its processes do not exist here: the driver still lists them, psutil cannot read them, and
+    # 1.7's failsafe status for that is "terminated".
+    infos = [line for line in body.splitlines() if line.startswith('process_info_info{')]
+    lib.check(infos and all('status="terminated",command="No Such Process"' in line
+                            for line in infos), 'status of a process that is gone:\n' +
+              '\n'.join(infos))
+
     # SIGTERM while passes overrun the interval: the 8-GPU scenario's PCIe counters take 20 ms
     # per call, some 0.3 s a pass, longer than --interval 0.25.
     with lib.Exporter(binary, lib.scenario_path('h100-8gpu'), ['--interval', '0.25']) as exporter:

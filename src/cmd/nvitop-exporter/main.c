@@ -20,6 +20,7 @@
 #include "exporter.h"
 #include "exporter_options.h"
 #include "http_server.h"
+#include "render.h"
 #include "tls_files.h"
 #include "util/sys/clock.h"
 
@@ -67,9 +68,10 @@ static void print_devices(const struct nvt_snapshot *snap) {
             /* The profile is the name's last word ("NVIDIA A100 ... MIG 1g.10gb"). */
             const char *space = strrchr(d->name, ' ');
             fprintf(stderr, "INFO:   MIG %-11s Device %2u: (UUID: %s)\n",
-                    space != NULL ? space + 1 : d->name, d->mig_index, d->uuid);
+                    space != NULL ? space + 1 : d->name, d->mig_index, render_device_uuid(d));
         } else {
-            fprintf(stderr, "INFO: GPU %u: %s (UUID: %s)\n", d->index, d->name, d->uuid);
+            fprintf(stderr, "INFO: GPU %u: %s (UUID: %s)\n", d->index, render_device_name(d),
+                    render_device_uuid(d));
         }
     }
 }

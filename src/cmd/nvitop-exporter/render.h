@@ -30,6 +30,12 @@ struct render_input {
 /* Append the exposition to out.  False when out of memory (out then holds a partial text). */
 bool render_metrics(const struct render_input *in, struct strbuf *out);
 
+/* A device's devicename and uuid labels as nvitop-exporter 1.7 writes them: "ERROR: GPU is Lost"
+ * or "ERROR: Unknown" for a device whose handle failed (its uuid then "N/A"), else the name and
+ * UUID, "N/A" when empty. */
+const char *render_device_name(const struct nvt_device_info *info);
+const char *render_device_uuid(const struct nvt_device_info *info);
+
 /* A double as Python's repr() writes it ("1.0", "85.3", "1e-05", "NaN", "+Inf"), which is what
  * prometheus_client prints.  buf needs 32 bytes (RENDER_DOUBLE_MAX); returns the length written
  * (without the NUL). */

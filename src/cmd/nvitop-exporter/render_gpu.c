@@ -153,6 +153,20 @@ static double gpu_value(const struct nvt_device_snapshot *d, enum gpu_metric met
     return NAN;
 }
 
+const char *render_device_name(const struct nvt_device_info *info) {
+    if (info->handle_status == NVT_ERR_GPU_IS_LOST) {
+        return "ERROR: GPU is Lost";
+    }
+    if (info->handle_status != NVT_OK) {
+        return "ERROR: Unknown";
+    }
+    return info->name[0] != '\0' ? info->name : "N/A";
+}
+
+const char *render_device_uuid(const struct nvt_device_info *info) {
+    return info->handle_status == NVT_OK && info->uuid[0] != '\0' ? info->uuid : "N/A";
+}
+
 /* hostname, index ("<gpu>" or "<gpu>:<mig>"), devicename and uuid of a device. */
 static void device_labels(struct render_out *out, const struct render_input *in,
                           const struct nvt_device_snapshot *d, struct strbuf *labels) {
@@ -165,8 +179,8 @@ static void device_labels(struct render_out *out, const struct render_input *in,
     strbuf_clear(labels);
     render_label(out, labels, "hostname", in->hostname, true);
     render_label(out, labels, "index", index, false);
-    render_label(out, labels, "devicename", d->info.name[0] != '\0' ? d->info.name : "N/A", false);
-    render_label(out, labels, "uuid", d->info.uuid[0] != '\0' ? d->info.uuid : "N/A", false);
+    render_label(out, labels, "devicename", render_device_name(&d->info), false);
+    render_label(out, labels, "uuid", render_device_uuid(&d->info), false);
 }
 
 struct strbuf *render_device_labels(struct render_out *out, const struct render_input *in) {

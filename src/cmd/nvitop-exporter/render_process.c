@@ -66,8 +66,13 @@ static double process_value(const struct nvt_gpu_process *p, enum process_metric
     return NAN;
 }
 
-/* psutil's status string of a /proc state letter. */
+/* psutil's status string of a /proc state letter; "terminated" when the host process cannot be
+ * read (gone, not in our PID namespace, no permission), nvitop's failsafe value. */
 static const char *status_name(const struct nvt_host_process *h) {
+    if (h->status == NVT_HOST_GONE || h->status == NVT_HOST_NOT_IN_NAMESPACE ||
+        h->status == NVT_HOST_NO_PERMISSION) {
+        return "terminated";
+    }
     switch (h->state) {
     case 'R':
         return "running";
