@@ -27,7 +27,17 @@ wait_for "before the monitor"
 keys "$NVITOP" Enter
 wait_for " $NVT_STANDIN_3 X "
 keys q
-wait_for "prompt\$ " 10
+# Done when the shell prompts again after the report: the prompt line that ran the monitor is back
+# on screen at once, before the report is printed.
+deadline=$(($(date +%s) + 10))
+until capture | grep -v '^ *$' | tail -n 1 | grep -qx 'prompt\$ *' &&
+    capture | grep -qF "│ Processes:"; do
+    [ "$(date +%s)" -lt "$deadline" ] || {
+        fail "no prompt after the report"
+        break
+    }
+    sleep 0.05
+done
 # The whole pane with its scrollback: the report's first line (the time) follows the command.
 tmux_cmd capture-pane -p -t main -S - >"$WORK/pane.txt"
 after=$(grep -A 1 -F "prompt\$ $NVITOP" "$WORK/pane.txt" | sed -n 2p)
