@@ -102,7 +102,8 @@ int main(int argc, char **argv) {
     }
     char path[256];
     snprintf(path, sizeof(path), "%s/a.nvtrec", dir);
-    struct rec_writer_options wo = {1.0, keyframe_every, level};
+    struct rec_writer_options wo = {
+        .interval_s = 1.0, .keyframe_every = keyframe_every, .level = level};
     char error[512];
     struct rec_writer *w = rec_writer_open(path, &wo, error, sizeof(error));
     if (w == NULL) {

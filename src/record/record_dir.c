@@ -178,10 +178,44 @@ static unsigned last_part(const char *dir, const char *day) {
     return part;
 }
 
+/* The mode of a directory holding files of mode file_mode: each read bit with its search bit. */
+static mode_t dir_mode(unsigned file_mode) {
+    mode_t mode = (mode_t)(file_mode | 0700);
+    mode |= (mode & 0040) != 0 ? 0010 : 0;
+    mode |= (mode & 0004) != 0 ? 0001 : 0;
+    return mode & 0777;
+}
+
+/* mkdir -p: the missing parents (mode 0755 less the umask, as mkdir -p), then dir itself with
+ * mode, set whatever the umask.  True when dir exists afterwards (created or not). */
+static bool make_dirs(const char *dir, mode_t mode, char *error, size_t error_size) {
+    char *path = xstrdup(dir);
+    for (char *slash = strchr(path + 1, '/'); slash != NULL; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+            snprintf(error, error_size, "cannot create %s: %s", path, strerror(errno));
+            free(path);
+            return false;
+        }
+        *slash = '/';
+    }
+    free(path);
+    if (mkdir(dir, mode) == 0) {
+        if (chmod(dir, mode) != 0) {
+            snprintf(error, error_size, "cannot set the permissions of %s: %s", dir,
+                     strerror(errno));
+            return false;
+        }
+    } else if (errno != EEXIST) {
+        snprintf(error, error_size, "cannot create %s: %s", dir, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 struct rec_dir *rec_dir_open(const char *dir, const struct rec_writer_options *options,
                              const struct rec_dir_limits *limits, char *error, size_t error_size) {
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        snprintf(error, error_size, "cannot create %s: %s", dir, strerror(errno));
+    if (!make_dirs(dir, dir_mode(options->mode != 0 ? options->mode : 0600), error, error_size)) {
         return NULL;
     }
     struct stat st;

@@ -16,6 +16,7 @@
 
 #include <nvitop/nvitop.h>
 
+#include "cmd/nvitop-record/test_clock.h"
 #include "record/file/writer.h"
 #include "record/record_dir.h"
 #include "record/related.h"
@@ -37,12 +38,14 @@ struct record_options {
     unsigned long long retain_bytes;
     unsigned keyframe_every;
     unsigned long long count; /* 0: until a signal */
+    bool group_read;          /* files 0640 and directories 0750 instead of 0600 and 0700 */
 };
 
 static void usage(FILE *out) {
     fprintf(out,
             "usage: " PROG " (-o DIR | -f FILE) [--interval SEC] [--retain-days N]\n"
             "                     [--retain-bytes SIZE] [--keyframe-every N] [--count N]\n"
+            "                     [--group-read]\n"
             "\n"
             "Record GPU, process and host snapshots for `nvitop --replay`.\n"
             "\n"
@@ -58,7 +61,10 @@ static void usage(FILE *out) {
             "  --retain-bytes SIZE   keep the directory under SIZE bytes (e.g. 500M, 2GiB;\n"
             "                        default no limit)\n"
             "  --keyframe-every N    frames between keyframes (default 300)\n"
-            "  -n N, --count N       stop after N snapshots (default: until SIGINT/SIGTERM)\n");
+            "  -n N, --count N       stop after N snapshots (default: until SIGINT/SIGTERM)\n"
+            "  --group-read          let the file's group read the recordings (files 0640,\n"
+            "                        new directories 0750; default 0600 and 0700: they hold\n"
+            "                        user names and command lines)\n");
 }
 
 /* 0 to run, 1 for an error, 2 for --help/--version (exit 0). */
@@ -72,8 +78,9 @@ static int parse(int argc, char **argv, struct record_options *o) {
                                           {"retain-bytes", required_argument, NULL, 'b'},
                                           {"keyframe-every", required_argument, NULL, 'k'},
                                           {"count", required_argument, NULL, 'n'},
+                                          {"group-read", no_argument, NULL, 'g'},
                                           {NULL, 0, NULL, 0}};
-    *o = (struct record_options){NULL, NULL, 1.0, 7, 0, 300, 0};
+    *o = (struct record_options){NULL, NULL, 1.0, 7, 0, 300, 0, false};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hVo:f:i:n:", longs, NULL)) != -1) {
@@ -87,6 +94,9 @@ static int parse(int argc, char **argv, struct record_options *o) {
             return 2;
         case 'o':
             o->dir = optarg;
+            break;
+        case 'g':
+            o->group_read = true;
             break;
         case 'f':
             o->file = optarg;
@@ -178,16 +188,32 @@ static bool wait_until(const sigset_t *set, double deadline) {
     return false;
 }
 
+/* The writer's notes (what it found in an existing file), one line on standard error. */
+static void say_note(void *arg, const char *text) {
+    (void)arg;
+    fprintf(stderr, PROG ": note: %s\n", text);
+}
+
 static int record(const struct record_options *o, const sigset_t *set) {
+    struct test_clock test_clock = {NULL, 0};
+    const char *test_times = secure_getenv("NVITOP_RECORD_TEST_TIMES");
+    char error[512] = "";
+    if (test_times != NULL && !test_clock_parse(test_times, &test_clock, error, sizeof(error))) {
+        fprintf(stderr, PROG ": %s\n", error);
+        return 1;
+    }
     nvt_context *ctx = NULL;
     nvt_status status = nvt_open(NULL, &ctx);
     if (status != NVT_OK) {
         fprintf(stderr, PROG ": cannot open the NVIDIA driver: %s\n", nvt_strerror(status));
+        test_clock_fini(&test_clock);
         return 1;
     }
-    struct rec_writer_options wo = {o->interval_s, o->keyframe_every, 0};
+    struct rec_writer_options wo = {.interval_s = o->interval_s,
+                                    .keyframe_every = o->keyframe_every,
+                                    .mode = o->group_read ? 0640 : 0600,
+                                    .note = say_note};
     struct rec_dir_limits limits = {o->retain_days, o->retain_bytes};
-    char error[512] = "";
     struct sink sink = {NULL, NULL};
     if (o->dir != NULL) {
         sink.dir = rec_dir_open(o->dir, &wo, &limits, error, sizeof(error));
@@ -197,6 +223,7 @@ static int record(const struct record_options *o, const sigset_t *set) {
     if (sink.dir == NULL && sink.file == NULL) {
         fprintf(stderr, PROG ": %s\n", error);
         nvt_close(ctx);
+        test_clock_fini(&test_clock);
         return 1;
     }
     int code = 0;
@@ -208,6 +235,9 @@ static int record(const struct record_options *o, const sigset_t *set) {
             fprintf(stderr, PROG ": cannot take a snapshot: out of memory\n");
             code = 1;
             break;
+        }
+        if (test_clock.run_count > 0) {
+            snap->timestamp = test_clock_time(&test_clock, n);
         }
         struct related related;
         related_read_cached(ctx, &ancestors, snap, clock_monotonic_s(), RELATED_MAX_AGE_S,
@@ -224,11 +254,13 @@ static int record(const struct record_options *o, const sigset_t *set) {
         if (clock_monotonic_s() > next + o->interval_s) {
             next = clock_monotonic_s(); /* fell behind (a stalled driver): do not catch up */
         }
-        if ((o->count == 0 || n + 1 < o->count) && wait_until(set, next)) {
+        if ((o->count == 0 || n + 1 < o->count) && test_clock.run_count == 0 &&
+            wait_until(set, next)) {
             break;
         }
     }
     related_cache_fini(&ancestors);
+    test_clock_fini(&test_clock);
     rec_dir_close(sink.dir);
     rec_writer_close(sink.file);
     nvt_close(ctx);

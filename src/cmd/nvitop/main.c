@@ -203,7 +203,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     struct rec_writer *recorder = NULL;
     if (options->record != NULL) {
         struct rec_writer_options record_options = {
-            options->interval_s > 0 ? options->interval_s : 2.0, 0, 0};
+            .interval_s = options->interval_s > 0 ? options->interval_s : 2.0};
         char error[512];
         recorder = rec_writer_open(options->record, &record_options, error, sizeof(error));
         if (recorder == NULL) {

@@ -1,9 +1,10 @@
 /*
  * Reading a recording (a file, or a directory of daily files): at open, an index built from the
  * record headers alone (no payload is decompressed); a frame is decoded from the keyframe before
- * it, reusing the last decoded frame when stepping forward.  A torn or damaged tail ends the
- * recording at the last whole frame (with a warning); a damaged frame in the middle, or a file
- * removed or cut since the open, is reported when it is read.  Memory, whatever the recording's
+ * it, reusing the last decoded frame when stepping forward.  The open reads past damage (a note
+ * for each damaged span, reader_index.h); a frame whose payload is damaged (its CRC), and the
+ * frames after it up to the next keyframe, or a file removed or cut since the open, are reported
+ * when they are read.  Memory, whatever the recording's
  * length: 40 bytes per 1,024 frames, four blocks of frame entries rebuilt on demand (160 KiB),
  * two frames, and at most four open files (reader_index.h).  The query functions taking a const
  * reader update those caches: one thread at a time per reader, for every function.
@@ -32,8 +33,13 @@ double rec_reader_time(const struct rec_reader *r, size_t i);
 /* The last frame at or before t, or (size_t)-1 when t is before the first frame. */
 size_t rec_reader_find(const struct rec_reader *r, double t);
 
-/* A note for the user about the file (e.g. a torn last record), or "". */
+/* Notes for the user about what the open found (damaged spans with the frames lost, a torn last
+ * record, records of unknown types, files of a directory skipped), one line each, or "". */
 const char *rec_reader_warning(const struct rec_reader *r);
+
+/* The first frame after i that does not depend on frame i (a keyframe, another segment or file),
+ * or the count: when frame i is damaged, the frames before that one are lost with it. */
+size_t rec_reader_next_key(struct rec_reader *r, size_t i);
 
 /* Decode frame i into *out (free with frame_free()).  False with a message for a damaged frame. */
 bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *error,

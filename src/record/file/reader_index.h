@@ -17,7 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/text/strbuf.h"
+
 #define REC_BLOCK_FRAMES 1024U
+/* Lines of notes kept about damage and skipped files; the rest are counted in one more line. */
+#define REC_MAX_NOTES 32U
 
 /* One frame record. */
 struct rec_entry {
@@ -90,15 +94,23 @@ struct rec_index {
     struct rec_index_block *blocks;
     size_t block_count;
     size_t block_cap;
-    size_t count;      /* frames */
-    uint32_t segments; /* segment records seen */
-    char warning[512]; /* the first torn tail, or "" */
+    size_t count;        /* frames */
+    uint32_t segments;   /* segment records seen, and damaged spans (a frame never depends on a
+                          * frame before one) */
+    bool split;          /* the next frame starts a block (after damage) */
+    struct strbuf notes; /* what the walk found, one line each (at most REC_MAX_NOTES) */
+    size_t note_count;
     struct rec_index_cache *cache;
 };
 
 /* Index path (a recording file or a directory of *.nvtrec files, read in name order) into *x.
- * False with a message in error when a file is not a readable recording; *x is then empty
- * (rec_index_fini is still safe).  A recording without frames is no error here. */
+ * The walk reads past damage (scan.h): a damaged span ends its segment, the frames after it that
+ * depend on frames before it are left out up to the next keyframe, and a note says where it is
+ * and how many frames were lost; a record of a type this reader does not know is checked (CRC)
+ * and skipped with a note.  In a directory, an entry that is not a regular file holding a
+ * recording is skipped with a note.  False with a message in error when path (a file) is not a
+ * readable recording; *x is then empty (rec_index_fini is still safe).  A recording without
+ * frames is no error here. */
 bool rec_index_open(struct rec_index *x, const char *path, char *error, size_t error_size);
 
 void rec_index_fini(struct rec_index *x);

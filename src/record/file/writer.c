@@ -22,6 +22,7 @@
 #include "record/codec/patch.h"
 #include "record/codec/wire.h"
 #include "record/file/format.h"
+#include "record/file/scan.h"
 #include "util/sys/clock.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"
@@ -75,30 +76,89 @@ static bool write_all(int fd, const void *buf, size_t size) {
     return true;
 }
 
-/* The end of the last whole, checksummed record of an existing file. */
-static off_t valid_end(int fd, off_t file_size) {
-    off_t at = REC_FILE_HEADER;
-    unsigned char head[REC_RECORD_HEADER];
-    void *payload = NULL;
-    while (at + REC_RECORD_HEADER <= file_size && read_exact(fd, head, sizeof(head), at)) {
+/* What a writer found in an existing file (inspect()). */
+struct found {
+    unsigned long long end;  /* where the new records go */
+    unsigned long long torn; /* bytes of a torn tail cut (beyond zeros), or 0 */
+    size_t damaged;          /* damaged spans kept */
+    unsigned long long first_damage;
+    size_t headers; /* another recording's file header inside this one (concatenated files) */
+    unsigned long long trailing; /* bytes after the last whole record, kept */
+};
+
+/* Check an existing file record by record (CRC included), reading past damage as a reader does:
+ * only a torn tail (scan.h) may be cut. */
+static void inspect(int fd, unsigned long long size, struct found *f) {
+    unsigned char *buf = NULL;
+    size_t cap = 0;
+    unsigned long long at = REC_FILE_HEADER;
+    unsigned long long last = at; /* the end of the last whole record */
+    memset(f, 0, sizeof(*f));
+    while (at < size) {
+        unsigned char head[REC_RECORD_HEADER];
         struct rec_record_header h;
-        if (!rec_record_header_get(head, &h) ||
-            at + REC_RECORD_HEADER + (off_t)h.payload_size > file_size) {
+        if (at + REC_RECORD_HEADER <= size && read_exact(fd, head, sizeof(head), (off_t)at) &&
+            rec_record_header_get(head, &h) && at + REC_RECORD_HEADER + h.payload_size <= size &&
+            rec_scan_crc_ok(fd, at, &h, &buf, &cap)) {
+            at += REC_RECORD_HEADER + h.payload_size;
+            last = at;
+            continue;
+        }
+        unsigned long long next = rec_scan_next(fd, at + 1, size, NULL, &buf, &cap);
+        if (next >= size) {
             break;
         }
-        void *grown = realloc(payload, h.payload_size + 1U);
-        if (grown == NULL) {
-            break;
+        unsigned char magic[8];
+        if (read_exact(fd, magic, sizeof(magic), (off_t)at) && memcmp(magic, REC_MAGIC, 8) == 0) {
+            f->headers++;
+        } else if (f->damaged++ == 0) {
+            f->first_damage = at;
         }
-        payload = grown;
-        if (!read_exact(fd, payload, h.payload_size, at + REC_RECORD_HEADER) ||
-            !rec_record_crc_ok(head, payload, h.payload_size)) {
-            break;
-        }
-        at += REC_RECORD_HEADER + (off_t)h.payload_size;
+        at = next;
     }
-    free(payload);
-    return at;
+    free(buf);
+    f->end = size;
+    if (last < size && rec_scan_torn_tail(fd, last, size)) {
+        f->end = last;
+        f->torn = rec_scan_zeros(fd, last, size) ? 0 : size - last;
+    } else {
+        f->trailing = size - last;
+    }
+}
+
+/* The one line a writer says about what it found, or nothing when all was as expected. */
+static void say_found(const struct rec_writer_options *options, const char *path,
+                      const struct found *f) {
+    if (options->note == NULL ||
+        (f->torn == 0 && f->damaged == 0 && f->headers == 0 && f->trailing == 0)) {
+        return;
+    }
+    struct strbuf text = STRBUF_INIT;
+    strbuf_appendf(&text, "%s:", path);
+    const char *sep = " ";
+    if (f->torn != 0) {
+        strbuf_appendf(&text, "%scut a torn last record (%llu bytes)", sep, f->torn);
+        sep = "; ";
+    }
+    if (f->damaged != 0) {
+        strbuf_appendf(&text, "%skept %zu damaged span%s (the first at byte %llu)", sep, f->damaged,
+                       f->damaged == 1 ? "" : "s", f->first_damage);
+        sep = "; ";
+    }
+    if (f->headers != 0) {
+        strbuf_appendf(&text, "%skept %zu other recording%s appended to it", sep, f->headers,
+                       f->headers == 1 ? "" : "s");
+        sep = "; ";
+    }
+    if (f->trailing != 0) {
+        strbuf_appendf(&text, "%skept %llu bytes at its end that are no whole record", sep,
+                       f->trailing);
+    }
+    strbuf_appendf(&text, "; appending a new segment after %s",
+                   f->torn != 0 && f->damaged == 0 && f->headers == 0 ? "its last whole record"
+                                                                      : "them");
+    options->note(options->note_arg, strbuf_cstr(&text));
+    strbuf_fini(&text);
 }
 
 /* Make the mapping cover total more bytes after the records: reserve the room with
@@ -182,7 +242,16 @@ static bool write_segment(struct rec_writer *w, const struct rec_writer_options 
 
 struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_options *options,
                                    char *error, size_t error_size) {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    /* A recording holds user names and command lines: private unless asked otherwise, whatever
+     * the umask (fchmod below).  O_NONBLOCK: a FIFO of that name is refused, not waited for. */
+    unsigned mode = options->mode != 0 ? options->mode : 0600;
+    bool created = false;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, mode);
+    if (fd >= 0) {
+        created = true;
+    } else if (errno == EEXIST) {
+        fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+    }
     if (fd < 0) {
         snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
         return NULL;
@@ -197,6 +266,11 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     off_t end = 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(error, error_size, "%s is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if (created && fchmod(fd, (mode_t)mode) != 0) {
+        snprintf(error, error_size, "cannot set the permissions of %s: %s", path, strerror(errno));
         close(fd);
         return NULL;
     }
@@ -219,7 +293,10 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
             close(fd);
             return NULL;
         }
-        end = valid_end(fd, st.st_size);
+        struct found found;
+        inspect(fd, (unsigned long long)st.st_size, &found);
+        say_found(options, path, &found);
+        end = (off_t)found.end;
     }
     bool ok = true;
     if (end == 0) {
@@ -228,10 +305,13 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
         ok = ftruncate(fd, 0) == 0 && write_all(fd, head, sizeof(head));
         end = REC_FILE_HEADER;
     } else if (end < st.st_size) {
-        ok = ftruncate(fd, end) == 0; /* a torn record left by a killed writer */
+        ok = ftruncate(fd, end) == 0; /* a torn record or zeros left by a killed writer */
     }
     if (!ok || lseek(fd, end, SEEK_SET) < 0) {
         snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        if (created) {
+            unlink(path); /* no empty file left behind (a full disk) */
+        }
         close(fd);
         return NULL;
     }

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd/nvitop/modes/run_config.h"
@@ -148,8 +149,18 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o,
         struct frame *frame = NULL;
         char error[512];
         if (!rec_reader_frame(r, i, &frame, error, sizeof(error))) {
-            fprintf(stderr, "nvitop: cannot replay: %s\n", error);
-            return 1;
+            /* The frames up to the next keyframe depend on this one: one warning for them all,
+             * and the range goes on after them. */
+            size_t next = rec_reader_next_key(r, i);
+            size_t lost = 0;
+            for (size_t j = i; j < next; j++) {
+                double tj = rec_reader_time(r, j);
+                lost += tj >= from && tj <= to;
+            }
+            fprintf(stderr, "nvitop: warning: %s: %zu frame%s lost\n", error, lost,
+                    lost == 1 ? "" : "s");
+            i = next - 1;
+            continue;
         }
         bool ok = print_frame(o, settings, color, frame, true);
         frame_free(frame);
@@ -169,6 +180,17 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o,
     return 0;
 }
 
+/* What the open found (damage, skipped files), one warning a line. */
+static void print_notes(const struct rec_reader *r) {
+    const char *notes = rec_reader_warning(r);
+    while (*notes != '\0') {
+        const char *end = strchr(notes, '\n');
+        int len = end != NULL ? (int)(end - notes) : (int)strlen(notes);
+        fprintf(stderr, "nvitop: warning: %.*s\n", len, notes);
+        notes += len + (end != NULL);
+    }
+}
+
 /* The reader of the recording, with its warning said; NULL after a message. */
 static struct rec_reader *open_recording(const char *path) {
     char error[512];
@@ -177,9 +199,7 @@ static struct rec_reader *open_recording(const char *path) {
         fprintf(stderr, "nvitop: cannot replay: %s\n", error);
         return NULL;
     }
-    if (rec_reader_warning(r)[0] != '\0') {
-        fprintf(stderr, "nvitop: warning: %s\n", rec_reader_warning(r));
-    }
+    print_notes(r);
     return r;
 }
 
@@ -252,9 +272,7 @@ int replay_print(const struct nvitop_options *o, const struct tui_settings *sett
         fprintf(stderr, "nvitop: cannot replay: %s\n", error);
         return 1;
     }
-    if (rec_reader_warning(r)[0] != '\0') {
-        fprintf(stderr, "nvitop: warning: %s\n", rec_reader_warning(r));
-    }
+    print_notes(r);
     int code = 1;
     size_t i = 0;
     if (o->from != NULL || o->to != NULL) {

@@ -1,0 +1,302 @@
+#!/usr/bin/python3
+"""The recorder and the replay under damage (docs/recording.md, "Damage").
+
+usage: fault_test.py NVITOP NVITOP_RECORD
+
+Recordings are made by nvitop-record with its settable test clock (NVITOP_RECORD_TEST_TIMES:
+frame n gets the n-th time of the list and the recorder does not wait), then damaged by hand:
+a flipped byte in a frame, a damaged record header, a zeroed 4 KiB block, a damaged type byte, a
+record of an unknown type, two files joined, unknown data at the end, a torn last record, junk
+in a directory.  Each case checks exactly which frames come back (by their times), what the
+warnings say, the exit status, and that a restarted recorder destroyed no byte.  Exits 0 on
+success, 1 with a message.
+"""
+import json
+import os
+import stat
+import subprocess
+import sys
+import tempfile
+import zlib
+
+NVITOP, RECORD = sys.argv[1], sys.argv[2]
+# Eight GPUs whose values move with the simulator's clock (not frozen), so that every patch holds
+# something.
+SCENARIO = os.path.join(os.environ['NVT_SCENARIO_DIR'], 'h100-8gpu.json')
+T0 = 1795459134  # 2026-11-23 14:38:54 UTC
+failures = []
+
+
+def check(ok, what):
+    if not ok:
+        failures.append(what)
+        print('FAIL:', what, file=sys.stderr)
+
+
+def env(times=None, **extra):
+    e = dict(os.environ, NVML_SIM_SCENARIO=SCENARIO, COLUMNS='120', TZ='UTC', **extra)
+    if times is not None:
+        e['NVITOP_RECORD_TEST_TIMES'] = times
+    return e
+
+
+def record(args, times, count, **kw):
+    return subprocess.run([RECORD] + args + ['-n', str(count), '--keyframe-every', '8'],
+                          env=env(times), capture_output=True, text=True, timeout=60, **kw)
+
+
+def replay(path, args=('--json', '--from', '@0')):
+    """(exit status, frame times, stderr lines) of a JSON replay."""
+    out = subprocess.run([NVITOP, '--replay', path] + list(args), env=env(), capture_output=True,
+                         text=True, timeout=60)
+    times = []
+    if '--json' in args:
+        times = [round(json.loads(line)['timestamp']) for line in out.stdout.splitlines()]
+    return out.returncode, times, out.stderr.splitlines()
+
+
+def records(data):
+    """(offset, type, payload size) of each record, walking the headers."""
+    out = []
+    at = 32
+    while at + 28 <= len(data) and data[at:at + 4] == b'NVRF':
+        size = int.from_bytes(data[at + 8:at + 12], 'little')
+        out.append((at, data[at + 4], size))
+        at += 28 + size
+    return out
+
+
+def frames(data):
+    """(offset, type, size) of the frame records (keyframes 2, patches 4)."""
+    return [r for r in records(data) if r[1] in (2, 3, 4)]
+
+
+def next_key(fr, i):
+    """The first frame after i that is a keyframe, or the count."""
+    for j in range(i + 1, len(fr)):
+        if fr[j][1] == 2:
+            return j
+    return len(fr)
+
+
+def read(path):
+    with open(path, 'rb') as f:
+        return f.read()
+
+
+def write(path, data):
+    with open(path, 'wb') as f:
+        f.write(data)
+
+
+def base(tmp, name='base.nvtrec', start=T0, count=40):
+    path = os.path.join(tmp, name)
+    out = record(['-f', path], f'{start}+1x{count}', count)
+    check(out.returncode == 0 and out.stderr == '', f'recording {name}: {out.stderr}')
+    return path
+
+
+def expect(path, want, lines, what, code=0, contains=()):
+    rc, got, err = replay(path)
+    check(rc == code, f'{what}: exit status {rc}, expected {code}: {err}')
+    check(got == want, f'{what}: frames {got}, expected {want}')
+    check(len(err) == lines, f'{what}: {len(err)} warning lines, expected {lines}: {err}')
+    for text in contains:
+        check(any(text in line for line in err), f'{what}: no warning says {text!r}: {err}')
+
+
+def reader_cases(tmp):
+    path = base(tmp)
+    data = read(path)
+    fr = frames(data)
+    times = [T0 + i for i in range(len(fr))]
+    check(len(fr) == 40 and fr[0][1] == 2 and fr[8][1] == 2 and fr[10][1] == 4
+          and all(size > 0 for _, _, size in fr), f'the base recording: {fr}')
+    expect(path, times, 0, 'undamaged')
+    bad = os.path.join(tmp, 'bad.nvtrec')
+
+    # A flipped byte in a patch's payload: that frame and the ones up to the next keyframe.
+    at, _, size = fr[10]
+    damaged = bytearray(data)
+    damaged[at + 28 + size // 2] ^= 0x40
+    write(bad, damaged)
+    lost = range(10, next_key(fr, 10))
+    expect(bad, [t for i, t in enumerate(times) if i not in lost], 1, 'flipped payload byte',
+           contains=(f'the frame at byte {at} is damaged', f'{len(lost)} frames lost'))
+    rc, _, err = replay(bad, ['-1', '--at', f'@{T0 + 11}'])
+    check(rc == 1 and any('damaged' in line for line in err), f'--at a lost frame: {rc} {err}')
+    rc, _, err = replay(bad, ['-1', '--at', f'@{T0 + next_key(fr, 10)}'])
+    check(rc == 0 and err == [], f'--at the keyframe after the damage: {rc} {err}')
+    rc, got, err = replay(bad, ['--json', '--from', f'@{T0 + 5}', '--to', f'@{T0 + 20}'])
+    check(rc == 0 and got == [t for t in times[5:21] if t - T0 not in lost] and len(err) == 1,
+          f'--from/--to across the damage: {rc} {got} {err}')
+
+    # A damaged record header (its length): the reader finds the next record again.
+    at, _, size = fr[12]
+    damaged = bytearray(data)
+    damaged[at + 9] ^= 0x01
+    write(bad, damaged)
+    lost = range(12, next_key(fr, 12))
+    expect(bad, [t for i, t in enumerate(times) if i not in lost], 1, 'damaged record length',
+           contains=(f'damaged from byte {at} to byte {at + 28 + size}',
+                     f'{len(lost)} frames lost'))
+
+    # A zeroed 4 KiB block in the middle of the file.
+    start = len(data) // 2
+    damaged = bytearray(data)
+    damaged[start:start + 4096] = bytes(4096)
+    write(bad, damaged)
+    hit = [i for i, (a, _, s) in enumerate(fr) if a < start + 4096 and a + 28 + s > start]
+    lost = range(hit[0], next_key(fr, hit[-1]))
+    expect(bad, [t for i, t in enumerate(times) if i not in lost], 1, 'zeroed block',
+           contains=(f'{len(lost)} frames lost',))
+
+    # A damaged type byte: the CRC says it is no record of an unknown type.
+    at = fr[20][0]
+    damaged = bytearray(data)
+    damaged[at + 4] = 0x44
+    write(bad, damaged)
+    lost = range(20, next_key(fr, 20))
+    expect(bad, [t for i, t in enumerate(times) if i not in lost], 1, 'damaged type byte',
+           contains=(f'damaged from byte {at}',))
+
+    # A whole record of a type this reader does not know: skipped with a note, nothing lost.
+    payload = b'a record from a newer nvitop'
+    head = bytearray(b'NVRF' + bytes([9, 0, 0, 0]) + len(payload).to_bytes(4, 'little')
+                     + bytes(4) + bytes(8))
+    head += zlib.crc32(payload, zlib.crc32(bytes(head))).to_bytes(4, 'little')
+    at = fr[6][0]
+    write(bad, data[:at] + bytes(head) + payload + data[at:])
+    expect(bad, times, 1, 'unknown record type', contains=('type 9', 'a newer nvitop'))
+
+    # Two recordings joined: both replay.
+    other = base(tmp, 'other.nvtrec', T0 + 100, 10)
+    write(bad, data + read(other))
+    expect(bad, times + [T0 + 100 + i for i in range(10)], 1, 'joined files',
+           contains=(f'another recording begins at byte {len(data)}',))
+
+    # A directory: damage in one day's file ends nothing after it.
+    day = os.path.join(tmp, 'days')
+    os.mkdir(day)
+    damaged = bytearray(data)
+    damaged[fr[10][0] + 28 + 3] ^= 0x01
+    write(os.path.join(day, 'nvitop-2026-11-23-000.nvtrec'), damaged)
+    write(os.path.join(day, 'nvitop-2026-11-24-000.nvtrec'), read(other))
+    lost = range(10, next_key(fr, 10))
+    expect(day, [t for i, t in enumerate(times) if i not in lost]
+           + [T0 + 100 + i for i in range(10)], 1, 'damage in one day of a directory')
+
+
+def writer_cases(tmp):
+    """A restart keeps every byte that may hold history and says what it found."""
+    path = base(tmp, 'w.nvtrec')
+    data = read(path)
+    fr = frames(data)
+    times = [T0 + i for i in range(len(fr))]
+    more = [T0 + 1000, T0 + 1001]
+
+    def restart(case, damaged, note, want, lines):
+        p = os.path.join(tmp, f'w-{case}.nvtrec')
+        write(p, damaged)
+        out = record(['-f', p], f'{T0 + 1000}+1x2', 2)
+        check(out.returncode == 0, f'{case}: restart failed: {out.stderr}')
+        err = out.stderr.splitlines()
+        check(len(err) == 1 and note in err[0], f'{case}: the restart says {err}')
+        after = read(p)
+        check(after[:len(damaged)] == damaged or 'cut' in note,
+              f'{case}: the restart changed the {len(damaged)} bytes it found')
+        check(len(after) > len(damaged) or 'cut' in note, f'{case}: nothing appended')
+        expect(p, want, lines, f'{case}, after the restart')
+
+    damaged = bytearray(data)
+    damaged[20000 if len(data) > 20000 else len(data) // 2] ^= 0x01
+    hit = [i for i, (a, _, s) in enumerate(fr)
+           if a <= (20000 if len(data) > 20000 else len(data) // 2) < a + 28 + s]
+    lost = range(hit[0], next_key(fr, hit[0])) if hit else range(0)
+    restart('flipped', bytes(damaged), 'kept 1 damaged span',
+            [t for i, t in enumerate(times) if i not in lost] + more, 1 if hit else 0)
+    other = base(tmp, 'w-other.nvtrec', T0 + 100, 10)
+    restart('joined', data + read(other), 'kept 1 other recording appended to it',
+            times + [T0 + 100 + i for i in range(10)] + more, 1)
+    restart('trailing', data + b'not a record ' * 500, 'kept 6500 bytes at its end',
+            times + more, 1)
+    torn = data + b'NVRF\x04\x00\x00\x00' + (4000).to_bytes(4, 'little') + bytes(300)
+    restart('torn', torn, 'cut a torn last record', times + more, 0)
+    p = os.path.join(tmp, 'w-zeros.nvtrec')
+    write(p, data + bytes(70000))
+    out = record(['-f', p], f'{T0 + 1000}+1x2', 2)
+    check(out.returncode == 0 and out.stderr == '' and len(read(p)) < len(data) + 70000,
+          f'trailing zeros (a killed writer\'s room) are cut quietly: {out.stderr}')
+    # -o: today's file with damage is kept whole.
+    day = os.path.join(tmp, 'wdays')
+    out = record(['-o', day], f'{T0}+1x40', 40)
+    name = os.path.join(day, 'nvitop-2026-11-23-000.nvtrec')
+    check(out.returncode == 0 and os.path.exists(name), f'-o: {out.stderr} {os.listdir(day)}')
+    damaged = bytearray(read(name))
+    damaged[len(damaged) // 2] ^= 0x01
+    write(name, damaged)
+    out = record(['-o', day], f'{T0 + 50}+1x2', 2)
+    check(out.returncode == 0 and read(name)[:len(damaged)] == bytes(damaged)
+          and 'kept 1 damaged span' in out.stderr, f'-o restart: {out.stderr}')
+
+
+def junk(tmp):
+    """Only regular files whose header is a recording's are read; the rest is listed once."""
+    day = os.path.join(tmp, 'junk')
+    os.mkdir(day)
+    good = base(tmp, 'good.nvtrec', T0, 10)
+    write(os.path.join(day, 'nvitop-2026-11-23-000.nvtrec'), read(good))
+    write(os.path.join(day, 'nvitop-2026-11-26-000.nvtrec'), b'')
+    write(os.path.join(day, 'program.nvtrec'), read('/bin/true'))
+    os.mkdir(os.path.join(day, 'sub.nvtrec'))
+    os.symlink(os.path.join(tmp, 'missing'), os.path.join(day, 'dangling.nvtrec'))
+    os.mkfifo(os.path.join(day, 'fifo.nvtrec'))
+    expect(day, [T0 + i for i in range(10)], 5, 'a directory with junk',
+           contains=('nvitop-2026-11-26-000.nvtrec: empty', 'program.nvtrec: not an nvitop',
+                     'sub.nvtrec: a directory', 'dangling.nvtrec: a dangling link',
+                     'fifo.nvtrec: not a regular file'))
+    rc, _, err = replay(day, ['-1'])
+    check(rc == 0 and len(err) == 5, f'-1 --replay DIR with junk: {rc} {err}')
+    rc, _, err = replay(os.path.join(day, 'fifo.nvtrec'), ['-1'])
+    check(rc == 1 and any('not a regular file' in line for line in err), f'a FIFO: {rc} {err}')
+
+
+def private(tmp):
+    """Files 0600 and directories 0700 whatever the umask."""
+    old = os.umask(0o022)
+    try:
+        day = os.path.join(tmp, 'private', 'nested')
+        out = record(['-o', day], f'{T0}+1x2', 2)
+        check(out.returncode == 0, f'-o a missing nested directory: {out.stderr}')
+        mode = stat.S_IMODE(os.stat(day).st_mode)
+        check(mode == 0o700, f'the directory is {mode:o}')
+        for name in os.listdir(day):
+            mode = stat.S_IMODE(os.stat(os.path.join(day, name)).st_mode)
+            check(mode == 0o600, f'{name} is {mode:o}')
+        path = os.path.join(tmp, 'private.nvtrec')
+        out = record(['-f', path], f'{T0}+1x2', 2)
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        check(out.returncode == 0 and mode == 0o600, f'-f: {mode:o} {out.stderr}')
+        path = os.path.join(tmp, 'once.nvtrec')
+        out = subprocess.run([NVITOP, '-1', '--record', path], env=env(), capture_output=True,
+                             text=True, timeout=60)
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        check(out.returncode == 0 and mode == 0o600, f'nvitop --record: {mode:o} {out.stderr}')
+    finally:
+        os.umask(old)
+
+
+def main():
+    with tempfile.TemporaryDirectory() as tmp:
+        reader_cases(tmp)
+        writer_cases(tmp)
+        junk(tmp)
+        private(tmp)
+    if failures:
+        print(f'{len(failures)} failure(s)', file=sys.stderr)
+        return 1
+    print('faults: ok')
+    return 0
+
+
+sys.exit(main())
