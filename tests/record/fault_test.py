@@ -17,6 +17,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 NVITOP, RECORD = sys.argv[1], sys.argv[2]
@@ -286,12 +287,64 @@ def private(tmp):
         os.umask(old)
 
 
+def complete(tmp):
+    """nvitop --record records what nvitop-record does; a GPU lost while a recorder runs replays
+    as a live nvitop -1 shows it."""
+    path = os.path.join(tmp, 'complete.nvtrec')
+    out = subprocess.run([NVITOP, '-1', '--record', path], env=env(NVML_SIM_TIME='1000'),
+                         capture_output=True, text=True, timeout=60)
+    live = subprocess.run([NVITOP, '--json'], env=env(NVML_SIM_TIME='1000'), capture_output=True,
+                          text=True, timeout=60)
+    rc, _, err = replay(path)
+    got = subprocess.run([NVITOP, '--json', '--replay', path], env=env(), capture_output=True,
+                         text=True, timeout=60)
+    check(out.returncode == 0 and rc == 0 and got.returncode == 0, f'-1 --record: {err}')
+    want = json.loads(live.stdout)['devices'][0]
+    have = json.loads(got.stdout)['devices'][0]
+    for key in ('uuid', 'bar1_total_bytes', 'bar1_used_bytes', 'encoder_util_percent',
+                'decoder_util_percent'):
+        check(have.get(key) is not None and have.get(key) == want.get(key),
+              f'nvitop -1 --record: {key} replays as {have.get(key)!r}, live {want.get(key)!r}')
+    # A GPU lost while nvitop-record runs (its context opened the GPU before).
+    with open(SCENARIO, encoding='utf-8') as f:
+        machine = json.load(f)
+    scenario = os.path.join(tmp, 'losing.json')
+    with open(scenario, 'w', encoding='utf-8') as f:
+        json.dump(machine, f)
+    path = os.path.join(tmp, 'lost.nvtrec')
+    e = dict(env(), NVML_SIM_SCENARIO=scenario)
+    proc = subprocess.Popen([RECORD, '-f', path, '-i', '0.25', '-n', '400'], env=e,
+                            stderr=subprocess.PIPE)
+    for _ in range(200):
+        if os.path.exists(path) and len(frames(read(path))) >= 2:
+            break
+        time.sleep(0.05)
+    machine['devices'][1]['lost'] = True
+    with open(scenario + '.tmp', 'w', encoding='utf-8') as f:
+        json.dump(machine, f)
+    os.replace(scenario + '.tmp', scenario)
+    shown = ''
+    for _ in range(200):
+        time.sleep(0.1)
+        shown = subprocess.run([NVITOP, '-1', '--replay', path], env=e, capture_output=True,
+                               text=True, timeout=60).stdout
+        if 'ERROR: GPU is Lost' in shown:
+            break
+    proc.terminate()
+    proc.wait()
+    live = subprocess.run([NVITOP, '-1'], env=e, capture_output=True, text=True, timeout=60)
+    row = [line for line in live.stdout.splitlines() if 'GPU is Lost' in line]
+    check(len(row) == 1 and row[0] in shown.splitlines(),
+          f'a GPU lost while recording replays as {shown!r}, live {row!r}')
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         reader_cases(tmp)
         writer_cases(tmp)
         junk(tmp)
         private(tmp)
+        complete(tmp)
     if failures:
         print(f'{len(failures)} failure(s)', file=sys.stderr)
         return 1

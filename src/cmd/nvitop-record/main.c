@@ -20,15 +20,11 @@
 #include "record/file/writer.h"
 #include "record/record_dir.h"
 #include "record/related.h"
+#include "record/sample_flags.h"
 #include "util/sys/clock.h"
 #include "util/text/parse.h"
 
 #define PROG "nvitop-record"
-
-/* What the once report, the monitor's screens and --json show: not the PCIe throughput (a
- * blocking query) nor the NVLink rates, which no screen shows and which, as doubles that change
- * every second on every link, would be most of a recording's size. */
-#define RECORD_FLAGS (NVT_SAMPLE_ALL & ~(unsigned)(NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK))
 
 struct record_options {
     const char *dir;
@@ -231,7 +227,7 @@ static int record(const struct record_options *o, const sigset_t *set) {
     struct related_cache ancestors = RELATED_CACHE_INIT;
     for (unsigned long long n = 0; o->count == 0 || n < o->count; n++) {
         struct nvt_snapshot *snap = NULL;
-        if (nvt_snapshot_take(ctx, RECORD_FLAGS, &snap) != NVT_OK) {
+        if (nvt_snapshot_take(ctx, REC_SAMPLE_FLAGS, &snap) != NVT_OK) {
             fprintf(stderr, PROG ": cannot take a snapshot: out of memory\n");
             code = 1;
             break;

@@ -256,8 +256,9 @@ bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *
                      rec_index_path(&r->index, r->cached_e.file), r->cached_e.offset, why);
             return false;
         }
-        return true;
+    } else {
+        *out = frame_copy(&r->state->snap, r->state->related, r->state->related_count);
     }
-    *out = frame_copy(&r->state->snap, r->state->related, r->state->related_count);
+    frame_show_lost(*out);
     return true;
 }

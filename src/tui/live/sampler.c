@@ -20,6 +20,7 @@
 
 #include "record/file/writer.h"
 #include "record/related.h"
+#include "record/sample_flags.h"
 #include "util/sys/clock.h"
 
 /* nvitop waits this long after delivering signals before looking again (SPEC.md §3.7). */
@@ -147,6 +148,9 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     unsigned flags = sampler->flags | (with_processes ? sampler->process_flags : 0U);
     if (with_slow) {
         flags = (flags & ~(unsigned)NVT_SAMPLE_DEVICES_FAST) | sampler->slow_flags;
+    }
+    if (sampler->recorder != NULL && with_processes) {
+        flags |= REC_SAMPLE_EXTRA; /* the frame holds what nvitop-record's hold */
     }
     if (nvt_snapshot_take(sampler->ctx, flags, &snap) != NVT_OK) {
         return; /* out of memory: try again at the next tick */
