@@ -338,8 +338,85 @@ def complete(tmp):
           f'a GPU lost while recording replays as {shown!r}, live {row!r}')
 
 
+def wait_for(what, seconds=30):
+    """Poll what() every 0.05 s until it is true, at most seconds."""
+    for _ in range(int(seconds / 0.05)):
+        if what():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def full_disk_inner(tmp):
+    """Run as root in a private mount namespace: a recorder on a small tmpfs that fills up, then
+    has room again."""
+    mnt = os.path.join(tmp, 'small')
+    os.mkdir(mnt)
+    subprocess.run(['mount', '-t', 'tmpfs', '-o', 'size=192k', 'tmpfs', mnt], check=True)
+    path = os.path.join(mnt, 'r.nvtrec')
+    log = os.path.join(tmp, 'stderr.txt')
+    with open(log, 'w', encoding='utf-8') as err:
+        proc = subprocess.Popen([RECORD, '-f', path, '-i', '0.25', '--keyframe-every', '4'],
+                                env=env(), stdout=subprocess.DEVNULL, stderr=err)
+    try:
+        full_disk_steps(mnt, path, log, proc)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        subprocess.run(['umount', mnt], check=False)
+
+
+def full_disk_steps(mnt, path, log, proc):
+    said = lambda text: text in read(log).decode()
+    count = lambda: len(frames(read(path))) if os.path.exists(path) else 0
+    check(wait_for(lambda: count() >= 2), 'the recorder on tmpfs wrote no frame')
+    fd = os.open(os.path.join(mnt, 'fill'), os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while True:
+            os.write(fd, bytes(4096))
+    except OSError:
+        pass
+    os.close(fd)
+    check(wait_for(lambda: said('not recording until there is room')),
+          f'a full disk is not said: {read(log)}')
+    before = count()
+    time.sleep(0.6)
+    check(proc.poll() is None, f'the recorder stopped at a full disk: {read(log)}')
+    os.unlink(os.path.join(mnt, 'fill'))
+    check(wait_for(lambda: said('recording again')), f'no resumption said: {read(log)}')
+    check(wait_for(lambda: count() >= before + 2), 'no frame after the disk had room again')
+    proc.terminate()
+    check(proc.wait() == 0, f'the recorder exits {proc.returncode}')
+    text = read(log).decode()
+    check(text.count('not recording until there is room') == 1 and text.count('\n') == 2,
+          f'the recorder said: {text!r}')
+    rc, got, err = replay(path)
+    check(rc == 0 and len(got) >= before + 2 and err == [] and got == sorted(got),
+          f'the recording after a full disk: {rc} {len(got)} frames {err}')
+    segments = [r for r in records(read(path)) if r[1] == 1]
+    check(len(segments) == 2, f'{len(segments)} segments: a new one after the full disk')
+
+
+def full_disk(tmp):
+    """ENOSPC on a small tmpfs, mounted in a private mount namespace (root only)."""
+    out = subprocess.run(['unshare', '-m', sys.executable, __file__, NVITOP, RECORD, '--full-disk',
+                          tmp], capture_output=True, text=True, timeout=120)
+    if out.returncode == 77 or 'ok' not in out.stdout and 'FAIL' not in out.stderr:
+        print(f'full disk: skipped (no private mount namespace here: {out.stderr.strip()})')
+        return
+    check(out.returncode == 0, 'full disk: ' + out.stderr)
+
+
 def main():
+    if len(sys.argv) > 4 and sys.argv[3] == '--full-disk':
+        if os.geteuid() != 0:
+            return 77
+        full_disk_inner(sys.argv[4])
+        print('full disk: ok' if not failures else 'full disk: failed')
+        return 1 if failures else 0
     with tempfile.TemporaryDirectory() as tmp:
+        full_disk(tmp)
         reader_cases(tmp)
         writer_cases(tmp)
         junk(tmp)

@@ -154,7 +154,10 @@ static int parse(int argc, char **argv, struct record_options *o) {
 
 struct sink {
     struct rec_dir *dir;
-    struct rec_writer *file;
+    struct rec_writer *file; /* NULL while -f's file could not be opened for a full disk */
+    const char *path;        /* -f's */
+    const struct rec_writer_options *options;
+    bool full; /* the disk was full at the last frame (said once) */
 };
 
 static bool sink_append(struct sink *s, const struct nvt_snapshot *snap, const struct related *r,
@@ -162,7 +165,32 @@ static bool sink_append(struct sink *s, const struct nvt_snapshot *snap, const s
     if (s->dir != NULL) {
         return rec_dir_append(s->dir, snap, r->items, r->count, error, size);
     }
+    if (s->file == NULL && (s->file = rec_writer_open(s->path, s->options, error, size)) == NULL) {
+        return false;
+    }
     return rec_writer_append(s->file, snap, r->items, r->count, error, size);
+}
+
+/* After a frame: a full disk (ENOSPC, EDQUOT) is said once and the recorder goes on, trying again
+ * each interval; recording again is said once too.  False for any other error. */
+static bool sink_after(struct sink *s, bool ok, int err, const char *error, double interval_s) {
+    if (ok) {
+        if (s->full) {
+            fprintf(stderr, PROG ": recording again (a new segment starts here)\n");
+            s->full = false;
+        }
+        return true;
+    }
+    if (!rec_disk_full(err)) {
+        fprintf(stderr, PROG ": %s\n", error);
+        return false;
+    }
+    if (!s->full) {
+        fprintf(stderr, PROG ": %s: not recording until there is room (trying again every %g s)\n",
+                error, interval_s);
+        s->full = true;
+    }
+    return true;
 }
 
 /* Wait until the monotonic deadline or a stop signal; true when a signal asked to stop. */
@@ -210,13 +238,16 @@ static int record(const struct record_options *o, const sigset_t *set) {
                                     .mode = o->group_read ? 0640 : 0600,
                                     .note = say_note};
     struct rec_dir_limits limits = {o->retain_days, o->retain_bytes};
-    struct sink sink = {NULL, NULL};
+    struct sink sink = {NULL, NULL, o->file, &wo, false};
     if (o->dir != NULL) {
         sink.dir = rec_dir_open(o->dir, &wo, &limits, error, sizeof(error));
     } else {
         sink.file = rec_writer_open(o->file, &wo, error, sizeof(error));
+        if (sink.file == NULL && rec_disk_full(errno)) {
+            sink_after(&sink, false, errno, error, o->interval_s); /* says it, sets full */
+        }
     }
-    if (sink.dir == NULL && sink.file == NULL) {
+    if (sink.dir == NULL && sink.file == NULL && !sink.full) {
         fprintf(stderr, PROG ": %s\n", error);
         nvt_close(ctx);
         test_clock_fini(&test_clock);
@@ -239,10 +270,10 @@ static int record(const struct record_options *o, const sigset_t *set) {
         related_read_cached(ctx, &ancestors, snap, clock_monotonic_s(), RELATED_MAX_AGE_S,
                             &related);
         bool ok = sink_append(&sink, snap, &related, error, sizeof(error));
+        int err = errno;
         related_fini(&related);
         nvt_snapshot_free(snap);
-        if (!ok) {
-            fprintf(stderr, PROG ": %s\n", error);
+        if (!sink_after(&sink, ok, err, error, o->interval_s)) {
             code = 1;
             break;
         }

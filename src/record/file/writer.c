@@ -32,6 +32,9 @@
 
 struct rec_writer {
     int fd;
+    double interval_s;       /* for the segment records */
+    bool need_segment;       /* a write failed: the next frame starts a new segment */
+    unsigned last_type;      /* of the last record written */
     unsigned long long size; /* of the records; the file may have reserved room past it */
     unsigned char *map;      /* [map_start, reserved) of the file, or NULL: write() instead */
     unsigned long long map_start;
@@ -206,6 +209,7 @@ static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, do
         atomic_thread_fence(memory_order_release);
         memcpy(at, head, 4);
         w->size += total;
+        w->last_type = type;
         return true;
     }
     /* One buffer, one write(): a kill leaves a prefix of this record, never a mix. */
@@ -223,16 +227,17 @@ static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, do
         return false;
     }
     w->size += total;
+    w->last_type = type;
     return true;
 }
 
-static bool write_segment(struct rec_writer *w, const struct rec_writer_options *options) {
+static bool write_segment(struct rec_writer *w) {
     struct strbuf msg = STRBUF_INIT;
     wire_put_string(&msg, 1, "nvitop " NVT_VERSION_STRING);
     char host[256] = "";
     (void)gethostname(host, sizeof(host) - 1);
     wire_put_string(&msg, 2, host);
-    wire_put_double(&msg, 3, options->interval_s);
+    wire_put_double(&msg, 3, w->interval_s);
     double now = clock_wall_s();
     wire_put_double(&msg, 4, now);
     bool ok = write_record(w, REC_SEGMENT, 0, now, msg.data != NULL ? msg.data : "", msg.len, 0);
@@ -308,15 +313,18 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
         ok = ftruncate(fd, end) == 0; /* a torn record or zeros left by a killed writer */
     }
     if (!ok || lseek(fd, end, SEEK_SET) < 0) {
-        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        int saved = errno;
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(saved));
         if (created) {
             unlink(path); /* no empty file left behind (a full disk) */
         }
         close(fd);
+        errno = saved;
         return NULL;
     }
     struct rec_writer *w = xcalloc(1, sizeof(*w));
     w->fd = fd;
+    w->interval_s = options->interval_s;
     w->size = (unsigned long long)end;
     w->page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
     w->keyframe_every = options->keyframe_every != 0 ? options->keyframe_every : 300;
@@ -329,9 +337,14 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     }
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
                            options->level != 0 ? options->level : 3);
-    if (!write_segment(w, options)) {
-        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+    if (!write_segment(w)) {
+        int saved = errno;
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(saved));
         rec_writer_close(w);
+        if (created) {
+            unlink(path);
+        }
+        errno = saved;
         return NULL;
     }
     return w;
@@ -391,25 +404,43 @@ bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
                        const struct nvt_host_process *related, size_t related_count, char *error,
                        size_t error_size) {
     bool ok = true;
+    if (w->need_segment) {
+        if (!write_segment(w)) {
+            snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
+            return false;
+        }
+        w->need_segment = false;
+    }
     if (w->previous != NULL && w->since_keyframe < w->keyframe_every &&
         append_patch(w, snap, related, related_count, &ok)) {
         if (!ok) {
             snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
-            /* The previous frame already holds this one: start again from a keyframe. */
+            /* The previous frame already holds this one: start again from a keyframe, in a new
+             * segment (what a reader shows as the recording's gap). */
+            int saved = errno;
             frame_free(w->previous);
             w->previous = NULL;
+            w->need_segment = w->last_type != REC_SEGMENT; /* one segment for one gap */
+            errno = saved;
             return false;
         }
         w->since_keyframe++;
         return true;
     }
     if (!append_keyframe(w, snap, related, related_count, error, error_size)) {
+        int saved = errno;
         frame_free(w->previous);
         w->previous = NULL;
+        w->need_segment = w->last_type != REC_SEGMENT;
+        errno = saved;
         return false;
     }
     w->since_keyframe = 1;
     return true;
+}
+
+bool rec_disk_full(int err) {
+    return err == ENOSPC || err == EDQUOT;
 }
 
 bool rec_writer_is_older(const char *path) {

@@ -36,10 +36,16 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
                                    char *error, size_t error_size);
 
 /* Append a frame (the snapshot and the ancestors of its GPU processes).  False with a message on
- * a write error (the file then ends at the previous whole record). */
+ * a write error (the file then ends at the previous whole record; errno says why, see
+ * rec_disk_full()).  After an error the writer may be asked again: it starts a new segment, whose
+ * first frame is a keyframe. */
 bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
                        const struct nvt_host_process *related, size_t related_count, char *error,
                        size_t error_size);
+
+/* Is err (errno after a failed rec_writer_open() or rec_writer_append()) a full disk or a
+ * quota (ENOSPC, EDQUOT)?  Recorders then keep running and try again each interval. */
+bool rec_disk_full(int err);
 
 /* Does path hold a readable recording of an older major format?  False when it cannot be read. */
 bool rec_writer_is_older(const char *path);

@@ -37,6 +37,7 @@ struct sampler {
     uint64_t slow_period_ns;
     uint64_t watch_period_ns;
     struct rec_writer *recorder;    /* used by the sampling thread only; NULL after a write error */
+    bool recorder_full;             /* the disk was full at the last recorded snapshot */
     struct related_cache ancestors; /* the recording's, sampling thread only */
     pthread_t thread;
     pthread_mutex_t lock;
@@ -128,15 +129,27 @@ static void deliver_signals(struct sampler *sampler, struct sampler_target *targ
     notify_ui(sampler);
 }
 
-/* Append a snapshot to the recording.  A write error (disk full) stops recording, not the
- * monitor; the message reaches the terminal after the session (stderr is kept meanwhile). */
+/* Append a snapshot to the recording.  A full disk (ENOSPC, EDQUOT) pauses recording, said once,
+ * and the next snapshots try again (the writer resumes in a new segment); another write error
+ * stops recording, not the monitor.  The messages reach the terminal after the session (stderr is
+ * kept meanwhile). */
 static void record_snapshot(struct sampler *sampler, const struct nvt_snapshot *snap) {
     struct related related;
     related_read_cached(sampler->ctx, &sampler->ancestors, snap, clock_monotonic_s(),
                         RELATED_MAX_AGE_S, &related);
     char error[256];
-    if (!rec_writer_append(sampler->recorder, snap, related.items, related.count, error,
-                           sizeof(error))) {
+    if (rec_writer_append(sampler->recorder, snap, related.items, related.count, error,
+                          sizeof(error))) {
+        if (sampler->recorder_full) {
+            fprintf(stderr, "nvitop: --record: recording again (a new segment starts here)\n");
+            sampler->recorder_full = false;
+        }
+    } else if (rec_disk_full(errno)) {
+        if (!sampler->recorder_full) {
+            fprintf(stderr, "nvitop: --record: %s: not recording until there is room\n", error);
+            sampler->recorder_full = true;
+        }
+    } else {
         fprintf(stderr, "nvitop: --record stopped: %s\n", error);
         sampler->recorder = NULL;
     }
