@@ -338,6 +338,55 @@ def complete(tmp):
           f'a GPU lost while recording replays as {shown!r}, live {row!r}')
 
 
+def at(path, when, tz='UTC'):
+    """(exit status, the frame's time, stderr) of --json --at."""
+    out = subprocess.run([NVITOP, '--json', '--replay', path, '--at', when],
+                         env=dict(env(), TZ=tz), capture_output=True, text=True, timeout=60)
+    stamp = json.loads(out.stdout)['timestamp'] if out.returncode == 0 and out.stdout else None
+    return out.returncode, stamp, out.stderr
+
+
+def iso(t):
+    return time.strftime('%Y-%m-%dT%H:%M:%SZ', time.gmtime(t))
+
+
+def times_cases(tmp):
+    """Clock steps, DST days in two time zones, invalid dates, the first frame's second."""
+    # The clock set back by 30 s (half a minute recorded twice), then by an hour.
+    path = os.path.join(tmp, 'stepped.nvtrec')
+    out = record(['-f', path], f'{T0}+1x120,{T0 + 90.5}+1x60,{T0 - 3600.5}+1x60', 240)
+    check(out.returncode == 0, 'stepped clock: ' + out.stderr)
+    rc, stamp, err = at(path, f'@{T0 + 100}')
+    check(rc == 0 and stamp == T0 + 99.5 and 'recorded 2 times' in err
+          and 'nothing was recorded' not in err, f'--at a time recorded twice: {rc} {stamp} {err}')
+    rc, stamp, err = at(path, f'@{T0 + 60}')
+    check(rc == 0 and stamp == T0 + 60 and err == '', f'--at before the step: {rc} {stamp} {err}')
+    rc, stamp, err = at(path, f'@{T0 - 3570}')
+    check(rc == 0 and stamp == T0 - 3570.5 and err == '',
+          f'--at inside the hour the clock went back: {rc} {stamp} {err}')
+    rc, stamp, err = at(path, iso(T0 + 150))
+    check(rc == 0 and stamp == T0 + 149.5, f'--at the end: {rc} {stamp} {err}')
+    # DST: the 23-hour spring day in Berlin, the 25-hour autumn day in New York.
+    # Each runs from 00:10 on the DST day to 00:30 on the next (local), a frame every 10 minutes.
+    for tz, start, count, want in (('Europe/Berlin', 1774739400, 141, 1774785600),
+                                   ('America/New_York', 1793506200, 153, 1793559600)):
+        path = os.path.join(tmp, f'dst-{tz.replace("/", "-")}.nvtrec')
+        out = record(['-f', path], f'{start}+600x{count}', count)
+        check(out.returncode == 0, f'{tz}: {out.stderr}')
+        rc, stamp, err = at(path, '14:00', tz)
+        check(rc == 0 and stamp is not None and stamp <= want and want - stamp < 600,
+              f'{tz}: --at 14:00 on the DST day: {rc} {stamp} (want {want}) {err}')
+    rc, _, err = at(path, '2026-02-30')
+    check(rc == 1 and '2026-02 has no day 30' in err, f'--at 2026-02-30: {rc} {err}')
+    rc, _, err = at(path, '2026-02-29T10:00')
+    check(rc == 1 and 'has no day 29' in err, f'--at 2026-02-29: {rc} {err}')
+    # The first frame at :54.49: --at that second holds it.
+    path = os.path.join(tmp, 'first.nvtrec')
+    out = record(['-f', path], f'{T0 + 0.49}+1x3', 3)
+    rc, stamp, err = at(path, time.strftime('%H:%M:%S', time.gmtime(T0)))
+    check(rc == 0 and stamp == T0 + 0.49, f'--at the first frame\'s second: {rc} {stamp} {err}')
+
+
 def wait_for(what, seconds=30):
     """Poll what() every 0.05 s until it is true, at most seconds."""
     for _ in range(int(seconds / 0.05)):
@@ -416,6 +465,7 @@ def main():
         print('full disk: ok' if not failures else 'full disk: failed')
         return 1 if failures else 0
     with tempfile.TemporaryDirectory() as tmp:
+        times_cases(tmp)
         full_disk(tmp)
         reader_cases(tmp)
         writer_cases(tmp)

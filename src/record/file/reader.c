@@ -96,11 +96,20 @@ size_t rec_reader_next_key(struct rec_reader *r, size_t i) {
     return r->index.count;
 }
 
-/* Frames are in recording order; a clock stepped back makes times go back, so the search takes the
- * last frame at or before t among frames in time order from the start (binary search on the
- * usual monotonic case). */
 size_t rec_reader_find(const struct rec_reader *r, double t) {
-    return rec_index_find(&r->index, t);
+    return rec_index_find(&r->index, t, REC_FIND_SLACK_S, NULL);
+}
+
+size_t rec_reader_find_at(const struct rec_reader *r, double t, size_t *matches) {
+    return rec_index_find(&r->index, t, REC_FIND_SLACK_S, matches);
+}
+
+double rec_reader_first_time(const struct rec_reader *r) {
+    return r->index.min_time;
+}
+
+double rec_reader_last_time(const struct rec_reader *r) {
+    return r->index.max_time;
 }
 
 /* Read entry e's payload and turn it into its message in out: decompressed (a keyframe; a

@@ -30,8 +30,22 @@ size_t rec_reader_count(const struct rec_reader *r);
 /* Time (seconds since the epoch) of frame i < count. */
 double rec_reader_time(const struct rec_reader *r, size_t i);
 
-/* The last frame at or before t, or (size_t)-1 when t is before the first frame. */
+/* Frames are in recording order, and their times go back where the clock was set back: such a
+ * step starts an era.  A time is looked up in the latest era that holds it (its frames run from
+ * before it to at most REC_FIND_SLACK_S after it), else in the latest era that starts before it. */
+#define REC_FIND_SLACK_S 60.0
+
+/* The last frame at or before t (as above), or (size_t)-1 when t is before every era. */
 size_t rec_reader_find(const struct rec_reader *r, double t);
+
+/* The same, with *matches set to the number of eras holding t: more than one when that time was
+ * recorded more than once (the clock was set back). */
+size_t rec_reader_find_at(const struct rec_reader *r, double t, size_t *matches);
+
+/* The earliest and the latest time of any frame (not the first's and the last's when the clock was
+ * set back). */
+double rec_reader_first_time(const struct rec_reader *r);
+double rec_reader_last_time(const struct rec_reader *r);
 
 /* Notes for the user about what the open found (damaged spans with the frames lost, a torn last
  * record, records of unknown types, files of a directory skipped), one line each, or "". */

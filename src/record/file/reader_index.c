@@ -111,9 +111,24 @@ static void add_frame(struct rec_index *x, uint32_t file, unsigned long long at,
         key->frame = x->count;
         key->segment = x->segments;
     }
+    bool era = x->count == 0 || h->timestamp < x->last_time - REC_ERA_STEP_S;
+    x->last_time = h->timestamp;
+    if (x->count == 0 || h->timestamp < x->min_time) {
+        x->min_time = h->timestamp;
+    }
+    if (x->count == 0 || h->timestamp > x->max_time) {
+        x->max_time = h->timestamp;
+    }
     const struct rec_index_block *last = x->block_count > 0 ? &x->blocks[x->block_count - 1] : NULL;
     if (last == NULL || last->file != file || x->count - last->first == REC_BLOCK_FRAMES ||
-        x->split) {
+        x->split || era) {
+        if (era) {
+            if (x->era_count == x->era_cap) {
+                x->era_cap = x->era_cap == 0 ? 4 : x->era_cap * 2;
+                x->eras = xrealloc(x->eras, x->era_cap * sizeof(*x->eras));
+            }
+            x->eras[x->era_count++] = x->block_count;
+        }
         if (x->block_count == x->block_cap) {
             x->block_cap = x->block_cap == 0 ? 64 : x->block_cap * 2;
             x->blocks = xrealloc(x->blocks, x->block_cap * sizeof(*x->blocks));
@@ -131,6 +146,9 @@ static void drop_last_frame(struct rec_index *x) {
     x->count--;
     if (x->block_count > 0 && x->blocks[x->block_count - 1].first == x->count) {
         x->block_count--;
+        if (x->era_count > 0 && x->eras[x->era_count - 1] >= x->block_count) {
+            x->era_count--;
+        }
     }
 }
 
@@ -473,6 +491,7 @@ void rec_index_fini(struct rec_index *x) {
     }
     free(x->files);
     free(x->blocks);
+    free(x->eras);
     strbuf_fini(&x->notes);
     if (x->cache != NULL) {
         for (size_t i = 0; i < REC_CACHED_BLOCKS; i++) {

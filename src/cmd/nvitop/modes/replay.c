@@ -82,8 +82,8 @@ static bool print_frame(const struct nvitop_options *o, const struct tui_setting
 static bool parse_time(const struct rec_reader *r, const char *option, const char *text,
                        double *out) {
     char error[256];
-    double first = rec_reader_time(r, 0);
-    double last = rec_reader_time(r, rec_reader_count(r) - 1);
+    double first = rec_reader_first_time(r);
+    double last = rec_reader_last_time(r);
     if (!when_parse(text, first, last, out, error, sizeof(error))) {
         fprintf(stderr, "nvitop: %s: %s\n", option, error);
         return false;
@@ -94,8 +94,8 @@ static bool parse_time(const struct rec_reader *r, const char *option, const cha
 static void range_text(const struct rec_reader *r, char *out, size_t size) {
     char a[64];
     char b[64];
-    when_format(rec_reader_time(r, 0), a, sizeof(a));
-    when_format(rec_reader_time(r, rec_reader_count(r) - 1), b, sizeof(b));
+    when_format(rec_reader_first_time(r), a, sizeof(a));
+    when_format(rec_reader_last_time(r), b, sizeof(b));
     snprintf(out, size, "from %s to %s", a, b);
 }
 
@@ -110,14 +110,27 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
     if (!parse_time(r, "--at", o->at, &t)) {
         return false;
     }
-    size_t i = rec_reader_find(r, t);
-    if (i == (size_t)-1 || t > rec_reader_time(r, count - 1) + END_SLACK_S) {
+    size_t matches = 0;
+    size_t i = rec_reader_find_at(r, t, &matches);
+    if (i == (size_t)-1 && floor(t) == floor(rec_reader_first_time(r))) {
+        i = rec_reader_find_at(r, rec_reader_first_time(r),
+                               &matches); /* the first frame's second */
+    }
+    if (i == (size_t)-1 || (matches == 0 && t > rec_reader_last_time(r) + END_SLACK_S)) {
         char when[64];
         char range[160];
         when_format(t, when, sizeof(when));
         range_text(r, range, sizeof(range));
         fprintf(stderr, "nvitop: --at %s (%s) is outside the recording (%s)\n", o->at, when, range);
         return false;
+    }
+    if (matches > 1) {
+        char when[64];
+        when_format(t, when, sizeof(when));
+        fprintf(stderr,
+                "nvitop: note: %s was recorded %zu times (the clock was set back); showing the "
+                "latest, frame %zu of %zu\n",
+                when, matches, i + 1, count);
     }
     if (t - rec_reader_time(r, i) > END_SLACK_S) {
         char a[64];
