@@ -11,6 +11,7 @@ in a directory.  Each case checks exactly which frames come back (by their times
 warnings say, the exit status, and that a restarted recorder destroyed no byte.  Exits 0 on
 success, 1 with a message.
 """
+import calendar
 import json
 import os
 import stat
@@ -387,6 +388,30 @@ def times_cases(tmp):
     check(rc == 0 and stamp == T0 + 0.49, f'--at the first frame\'s second: {rc} {stamp} {err}')
 
 
+def retention(tmp):
+    """--retain-days 7 counts the days of today and before: a file dated in the future and a
+    look-alike name are kept and count for nothing; a file named by a wrong clock but written
+    today is aged by when it was written."""
+    day = os.path.join(tmp, 'retention')
+    os.mkdir(day)
+    small = read(base(tmp, 'small.nvtrec', T0, 2))
+    names = [f'nvitop-2026-11-{d:02d}-000.nvtrec' for d in range(15, 23)]
+    names += ['nvitop-2027-01-01-000.nvtrec', 'nvitop-2026-1x-01-000.nvtrec',
+              'nvitop-2020-01-01-000.nvtrec']
+    for name in names:
+        write(os.path.join(day, name), small)
+        stamp = T0 - 3600 if '2020' in name else calendar.timegm(time.strptime(
+            name[7:17], '%Y-%m-%d')) + 3600 if '1x' not in name else T0
+        os.utime(os.path.join(day, name), (stamp, stamp))
+    out = record(['-o', day, '--retain-days', '7'], f'{T0}+1x2', 2)
+    check(out.returncode == 0, 'retention: ' + out.stderr)
+    left = sorted(os.listdir(day))
+    want = sorted([f'nvitop-2026-11-{d:02d}-000.nvtrec' for d in range(17, 24)]
+                  + ['nvitop-2027-01-01-000.nvtrec', 'nvitop-2026-1x-01-000.nvtrec',
+                     'nvitop-2020-01-01-000.nvtrec'])
+    check(left == want, f'retention kept {left}, expected {want}')
+
+
 def wait_for(what, seconds=30):
     """Poll what() every 0.05 s until it is true, at most seconds."""
     for _ in range(int(seconds / 0.05)):
@@ -466,6 +491,7 @@ def main():
         return 1 if failures else 0
     with tempfile.TemporaryDirectory() as tmp:
         times_cases(tmp)
+        retention(tmp)
         full_disk(tmp)
         reader_cases(tmp)
         writer_cases(tmp)
