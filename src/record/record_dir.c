@@ -186,8 +186,10 @@ static bool open_file(struct rec_dir *d, char *error, size_t error_size) {
         d->current = strbuf_detach(&name);
         strbuf_clear(&path);
         strbuf_appendf(&path, "%s/%s", d->dir, d->current);
-        /* Today's file from before an upgrade (an older format): continue in the next part. */
-        if (d->part >= 999 || !rec_writer_is_older(strbuf_cstr(&path))) {
+        /* Today's file from before an upgrade (an older format), or something else with its
+         * name (a directory, another program's file): continue in the next part. */
+        if (d->part >= 999 || (!rec_writer_is_older(strbuf_cstr(&path)) &&
+                               !rec_writer_is_foreign(strbuf_cstr(&path)))) {
             break;
         }
         d->part++;

@@ -259,6 +259,14 @@ def junk(tmp):
                      'fifo.nvtrec: not a regular file'))
     rc, _, err = replay(day, ['-1'])
     check(rc == 0 and len(err) == 5, f'-1 --replay DIR with junk: {rc} {err}')
+    # A recorder whose daily name is taken by junk goes on in the next part.
+    write(os.path.join(day, 'nvitop-2026-11-23-001.nvtrec'), b'junk')
+    os.mkdir(os.path.join(day, 'nvitop-2026-11-23-002.nvtrec'))
+    write(os.path.join(day, 'nvitop-2026-11-23-000.nvtrec'), read(good))
+    out = record(['-o', day], f'{T0 + 50}+1x2', 2)
+    check(out.returncode == 0 and os.path.exists(os.path.join(day, 'nvitop-2026-11-23-003.nvtrec'))
+          and read(os.path.join(day, 'nvitop-2026-11-23-001.nvtrec')) == b'junk',
+          f'-o with junk under today\'s names: {out.stderr} {sorted(os.listdir(day))}')
     rc, _, err = replay(os.path.join(day, 'fifo.nvtrec'), ['-1'])
     check(rc == 1 and any('not a regular file' in line for line in err), f'a FIFO: {rc} {err}')
 

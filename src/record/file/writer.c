@@ -457,6 +457,30 @@ bool rec_writer_is_older(const char *path) {
     return older;
 }
 
+bool rec_writer_is_foreign(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        return false; /* missing: created */
+    }
+    if (!S_ISREG(st.st_mode)) {
+        return true;
+    }
+    if (st.st_size == 0) {
+        return false;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        return true;
+    }
+    unsigned char head[REC_FILE_HEADER] = {0};
+    size_t have = st.st_size < REC_FILE_HEADER ? (size_t)st.st_size : REC_FILE_HEADER;
+    char why[160];
+    bool foreign = !read_exact(fd, head, have, 0) || have < REC_FILE_HEADER ||
+                   !rec_check_file_header(head, have, why, sizeof(why));
+    close(fd);
+    return foreign;
+}
+
 unsigned long long rec_writer_size(const struct rec_writer *w) {
     return w->size;
 }

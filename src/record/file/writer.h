@@ -50,6 +50,10 @@ bool rec_disk_full(int err);
 /* Does path hold a readable recording of an older major format?  False when it cannot be read. */
 bool rec_writer_is_older(const char *path);
 
+/* Is there something at path that a writer refuses to append to (not a regular file, or a
+ * non-empty file that is not a readable recording)?  False when path is missing or empty. */
+bool rec_writer_is_foreign(const char *path);
+
 /* Bytes in the file so far (its records; a running writer reserves room past them). */
 unsigned long long rec_writer_size(const struct rec_writer *w);
 
