@@ -133,6 +133,27 @@ bool when_parse(const char *text, double first, double last, double *out, char *
     return false;
 }
 
+bool when_twice(double t, double *other) {
+    time_t secs = (time_t)floor(t);
+    struct tm here;
+    if (localtime_r(&secs, &here) == NULL) {
+        return false;
+    }
+    for (int sign = -1; sign <= 1; sign += 2) {
+        for (int hours = 1; hours <= 2; hours++) { /* DST shifts are an hour, rarely two */
+            time_t there_s = secs + sign * hours * 3600;
+            struct tm there;
+            if (localtime_r(&there_s, &there) != NULL && there.tm_year == here.tm_year &&
+                there.tm_yday == here.tm_yday && there.tm_hour == here.tm_hour &&
+                there.tm_min == here.tm_min && there.tm_sec == here.tm_sec) {
+                *other = t + (double)(sign * hours * 3600);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 void when_format(double t, char *out, size_t size) {
     time_t secs = (time_t)floor(t);
     struct tm tm;

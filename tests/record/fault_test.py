@@ -385,6 +385,10 @@ def times_cases(tmp):
         rc, stamp, err = at(path, '14:00', tz)
         check(rc == 0 and stamp is not None and stamp <= want and want - stamp < 600,
               f'{tz}: --at 14:00 on the DST day: {rc} {stamp} (want {want}) {err}')
+    # 01:30 on the New York autumn day occurs twice: the note says which one is shown.
+    rc, stamp, err = at(path, '2026-11-01T01:30', 'America/New_York')
+    check(rc == 0 and stamp is not None and 'occurs twice' in err and '1793511000' in err
+          and '1793514600' in err, f'--at an hour that occurs twice: {rc} {stamp} {err}')
     rc, _, err = at(path, '2026-02-30')
     check(rc == 1 and '2026-02 has no day 30' in err, f'--at 2026-02-30: {rc} {err}')
     rc, _, err = at(path, '2026-02-29T10:00')

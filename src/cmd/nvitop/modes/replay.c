@@ -124,6 +124,15 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
         fprintf(stderr, "nvitop: --at %s (%s) is outside the recording (%s)\n", o->at, when, range);
         return false;
     }
+    double other = 0;
+    if (o->at[0] != '@' && strchr(o->at, 'Z') == NULL && when_twice(t, &other)) {
+        char when[64];
+        when_format(t, when, sizeof(when));
+        fprintf(stderr,
+                "nvitop: note: %s occurs twice (the clocks went back); showing the %s one "
+                "(@%.0f); the %s one is --at @%.0f\n",
+                when, other > t ? "first" : "second", t, other > t ? "second" : "first", other);
+    }
     if (matches > 1) {
         char when[64];
         when_format(t, when, sizeof(when));
