@@ -133,6 +133,24 @@ def reader_cases(tmp):
     check(rc == 0 and got == [t for t in times[5:21] if t - T0 not in lost] and len(err) == 1,
           f'--from/--to across the damage: {rc} {got} {err}')
 
+    # Damage at every record boundary (its marker) and inside every record's payload: exactly
+    # the frames that depend on the damaged record are lost, with one warning.
+    for at, kind, size in records(data):
+        index = [f[0] for f in fr].index(at) if kind != 1 else None
+        lost = range(index, next_key(fr, index)) if index is not None else range(0)
+        want = [t for i, t in enumerate(times) if i not in lost]
+        for where, what in ((at, 'marker'), (at + 28 + size // 2, 'payload')):
+            damaged = bytearray(data)
+            damaged[where] ^= 0x10
+            write(bad, damaged)
+            expect(bad, want, 1, f'the {what} of the record (type {kind}) at byte {at}')
+
+    # A damaged segment record (the file's first record): no frame is lost.
+    damaged = bytearray(data)
+    damaged[32] ^= 0x01
+    write(bad, damaged)
+    expect(bad, times, 1, 'damaged segment record', contains=('0 frames lost',))
+
     # A damaged record header (its length): the reader finds the next record again.
     at, _, size = fr[12]
     damaged = bytearray(data)

@@ -221,6 +221,7 @@ static void start_damage(struct rec_index *x, struct walk *k, unsigned long long
         return;
     }
     say_damage(x, k);
+    k->segment_open = true; /* the segment record may be what was lost: frames follow anyway */
     k->damaged = true;
     k->damage_from = from;
     k->damage_to = to;
@@ -234,6 +235,12 @@ static void start_damage(struct rec_index *x, struct walk *k, unsigned long long
 static void walk_record(struct rec_index *x, uint32_t file, struct walk *k, unsigned long long at,
                         const struct rec_record_header *h, struct last_key *key) {
     if (h->type == REC_SEGMENT) {
+        /* A writer's start: its payload is not needed to read frames, but its damage is said
+         * (one small record per writer run). */
+        if (!rec_scan_crc_ok(k->fd, at, h, &k->buf, &k->cap)) {
+            start_damage(x, k, at, at + REC_RECORD_HEADER + h->payload_size, 0);
+            k->damaged = true;
+        }
         say_damage(x, k);
         k->estimate = false; /* a new writer run: its spacing is its own */
         k->time_count = 0;
