@@ -242,6 +242,15 @@ def writer_cases(tmp):
             times + more, 1)
     torn = data + b'NVRF\x04\x00\x00\x00' + (4000).to_bytes(4, 'little') + bytes(300)
     restart('torn', torn, 'cut a torn last record', times + more, 0)
+    # nvitop --record says what it found too, and keeps it.
+    p = os.path.join(tmp, 'w-once.nvtrec')
+    write(p, data + b'not a record ' * 500)
+    out = subprocess.run([NVITOP, '-1', '--record', p], env=env(), capture_output=True,
+                         text=True, timeout=60)
+    check(out.returncode == 0 and read(p)[:len(data) + 6500] == data + b'not a record ' * 500
+          and out.stderr == f'nvitop: --record: note: {p}: kept 6500 bytes at its end that are '
+          'no whole record; appending a new segment after them\n',
+          f'nvitop -1 --record on a file with trailing data: {out.stderr!r}')
     p = os.path.join(tmp, 'w-zeros.nvtrec')
     write(p, data + bytes(70000))
     out = record(['-f', p], f'{T0 + 1000}+1x2', 2)
