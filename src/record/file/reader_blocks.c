@@ -151,16 +151,19 @@ size_t rec_index_find(const struct rec_index *x, double t, double slack, size_t 
     size_t fallback = SIZE_MAX;
     size_t held = 0;
     for (size_t e = x->era_count; e-- > 0;) {
+        bool holds = t <= x->era_ends[e] + slack;
+        if (x->blocks[x->eras[e]].first_time > t || (!holds && fallback != SIZE_MAX)) {
+            continue; /* starts after t, or ends before it with a fallback already found */
+        }
         size_t hi = e + 1 < x->era_count ? x->eras[e + 1] : x->block_count;
         size_t i = find_in(x, x->eras[e], hi, t);
         if (i == SIZE_MAX) {
             continue;
         }
-        size_t last = (hi < x->block_count ? x->blocks[hi].first : x->count) - 1;
-        if (t <= rec_index_time(x, last) + slack) {
+        if (holds) {
             held++;
             chosen = chosen == SIZE_MAX ? i : chosen;
-        } else if (fallback == SIZE_MAX) {
+        } else {
             fallback = i;
         }
     }

@@ -126,6 +126,7 @@ static void add_frame(struct rec_index *x, uint32_t file, unsigned long long at,
             if (x->era_count == x->era_cap) {
                 x->era_cap = x->era_cap == 0 ? 4 : x->era_cap * 2;
                 x->eras = xrealloc(x->eras, x->era_cap * sizeof(*x->eras));
+                x->era_ends = xrealloc(x->era_ends, x->era_cap * sizeof(*x->era_ends));
             }
             x->eras[x->era_count++] = x->block_count;
         }
@@ -138,6 +139,7 @@ static void add_frame(struct rec_index *x, uint32_t file, unsigned long long at,
             at, h->timestamp, x->count, keyed ? key->frame : SIZE_MAX, file, x->segments};
         x->split = false;
     }
+    x->era_ends[x->era_count - 1] = h->timestamp;
     x->count++;
 }
 
@@ -499,6 +501,7 @@ void rec_index_fini(struct rec_index *x) {
     free(x->files);
     free(x->blocks);
     free(x->eras);
+    free(x->era_ends);
     strbuf_fini(&x->notes);
     if (x->cache != NULL) {
         for (size_t i = 0; i < REC_CACHED_BLOCKS; i++) {

@@ -104,6 +104,7 @@ struct rec_index {
     /* Eras: runs of frames whose times do not go back (a clock stepped back more than
      * REC_ERA_STEP_S starts one); each starts a block.  eras[k] is era k's first block. */
     size_t *eras;
+    double *era_ends; /* the time of each era's last frame */
     size_t era_count;
     size_t era_cap;
     double last_time; /* of the last frame walked */
