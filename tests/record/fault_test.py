@@ -314,6 +314,12 @@ def private(tmp):
         out = record(['-f', path], f'{T0}+1x2', 2)
         mode = stat.S_IMODE(os.stat(path).st_mode)
         check(out.returncode == 0 and mode == 0o600, f'-f: {mode:o} {out.stderr}')
+        day = os.path.join(tmp, 'shared')
+        out = record(['-o', day, '--group-read'], f'{T0}+1x2', 2)
+        modes = [stat.S_IMODE(os.stat(os.path.join(day, n)).st_mode) for n in os.listdir(day)]
+        mode = stat.S_IMODE(os.stat(day).st_mode)
+        check(out.returncode == 0 and mode == 0o750 and modes == [0o640],
+              f'--group-read: directory {mode:o}, files {[f"{m:o}" for m in modes]}')
         path = os.path.join(tmp, 'once.nvtrec')
         out = subprocess.run([NVITOP, '-1', '--record', path], env=env(), capture_output=True,
                              text=True, timeout=60)
