@@ -479,11 +479,52 @@ def full_disk_inner(tmp):
                                 env=env(), stdout=subprocess.DEVNULL, stderr=err)
     try:
         full_disk_steps(mnt, path, log, proc)
+        full_disk_monitor(tmp, mnt)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-        subprocess.run(['umount', mnt], check=False)
+        subprocess.run(['tmux', '-L', f'nvt-record-{os.getpid()}', 'kill-server'],
+                       capture_output=True, check=False)
+        # The monitor may take a moment to exit after its terminal went away.
+        wait_for(lambda: subprocess.run(['umount', mnt], capture_output=True).returncode == 0, 10)
+
+
+def full_disk_monitor(tmp, mnt):
+    """nvitop --record in the monitor (in tmux): the note line says the recording paused, and
+    again when it records again."""
+    if subprocess.run(['sh', '-c', 'command -v tmux'], capture_output=True).returncode != 0:
+        print('full disk, monitor: skipped (no tmux)')
+        return
+    for name in os.listdir(mnt):
+        os.unlink(os.path.join(mnt, name))
+    path = os.path.join(mnt, 'monitor.nvtrec')
+    tmux = ['tmux', '-L', f'nvt-record-{os.getpid()}']
+    conf = os.path.join(tmp, 'tmux.conf')
+    write(conf, b'set -g status off\n')
+    subprocess.run(tmux + ['-f', conf, 'new-session', '-d', '-s', 'main', '-x', '160', '-y', '50',
+                           'env'] + [f'{k}={v}' for k, v in env().items()
+                                     if k in ('LD_LIBRARY_PATH', 'NVML_SIM_SCENARIO', 'TZ')]
+                   + ['TERM=xterm-256color', NVITOP, '--record', path, '--interval', '0.5'],
+                   check=True, env=env())
+    screen = lambda: subprocess.run(tmux + ['capture-pane', '-p', '-t', 'main'],
+                                    capture_output=True, text=True).stdout
+    count = lambda: len(frames(read(path))) if os.path.exists(path) else 0
+    check(wait_for(lambda: count() >= 2), f'the monitor recorded nothing: {screen()}')
+    fd = os.open(os.path.join(mnt, 'fill'), os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while True:
+            os.write(fd, bytes(4096))
+    except OSError:
+        pass
+    os.close(fd)
+    check(wait_for(lambda: 'Recording paused: the disk is full' in screen()),
+          f'the monitor does not say the recording paused: {screen()}')
+    before = count()
+    os.unlink(os.path.join(mnt, 'fill'))
+    check(wait_for(lambda: 'Recording again' in screen()),
+          f'the monitor does not say it records again: {screen()}')
+    check(wait_for(lambda: count() > before), 'the monitor records no frame after the pause')
 
 
 def full_disk_steps(mnt, path, log, proc):
