@@ -66,7 +66,7 @@ struct figures {
 
 static bool write_file(const char *path, const struct taken *taken, size_t count, double hours,
                        double t0) {
-    struct rec_writer_options wo = {1.0, 0, 0};
+    struct rec_writer_options wo = {.interval_s = 1.0, .keyframe_every = 0, .level = 0};
     char error[512];
     unlink(path);
     struct rec_writer *w = rec_writer_open(path, &wo, error, sizeof(error));

@@ -38,11 +38,22 @@ static int compare_names(const void *a, const void *b) {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* Our files only: nvitop-YYYY-MM-DD-NNN.nvtrec. */
+/* Our files only: nvitop-YYYY-MM-DD-NNN.nvtrec with digits where the pattern has them, a month
+ * 01-12 and a day 01-31 (a look-alike name is neither counted as a day nor removed). */
 static bool is_ours(const char *name) {
-    size_t n = strlen(name);
-    return n == strlen(PREFIX "YYYY-MM-DD-NNN" SUFFIX) && strncmp(name, PREFIX, 7) == 0 &&
-           strcmp(name + n - strlen(SUFFIX), SUFFIX) == 0;
+    static const char pattern[] = PREFIX "0000-00-00-000" SUFFIX;
+    if (strlen(name) != strlen(pattern)) {
+        return false;
+    }
+    for (size_t i = 0; pattern[i] != '\0'; i++) {
+        bool digit = pattern[i] == '0' && i >= strlen(PREFIX);
+        if (digit ? (name[i] < '0' || name[i] > '9') : name[i] != pattern[i]) {
+            return false;
+        }
+    }
+    int mon = (name[12] - '0') * 10 + (name[13] - '0');
+    int day = (name[15] - '0') * 10 + (name[16] - '0');
+    return mon >= 1 && mon <= 12 && day >= 1 && day <= 31;
 }
 
 static void list_files(const char *dir, struct name_list *list) {
@@ -87,35 +98,67 @@ static unsigned long long file_size(const char *dir, const char *name) {
     return size;
 }
 
-/* Remove the oldest files beyond the limits, never the current one. */
+/* The day a file is aged by: its name's, or the day it was last written (its last frame) when
+ * that is later, as long as that is not after today: a file named by a clock that was wrong when
+ * it was created is not removed for its name alone. */
+static void file_day(const char *dir, const char *name, const char *today, char out[16]) {
+    memcpy(out, name + 7, 10);
+    out[10] = '\0';
+    struct strbuf path = STRBUF_INIT;
+    strbuf_appendf(&path, "%s/%s", dir, name);
+    struct stat st;
+    struct tm tm;
+    char written[16];
+    if (stat(strbuf_cstr(&path), &st) == 0 && gmtime_r(&st.st_mtime, &tm) != NULL &&
+        strftime(written, sizeof(written), "%Y-%m-%d", &tm) == 10 && strcmp(written, out) > 0 &&
+        strcmp(written, today) <= 0) {
+        memcpy(out, written, 11);
+    }
+    strbuf_fini(&path);
+}
+
+/* Remove the oldest files beyond the limits, never the current one.  Days are counted among the
+ * files of today and before (today: the day of the frame being recorded); a file dated after
+ * today (named by a clock that was ahead) is kept and does not count as the newest day. */
 static void apply_retention(struct rec_dir *d) {
     struct name_list list;
     list_files(d->dir, &list);
     unsigned long long total = 0;
+    char(*days)[16] = xcalloc(list.count + 1, sizeof(*days));
     for (size_t i = 0; i < list.count; i++) {
         /* The file being written has room reserved past its end (writer.h): count its records. */
         bool current = d->current != NULL && strcmp(list.names[i], d->current) == 0;
         total += current && d->writer != NULL ? rec_writer_size(d->writer)
                                               : file_size(d->dir, list.names[i]);
+        file_day(d->dir, list.names[i], d->day, days[i]);
     }
-    /* Distinct days, newest first, decide which files are too old. */
-    size_t days = 0;
-    char last_day[16] = "";
-    size_t keep_from = 0; /* files before this index are too old by days */
-    for (size_t i = list.count; i-- > 0;) {
-        if (strncmp(list.names[i] + 7, last_day, 10) != 0) {
-            memcpy(last_day, list.names[i] + 7, 10);
-            last_day[10] = '\0';
-            days++;
+    /* The oldest day kept: the retain_days-th distinct day, newest first, of today and before. */
+    char oldest[16] = "";
+    if (d->limits.retain_days != 0) {
+        size_t distinct = 0;
+        char seen[16] = "";
+        for (size_t pass = 0; pass < list.count && distinct < d->limits.retain_days; pass++) {
+            /* the newest day before seen (the days are few: a quadratic walk is fine) */
+            char best[16] = "";
+            for (size_t i = 0; i < list.count; i++) {
+                if (strcmp(days[i], d->day) <= 0 &&
+                    (seen[0] == '\0' || strcmp(days[i], seen) < 0) && strcmp(days[i], best) > 0) {
+                    memcpy(best, days[i], sizeof(best));
+                }
+            }
+            if (best[0] == '\0') {
+                break;
+            }
+            memcpy(seen, best, sizeof(seen));
+            distinct++;
         }
-        if (d->limits.retain_days != 0 && days > d->limits.retain_days) {
-            keep_from = i + 1;
-            break;
+        if (distinct == d->limits.retain_days) {
+            memcpy(oldest, seen, sizeof(oldest));
         }
     }
     for (size_t i = 0; i < list.count; i++) {
         const char *name = list.names[i];
-        bool too_old = i < keep_from;
+        bool too_old = oldest[0] != '\0' && strcmp(days[i], oldest) < 0;
         bool too_big = d->limits.retain_bytes != 0 && total > d->limits.retain_bytes;
         if ((!too_old && !too_big) || strcmp(name, d->current) == 0) {
             continue;
@@ -128,6 +171,7 @@ static void apply_retention(struct rec_dir *d) {
         }
         strbuf_fini(&path);
     }
+    free(days);
     free_list(&list);
 }
 
@@ -142,8 +186,10 @@ static bool open_file(struct rec_dir *d, char *error, size_t error_size) {
         d->current = strbuf_detach(&name);
         strbuf_clear(&path);
         strbuf_appendf(&path, "%s/%s", d->dir, d->current);
-        /* Today's file from before an upgrade (an older format): continue in the next part. */
-        if (d->part >= 999 || !rec_writer_is_older(strbuf_cstr(&path))) {
+        /* Today's file from before an upgrade (an older format), or something else with its
+         * name (a directory, another program's file): continue in the next part. */
+        if (d->part >= 999 || (!rec_writer_is_older(strbuf_cstr(&path)) &&
+                               !rec_writer_is_foreign(strbuf_cstr(&path)))) {
             break;
         }
         d->part++;
@@ -178,10 +224,44 @@ static unsigned last_part(const char *dir, const char *day) {
     return part;
 }
 
+/* The mode of a directory holding files of mode file_mode: each read bit with its search bit. */
+static mode_t dir_mode(unsigned file_mode) {
+    mode_t mode = (mode_t)(file_mode | 0700);
+    mode |= (mode & 0040) != 0 ? 0010 : 0;
+    mode |= (mode & 0004) != 0 ? 0001 : 0;
+    return mode & 0777;
+}
+
+/* mkdir -p: the missing parents (mode 0755 less the umask, as mkdir -p), then dir itself with
+ * mode, set whatever the umask.  True when dir exists afterwards (created or not). */
+static bool make_dirs(const char *dir, mode_t mode, char *error, size_t error_size) {
+    char *path = xstrdup(dir);
+    for (char *slash = strchr(path + 1, '/'); slash != NULL; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+            snprintf(error, error_size, "cannot create %s: %s", path, strerror(errno));
+            free(path);
+            return false;
+        }
+        *slash = '/';
+    }
+    free(path);
+    if (mkdir(dir, mode) == 0) {
+        if (chmod(dir, mode) != 0) {
+            snprintf(error, error_size, "cannot set the permissions of %s: %s", dir,
+                     strerror(errno));
+            return false;
+        }
+    } else if (errno != EEXIST) {
+        snprintf(error, error_size, "cannot create %s: %s", dir, strerror(errno));
+        return false;
+    }
+    return true;
+}
+
 struct rec_dir *rec_dir_open(const char *dir, const struct rec_writer_options *options,
                              const struct rec_dir_limits *limits, char *error, size_t error_size) {
-    if (mkdir(dir, 0755) != 0 && errno != EEXIST) {
-        snprintf(error, error_size, "cannot create %s: %s", dir, strerror(errno));
+    if (!make_dirs(dir, dir_mode(options->mode != 0 ? options->mode : 0600), error, error_size)) {
         return NULL;
     }
     struct stat st;

@@ -21,7 +21,9 @@ struct rec_dir_limits {
     unsigned long long retain_bytes; /* 0: no limit */
 };
 
-/* Create dir when missing.  NULL with a message in error. */
+/* Create dir (and its missing parents) when missing: mode 0700, or with the read and search bits
+ * of options->mode for group and others (0640 files: a 0750 directory), whatever the umask; an
+ * existing directory keeps its mode.  NULL with a message in error. */
 struct rec_dir *rec_dir_open(const char *dir, const struct rec_writer_options *options,
                              const struct rec_dir_limits *limits, char *error, size_t error_size);
 

@@ -44,16 +44,18 @@ static double local_time(int year, int mon, int day, int h, int m, int s) {
     return (double)mktime(&tm);
 }
 
-/* HH:MM[:SS] on each local day from last's back to first's: the latest one within the range. */
+/* HH:MM[:SS] on each local day from last's back to first's: the latest one within the range.
+ * Days are counted on the calendar (mktime normalises the day of the month), not in steps of
+ * 86,400 s: a DST day has 23 or 25 hours. */
 static double clock_in_range(int h, int m, int s, double first, double last) {
     double best = NAN;
-    time_t day = (time_t)last;
+    time_t end = (time_t)last;
+    struct tm tm;
+    if (localtime_r(&end, &tm) == NULL) {
+        return best;
+    }
     for (int i = 0; i < 400; i++) { /* at most 400 days back */
-        struct tm tm;
-        if (localtime_r(&day, &tm) == NULL) {
-            break;
-        }
-        double t = local_time(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, h, m, s);
+        double t = local_time(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday - i, h, m, s);
         if (t <= last + 60) {
             if (isnan(best)) {
                 best = t; /* the latest one not after the end, even before the start */
@@ -62,12 +64,18 @@ static double clock_in_range(int h, int m, int s, double first, double last) {
                 return t;
             }
         }
-        if ((double)day < first - 86400) {
+        if (t < first - 2 * 86400.0) {
             break;
         }
-        day -= 86400;
     }
     return best;
+}
+
+/* Is year-mon-day a day of the calendar (not February 30)? */
+static bool valid_date(int year, int mon, int day) {
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+    return day <= days[mon - 1] + (mon == 2 && leap ? 1 : 0);
 }
 
 bool when_parse(const char *text, double first, double last, double *out, char *error,
@@ -100,6 +108,11 @@ bool when_parse(const char *text, double first, double last, double *out, char *
                 p++;
             }
         }
+        if (p != NULL && *p == '\0' && !valid_date(year, mon, day)) {
+            snprintf(error, error_size, "'%s' is not a time: %04d-%02d has no day %d", text, year,
+                     mon, day);
+            return false;
+        }
         if (p != NULL && *p == '\0') {
             if (utc) {
                 struct tm tm = {.tm_year = year - 1900,
@@ -117,6 +130,27 @@ bool when_parse(const char *text, double first, double last, double *out, char *
     }
     snprintf(error, error_size,
              "'%s' is not a time: expected HH:MM[:SS], YYYY-MM-DD[THH:MM[:SS]] or @SECONDS", text);
+    return false;
+}
+
+bool when_twice(double t, double *other) {
+    time_t secs = (time_t)floor(t);
+    struct tm here;
+    if (localtime_r(&secs, &here) == NULL) {
+        return false;
+    }
+    for (int sign = -1; sign <= 1; sign += 2) {
+        for (int hours = 1; hours <= 2; hours++) { /* DST shifts are an hour, rarely two */
+            time_t there_s = secs + sign * hours * 3600;
+            struct tm there;
+            if (localtime_r(&there_s, &there) != NULL && there.tm_year == here.tm_year &&
+                there.tm_yday == here.tm_yday && there.tm_hour == here.tm_hour &&
+                there.tm_min == here.tm_min && there.tm_sec == here.tm_sec) {
+                *other = t + (double)(sign * hours * 3600);
+                return true;
+            }
+        }
+    }
     return false;
 }
 

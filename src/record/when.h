@@ -14,6 +14,10 @@
 bool when_parse(const char *text, double first, double last, double *out, char *error,
                 size_t error_size);
 
+/* Does the local time of t occur twice (the hour when DST ends)?  True with *other set to the
+ * other moment with the same local time. */
+bool when_twice(double t, double *other);
+
 /* "YYYY-MM-DD HH:MM:SS" in local time. */
 void when_format(double t, char *out, size_t size);
 

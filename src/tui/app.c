@@ -267,6 +267,13 @@ void app_draw(struct tui_app *app, struct canvas *canvas, double now_s, double w
     app->rows = canvas_rows(canvas) - (timeline_at_bottom(app) && canvas_rows(canvas) > 1 ? 1 : 0);
     screen_ops_of(app->screen)->draw(app, canvas, wall_s);
     draw_timeline(app, canvas);
+    /* Without a time line (live), the source's notes still reach the note line: a recording
+     * paused by a full disk, and resumed. */
+    char note[sizeof(app->note)];
+    if (!timeline_shown(app) && app->source != NULL && app->source->ops->take_note != NULL &&
+        app->source->ops->take_note(app->source->impl, note, sizeof(note))) {
+        app_note(app, note);
+    }
     message_box_draw(&app->box, canvas);
     draw_note(app, canvas, now_s);
     app_update_sample_flags(app);

@@ -29,7 +29,7 @@ static void write_recording(const char *path) {
     struct nvt_snapshot *snap = NULL;
     assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap), NVT_OK);
     assert_true(snap->flags & NVT_SAMPLE_HOST);
-    struct rec_writer_options options = {1.0, 0, 0};
+    struct rec_writer_options options = {.interval_s = 1.0};
     char error[512];
     struct rec_writer *w = rec_writer_open(path, &options, error, sizeof(error));
     assert_non_null(w);

@@ -137,6 +137,12 @@ static bool run_monitor(nvt_context *ctx, const struct nvitop_options *options,
 }
 
 /* Sets *driver_busy when the monitor left a thread inside a stalled driver call. */
+/* What --record found in an existing recording (damage it keeps, a torn record it cut). */
+static void record_note(void *arg, const char *text) {
+    (void)arg;
+    fprintf(stderr, "nvitop: --record: note: %s\n", text);
+}
+
 static int run(struct nvitop_options *options, bool *driver_busy) {
     /* Before anything else, so that the warnings about a bad file come before curses starts. */
     struct tui_settings settings;
@@ -188,7 +194,7 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
     }
     if (options->record != NULL) {
         struct rec_writer_options record_options = {
-            options->interval_s > 0 ? options->interval_s : 2.0, 0, 0};
+            .interval_s = options->interval_s > 0 ? options->interval_s : 2.0, .note = record_note};
         char error[512];
         recorder = rec_writer_open(options->record, &record_options, error, sizeof(error));
         if (recorder == NULL) {

@@ -59,6 +59,12 @@ struct frame *frame_copy(const struct nvt_snapshot *snap, const struct nvt_host_
 void *frame_own(struct frame *frame, void *block);
 char *frame_own_text(struct frame *frame, const void *bytes, size_t size);
 
+/* Show every device whose state says it was lost (NVT_ERR_GPU_IS_LOST) as a GPU lost before it
+ * was opened: its facts N/A and its handle status lost, which is how a live `nvitop -1` shows it
+ * ("ERROR: GPU is Lost"); a recorder that opened the GPU before it was lost still holds the
+ * facts, and recorded them. */
+void frame_show_lost(struct frame *frame);
+
 /* The related process with this pid, or NULL. */
 const struct nvt_host_process *frame_related(const struct frame *frame, uint32_t pid);
 

@@ -68,3 +68,32 @@ struct frame *frame_copy(const struct nvt_snapshot *snap, const struct nvt_host_
     frame->related_rw = copies;
     return frame;
 }
+
+void frame_show_lost(struct frame *frame) {
+    for (size_t i = 0; i < frame->snap.device_count; i++) {
+        struct nvt_device_info *info = &frame->devices_rw[i].info;
+        if (frame->devices_rw[i].state.status != NVT_ERR_GPU_IS_LOST ||
+            info->handle_status != NVT_OK) {
+            continue;
+        }
+        /* As the library sets up a device it has no handle for: every number N/A. */
+        uint32_t index = info->index;
+        uint32_t mig_index = info->mig_index;
+        bool is_mig = info->is_mig;
+        memset(info, 0xFF, sizeof(*info));
+        info->index = index;
+        info->mig_index = mig_index;
+        info->is_mig = is_mig;
+        info->handle_status = NVT_ERR_GPU_IS_LOST;
+        info->name[0] = '\0';
+        info->uuid[0] = '\0';
+        info->bus_id[0] = '\0';
+        info->serial[0] = '\0';
+        info->vbios_version[0] = '\0';
+        info->cuda_cc_major = NVT_NA_I32;
+        info->cuda_cc_minor = NVT_NA_I32;
+        info->mig_supported = false;
+        info->mig_max_count = 0;
+        info->nvlink_count = 0;
+    }
+}

@@ -210,7 +210,7 @@ static void test_writer_patches_and_kill(void **state) {
     char dir[64];
     char *path = temp_path(dir, sizeof(dir));
     char error[256];
-    struct rec_writer_options o = {1.0, 0, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = 0, .level = 0};
     pid_t child = fork();
     assert_true(child >= 0);
     if (child == 0) {
@@ -292,7 +292,7 @@ static void test_older_format_not_appended(void **state) {
     char dir[64];
     char *path = temp_path(dir, sizeof(dir));
     char error[512];
-    struct rec_writer_options o = {1.0, 0, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = 0, .level = 0};
     struct scene s;
     scene_init(&s, 1.7e9);
     struct rec_writer *w = rec_writer_open(path, &o, error, sizeof(error));
@@ -333,7 +333,7 @@ static void test_compressed_patches_read(void **state) {
     char dir[64];
     char *path = temp_path(dir, sizeof(dir));
     char error[256];
-    struct rec_writer_options o = {1.0, 0, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = 0, .level = 0};
     struct rec_writer *w = rec_writer_open(path, &o, error, sizeof(error));
     assert_non_null(w);
     for (int i = 0; i < 4; i++) {

@@ -24,11 +24,17 @@ struct rec_reader {
     struct frame *state; /* the cached frame decoded; NULL until a patch needs it */
     void *payload;
     size_t payload_cap;
+    /* The last damaged frame met (SIZE_MAX: none) and its keyframe: the frames after it up to
+     * the next keyframe are refused without decoding them again. */
+    size_t damaged;
+    size_t damaged_key;
+    char damaged_why[256];
 };
 
 struct rec_reader *rec_reader_open(const char *path, char *error, size_t error_size) {
     struct rec_reader *r = xcalloc(1, sizeof(*r));
     r->cached = SIZE_MAX;
+    r->damaged = SIZE_MAX;
     if (!rec_index_open(&r->index, path, error, error_size)) {
         free(r);
         return NULL;
@@ -71,14 +77,39 @@ double rec_reader_time(const struct rec_reader *r, size_t i) {
 }
 
 const char *rec_reader_warning(const struct rec_reader *r) {
-    return r->index.warning;
+    return strbuf_cstr(&r->index.notes);
 }
 
-/* Frames are in recording order; a clock stepped back makes times go back, so the search takes the
- * last frame at or before t among frames in time order from the start (binary search on the
- * usual monotonic case). */
+size_t rec_reader_next_key(struct rec_reader *r, size_t i) {
+    struct rec_entry e;
+    struct rec_entry first;
+    char error[8];
+    if (i >= r->index.count || !rec_index_entry(&r->index, i, &first, error, sizeof(error))) {
+        return r->index.count;
+    }
+    for (size_t j = i + 1; j < r->index.count; j++) {
+        if (!rec_index_entry(&r->index, j, &e, error, sizeof(error)) || e.type == REC_KEYFRAME ||
+            e.segment != first.segment || e.file != first.file) {
+            return j;
+        }
+    }
+    return r->index.count;
+}
+
 size_t rec_reader_find(const struct rec_reader *r, double t) {
-    return rec_index_find(&r->index, t);
+    return rec_index_find(&r->index, t, REC_FIND_SLACK_S, NULL);
+}
+
+size_t rec_reader_find_at(const struct rec_reader *r, double t, size_t *matches) {
+    return rec_index_find(&r->index, t, REC_FIND_SLACK_S, matches);
+}
+
+double rec_reader_first_time(const struct rec_reader *r) {
+    return r->index.min_time;
+}
+
+double rec_reader_last_time(const struct rec_reader *r) {
+    return r->index.max_time;
 }
 
 /* Read entry e's payload and turn it into its message in out: decompressed (a keyframe; a
@@ -201,6 +232,10 @@ bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *
     if (k == SIZE_MAX) {
         return false;
     }
+    if (r->damaged != SIZE_MAX && r->damaged_key == k && r->damaged <= i) {
+        snprintf(error, error_size, "%s", r->damaged_why);
+        return false;
+    }
     size_t start = k;
     if (r->cached != SIZE_MAX && r->cached >= k && r->cached <= i) {
         start = r->cached + 1; /* step forward from the frame decoded last */
@@ -209,9 +244,15 @@ bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *
     }
     for (size_t j = start; j <= i; j++) {
         struct rec_entry e;
-        if (!rec_index_entry(&r->index, j, &e, error, error_size) ||
-            !advance(r, &e, error, error_size)) {
+        if (!rec_index_entry(&r->index, j, &e, error, error_size)) {
             forget(r);
+            return false;
+        }
+        if (!advance(r, &e, error, error_size)) {
+            forget(r);
+            r->damaged = j;
+            r->damaged_key = k;
+            snprintf(r->damaged_why, sizeof(r->damaged_why), "%s", error);
             return false;
         }
         r->cached = j;
@@ -224,8 +265,9 @@ bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *
                      rec_index_path(&r->index, r->cached_e.file), r->cached_e.offset, why);
             return false;
         }
-        return true;
+    } else {
+        *out = frame_copy(&r->state->snap, r->state->related, r->state->related_count);
     }
-    *out = frame_copy(&r->state->snap, r->state->related, r->state->related_count);
+    frame_show_lost(*out);
     return true;
 }

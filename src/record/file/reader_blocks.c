@@ -111,11 +111,11 @@ double rec_index_time(const struct rec_index *x, size_t i) {
     return entries != NULL ? entries[i - x->blocks[b].first].timestamp : x->blocks[b].first_time;
 }
 
-/* Binary search for the partition point, over the blocks' first times and then in the block:
- * with times that rise (the usual case) the last frame at or before t. */
-size_t rec_index_find(const struct rec_index *x, double t) {
-    size_t lo = 0;
-    size_t hi = x->block_count;
+/* Binary search for the partition point, over the first times of blocks [lo, hi) and then in the
+ * block: with times that rise (as they do within an era) the last frame at or before t, or
+ * SIZE_MAX when t is before the first of them. */
+static size_t find_in(const struct rec_index *x, size_t lo, size_t hi, double t) {
+    size_t first = lo;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (x->blocks[mid].first_time <= t) {
@@ -124,7 +124,7 @@ size_t rec_index_find(const struct rec_index *x, double t) {
             hi = mid;
         }
     }
-    if (lo == 0) {
+    if (lo == first) {
         return SIZE_MAX;
     }
     size_t b = lo - 1;
@@ -144,6 +144,33 @@ size_t rec_index_find(const struct rec_index *x, double t) {
         }
     }
     return x->blocks[b].first + lo - 1;
+}
+
+size_t rec_index_find(const struct rec_index *x, double t, double slack, size_t *matches) {
+    size_t chosen = SIZE_MAX;
+    size_t fallback = SIZE_MAX;
+    size_t held = 0;
+    for (size_t e = x->era_count; e-- > 0;) {
+        bool holds = t <= x->era_ends[e] + slack;
+        if (x->blocks[x->eras[e]].first_time > t || (!holds && fallback != SIZE_MAX)) {
+            continue; /* starts after t, or ends before it with a fallback already found */
+        }
+        size_t hi = e + 1 < x->era_count ? x->eras[e + 1] : x->block_count;
+        size_t i = find_in(x, x->eras[e], hi, t);
+        if (i == SIZE_MAX) {
+            continue;
+        }
+        if (holds) {
+            held++;
+            chosen = chosen == SIZE_MAX ? i : chosen;
+        } else {
+            fallback = i;
+        }
+    }
+    if (matches != NULL) {
+        *matches = held;
+    }
+    return chosen != SIZE_MAX ? chosen : fallback;
 }
 
 size_t rec_index_keyframe(const struct rec_index *x, size_t i, char *error, size_t error_size) {

@@ -17,7 +17,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "util/text/strbuf.h"
+
 #define REC_BLOCK_FRAMES 1024U
+/* Lines of notes kept about damage and skipped files; the rest are counted in one more line. */
+#define REC_MAX_NOTES 32U
+/* A frame this many seconds older than the one before it starts an era (reader_index.h): a clock
+ * stepped back.  Smaller steps (a clock slewed or stepped by NTP) are no era. */
+#define REC_ERA_STEP_S 1.0
 
 /* One frame record. */
 struct rec_entry {
@@ -91,14 +98,31 @@ struct rec_index {
     size_t block_count;
     size_t block_cap;
     size_t count;      /* frames */
-    uint32_t segments; /* segment records seen */
-    char warning[512]; /* the first torn tail, or "" */
+    uint32_t segments; /* segment records seen, and damaged spans (a frame never depends on a
+                        * frame before one) */
+    bool split;        /* the next frame starts a block (after damage) */
+    /* Eras: runs of frames whose times do not go back (a clock stepped back more than
+     * REC_ERA_STEP_S starts one); each starts a block.  eras[k] is era k's first block. */
+    size_t *eras;
+    double *era_ends; /* the time of each era's last frame */
+    size_t era_count;
+    size_t era_cap;
+    double last_time; /* of the last frame walked */
+    double min_time;
+    double max_time;
+    struct strbuf notes; /* what the walk found, one line each (at most REC_MAX_NOTES) */
+    size_t note_count;
     struct rec_index_cache *cache;
 };
 
 /* Index path (a recording file or a directory of *.nvtrec files, read in name order) into *x.
- * False with a message in error when a file is not a readable recording; *x is then empty
- * (rec_index_fini is still safe).  A recording without frames is no error here. */
+ * The walk reads past damage (scan.h): a damaged span ends its segment, the frames after it that
+ * depend on frames before it are left out up to the next keyframe, and a note says where it is
+ * and how many frames were lost; a record of a type this reader does not know is checked (CRC)
+ * and skipped with a note.  In a directory, an entry that is not a regular file holding a
+ * recording is skipped with a note.  False with a message in error when path (a file) is not a
+ * readable recording; *x is then empty (rec_index_fini is still safe).  A recording without
+ * frames is no error here. */
 bool rec_index_open(struct rec_index *x, const char *path, char *error, size_t error_size);
 
 void rec_index_fini(struct rec_index *x);
@@ -113,9 +137,11 @@ bool rec_index_entry(const struct rec_index *x, size_t i, struct rec_entry *out,
 /* Frame i < x->count's time (its block's first time when its file cannot be read again). */
 double rec_index_time(const struct rec_index *x, size_t i);
 
-/* The last frame at or before t in time order (frames are searched as if their times rose), or
- * SIZE_MAX when t is before the first frame. */
-size_t rec_index_find(const struct rec_index *x, double t);
+/* The last frame at or before t in time order, in the latest era whose frames run from before t
+ * to within slack seconds after it; else in the latest era that starts before t; else SIZE_MAX.
+ * *matches (may be NULL) counts the eras that hold t (more than one: that time occurred twice,
+ * the clock was set back). */
+size_t rec_index_find(const struct rec_index *x, double t, double slack, size_t *matches);
 
 /* The keyframe frame i < x->count is decoded from (the last one at or before it in its segment),
  * or SIZE_MAX with a message. */

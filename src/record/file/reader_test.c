@@ -52,7 +52,7 @@ static void append(struct rec_writer *w, size_t n) {
 
 /* Append frames [from, to) to path in a new segment, a keyframe every keyframe_every frames. */
 static void write_segment(const char *path, size_t from, size_t to, unsigned keyframe_every) {
-    struct rec_writer_options o = {1.0, keyframe_every, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = keyframe_every, .level = 0};
     char error[256];
     struct rec_writer *w = rec_writer_open(path, &o, error, sizeof(error));
     assert_non_null(w);

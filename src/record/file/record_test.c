@@ -147,7 +147,7 @@ static void test_frame_roundtrip(void **state) {
 }
 
 static void write_frames(const char *path, size_t n, double t0, unsigned keyframe_every) {
-    struct rec_writer_options o = {1.0, keyframe_every, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = keyframe_every, .level = 0};
     char error[256];
     struct rec_writer *w = rec_writer_open(path, &o, error, sizeof(error));
     assert_non_null(w);
@@ -186,7 +186,7 @@ static void test_write_read(void **state) {
     write_frames(path, 10, 1.7e9, 4);
     check_frames(path, 10, 1.7e9);
     /* While a writer has the file, a second one is refused. */
-    struct rec_writer_options o = {1.0, 0, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = 0, .level = 0};
     char error[256];
     struct rec_writer *first = rec_writer_open(path, &o, error, sizeof(error));
     assert_non_null(first);
@@ -309,7 +309,7 @@ static void test_corrupted(void **state) {
     spit(bad, (const unsigned char *)"hello, world\n", 13);
     assert_null(rec_reader_open(bad, error, sizeof(error)));
     assert_non_null(strstr(error, "not an nvitop recording"));
-    struct rec_writer_options o = {1.0, 0, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = 0, .level = 0};
     assert_null(rec_writer_open(bad, &o, error, sizeof(error)));
     assert_non_null(strstr(error, "not appending"));
     unsigned char head[REC_FILE_HEADER];
@@ -346,7 +346,7 @@ static size_t count_files(const char *dir) {
 static void test_directory(void **state) {
     (void)state;
     char *dir = test_dir_make("record-test");
-    struct rec_writer_options o = {1.0, 0, 0};
+    struct rec_writer_options o = {.interval_s = 1.0, .keyframe_every = 0, .level = 0};
     struct rec_dir_limits days = {2, 0};
     char error[256];
     struct rec_dir *d = rec_dir_open(dir, &o, &days, error, sizeof(error));

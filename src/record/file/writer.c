@@ -22,6 +22,7 @@
 #include "record/codec/patch.h"
 #include "record/codec/wire.h"
 #include "record/file/format.h"
+#include "record/file/scan.h"
 #include "util/sys/clock.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"
@@ -31,6 +32,9 @@
 
 struct rec_writer {
     int fd;
+    double interval_s;       /* for the segment records */
+    bool need_segment;       /* a write failed: the next frame starts a new segment */
+    unsigned last_type;      /* of the last record written */
     unsigned long long size; /* of the records; the file may have reserved room past it */
     unsigned char *map;      /* [map_start, reserved) of the file, or NULL: write() instead */
     unsigned long long map_start;
@@ -75,30 +79,89 @@ static bool write_all(int fd, const void *buf, size_t size) {
     return true;
 }
 
-/* The end of the last whole, checksummed record of an existing file. */
-static off_t valid_end(int fd, off_t file_size) {
-    off_t at = REC_FILE_HEADER;
-    unsigned char head[REC_RECORD_HEADER];
-    void *payload = NULL;
-    while (at + REC_RECORD_HEADER <= file_size && read_exact(fd, head, sizeof(head), at)) {
+/* What a writer found in an existing file (inspect()). */
+struct found {
+    unsigned long long end;  /* where the new records go */
+    unsigned long long torn; /* bytes of a torn tail cut (beyond zeros), or 0 */
+    size_t damaged;          /* damaged spans kept */
+    unsigned long long first_damage;
+    size_t headers; /* another recording's file header inside this one (concatenated files) */
+    unsigned long long trailing; /* bytes after the last whole record, kept */
+};
+
+/* Check an existing file record by record (CRC included), reading past damage as a reader does:
+ * only a torn tail (scan.h) may be cut. */
+static void inspect(int fd, unsigned long long size, struct found *f) {
+    unsigned char *buf = NULL;
+    size_t cap = 0;
+    unsigned long long at = REC_FILE_HEADER;
+    unsigned long long last = at; /* the end of the last whole record */
+    memset(f, 0, sizeof(*f));
+    while (at < size) {
+        unsigned char head[REC_RECORD_HEADER];
         struct rec_record_header h;
-        if (!rec_record_header_get(head, &h) ||
-            at + REC_RECORD_HEADER + (off_t)h.payload_size > file_size) {
+        if (at + REC_RECORD_HEADER <= size && read_exact(fd, head, sizeof(head), (off_t)at) &&
+            rec_record_header_get(head, &h) && at + REC_RECORD_HEADER + h.payload_size <= size &&
+            rec_scan_crc_ok(fd, at, &h, &buf, &cap)) {
+            at += REC_RECORD_HEADER + h.payload_size;
+            last = at;
+            continue;
+        }
+        unsigned long long next = rec_scan_next(fd, at + 1, size, NULL, &buf, &cap);
+        if (next >= size) {
             break;
         }
-        void *grown = realloc(payload, h.payload_size + 1U);
-        if (grown == NULL) {
-            break;
+        unsigned char magic[8];
+        if (read_exact(fd, magic, sizeof(magic), (off_t)at) && memcmp(magic, REC_MAGIC, 8) == 0) {
+            f->headers++;
+        } else if (f->damaged++ == 0) {
+            f->first_damage = at;
         }
-        payload = grown;
-        if (!read_exact(fd, payload, h.payload_size, at + REC_RECORD_HEADER) ||
-            !rec_record_crc_ok(head, payload, h.payload_size)) {
-            break;
-        }
-        at += REC_RECORD_HEADER + (off_t)h.payload_size;
+        at = next;
     }
-    free(payload);
-    return at;
+    free(buf);
+    f->end = size;
+    if (last < size && rec_scan_torn_tail(fd, last, size)) {
+        f->end = last;
+        f->torn = rec_scan_zeros(fd, last, size) ? 0 : size - last;
+    } else {
+        f->trailing = size - last;
+    }
+}
+
+/* The one line a writer says about what it found, or nothing when all was as expected. */
+static void say_found(const struct rec_writer_options *options, const char *path,
+                      const struct found *f) {
+    if (options->note == NULL ||
+        (f->torn == 0 && f->damaged == 0 && f->headers == 0 && f->trailing == 0)) {
+        return;
+    }
+    struct strbuf text = STRBUF_INIT;
+    strbuf_appendf(&text, "%s:", path);
+    const char *sep = " ";
+    if (f->torn != 0) {
+        strbuf_appendf(&text, "%scut a torn last record (%llu bytes)", sep, f->torn);
+        sep = "; ";
+    }
+    if (f->damaged != 0) {
+        strbuf_appendf(&text, "%skept %zu damaged span%s (the first at byte %llu)", sep, f->damaged,
+                       f->damaged == 1 ? "" : "s", f->first_damage);
+        sep = "; ";
+    }
+    if (f->headers != 0) {
+        strbuf_appendf(&text, "%skept %zu other recording%s appended to it", sep, f->headers,
+                       f->headers == 1 ? "" : "s");
+        sep = "; ";
+    }
+    if (f->trailing != 0) {
+        strbuf_appendf(&text, "%skept %llu bytes at its end that are no whole record", sep,
+                       f->trailing);
+    }
+    strbuf_appendf(&text, "; appending a new segment after %s",
+                   f->torn != 0 && f->damaged == 0 && f->headers == 0 ? "its last whole record"
+                                                                      : "them");
+    options->note(options->note_arg, strbuf_cstr(&text));
+    strbuf_fini(&text);
 }
 
 /* Make the mapping cover total more bytes after the records: reserve the room with
@@ -146,6 +209,7 @@ static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, do
         atomic_thread_fence(memory_order_release);
         memcpy(at, head, 4);
         w->size += total;
+        w->last_type = type;
         return true;
     }
     /* One buffer, one write(): a kill leaves a prefix of this record, never a mix. */
@@ -163,16 +227,17 @@ static bool write_record(struct rec_writer *w, unsigned type, unsigned flags, do
         return false;
     }
     w->size += total;
+    w->last_type = type;
     return true;
 }
 
-static bool write_segment(struct rec_writer *w, const struct rec_writer_options *options) {
+static bool write_segment(struct rec_writer *w) {
     struct strbuf msg = STRBUF_INIT;
     wire_put_string(&msg, 1, "nvitop " NVT_VERSION_STRING);
     char host[256] = "";
     (void)gethostname(host, sizeof(host) - 1);
     wire_put_string(&msg, 2, host);
-    wire_put_double(&msg, 3, options->interval_s);
+    wire_put_double(&msg, 3, w->interval_s);
     double now = clock_wall_s();
     wire_put_double(&msg, 4, now);
     bool ok = write_record(w, REC_SEGMENT, 0, now, msg.data != NULL ? msg.data : "", msg.len, 0);
@@ -182,7 +247,16 @@ static bool write_segment(struct rec_writer *w, const struct rec_writer_options 
 
 struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_options *options,
                                    char *error, size_t error_size) {
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    /* A recording holds user names and command lines: private unless asked otherwise, whatever
+     * the umask (fchmod below).  O_NONBLOCK: a FIFO of that name is refused, not waited for. */
+    unsigned mode = options->mode != 0 ? options->mode : 0600;
+    bool created = false;
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, mode);
+    if (fd >= 0) {
+        created = true;
+    } else if (errno == EEXIST) {
+        fd = open(path, O_RDWR | O_CLOEXEC | O_NONBLOCK);
+    }
     if (fd < 0) {
         snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
         return NULL;
@@ -197,6 +271,11 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     off_t end = 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(error, error_size, "%s is not a regular file", path);
+        close(fd);
+        return NULL;
+    }
+    if (created && fchmod(fd, (mode_t)mode) != 0) {
+        snprintf(error, error_size, "cannot set the permissions of %s: %s", path, strerror(errno));
         close(fd);
         return NULL;
     }
@@ -219,7 +298,10 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
             close(fd);
             return NULL;
         }
-        end = valid_end(fd, st.st_size);
+        struct found found;
+        inspect(fd, (unsigned long long)st.st_size, &found);
+        say_found(options, path, &found);
+        end = (off_t)found.end;
     }
     bool ok = true;
     if (end == 0) {
@@ -228,15 +310,21 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
         ok = ftruncate(fd, 0) == 0 && write_all(fd, head, sizeof(head));
         end = REC_FILE_HEADER;
     } else if (end < st.st_size) {
-        ok = ftruncate(fd, end) == 0; /* a torn record left by a killed writer */
+        ok = ftruncate(fd, end) == 0; /* a torn record or zeros left by a killed writer */
     }
     if (!ok || lseek(fd, end, SEEK_SET) < 0) {
-        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+        int saved = errno;
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(saved));
+        if (created) {
+            unlink(path); /* no empty file left behind (a full disk) */
+        }
         close(fd);
+        errno = saved;
         return NULL;
     }
     struct rec_writer *w = xcalloc(1, sizeof(*w));
     w->fd = fd;
+    w->interval_s = options->interval_s;
     w->size = (unsigned long long)end;
     w->page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
     w->keyframe_every = options->keyframe_every != 0 ? options->keyframe_every : 300;
@@ -249,9 +337,14 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     }
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
                            options->level != 0 ? options->level : 3);
-    if (!write_segment(w, options)) {
-        snprintf(error, error_size, "cannot write %s: %s", path, strerror(errno));
+    if (!write_segment(w)) {
+        int saved = errno;
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(saved));
         rec_writer_close(w);
+        if (created) {
+            unlink(path);
+        }
+        errno = saved;
         return NULL;
     }
     return w;
@@ -311,25 +404,43 @@ bool rec_writer_append(struct rec_writer *w, const struct nvt_snapshot *snap,
                        const struct nvt_host_process *related, size_t related_count, char *error,
                        size_t error_size) {
     bool ok = true;
+    if (w->need_segment) {
+        if (!write_segment(w)) {
+            snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
+            return false;
+        }
+        w->need_segment = false;
+    }
     if (w->previous != NULL && w->since_keyframe < w->keyframe_every &&
         append_patch(w, snap, related, related_count, &ok)) {
         if (!ok) {
             snprintf(error, error_size, "cannot write the recording: %s", strerror(errno));
-            /* The previous frame already holds this one: start again from a keyframe. */
+            /* The previous frame already holds this one: start again from a keyframe, in a new
+             * segment (what a reader shows as the recording's gap). */
+            int saved = errno;
             frame_free(w->previous);
             w->previous = NULL;
+            w->need_segment = w->last_type != REC_SEGMENT; /* one segment for one gap */
+            errno = saved;
             return false;
         }
         w->since_keyframe++;
         return true;
     }
     if (!append_keyframe(w, snap, related, related_count, error, error_size)) {
+        int saved = errno;
         frame_free(w->previous);
         w->previous = NULL;
+        w->need_segment = w->last_type != REC_SEGMENT;
+        errno = saved;
         return false;
     }
     w->since_keyframe = 1;
     return true;
+}
+
+bool rec_disk_full(int err) {
+    return err == ENOSPC || err == EDQUOT;
 }
 
 bool rec_writer_is_older(const char *path) {
@@ -344,6 +455,30 @@ bool rec_writer_is_older(const char *path) {
                  rec_get_u16(head + 8) < REC_VERSION_MAJOR;
     close(fd);
     return older;
+}
+
+bool rec_writer_is_foreign(const char *path) {
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        return false; /* missing: created */
+    }
+    if (!S_ISREG(st.st_mode)) {
+        return true;
+    }
+    if (st.st_size == 0) {
+        return false;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+        return true;
+    }
+    unsigned char head[REC_FILE_HEADER] = {0};
+    size_t have = st.st_size < REC_FILE_HEADER ? (size_t)st.st_size : REC_FILE_HEADER;
+    char why[160];
+    bool foreign = !read_exact(fd, head, have, 0) || have < REC_FILE_HEADER ||
+                   !rec_check_file_header(head, have, why, sizeof(why));
+    close(fd);
+    return foreign;
 }
 
 unsigned long long rec_writer_size(const struct rec_writer *w) {

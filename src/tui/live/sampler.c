@@ -20,6 +20,7 @@
 
 #include "record/file/writer.h"
 #include "record/related.h"
+#include "record/sample_flags.h"
 #include "util/sys/clock.h"
 
 /* nvitop waits this long after delivering signals before looking again (docs/nvitop-behaviour.md
@@ -37,6 +38,8 @@ struct sampler {
     uint64_t slow_period_ns;
     uint64_t watch_period_ns;
     struct rec_writer *recorder;    /* used by the sampling thread only; NULL after a write error */
+    bool recorder_full;             /* the disk was full at the last recorded snapshot */
+    char record_note[96];           /* for the monitor, under lock: "" or a change of the above */
     struct related_cache ancestors; /* the recording's, sampling thread only */
     pthread_t thread;
     pthread_mutex_t lock;
@@ -128,15 +131,46 @@ static void deliver_signals(struct sampler *sampler, struct sampler_target *targ
     notify_ui(sampler);
 }
 
-/* Append a snapshot to the recording.  A write error (disk full) stops recording, not the
- * monitor; the message reaches the terminal after the session (stderr is kept meanwhile). */
+static void set_record_note(struct sampler *sampler, const char *text) {
+    pthread_mutex_lock(&sampler->lock);
+    snprintf(sampler->record_note, sizeof(sampler->record_note), "%s", text);
+    pthread_mutex_unlock(&sampler->lock);
+}
+
+bool sampler_take_record_note(struct sampler *sampler, char *out, size_t size) {
+    pthread_mutex_lock(&sampler->lock);
+    bool have = sampler->record_note[0] != '\0';
+    if (have) {
+        snprintf(out, size, "%s", sampler->record_note);
+        sampler->record_note[0] = '\0';
+    }
+    pthread_mutex_unlock(&sampler->lock);
+    return have;
+}
+
+/* Append a snapshot to the recording.  A full disk (ENOSPC, EDQUOT) pauses recording, said once,
+ * and the next snapshots try again (the writer resumes in a new segment); another write error
+ * stops recording, not the monitor.  The messages reach the terminal after the session (stderr is
+ * kept meanwhile). */
 static void record_snapshot(struct sampler *sampler, const struct nvt_snapshot *snap) {
     struct related related;
     related_read_cached(sampler->ctx, &sampler->ancestors, snap, clock_monotonic_s(),
                         RELATED_MAX_AGE_S, &related);
     char error[256];
-    if (!rec_writer_append(sampler->recorder, snap, related.items, related.count, error,
-                           sizeof(error))) {
+    if (rec_writer_append(sampler->recorder, snap, related.items, related.count, error,
+                          sizeof(error))) {
+        if (sampler->recorder_full) {
+            fprintf(stderr, "nvitop: --record: recording again (a new segment starts here)\n");
+            sampler->recorder_full = false;
+            set_record_note(sampler, "Recording again");
+        }
+    } else if (rec_disk_full(errno)) {
+        if (!sampler->recorder_full) {
+            fprintf(stderr, "nvitop: --record: %s: not recording until there is room\n", error);
+            sampler->recorder_full = true;
+            set_record_note(sampler, "Recording paused: the disk is full (trying again)");
+        }
+    } else {
         fprintf(stderr, "nvitop: --record stopped: %s\n", error);
         sampler->recorder = NULL;
     }
@@ -148,6 +182,9 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     unsigned flags = sampler->flags | (with_processes ? sampler->process_flags : 0U);
     if (with_slow) {
         flags = (flags & ~(unsigned)NVT_SAMPLE_DEVICES_FAST) | sampler->slow_flags;
+    }
+    if (sampler->recorder != NULL && with_processes) {
+        flags |= REC_SAMPLE_EXTRA; /* the frame holds what nvitop-record's hold */
     }
     if (nvt_snapshot_take(sampler->ctx, flags, &snap) != NVT_OK) {
         return; /* out of memory: try again at the next tick */

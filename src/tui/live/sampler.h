@@ -116,4 +116,8 @@ bool sampler_send_signal(struct sampler *sampler, const struct sampler_target *t
 /* The result of the last finished signal request, once: returns false when there is none new. */
 bool sampler_signal_result(struct sampler *sampler, struct sampler_signal_result *out);
 
+/* A change of the recording (--record) for the monitor's note line, once: "Recording paused: the
+ * disk is full …" or "Recording again", copied to out; false when there is none. */
+bool sampler_take_record_note(struct sampler *sampler, char *out, size_t size);
+
 #endif /* NVITOP_SRC_TUI_LIVE_SAMPLER_H */

@@ -123,6 +123,10 @@ static bool live_result(void *impl, struct sampler_signal_result *out) {
     return sampler_signal_result(((struct live *)impl)->sampler, out);
 }
 
+static bool live_take_note(void *impl, char *out, size_t size) {
+    return sampler_take_record_note(((struct live *)impl)->sampler, out, size);
+}
+
 static const struct tui_source_ops live_ops = {
     .fd = live_fd,
     .take = live_take,
@@ -136,6 +140,7 @@ static const struct tui_source_ops live_ops = {
     .host_pass_end = live_host_pass_end,
     .host_context = live_host_context,
     .unavailable = live_unavailable,
+    .take_note = live_take_note,
     .stop = live_stop,
 };
 

@@ -208,8 +208,10 @@ static size_t last_event_in(struct rec_reader *reader, size_t lo, size_t hi, cha
     for (size_t k = lo + 1; k <= hi; k++) {
         struct frame *cur = NULL;
         if (!rec_reader_frame(reader, k, &cur, error, error_size)) {
-            found = SIZE_MAX;
-            break;
+            /* Damaged: on past the frames lost with it, comparing across them. */
+            k = rec_reader_next_key(reader, k) - 1;
+            error[0] = '\0';
+            continue;
         }
         if (replay_event_between(&prev->snap, &cur->snap, text, sizeof(text))) {
             found = k;
@@ -235,7 +237,11 @@ static size_t next_event(struct rec_reader *reader, size_t from, size_t limit, s
     for (size_t k = from + 1; k < end && found == SIZE_MAX; k++) {
         struct frame *cur = NULL;
         if (!rec_reader_frame(reader, k, &cur, error, error_size)) {
-            break;
+            /* Damaged: on past the frames lost with it, comparing across them. */
+            k = rec_reader_next_key(reader, k) - 1;
+            *searched = k;
+            error[0] = '\0';
+            continue;
         }
         *searched = k;
         if (replay_event_between(&prev->snap, &cur->snap, what, what_size)) {

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd/nvitop/modes/run_config.h"
@@ -81,8 +82,8 @@ static bool print_frame(const struct nvitop_options *o, const struct tui_setting
 static bool parse_time(const struct rec_reader *r, const char *option, const char *text,
                        double *out) {
     char error[256];
-    double first = rec_reader_time(r, 0);
-    double last = rec_reader_time(r, rec_reader_count(r) - 1);
+    double first = rec_reader_first_time(r);
+    double last = rec_reader_last_time(r);
     if (!when_parse(text, first, last, out, error, sizeof(error))) {
         fprintf(stderr, "nvitop: %s: %s\n", option, error);
         return false;
@@ -93,8 +94,8 @@ static bool parse_time(const struct rec_reader *r, const char *option, const cha
 static void range_text(const struct rec_reader *r, char *out, size_t size) {
     char a[64];
     char b[64];
-    when_format(rec_reader_time(r, 0), a, sizeof(a));
-    when_format(rec_reader_time(r, rec_reader_count(r) - 1), b, sizeof(b));
+    when_format(rec_reader_first_time(r), a, sizeof(a));
+    when_format(rec_reader_last_time(r), b, sizeof(b));
     snprintf(out, size, "from %s to %s", a, b);
 }
 
@@ -109,14 +110,36 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
     if (!parse_time(r, "--at", o->at, &t)) {
         return false;
     }
-    size_t i = rec_reader_find(r, t);
-    if (i == (size_t)-1 || t > rec_reader_time(r, count - 1) + END_SLACK_S) {
+    size_t matches = 0;
+    size_t i = rec_reader_find_at(r, t, &matches);
+    if (i == (size_t)-1 && floor(t) == floor(rec_reader_first_time(r))) {
+        i = rec_reader_find_at(r, rec_reader_first_time(r),
+                               &matches); /* the first frame's second */
+    }
+    if (i == (size_t)-1 || (matches == 0 && t > rec_reader_last_time(r) + END_SLACK_S)) {
         char when[64];
         char range[160];
         when_format(t, when, sizeof(when));
         range_text(r, range, sizeof(range));
         fprintf(stderr, "nvitop: --at %s (%s) is outside the recording (%s)\n", o->at, when, range);
         return false;
+    }
+    double other = 0;
+    if (o->at[0] != '@' && strchr(o->at, 'Z') == NULL && when_twice(t, &other)) {
+        char when[64];
+        when_format(t, when, sizeof(when));
+        fprintf(stderr,
+                "nvitop: note: %s occurs twice (the clocks went back); showing the %s one "
+                "(@%.0f); the %s one is --at @%.0f\n",
+                when, other > t ? "first" : "second", t, other > t ? "second" : "first", other);
+    }
+    if (matches > 1) {
+        char when[64];
+        when_format(t, when, sizeof(when));
+        fprintf(stderr,
+                "nvitop: note: %s was recorded %zu times (the clock was set back); showing the "
+                "latest, frame %zu of %zu\n",
+                when, matches, i + 1, count);
     }
     if (t - rec_reader_time(r, i) > END_SLACK_S) {
         char a[64];
@@ -148,8 +171,18 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o,
         struct frame *frame = NULL;
         char error[512];
         if (!rec_reader_frame(r, i, &frame, error, sizeof(error))) {
-            fprintf(stderr, "nvitop: cannot replay: %s\n", error);
-            return 1;
+            /* The frames up to the next keyframe depend on this one: one warning for them all,
+             * and the range goes on after them. */
+            size_t next = rec_reader_next_key(r, i);
+            size_t lost = 0;
+            for (size_t j = i; j < next; j++) {
+                double tj = rec_reader_time(r, j);
+                lost += tj >= from && tj <= to;
+            }
+            fprintf(stderr, "nvitop: warning: %s: %zu frame%s lost\n", error, lost,
+                    lost == 1 ? "" : "s");
+            i = next - 1;
+            continue;
         }
         bool ok = print_frame(o, settings, color, frame, true);
         frame_free(frame);
@@ -169,6 +202,17 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o,
     return 0;
 }
 
+/* What the open found (damage, skipped files), one warning a line. */
+static void print_notes(const struct rec_reader *r) {
+    const char *notes = rec_reader_warning(r);
+    while (*notes != '\0') {
+        const char *end = strchr(notes, '\n');
+        int len = end != NULL ? (int)(end - notes) : (int)strlen(notes);
+        fprintf(stderr, "nvitop: warning: %.*s\n", len, notes);
+        notes += len + (end != NULL);
+    }
+}
+
 /* The reader of the recording, with its warning said; NULL after a message. */
 static struct rec_reader *open_recording(const char *path) {
     char error[512];
@@ -177,9 +221,7 @@ static struct rec_reader *open_recording(const char *path) {
         fprintf(stderr, "nvitop: cannot replay: %s\n", error);
         return NULL;
     }
-    if (rec_reader_warning(r)[0] != '\0') {
-        fprintf(stderr, "nvitop: warning: %s\n", rec_reader_warning(r));
-    }
+    print_notes(r);
     return r;
 }
 
@@ -250,9 +292,7 @@ int replay_print(const struct nvitop_options *o, const struct tui_settings *sett
         fprintf(stderr, "nvitop: cannot replay: %s\n", error);
         return 1;
     }
-    if (rec_reader_warning(r)[0] != '\0') {
-        fprintf(stderr, "nvitop: warning: %s\n", rec_reader_warning(r));
-    }
+    print_notes(r);
     int code = 1;
     size_t i = 0;
     if (o->from != NULL || o->to != NULL) {

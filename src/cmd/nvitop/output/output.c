@@ -12,6 +12,7 @@
 #include "cmd/nvitop/output/report.h"
 #include "record/file/writer.h"
 #include "record/related.h"
+#include "record/sample_flags.h"
 
 /* The report's bars show clocks ("@ 1980MHz"); BAR1 of MIG rows comes with the device fields. */
 #define REPORT_FLAGS (NVT_SAMPLE_DEFAULT | NVT_SAMPLE_CLOCKS)
@@ -21,6 +22,9 @@ bool output_print(nvt_context *ctx, const struct view_config *config, enum nvito
     unsigned flags = REPORT_FLAGS;
     if (kind != NVITOP_OUTPUT_REPORT) {
         flags = NVT_SAMPLE_ALL & ~(unsigned)NVT_SAMPLE_PCIE_THROUGHPUT;
+    }
+    if (recorder != NULL) {
+        flags |= REC_SAMPLE_EXTRA; /* the frame holds what nvitop-record's hold */
     }
     struct nvt_snapshot *snap = NULL;
     nvt_status status = nvt_snapshot_take(ctx, flags, &snap);
