@@ -6,8 +6,8 @@
  * "T+STEPxN" (N frames from T, STEP seconds apart), so that a test writes a day, a clock stepped
  * back or a DST change in a fraction of a second.  Pure once parsed; one thread.
  */
-#ifndef NVITOP_CMD_NVITOP_RECORD_TEST_CLOCK_H
-#define NVITOP_CMD_NVITOP_RECORD_TEST_CLOCK_H
+#ifndef NVITOP_SRC_CMD_NVITOP_RECORD_TEST_CLOCK_H
+#define NVITOP_SRC_CMD_NVITOP_RECORD_TEST_CLOCK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,4 +32,4 @@ double test_clock_time(const struct test_clock *c, unsigned long long n);
 
 void test_clock_fini(struct test_clock *c);
 
-#endif /* NVITOP_CMD_NVITOP_RECORD_TEST_CLOCK_H */
+#endif /* NVITOP_SRC_CMD_NVITOP_RECORD_TEST_CLOCK_H */

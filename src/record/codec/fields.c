@@ -8,10 +8,12 @@
 
 #include <nvitop/snapshot.h>
 
+#include "util/array.h"
+
 #define F(tag, kind, type, member)                                                                 \
     { tag, kind, sizeof(((type *)0)->member), offsetof(type, member), 0 }
 
-#define TABLE(name, array) const struct field_table name = {array, sizeof(array) / sizeof(array[0])}
+#define TABLE(name, array) const struct field_table name = {array, ARRAY_SIZE(array)}
 
 static const struct field system_fields[] = {
     F(1, FIELD_TEXT, struct nvt_system_info, driver_version),

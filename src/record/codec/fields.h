@@ -4,8 +4,8 @@
  * writes every field of a table, the decoder fills every field with its N/A value first, so a
  * field an older file lacks reads as N/A.  Thread-safe (constant tables).
  */
-#ifndef NVITOP_SRC_RECORD_FIELDS_H
-#define NVITOP_SRC_RECORD_FIELDS_H
+#ifndef NVITOP_SRC_RECORD_CODEC_FIELDS_H
+#define NVITOP_SRC_RECORD_CODEC_FIELDS_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -75,4 +75,4 @@ bool fields_column_decode(const struct field_table *table, void *rows_base, size
 bool fields_double_delta(double prev, double cur, uint64_t *out);
 double fields_double_apply(double prev, uint64_t value);
 
-#endif /* NVITOP_SRC_RECORD_FIELDS_H */
+#endif /* NVITOP_SRC_RECORD_CODEC_FIELDS_H */

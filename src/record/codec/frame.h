@@ -5,8 +5,8 @@
  * with frame_free(), never with nvt_snapshot_free().  Pure functions; a frame may be read from
  * any thread.
  */
-#ifndef NVITOP_SRC_RECORD_FRAME_H
-#define NVITOP_SRC_RECORD_FRAME_H
+#ifndef NVITOP_SRC_RECORD_CODEC_FRAME_H
+#define NVITOP_SRC_RECORD_CODEC_FRAME_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -68,4 +68,4 @@ void frame_show_lost(struct frame *frame);
 /* The related process with this pid, or NULL. */
 const struct nvt_host_process *frame_related(const struct frame *frame, uint32_t pid);
 
-#endif /* NVITOP_SRC_RECORD_FRAME_H */
+#endif /* NVITOP_SRC_RECORD_CODEC_FRAME_H */

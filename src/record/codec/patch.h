@@ -5,8 +5,8 @@
  * GPU processes or related processes and their strings, the CPU count) is written as a keyframe
  * instead.  Pure functions over caller-owned frames; one thread per frame.
  */
-#ifndef NVITOP_SRC_RECORD_PATCH_H
-#define NVITOP_SRC_RECORD_PATCH_H
+#ifndef NVITOP_SRC_RECORD_CODEC_PATCH_H
+#define NVITOP_SRC_RECORD_CODEC_PATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,4 +28,4 @@ bool patch_encode(struct strbuf *out, struct frame *prev, const struct nvt_snaps
 bool patch_apply(struct frame *frame, const void *data, size_t size, double time, char *error,
                  size_t error_size);
 
-#endif /* NVITOP_SRC_RECORD_PATCH_H */
+#endif /* NVITOP_SRC_RECORD_CODEC_PATCH_H */

@@ -1,12 +1,3 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include "record/codec/patch.h"
 
 #include <math.h>
@@ -19,6 +10,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "nvt_cmocka.h"
 #include "record/codec/frame.h"
 #include "record/file/crc32.h"
 #include "record/file/format.h"

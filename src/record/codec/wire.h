@@ -5,8 +5,8 @@
  * what lets a newer nvitop read older files and an older one read newer minor versions.
  * Pure functions over caller-owned buffers; thread-safe.
  */
-#ifndef NVITOP_SRC_RECORD_WIRE_H
-#define NVITOP_SRC_RECORD_WIRE_H
+#ifndef NVITOP_SRC_RECORD_CODEC_WIRE_H
+#define NVITOP_SRC_RECORD_CODEC_WIRE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -49,4 +49,4 @@ bool wire_next(struct wire_reader *r, struct wire_field *field, bool *bad);
 int64_t wire_zigzag_decode(uint64_t value);
 double wire_as_double(uint64_t bits);
 
-#endif /* NVITOP_SRC_RECORD_WIRE_H */
+#endif /* NVITOP_SRC_RECORD_CODEC_WIRE_H */

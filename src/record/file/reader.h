@@ -9,8 +9,8 @@
  * two frames, and at most four open files (reader_index.h).  The query functions taking a const
  * reader update those caches: one thread at a time per reader, for every function.
  */
-#ifndef NVITOP_SRC_RECORD_READER_H
-#define NVITOP_SRC_RECORD_READER_H
+#ifndef NVITOP_SRC_RECORD_FILE_READER_H
+#define NVITOP_SRC_RECORD_FILE_READER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -59,4 +59,4 @@ size_t rec_reader_next_key(struct rec_reader *r, size_t i);
 bool rec_reader_frame(struct rec_reader *r, size_t i, struct frame **out, char *error,
                       size_t error_size);
 
-#endif /* NVITOP_SRC_RECORD_READER_H */
+#endif /* NVITOP_SRC_RECORD_FILE_READER_H */

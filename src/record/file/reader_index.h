@@ -10,8 +10,8 @@
  * Reading an index changes its caches: the const functions below are logically const only, and
  * an index serves one thread at a time (as its reader).
  */
-#ifndef NVITOP_SRC_RECORD_READER_INDEX_H
-#define NVITOP_SRC_RECORD_READER_INDEX_H
+#ifndef NVITOP_SRC_RECORD_FILE_READER_INDEX_H
+#define NVITOP_SRC_RECORD_FILE_READER_INDEX_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -161,4 +161,4 @@ bool rec_walk_header(struct rec_walker *w, unsigned long long at, struct rec_rec
 /* A keyframe, a delta or a patch (other record types are no frames). */
 bool rec_is_frame(unsigned type);
 
-#endif /* NVITOP_SRC_RECORD_READER_INDEX_H */
+#endif /* NVITOP_SRC_RECORD_FILE_READER_INDEX_H */

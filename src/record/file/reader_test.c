@@ -1,17 +1,8 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
+#include "nvt_cmocka.h"
 
 /* The reader's block index (reader_index.h) on recordings longer than a block: keyframes several
  * blocks back, a segment starting inside a block, directories of more files than it keeps open,
  * and files removed or cut after open. */
-#include "record/file/reader.h"
-
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>
@@ -20,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "record/file/reader.h"
 #include "record/file/reader_index.h"
 #include "record/file/test_dir.h"
 #include "record/file/writer.h"
+#include "util/array.h"
 
 #define T0 1.7e9
 
@@ -95,7 +88,7 @@ static void test_keyframes_blocks_back(void **state) {
     assert_int_equal(rec_reader_count(r), 3500);
     assert_true(3500 > 3 * REC_BLOCK_FRAMES);
     size_t order[] = {2600, 1400, 0, 3499, 1023, 1024, 2047, 2048, 1499, 1500, 3071, 3072, 2};
-    for (size_t k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+    for (size_t k = 0; k < ARRAY_SIZE(order); k++) {
         check_frame(r, order[k]);
         assert_true(rec_reader_time(r, order[k]) == T0 + (double)order[k]);
         assert_int_equal(rec_reader_find(r, T0 + (double)order[k] + 0.5), order[k]);

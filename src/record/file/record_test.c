@@ -1,12 +1,3 @@
-/* cmocka needs these four headers first, in this order. */
-/* clang-format off */
-#include <stdarg.h>
-#include <stddef.h>
-#include <setjmp.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
-
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nvt_cmocka.h"
 #include "record/codec/frame.h"
 #include "record/file/crc32.h"
 #include "record/file/format.h"

@@ -8,8 +8,8 @@
  * A kill leaves at most one torn record, which readers ignore.  One writer per file and per
  * thread.
  */
-#ifndef NVITOP_SRC_RECORD_WRITER_H
-#define NVITOP_SRC_RECORD_WRITER_H
+#ifndef NVITOP_SRC_RECORD_FILE_WRITER_H
+#define NVITOP_SRC_RECORD_FILE_WRITER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -60,4 +60,4 @@ unsigned long long rec_writer_size(const struct rec_writer *w);
 /* Close the file.  Accepts NULL. */
 void rec_writer_close(struct rec_writer *w);
 
-#endif /* NVITOP_SRC_RECORD_WRITER_H */
+#endif /* NVITOP_SRC_RECORD_FILE_WRITER_H */

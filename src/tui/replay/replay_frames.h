@@ -4,8 +4,8 @@
  * events the time line jumps to.  Pure functions of frames, apart from the reader a search decodes
  * with. UI thread (one thread per reader).
  */
-#ifndef NVITOP_SRC_TUI_REPLAY_FRAMES_H
-#define NVITOP_SRC_TUI_REPLAY_FRAMES_H
+#ifndef NVITOP_SRC_TUI_REPLAY_REPLAY_FRAMES_H
+#define NVITOP_SRC_TUI_REPLAY_REPLAY_FRAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,4 +44,4 @@ size_t replay_find_event(struct rec_reader *reader, size_t from, int direction, 
                          size_t *searched, char *what, size_t what_size, char *error,
                          size_t error_size);
 
-#endif /* NVITOP_SRC_TUI_REPLAY_FRAMES_H */
+#endif /* NVITOP_SRC_TUI_REPLAY_REPLAY_FRAMES_H */

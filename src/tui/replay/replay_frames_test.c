@@ -8,14 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* cmocka needs these first. */
-/* clang-format off */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <cmocka.h>
-/* clang-format on */
+#include "nvt_cmocka.h"
 
 #define GIB (1024ULL * 1024ULL * 1024ULL)
 

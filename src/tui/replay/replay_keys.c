@@ -17,6 +17,7 @@
 #include "tui/event.h"
 #include "tui/replay/replay_frames.h"
 #include "tui/replay/replay_state.h"
+#include "util/array.h"
 #include "util/text/str.h"
 
 /* A typed time this far after the last frame still shows the last frame, as `--at` does. */
@@ -28,7 +29,7 @@
 #define EVENT_SEARCH_FRAMES 3600
 
 static const double speeds[] = {1, 2, 5, 10, 30, 60, 300, 600, 3600};
-#define SPEED_COUNT (sizeof(speeds) / sizeof(speeds[0]))
+#define SPEED_COUNT (ARRAY_SIZE(speeds))
 
 double replay_speed(const struct replay *r) {
     return speeds[r->speed < SPEED_COUNT ? r->speed : 0];

@@ -5,8 +5,8 @@
  * forward, a minute, an hour, a typed time, the previous or next event).  It has no signal
  * operation: a replay is read-only by construction.
  */
-#ifndef NVITOP_SRC_TUI_REPLAY_SOURCE_H
-#define NVITOP_SRC_TUI_REPLAY_SOURCE_H
+#ifndef NVITOP_SRC_TUI_REPLAY_REPLAY_SOURCE_H
+#define NVITOP_SRC_TUI_REPLAY_REPLAY_SOURCE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -21,4 +21,4 @@
 void replay_source_open(struct tui_source *out, struct rec_reader *reader, size_t start,
                         size_t *shown_at_stop);
 
-#endif /* NVITOP_SRC_TUI_REPLAY_SOURCE_H */
+#endif /* NVITOP_SRC_TUI_REPLAY_REPLAY_SOURCE_H */

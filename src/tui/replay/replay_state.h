@@ -2,8 +2,8 @@
  * The recorded source's state, shared by its two files: replay_source.c (the source operations)
  * and replay_keys.c (the time line's keys and drawing).  Private to them; UI thread only.
  */
-#ifndef NVITOP_SRC_TUI_REPLAY_STATE_H
-#define NVITOP_SRC_TUI_REPLAY_STATE_H
+#ifndef NVITOP_SRC_TUI_REPLAY_REPLAY_STATE_H
+#define NVITOP_SRC_TUI_REPLAY_REPLAY_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -51,4 +51,4 @@ struct canvas;
 bool replay_key(void *impl, int key, double now_s);
 void replay_draw_timeline(void *impl, struct canvas *canvas, int y, int cols);
 
-#endif /* NVITOP_SRC_TUI_REPLAY_STATE_H */
+#endif /* NVITOP_SRC_TUI_REPLAY_REPLAY_STATE_H */
