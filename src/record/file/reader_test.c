@@ -13,8 +13,8 @@
 
 #include "record/file/reader.h"
 #include "record/file/reader_index.h"
-#include "record/file/test_dir.h"
 #include "record/file/writer.h"
+#include "test_dir.h"
 #include "util/array.h"
 
 #define T0 1.7e9

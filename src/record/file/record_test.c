@@ -11,10 +11,10 @@
 #include "record/file/crc32.h"
 #include "record/file/format.h"
 #include "record/file/reader.h"
-#include "record/file/test_dir.h"
 #include "record/file/writer.h"
 #include "record/record_dir.h"
 #include "record/when.h"
+#include "test_dir.h"
 
 /* A snapshot built by hand: GPU 0 with MIG enabled and one MIG device, GPU 1 without MIG, two
  * processes (one on the MIG device), and a host. */

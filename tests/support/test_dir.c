@@ -1,5 +1,5 @@
 /* Scratch directories for the recording's unit tests (test_dir.h). */
-#include "record/file/test_dir.h"
+#include "test_dir.h"
 
 #include <dirent.h>
 #include <stdio.h>
