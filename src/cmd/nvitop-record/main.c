@@ -76,7 +76,7 @@ static int parse(int argc, char **argv, struct record_options *o) {
                                           {"count", required_argument, NULL, 'n'},
                                           {"group-read", no_argument, NULL, 'g'},
                                           {NULL, 0, NULL, 0}};
-    *o = (struct record_options){NULL, NULL, 1.0, 7, 0, 300, 0, false};
+    *o = (struct record_options){NULL, NULL, 1.0, 7, 0, REC_KEYFRAME_EVERY_DEFAULT, 0, false};
     int c;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hVo:f:i:n:", longs, NULL)) != -1) {

@@ -251,6 +251,8 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
      * the umask (fchmod below).  O_NONBLOCK: a FIFO of that name is refused, not waited for. */
     unsigned mode = options->mode != 0 ? options->mode : 0600;
     bool created = false;
+    bool unlink_on_fail = false; /* a file we created and could not start: no empty file left */
+    struct rec_writer *w = NULL;
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NONBLOCK, mode);
     if (fd >= 0) {
         created = true;
@@ -259,25 +261,22 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     }
     if (fd < 0) {
         snprintf(error, error_size, "cannot open %s: %s", path, strerror(errno));
-        return NULL;
+        goto fail;
     }
     /* One writer per file: two appending at once would interleave their records. */
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
         snprintf(error, error_size, "%s is being recorded by another process", path);
-        close(fd);
-        return NULL;
+        goto fail;
     }
     struct stat st;
     off_t end = 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         snprintf(error, error_size, "%s is not a regular file", path);
-        close(fd);
-        return NULL;
+        goto fail;
     }
     if (created && fchmod(fd, (mode_t)mode) != 0) {
         snprintf(error, error_size, "cannot set the permissions of %s: %s", path, strerror(errno));
-        close(fd);
-        return NULL;
+        goto fail;
     }
     if (st.st_size > 0) {
         unsigned char head[REC_FILE_HEADER] = {0};
@@ -287,22 +286,21 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
             !rec_check_file_header(head, have, why, sizeof(why))) {
             snprintf(error, error_size, "%s: %s; not appending to it", path,
                      have < REC_FILE_HEADER ? "not an nvitop recording" : why);
-            close(fd);
-            return NULL;
+            goto fail;
         }
         /* Patches in a file whose header says format 1 would be skipped by format-1 readers. */
         if (rec_get_u16(head + 8) < REC_VERSION_MAJOR) {
             snprintf(error, error_size,
                      "%s: recorded by an older nvitop (format %u.%u); not appending to it", path,
                      rec_get_u16(head + 8), rec_get_u16(head + 10));
-            close(fd);
-            return NULL;
+            goto fail;
         }
         struct found found;
         inspect(fd, (unsigned long long)st.st_size, &found);
         say_found(options, path, &found);
         end = (off_t)found.end;
     }
+    unlink_on_fail = created;
     bool ok = true;
     if (end == 0) {
         unsigned char head[REC_FILE_HEADER];
@@ -313,41 +311,48 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
         ok = ftruncate(fd, end) == 0; /* a torn record or zeros left by a killed writer */
     }
     if (!ok || lseek(fd, end, SEEK_SET) < 0) {
-        int saved = errno;
-        snprintf(error, error_size, "cannot write %s: %s", path, strerror(saved));
-        if (created) {
-            unlink(path); /* no empty file left behind (a full disk) */
-        }
-        close(fd);
-        errno = saved;
-        return NULL;
+        int err = errno;
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(err));
+        errno = err;
+        goto fail;
     }
-    struct rec_writer *w = xcalloc(1, sizeof(*w));
+    w = xcalloc(1, sizeof(*w));
     w->fd = fd;
+    fd = -1; /* the writer's now */
     w->interval_s = options->interval_s;
     w->size = (unsigned long long)end;
     w->page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
-    w->keyframe_every = options->keyframe_every != 0 ? options->keyframe_every : 300;
+    w->keyframe_every =
+        options->keyframe_every != 0 ? options->keyframe_every : REC_KEYFRAME_EVERY_DEFAULT;
     w->since_keyframe = w->keyframe_every;
     w->cctx = ZSTD_createCCtx();
     if (w->cctx == NULL) {
         snprintf(error, error_size, "out of memory");
-        rec_writer_close(w);
-        return NULL;
+        errno = ENOMEM;
+        goto fail;
     }
     ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
                            options->level != 0 ? options->level : 3);
     if (!write_segment(w)) {
-        int saved = errno;
-        snprintf(error, error_size, "cannot write %s: %s", path, strerror(saved));
-        rec_writer_close(w);
-        if (created) {
-            unlink(path);
-        }
-        errno = saved;
-        return NULL;
+        int err = errno;
+        snprintf(error, error_size, "cannot write %s: %s", path, strerror(err));
+        errno = err;
+        goto fail;
     }
     return w;
+
+fail : {
+    int saved = errno;
+    rec_writer_close(w);
+    if (fd >= 0) {
+        close(fd);
+    }
+    if (unlink_on_fail) {
+        unlink(path);
+    }
+    errno = saved;
+    return NULL;
+}
 }
 
 /* zstd-compress src into the writer's buffer, with prefix (may be empty) as dictionary. */

@@ -18,9 +18,12 @@
 
 struct rec_writer;
 
+/* Frames per keyframe unless told otherwise (nvitop-record --keyframe-every). */
+#define REC_KEYFRAME_EVERY_DEFAULT 300
+
 struct rec_writer_options {
     double interval_s;       /* written into the segment record, for readers' gap detection */
-    unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0 means 300 */
+    unsigned keyframe_every; /* frames per keyframe (1: keyframes only); 0: the default below */
     int level;               /* zstd level; 0 means 3 */
     unsigned mode;           /* permission bits of a file it creates; 0 means 0600 */
     /* Told, as one line, what the writer found in an existing file that it did not expect
