@@ -56,6 +56,7 @@ bench: build
 lint:
 	sh scripts/check-format.sh
 	python3 scripts/check-layers.py
+	python3 scripts/check-guards.py
 	sh scripts/check-references.sh
 
 format:

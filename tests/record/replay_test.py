@@ -36,8 +36,9 @@ def check(ok, what):
 
 
 def run(args, scenario, **kw):
+    # The user the expected reports name (user@host), whoever runs the tests.
     env = dict(os.environ, NVML_SIM_SCENARIO=scenario, NVML_SIM_TIME='1000', COLUMNS='120',
-               TZ='UTC')
+               TZ='UTC', LOGNAME='root', USER='root')
     return subprocess.run(args, env=env, capture_output=True, text=True, timeout=60, **kw)
 
 
