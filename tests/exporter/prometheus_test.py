@@ -11,11 +11,13 @@ exits disappears.  On the MIG scenario: MIG devices as index="<gpu>:<mig>" with 
 processes.
 """
 import getpass
+import json
 import math
 import os
 import re
 import sys
 import tempfile
+import urllib.request
 
 import exporter_lib as lib
 from metric_table import METRICS
@@ -238,6 +240,21 @@ def check_exit(prom, exporter, scenario_file, scenario, victim):
               'the other 19 processes should stay')
 
 
+def check_openmetrics(prom):
+    """Prometheus asks for OpenMetrics first (its default Accept header): it has the exporter's
+    families as that format types them, info families under their base name and every gauge with
+    its unit, as nvitop-exporter 1.7 serves them."""
+    url = f'http://127.0.0.1:{prom.port}/api/v1/metadata'
+    with urllib.request.urlopen(url, timeout=10) as r:
+        metadata = json.load(r)['data']
+    for family, kind, unit in (('process_info', 'info', ''), ('nvitop', 'info', ''),
+                               ('host_uptime_Second', 'gauge', 'Second'),
+                               ('gpu_memory_total_MiB', 'gauge', 'MiB')):
+        got = metadata.get(family, [{}])[0]
+        lib.check(got.get('type') == kind and got.get('unit', '') == unit,
+                  f'{family}: metadata {got}, expected type {kind} unit {unit!r}')
+
+
 def run_scenario(binary, name, standins, full):
     scenario = lib.load_scenario(name, standins)
     with tempfile.TemporaryDirectory(prefix='nvt-exporter-') as tmp:
@@ -248,6 +265,7 @@ def run_scenario(binary, name, standins, full):
             prom.wait_scrapes(3)
             by_name = series_by_name(prom)
             if full:
+                check_openmetrics(prom)
                 check_label_sets(by_name)
                 check_host(by_name)
                 check_devices(by_name, scenario)

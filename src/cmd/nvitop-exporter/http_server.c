@@ -13,18 +13,26 @@
 
 #include "conn_guard.h"
 #include "gzip_text.h"
+#include "openmetrics.h"
 #include "util/text/str.h"
 
 #define CONTENT_TYPE "text/plain; version=0.0.4; charset=utf-8"
 
-/* One published exposition, shared by the responses that send it; freed by the last one. */
-struct blob {
-    atomic_uint refs;
+/* One form of an exposition (text or OpenMetrics) and its gzip, made once on first demand. */
+struct form {
     char *text;
     size_t len;
     bool gzip_tried; /* guarded by the server's lock */
     char *gzip;
     size_t gzip_len;
+};
+
+/* One published exposition, shared by the responses that send it; freed by the last one. */
+struct blob {
+    atomic_uint refs;
+    struct form plain;      /* the text format, as published */
+    bool openmetrics_tried; /* guarded by the server's lock */
+    struct form openmetrics;
 };
 
 struct http_server {
@@ -43,28 +51,51 @@ static struct blob *blob_new(char *text, size_t len) {
         return NULL;
     }
     atomic_init(&blob->refs, 1);
-    blob->text = text;
-    blob->len = len;
+    blob->plain.text = text;
+    blob->plain.len = len;
     return blob;
 }
 
 static void blob_unref(void *cls) {
     struct blob *blob = cls;
     if (blob != NULL && atomic_fetch_sub(&blob->refs, 1) == 1) {
-        free(blob->text);
-        free(blob->gzip);
+        free(blob->plain.text);
+        free(blob->plain.gzip);
+        free(blob->openmetrics.text);
+        free(blob->openmetrics.gzip);
         free(blob);
     }
 }
 
-/* gzip the text once (gzip_text.h); leaves blob->gzip NULL when that fails.  Called with the
+/* gzip a form once (gzip_text.h); leaves form->gzip NULL when that fails.  Called with the
  * server's lock held. */
-static void blob_compress(struct http_server *server, struct blob *blob) {
-    blob->gzip_tried = true;
+static void form_compress(struct http_server *server, struct form *form) {
+    form->gzip_tried = true;
     if (server->gzip == NULL && (server->gzip = gzip_text_new()) == NULL) {
         return;
     }
-    gzip_text_compress(server->gzip, blob->text, blob->len, &blob->gzip, &blob->gzip_len);
+    gzip_text_compress(server->gzip, form->text, form->len, &form->gzip, &form->gzip_len);
+}
+
+/* The form a scrape asked for, made when first asked for (the lock held); the text format when
+ * the OpenMetrics one cannot be made (out of memory). */
+static const struct form *blob_form(struct http_server *server, struct blob *blob, bool openmetrics,
+                                    bool gzip) {
+    struct form *form = &blob->plain;
+    if (openmetrics) {
+        if (!blob->openmetrics_tried) {
+            blob->openmetrics_tried = true;
+            blob->openmetrics.text =
+                openmetrics_from_text(blob->plain.text, blob->plain.len, &blob->openmetrics.len);
+        }
+        if (blob->openmetrics.text != NULL) {
+            form = &blob->openmetrics;
+        }
+    }
+    if (gzip && !form->gzip_tried) {
+        form_compress(server, form);
+    }
+    return form;
 }
 
 /* prometheus_client's test: one of the comma-separated codings is "gzip" (parameters ignored). */
@@ -157,21 +188,23 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     }
     bool gzip = accepts_gzip(
         MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
+    bool openmetrics = openmetrics_accepted(
+        MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
     pthread_mutex_lock(&server->lock);
     struct blob *blob = server->current;
     atomic_fetch_add(&blob->refs, 1);
-    if (gzip && !blob->gzip_tried) {
-        blob_compress(server, blob);
-    }
+    const struct form *form = blob_form(server, blob, openmetrics, gzip);
     pthread_mutex_unlock(&server->lock);
-    gzip = gzip && blob->gzip != NULL;
+    openmetrics = form == &blob->openmetrics;
+    gzip = gzip && form->gzip != NULL;
     struct MHD_Response *response = MHD_create_response_from_buffer_with_free_callback_cls(
-        gzip ? blob->gzip_len : blob->len, gzip ? blob->gzip : blob->text, blob_unref, blob);
+        gzip ? form->gzip_len : form->len, gzip ? form->gzip : form->text, blob_unref, blob);
     if (response == NULL) {
         blob_unref(blob);
         return MHD_NO;
     }
-    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE, CONTENT_TYPE);
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            openmetrics ? OPENMETRICS_CONTENT_TYPE : CONTENT_TYPE);
     if (gzip) {
         MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
     }
