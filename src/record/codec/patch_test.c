@@ -13,7 +13,7 @@
 #include "nvt_cmocka.h"
 #include "record/codec/frame.h"
 #include "record/file/crc32.h"
-#include "record/file/format.h"
+#include "record/file/file_format.h"
 #include "record/file/reader.h"
 #include "record/file/writer.h"
 #include "record/record_dir.h"

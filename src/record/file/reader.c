@@ -9,7 +9,7 @@
 #include <zstd.h>
 
 #include "record/codec/patch.h"
-#include "record/file/format.h"
+#include "record/file/file_format.h"
 #include "record/file/reader_index.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "record/file/format.h"
+#include "record/file/file_format.h"
 #include "record/file/scan.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"

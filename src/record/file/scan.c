@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "record/file/format.h"
+#include "record/file/file_format.h"
 #include "record/file/reader_index.h"
 #include "util/xalloc.h"
 

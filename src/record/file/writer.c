@@ -21,7 +21,7 @@
 #include "record/codec/frame.h"
 #include "record/codec/patch.h"
 #include "record/codec/wire.h"
-#include "record/file/format.h"
+#include "record/file/file_format.h"
 #include "record/file/scan.h"
 #include "util/sys/clock.h"
 #include "util/text/strbuf.h"

@@ -2,7 +2,7 @@
  * Byte layout of the recording's file and record headers (format.h).  Integers are little-endian
  * whatever the host.
  */
-#include "record/file/format.h"
+#include "record/file/file_format.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * with the previous frame's message as zstd's prefix) until the next keyframe.  Constants and
  * byte-order helpers only; thread-safe.
  */
-#ifndef NVITOP_SRC_RECORD_FILE_FORMAT_H
-#define NVITOP_SRC_RECORD_FILE_FORMAT_H
+#ifndef NVITOP_SRC_RECORD_FILE_FILE_FORMAT_H
+#define NVITOP_SRC_RECORD_FILE_FILE_FORMAT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,4 +66,4 @@ bool rec_record_header_get(const unsigned char in[REC_RECORD_HEADER], struct rec
 /* Does the payload match the header's CRC? */
 bool rec_record_crc_ok(const unsigned char in[REC_RECORD_HEADER], const void *payload, size_t size);
 
-#endif /* NVITOP_SRC_RECORD_FILE_FORMAT_H */
+#endif /* NVITOP_SRC_RECORD_FILE_FILE_FORMAT_H */
