@@ -25,8 +25,8 @@ nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t device, nvmlDeviceArchitectu
 
 nvmlReturn_t nvmlDeviceGetBrand(nvmlDevice_t device, nvmlBrandType_t *type) {
     unsigned int v = 0;
-    nvmlReturn_t ret = sim_export_uint(SIM_CALL_nvmlDeviceGetBrand, device, DEV(brand),
-                                       type != NULL ? &v : NULL);
+    nvmlReturn_t ret =
+        sim_export_uint(SIM_CALL_nvmlDeviceGetBrand, device, DEV(brand), type != NULL ? &v : NULL);
     if (ret == NVML_SUCCESS) {
         *type = (nvmlBrandType_t)v;
     }
@@ -62,8 +62,8 @@ nvmlReturn_t nvmlDeviceGetPcieLinkMaxSpeed(nvmlDevice_t device, unsigned int *ma
 }
 
 nvmlReturn_t nvmlDeviceGetPcieReplayCounter(nvmlDevice_t device, unsigned int *value) {
-    return sim_export_uint(SIM_CALL_nvmlDeviceGetPcieReplayCounter, device,
-                           DEV(pci.replay_counter), value);
+    return sim_export_uint(SIM_CALL_nvmlDeviceGetPcieReplayCounter, device, DEV(pci.replay_counter),
+                           value);
 }
 
 nvmlReturn_t nvmlDeviceGetPowerSource(nvmlDevice_t device, nvmlPowerSource_t *powerSource) {

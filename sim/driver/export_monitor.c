@@ -53,8 +53,8 @@ nvmlReturn_t nvmlDeviceGetFanSpeed_v2(nvmlDevice_t device, unsigned int fan, uns
 }
 
 /* Two flags read together: both must have values. */
-static nvmlReturn_t flag_pair(enum sim_call_id id, nvmlDevice_t device, size_t first,
-                              size_t second, nvmlEnableState_t *a, nvmlEnableState_t *b) {
+static nvmlReturn_t flag_pair(enum sim_call_id id, nvmlDevice_t device, size_t first, size_t second,
+                              nvmlEnableState_t *a, nvmlEnableState_t *b) {
     struct sim_query q;
     nvmlReturn_t ret = sim_begin_gpu(&q, id, device, a != NULL && b != NULL);
     unsigned int va = 0;
@@ -146,8 +146,8 @@ nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t device,
  * power draw (with a frozen clock, the frozen draw over real time, like the NVLink counters). */
 nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device, unsigned long long *energy) {
     struct sim_query q;
-    nvmlReturn_t ret = sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetTotalEnergyConsumption, device,
-                                     energy != NULL);
+    nvmlReturn_t ret =
+        sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetTotalEnergyConsumption, device, energy != NULL);
     const struct sim_device *d = q.device;
     if (ret == NVML_SUCCESS) {
         ret = d->energy_j.error;
@@ -235,8 +235,8 @@ nvmlReturn_t nvmlDeviceGetGpuOperationMode(nvmlDevice_t device, nvmlGpuOperation
     }
     if (ret == NVML_SUCCESS) {
         const struct sim_num *p = &q.device->gom_pending;
-        ret = sim_value_uint(p->error == NVML_ERROR_NOT_SUPPORTED ? &q.device->gom : p, q.t_s,
-                             &next);
+        ret =
+            sim_value_uint(p->error == NVML_ERROR_NOT_SUPPORTED ? &q.device->gom : p, q.t_s, &next);
     }
     if (ret == NVML_SUCCESS) {
         *current = (nvmlGpuOperationMode_t)now;

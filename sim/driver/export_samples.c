@@ -63,7 +63,8 @@ static nvmlReturn_t fill_samples(const struct sim_query *q, const struct sim_num
         return NVML_SUCCESS;
     }
     long long first = oldest;
-    while (first <= newest && (unsigned long long)(start_us + first * SAMPLE_PERIOD_US) <= last_seen) {
+    while (first <= newest &&
+           (unsigned long long)(start_us + first * SAMPLE_PERIOD_US) <= last_seen) {
         first++;
     }
     if (first > newest) {
@@ -107,7 +108,8 @@ nvmlReturn_t nvmlDeviceGetSamples(nvmlDevice_t device, nvmlSamplingType_t type,
 
 nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device, nvmlEnableState_t *mode) {
     struct sim_query q;
-    nvmlReturn_t ret = sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetAccountingMode, device, mode != NULL);
+    nvmlReturn_t ret =
+        sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetAccountingMode, device, mode != NULL);
     unsigned int v = 0;
     if (ret == NVML_SUCCESS) {
         ret = sim_value_uint(&q.device->accounting_mode, q.t_s, &v);

@@ -20,8 +20,8 @@
 
 #define NVML_ABI_PROTOTYPES
 #include "nvml/nvml_abi.h"
-#include "walk_expect.h"
 #include "walk_cases.h"
+#include "walk_expect.h"
 
 #define WALK_API_RESOLVE(name, params) *(void **)&api->name = dlsym(handle, #name);
 static void resolve(struct walk_api *api, void *handle) {
@@ -31,8 +31,8 @@ static void resolve(struct walk_api *api, void *handle) {
 #undef WALK_API_RESOLVE
 
 #define WALK_NAME(name, params) #name,
-static const char *const entry_points[] = {
-    NVML_ABI_FUNCTIONS(WALK_NAME) NVML_ABI_MONITOR_FUNCTIONS(WALK_NAME) NULL};
+static const char *const entry_points[] = {NVML_ABI_FUNCTIONS(WALK_NAME)
+                                               NVML_ABI_MONITOR_FUNCTIONS(WALK_NAME) NULL};
 #undef WALK_NAME
 
 /* Every entry point has a case. */

@@ -75,7 +75,8 @@ static void check_num(struct walk *w, const char *call, const char *what, nvmlRe
 
 static void check_text(struct walk *w, const char *call, const char *what, nvmlReturn_t ret,
                        const char *got, const char *path) {
-    fprintf(w->out, "%s\t%s\t%s\n", label(w), what, ret == NVML_SUCCESS ? got : walk_error_name(ret));
+    fprintf(w->out, "%s\t%s\t%s\n", label(w), what,
+            ret == NVML_SUCCESS ? got : walk_error_name(ret));
     if (w->root == NULL) {
         return;
     }
@@ -116,9 +117,9 @@ static const char *const bus_types[] = {"unknown", "pci", "pcie", "fpci", "agp",
 static const char *const architectures[] = {"kepler", "maxwell", "pascal", "volta",     "turing",
                                             "ampere", "ada",     "hopper", "blackwell", NULL};
 static const char *const brands[] = {
-    "unknown",    "quadro",     "tesla",      "nvs",        "grid",        "geforce",
-    "titan",      "nvidia_vapps", "nvidia_vpc", "nvidia_vcs", "nvidia_vws", "nvidia_cloud_gaming",
-    "quadro_rtx", "nvidia_rtx", "nvidia",     "geforce_rtx", "titan_rtx",  NULL};
+    "unknown",    "quadro",       "tesla",      "nvs",         "grid",       "geforce",
+    "titan",      "nvidia_vapps", "nvidia_vpc", "nvidia_vcs",  "nvidia_vws", "nvidia_cloud_gaming",
+    "quadro_rtx", "nvidia_rtx",   "nvidia",     "geforce_rtx", "titan_rtx",  NULL};
 static const char *const compute_modes[] = {"default", "exclusive_thread", "prohibited",
                                             "exclusive_process", NULL};
 static const char *const operation_modes[] = {"all_on", "compute", "low_dp", NULL};
@@ -131,7 +132,8 @@ static const struct uint_case {
     double scale;
     double offset_value;
 } uint_cases[] = {
-#define U(n, p, names, scale, add) {#n, offsetof(struct walk_api, n), p, names, scale, add}
+#define U(n, p, names, scale, add)                                                                 \
+    { #n, offsetof(struct walk_api, n), p, names, scale, add }
     U(nvmlDeviceGetCurrPcieLinkGeneration, "pci.link_gen", NULL, 1, 0),
     U(nvmlDeviceGetMaxPcieLinkGeneration, "pci.link_gen_max", NULL, 1, 0),
     U(nvmlDeviceGetCurrPcieLinkWidth, "pci.link_width", NULL, 1, 0),
@@ -221,8 +223,8 @@ static void walk_fans(struct walk *w, const char *call) {
     nvmlReturn_t ret = API(w, nvmlDeviceGetNumFans)(w->handle, &n);
     const json_t *fans = json_object_get(w->dev, "fans");
     double v = 0.0;
-    bool none = fans == NULL && walk_expect_num(w->dev, "fan", NULL, &v) ==
-                                    NVML_ERROR_NOT_SUPPORTED;
+    bool none =
+        fans == NULL && walk_expect_num(w->dev, "fan", NULL, &v) == NVML_ERROR_NOT_SUPPORTED;
     double count = fans != NULL ? (double)json_array_size(fans) : 1.0;
     if (strcmp(call, "nvmlDeviceGetNumFans") == 0) {
         print_num(w, call, ret, n);
@@ -270,9 +272,8 @@ static void walk_temperature_v(struct walk *w, const char *call) {
 }
 
 static void walk_thresholds(struct walk *w, const char *call) {
-    static const char *const keys[] = {"shutdown",     "slowdown",      "mem_max",
-                                       "gpu_max",      "acoustic_min",  "acoustic_curr",
-                                       "acoustic_max", "gps_curr"};
+    static const char *const keys[] = {"shutdown",     "slowdown",      "mem_max",      "gpu_max",
+                                       "acoustic_min", "acoustic_curr", "acoustic_max", "gps_curr"};
     for (unsigned int i = 0; i < NVML_TEMPERATURE_THRESHOLD_COUNT; i++) {
         unsigned int v = 0;
         nvmlReturn_t ret = API(w, nvmlDeviceGetTemperatureThreshold)(
@@ -289,8 +290,7 @@ static const char *const clock_keys[NVML_CLOCK_COUNT] = {"graphics", "sm", "memo
 
 typedef nvmlReturn_t (*clock_query)(nvmlDevice_t, nvmlClockType_t, unsigned int *);
 
-static void walk_clock_table(struct walk *w, const char *call, clock_query fn,
-                             const char *suffix) {
+static void walk_clock_table(struct walk *w, const char *call, clock_query fn, const char *suffix) {
     for (unsigned int type = 0; type < NVML_CLOCK_COUNT; type++) {
         unsigned int v = 0;
         nvmlReturn_t ret = fn(w->handle, (nvmlClockType_t)type, &v);
@@ -323,8 +323,8 @@ static void walk_clock(struct walk *w, const char *call) {
     for (unsigned int id = 0; id < NVML_CLOCK_ID_COUNT; id++) {
         for (unsigned int type = 0; type < NVML_CLOCK_COUNT; type++) {
             unsigned int v = 0;
-            nvmlReturn_t ret = API(w, nvmlDeviceGetClock)(w->handle, (nvmlClockType_t)type,
-                                                          (nvmlClockId_t)id, &v);
+            nvmlReturn_t ret =
+                API(w, nvmlDeviceGetClock)(w->handle, (nvmlClockType_t)type, (nvmlClockId_t)id, &v);
             char what[96];
             char path[64];
             snprintf(what, sizeof(what), "%s(%s,%u)", call, clock_keys[type], id);
@@ -359,14 +359,15 @@ static void walk_ecc_mode(struct walk *w, const char *call) {
 }
 
 static void walk_operation_mode(struct walk *w, const char *call) {
-    walk_pair(w, call, (pair_query)API(w, nvmlDeviceGetGpuOperationMode),
-              "operation_mode.current", "operation_mode.pending", operation_modes);
+    walk_pair(w, call, (pair_query)API(w, nvmlDeviceGetGpuOperationMode), "operation_mode.current",
+              "operation_mode.pending", operation_modes);
 }
 
 static void walk_auto_boost(struct walk *w, const char *call) {
     unsigned int a = 0;
     unsigned int b = 0;
-    nvmlReturn_t ret = ((pair_query)API(w, nvmlDeviceGetAutoBoostedClocksEnabled))(w->handle, &a, &b);
+    nvmlReturn_t ret =
+        ((pair_query)API(w, nvmlDeviceGetAutoBoostedClocksEnabled))(w->handle, &a, &b);
     check_num(w, call, "nvmlDeviceGetAutoBoostedClocksEnabled(enabled)", ret, a,
               "auto_boost.enabled", NULL, 1, 0);
     check_num(w, call, "nvmlDeviceGetAutoBoostedClocksEnabled(default)", ret, b,
@@ -379,9 +380,10 @@ static void walk_nvlink(struct walk *w, const char *call) {
     bool state = strcmp(call, "nvmlDeviceGetNvLinkState") == 0;
     for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; link++) {
         unsigned int v = 0;
-        nvmlReturn_t ret = state ? ((nvmlReturn_t(*)(nvmlDevice_t, unsigned int, unsigned int *))
-                                        API(w, nvmlDeviceGetNvLinkState))(w->handle, link, &v)
-                                 : API(w, nvmlDeviceGetNvLinkVersion)(w->handle, link, &v);
+        nvmlReturn_t ret = state
+                               ? ((nvmlReturn_t(*)(nvmlDevice_t, unsigned int, unsigned int *))API(
+                                     w, nvmlDeviceGetNvLinkState))(w->handle, link, &v)
+                               : API(w, nvmlDeviceGetNvLinkVersion)(w->handle, link, &v);
         char what[96];
         snprintf(what, sizeof(what), "%s(%u)", call, link);
         if (links_ret == NVML_SUCCESS && link >= (unsigned int)links) {
@@ -418,9 +420,9 @@ static void walk_throttle(struct walk *w, const char *call) {
 }
 
 static void walk_ecc_errors(struct walk *w, const char *call) {
-    static const char *const keys[2][2] = {{"ecc.volatile_corrected", "ecc.volatile_uncorrected"},
-                                           {"ecc.aggregate_corrected",
-                                            "ecc.aggregate_uncorrected"}};
+    static const char *const keys[2][2] = {
+        {"ecc.volatile_corrected", "ecc.volatile_uncorrected"},
+        {"ecc.aggregate_corrected", "ecc.aggregate_uncorrected"}};
     for (unsigned int counter = 0; counter < 2; counter++) {
         for (unsigned int type = 0; type < 2; type++) {
             unsigned long long v = 0;
@@ -473,10 +475,10 @@ static void walk_utilization(struct walk *w, const char *call) {
         }
         return;
     }
-    check_num(w, call, "nvmlDeviceGetUtilizationRates(gpu)", ret, u.gpu, "utilization.gpu", NULL,
-              1, 0);
-    check_num(w, call, "nvmlDeviceGetUtilizationRates(memory)", ret, u.memory,
-              "utilization.memory", NULL, 1, 0);
+    check_num(w, call, "nvmlDeviceGetUtilizationRates(gpu)", ret, u.gpu, "utilization.gpu", NULL, 1,
+              0);
+    check_num(w, call, "nvmlDeviceGetUtilizationRates(memory)", ret, u.memory, "utilization.memory",
+              NULL, 1, 0);
 }
 
 static void walk_codec(struct walk *w, const char *call) {
@@ -485,8 +487,8 @@ static void walk_codec(struct walk *w, const char *call) {
     unsigned int period = 0;
     nvmlReturn_t ret = encoder ? API(w, nvmlDeviceGetEncoderUtilization)(w->handle, &v, &period)
                                : API(w, nvmlDeviceGetDecoderUtilization)(w->handle, &v, &period);
-    check_num(w, call, call, ret, v, encoder ? "utilization.encoder" : "utilization.decoder",
-              NULL, 1, 0);
+    check_num(w, call, call, ret, v, encoder ? "utilization.encoder" : "utilization.decoder", NULL,
+              1, 0);
 }
 
 static void walk_capability(struct walk *w, const char *call) {
@@ -507,10 +509,9 @@ static void walk_pci(struct walk *w, const char *call) {
     fprintf(w->out, "%s\t%s\t%s\n", label(w), call,
             ret == NVML_SUCCESS ? pci.busId : walk_error_name(ret));
     const char *want = NULL;
-    if (w->root != NULL && (ret != NVML_SUCCESS ||
-                            walk_expect_text(w->dev, "pci.bus_id", &want) != NVML_SUCCESS ||
-                            strcasecmp(pci.busId + strlen(pci.busId) - 7,
-                                       want + strlen(want) - 7) != 0)) {
+    if (w->root != NULL &&
+        (ret != NVML_SUCCESS || walk_expect_text(w->dev, "pci.bus_id", &want) != NVML_SUCCESS ||
+         strcasecmp(pci.busId + strlen(pci.busId) - 7, want + strlen(want) - 7) != 0)) {
         mismatch(w, call, walk_error_name(ret), "the scenario's bus id");
     }
 }
@@ -529,7 +530,8 @@ static const struct text_case {
     size_t offset;
     const char *path;
 } text_cases[] = {
-#define T(n, p) {#n, offsetof(struct walk_api, n), p}
+#define T(n, p)                                                                                    \
+    { #n, offsetof(struct walk_api, n), p }
     T(nvmlDeviceGetName, "name"),
     T(nvmlDeviceGetUUID, "uuid"),
     T(nvmlDeviceGetSerial, "serial"),
@@ -566,7 +568,7 @@ static void walk_inforom(struct walk *w, const char *call) {
     for (unsigned int i = 0; i < NVML_INFOROM_COUNT; i++) {
         char buf[NVML_DEVICE_INFOROM_VERSION_BUFFER_SIZE] = "";
         nvmlReturn_t ret = API(w, nvmlDeviceGetInforomVersion)(w->handle, (nvmlInforomObject_t)i,
-                                                              buf, sizeof(buf));
+                                                               buf, sizeof(buf));
         check_text(w, call, keys[i], ret, buf, keys[i]);
     }
 }
@@ -851,11 +853,10 @@ static void walk_count(struct walk *w, const char *call) {
 
 static void walk_zero_count(struct walk *w, const char *call) {
     unsigned int v = 1;
-    nvmlReturn_t ret = strcmp(call, "nvmlUnitGetCount") == 0
-                           ? API(w, nvmlUnitGetCount)(&v)
-                           : strcmp(call, "nvmlGetExcludedDeviceCount") == 0
-                                 ? API(w, nvmlGetExcludedDeviceCount)(&v)
-                                 : API(w, nvmlSystemGetHicVersion)(&v, NULL);
+    nvmlReturn_t ret = strcmp(call, "nvmlUnitGetCount") == 0 ? API(w, nvmlUnitGetCount)(&v)
+                       : strcmp(call, "nvmlGetExcludedDeviceCount") == 0
+                           ? API(w, nvmlGetExcludedDeviceCount)(&v)
+                           : API(w, nvmlSystemGetHicVersion)(&v, NULL);
     print_num(w, call, ret, v);
     if (w->root != NULL && (ret != NVML_SUCCESS || v != 0)) {
         mismatch(w, call, "a count", "0 (the simulated machine has none)");
@@ -990,8 +991,8 @@ static void walk_limits(struct walk *w, const char *call) {
     unsigned int lo = 0;
     unsigned int hi = 0;
     nvmlReturn_t ret = API(w, nvmlDeviceGetPowerManagementLimitConstraints)(w->handle, &lo, &hi);
-    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(min)", ret, lo,
-              "power.min_w", NULL, 1000, 0);
+    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(min)", ret, lo, "power.min_w",
+              NULL, 1000, 0);
 }
 
 /* The case of `name`: from the table, the one-number and one-string tables, or NULL. */
@@ -1025,8 +1026,8 @@ bool walk_has_case(const char *name) {
 }
 
 #define WALK_NAME(name, params) #name,
-static const char *const entry_points[] = {
-    NVML_ABI_FUNCTIONS(WALK_NAME) NVML_ABI_MONITOR_FUNCTIONS(WALK_NAME) NULL};
+static const char *const entry_points[] = {NVML_ABI_FUNCTIONS(WALK_NAME)
+                                               NVML_ABI_MONITOR_FUNCTIONS(WALK_NAME) NULL};
 #undef WALK_NAME
 
 #define WALK_OFFSET(name, params) offsetof(struct walk_api, name),
@@ -1050,7 +1051,8 @@ static void walk_scope(struct walk *w, enum walk_scope wanted) {
             continue;
         }
         if (!exported(w, i)) {
-            fprintf(w->out, "%s\t%s\tnot exported\n", wanted == WALK_SYSTEM ? "-" : "", entry_points[i]);
+            fprintf(w->out, "%s\t%s\tnot exported\n", wanted == WALK_SYSTEM ? "-" : "",
+                    entry_points[i]);
             continue;
         }
         fn(w, entry_points[i]);
