@@ -987,12 +987,27 @@ static const struct walk_case {
     {"nvmlDeviceGetAccountingStats", WALK_DEVICE, walk_accounting},
 };
 
+/* Both limits or neither, like the utilisation rates. */
 static void walk_limits(struct walk *w, const char *call) {
     unsigned int lo = 0;
     unsigned int hi = 0;
     nvmlReturn_t ret = API(w, nvmlDeviceGetPowerManagementLimitConstraints)(w->handle, &lo, &hi);
-    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(min)", ret, lo, "power.min_w",
-              NULL, 1000, 0);
+    double v = 0.0;
+    nvmlReturn_t want = expect(w, call, "power.min_w", NULL, &v);
+    if (want == NVML_SUCCESS) {
+        want = expect(w, call, "power.max_w", NULL, &v);
+    }
+    if (ret != NVML_SUCCESS || want != NVML_SUCCESS) {
+        check_status(w, call, ret);
+        if (w->root != NULL && ret != want) {
+            mismatch(w, call, walk_error_name(ret), walk_error_name(want));
+        }
+        return;
+    }
+    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(min)", ret, lo,
+              "power.min_w", NULL, 1000, 0);
+    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(max)", ret, hi,
+              "power.max_w", NULL, 1000, 0);
 }
 
 /* The case of `name`: from the table, the one-number and one-string tables, or NULL. */
