@@ -1004,10 +1004,10 @@ static void walk_limits(struct walk *w, const char *call) {
         }
         return;
     }
-    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(min)", ret, lo,
-              "power.min_w", NULL, 1000, 0);
-    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(max)", ret, hi,
-              "power.max_w", NULL, 1000, 0);
+    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(min)", ret, lo, "power.min_w",
+              NULL, 1000, 0);
+    check_num(w, call, "nvmlDeviceGetPowerManagementLimitConstraints(max)", ret, hi, "power.max_w",
+              NULL, 1000, 0);
 }
 
 /* The case of `name`: from the table, the one-number and one-string tables, or NULL. */
