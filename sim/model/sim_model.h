@@ -80,6 +80,9 @@ struct sim_process_list {
     nvmlReturn_t utilization_error; /* returned by nvmlDeviceGetProcessUtilization */
     size_t count;
     struct sim_process *items;
+    /* "process_race": this many of the list's processes start between a client's size call
+     * (count 0) and its fill call, which then answers INSUFFICIENT_SIZE again. */
+    size_t race;
 };
 
 struct sim_memory {
@@ -125,8 +128,9 @@ struct sim_pci {
 };
 
 /* Clock domains, indexed by nvmlClockType_t. */
-#define SIM_CLOCK_COUNT 4
-#define SIM_MAX_FANS    8
+#define SIM_CLOCK_COUNT      4
+#define SIM_MAX_FANS         8
+#define SIM_MAX_FIELD_ERRORS 16
 
 struct sim_device {
     bool lost;
@@ -201,6 +205,14 @@ struct sim_device {
     struct sim_num auto_boost_default;
     struct sim_num retired_pages_pending;
     struct sim_num accounting_mode;
+    /* Faults of this GPU only: "call_errors", "call_latency" and "field_errors". */
+    nvmlReturn_t call_error[SIM_CALL_COUNT];
+    double call_latency_s[SIM_CALL_COUNT];
+    size_t field_error_count;
+    struct sim_field_error {
+        unsigned int field_id;
+        nvmlReturn_t error;
+    } field_errors[SIM_MAX_FIELD_ERRORS];
     struct sim_mig mig[SIM_MAX_MIG_SLOTS];
     struct sim_process_list processes;
 };

@@ -22,6 +22,10 @@ static int read_lost(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_device_processes(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_process_utilization(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_fans(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_device_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_device_latency(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_field_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_process_race(struct scenario_ctx *ctx, const json_t *value, void *base);
 
 /* NVML_PCIE_LINK_MAX_SPEED_* in code order. */
 static const char *const pcie_speeds[] = {"invalid", "2500",  "5000",  "8000",
@@ -238,6 +242,10 @@ static const struct scenario_field device_fields[] = {
     GROUP("auto_boost", auto_boost_fields),
     BOOL("retired_pages_pending", retired_pages_pending),
     BOOL("accounting", accounting_mode),
+    {.key = "call_errors", .kind = FIELD_CUSTOM, .custom = read_device_call_errors},
+    {.key = "call_latency", .kind = FIELD_CUSTOM, .custom = read_device_latency},
+    {.key = "field_errors", .kind = FIELD_CUSTOM, .custom = read_field_errors},
+    {.key = "process_race", .kind = FIELD_CUSTOM, .custom = read_process_race},
     {.key = "mig", .kind = FIELD_CUSTOM, .custom = scenario_read_mig},
     {.key = "processes", .kind = FIELD_CUSTOM, .custom = read_device_processes},
     {.key = "process_utilization", .kind = FIELD_CUSTOM, .custom = read_process_utilization},
@@ -314,6 +322,59 @@ static int read_fans(struct scenario_ctx *ctx, const json_t *value, void *base) 
         }
     }
     dev->fan_count = n;
+    return 0;
+}
+
+static int read_device_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    return scenario_read_call_error_table(ctx, value, ((struct sim_device *)base)->call_error);
+}
+
+static int read_device_latency(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    return scenario_read_latency_table(ctx, value, ((struct sim_device *)base)->call_latency_s);
+}
+
+/* "field_errors": {"<field id>": "ERROR", ...}, what nvmlDeviceGetFieldValues puts in those
+ * fields' nvmlReturn while the call itself succeeds. */
+static int read_field_errors(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_device *dev = base;
+    if (!json_is_object(value) || json_object_size(value) > SIM_MAX_FIELD_ERRORS) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE,
+                             "expected an object of at most %d field ids and error names",
+                             SIM_MAX_FIELD_ERRORS);
+    }
+    const char *key;
+    const json_t *member;
+    json_object_foreach(scenario_unconst(value), key, member) {
+        scenario_push_key(ctx, key);
+        char *end = NULL;
+        unsigned long id = strtoul(key, &end, 10);
+        struct sim_field_error *fe = &dev->field_errors[dev->field_error_count];
+        int rc = 0;
+        if (key[0] == '\0' || *end != '\0' || id > 100000) {
+            rc = scenario_fail(ctx, SCENARIO_AT_KEY, "expected a field id such as \"138\"");
+        } else if (!json_is_string(member) ||
+                   !sim_error_from_name(json_string_value(member), &fe->error) ||
+                   fe->error == NVML_SUCCESS) {
+            rc = scenario_fail(ctx, SCENARIO_AT_VALUE,
+                               "expected an NVML error name such as \"NOT_SUPPORTED\"");
+        }
+        scenario_pop(ctx);
+        if (rc != 0) {
+            return -1;
+        }
+        fe->field_id = (unsigned int)id;
+        dev->field_error_count++;
+    }
+    return 0;
+}
+
+static int read_process_race(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_device *dev = base;
+    if (!json_is_integer(value) || json_integer_value(value) < 0 ||
+        json_integer_value(value) > 1000) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected a number of processes 0..1000");
+    }
+    dev->processes.race = (size_t)json_integer_value(value);
     return 0;
 }
 

@@ -15,6 +15,10 @@
 static nvmlReturn_t expect(const struct walk *w, const char *call, const char *path,
                            const char *const *names, double *v) {
     const json_t *injected = json_object_get(json_object_get(w->root, "call_errors"), call);
+    const json_t *own = json_object_get(json_object_get(w->dev, "call_errors"), call);
+    if (json_is_string(own) && w->handle != NULL) {
+        return walk_error_named(json_string_value(own));
+    }
     if (json_is_string(injected)) {
         return walk_error_named(json_string_value(injected));
     }
