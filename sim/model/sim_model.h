@@ -205,6 +205,8 @@ struct sim_device {
     struct sim_num auto_boost_default;
     struct sim_num retired_pages_pending;
     struct sim_num accounting_mode;
+    /* "lost_after_queries": the GPU answers this many queries, then is lost (0: never). */
+    unsigned int lost_after_queries;
     /* Faults of this GPU only: "call_errors", "call_latency" and "field_errors". */
     nvmlReturn_t call_error[SIM_CALL_COUNT];
     double call_latency_s[SIM_CALL_COUNT];

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Our programs under sim/scenarios/fault-realism.json show the truth: the processes that started
 # between a size and a fill call, the GPU whose utilisation query stalls, the GPU whose
-# MemoryInfo_v2 is exported but FUNCTION_NOT_FOUND (v1 stands in) and whose NVLink fields fail.
+# MemoryInfo_v2 is exported but FUNCTION_NOT_FOUND (v1 stands in) and whose NVLink fields fail,
+# and the GPU lost in the middle of the snapshot.
 set -eu
 : "${NVT_SOURCE_DIR:?run through ctest}" "${NVT_BINARY_DIR:?run through ctest}"
 work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-faults.XXXXXX")
@@ -17,6 +18,8 @@ done
 grep -Eq "^│   2 4216005 C +N/A +19400MiB" "$work/once.txt"
 grep -Eq "60W / 400W │ +1000MiB / 80.00GiB │ +3% " "$work/once.txt"
 grep -Eq "200W / 400W │ +20.12GiB / 80.00GiB │ +40% " "$work/once.txt"
+grep -Eq "^│   3  N/A " "$work/once.txt"
+! grep -q 4216006 "$work/once.txt"
 "$NVT_BINARY_DIR/bin/nvitop" --json >"$work/once.json"
 python3 - "$work/once.json" <<'PY'
 import json, sys
@@ -27,5 +30,9 @@ devices = d["devices"]
 # MemoryInfo_v2 is FUNCTION_NOT_FOUND on GPU 2: v1 counts the reserved 600 MiB as used.
 assert devices[2]["memory_used_bytes"] == (20000 + 600) * 1048576, devices[2]
 assert devices[1]["gpu_util_percent"] == 3, devices[1]
+# GPU 3 falls off the bus in the middle of the snapshot: reported lost, its process not listed,
+# the other GPUs untouched.
+assert devices[3]["status"] == "gpu_is_lost", devices[3]
+assert [dev["status"] for dev in devices[:3]] == ["ok"] * 3, [dev["status"] for dev in devices]
 print("json: ok")
 PY

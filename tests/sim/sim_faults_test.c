@@ -1,8 +1,8 @@
 /*
  * Fault realism (sim/scenarios/fault-realism.json) at the driver: a process list that grows
  * between the size and the fill call, per-field errors, an entry point exported but answering
- * FUNCTION_NOT_FOUND or ARGUMENT_VERSION_MISMATCH on one GPU only, and a stall on one GPU that
- * the others do not share.
+ * FUNCTION_NOT_FOUND or ARGUMENT_VERSION_MISMATCH on one GPU only, a stall on one GPU that
+ * the others do not share, and a GPU lost in the middle of a snapshot.
  */
 #include <stdlib.h>
 
@@ -45,14 +45,12 @@ static void test_process_race(void **state) {
     assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v2(dev, &count, infos),
                      NVML_ERROR_INSUFFICIENT_SIZE);
     assert_int_equal(count, 4);
-    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v2(dev, &count, infos),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v2(dev, &count, infos), NVML_SUCCESS);
     assert_int_equal(count, 4);
     assert_int_equal(infos[3].pid, 4216004);
     /* A client that asks with room to spare sees all four at once. */
     count = 8;
-    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v2(dev, &count, infos),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetComputeRunningProcesses_v2(dev, &count, infos), NVML_SUCCESS);
     assert_int_equal(count, 4);
 }
 
@@ -77,8 +75,7 @@ static void test_field_errors(void **state) {
 static void test_per_board_errors(void **state) {
     (void)state;
     nvmlMemory_v2_t m2 = {.version = nvmlMemory_v2};
-    assert_int_equal(api.nvmlDeviceGetMemoryInfo_v2(device(2), &m2),
-                     NVML_ERROR_FUNCTION_NOT_FOUND);
+    assert_int_equal(api.nvmlDeviceGetMemoryInfo_v2(device(2), &m2), NVML_ERROR_FUNCTION_NOT_FOUND);
     assert_int_equal(api.nvmlDeviceGetMemoryInfo_v2(device(0), &m2), NVML_SUCCESS);
     nvmlMemory_t m1;
     assert_int_equal(api.nvmlDeviceGetMemoryInfo(device(2), &m1), NVML_SUCCESS);
@@ -100,12 +97,34 @@ static void test_stall_one_gpu(void **state) {
     assert_int_equal(u.gpu, 90);
 }
 
+/* GPU 3 answers 8 queries, then is lost for good, handle lookups included; the others go on. */
+static void test_lost_mid_snapshot(void **state) {
+    (void)state;
+    nvmlDevice_t dev = device(3);
+    unsigned int temp = 0;
+    for (int i = 0; i < 8; i++) {
+        assert_int_equal(api.nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &temp),
+                         NVML_SUCCESS);
+        assert_int_equal(temp, 55);
+    }
+    assert_int_equal(api.nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &temp),
+                     NVML_ERROR_GPU_IS_LOST);
+    char name[96];
+    assert_int_equal(api.nvmlDeviceGetName(dev, name, sizeof(name)), NVML_ERROR_GPU_IS_LOST);
+    nvmlDevice_t again = NULL;
+    assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(3, &again), NVML_ERROR_GPU_IS_LOST);
+    assert_int_equal(api.nvmlDeviceGetTemperature(device(2), NVML_TEMPERATURE_GPU, &temp),
+                     NVML_SUCCESS);
+    assert_int_equal(temp, 50);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_process_race, setup, teardown),
         cmocka_unit_test_setup_teardown(test_field_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_per_board_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stall_one_gpu, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lost_mid_snapshot, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
