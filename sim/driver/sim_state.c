@@ -249,11 +249,13 @@ nvmlReturn_t sim_begin_device(struct sim_query *q, enum sim_call_id id, nvmlDevi
         return NVML_ERROR_GPU_IS_LOST;
     }
     /* This GPU's own faults: a stall (the longer of the two latencies) and an injected error. */
-    if (q->device->call_latency_s[id] > q->latency_s) {
-        q->latency_s = q->device->call_latency_s[id];
-    }
-    if (q->device->call_error[id] != NVML_SUCCESS) {
-        return q->device->call_error[id];
+    if (q->device->has_call_faults) {
+        if (q->device->call_latency_s[id] > q->latency_s) {
+            q->latency_s = q->device->call_latency_s[id];
+        }
+        if (q->device->call_error[id] != NVML_SUCCESS) {
+            return q->device->call_error[id];
+        }
     }
     if (slot > 0) {
         q->mig = &q->device->mig[slot - 1];

@@ -134,6 +134,7 @@ struct sim_pci {
 
 struct sim_device {
     bool lost;
+    bool has_call_faults; /* "call_errors" or "call_latency" given: check those tables */
     struct sim_text name;
     struct sim_text uuid;
     struct sim_text serial;

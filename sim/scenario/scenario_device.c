@@ -328,11 +328,15 @@ static int read_fans(struct scenario_ctx *ctx, const json_t *value, void *base) 
 }
 
 static int read_device_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base) {
-    return scenario_read_call_error_table(ctx, value, ((struct sim_device *)base)->call_error);
+    struct sim_device *dev = base;
+    dev->has_call_faults = true;
+    return scenario_read_call_error_table(ctx, value, dev->call_error);
 }
 
 static int read_device_latency(struct scenario_ctx *ctx, const json_t *value, void *base) {
-    return scenario_read_latency_table(ctx, value, ((struct sim_device *)base)->call_latency_s);
+    struct sim_device *dev = base;
+    dev->has_call_faults = true;
+    return scenario_read_latency_table(ctx, value, dev->call_latency_s);
 }
 
 /* "field_errors": {"<field id>": "ERROR", ...}, what nvmlDeviceGetFieldValues puts in those
