@@ -4,6 +4,8 @@
  * and pending page retirement.
  */
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #define NVML_ABI_PROTOTYPES
 #include "driver/sim_export.h"
@@ -123,6 +125,34 @@ nvmlReturn_t nvmlDeviceGetNvLinkVersion(nvmlDevice_t device, unsigned int link,
         nvlink(SIM_CALL_nvmlDeviceGetNvLinkVersion, device, link, version != NULL, &q);
     if (ret == NVML_SUCCESS) {
         ret = sim_value_uint(&q.device->nvlink_version, q.t_s, version);
+    }
+    return sim_end(&q, ret);
+}
+
+/* The device at the other end of a link: the scenario's bus id (NOT_SUPPORTED without one). */
+nvmlReturn_t nvmlDeviceGetNvLinkRemotePciInfo_v2(nvmlDevice_t device, unsigned int link,
+                                                 nvmlPciInfo_t *pci) {
+    struct sim_query q;
+    nvmlReturn_t ret =
+        nvlink(SIM_CALL_nvmlDeviceGetNvLinkRemotePciInfo_v2, device, link, pci != NULL, &q);
+    if (ret == NVML_SUCCESS && link >= q.device->nvlink_remote_count) {
+        ret = NVML_ERROR_NOT_SUPPORTED;
+    }
+    unsigned int domain = 0;
+    unsigned int bus = 0;
+    unsigned int dev = 0;
+    unsigned int function = 0;
+    if (ret == NVML_SUCCESS) {
+        const char *id = q.device->nvlink_remote[link];
+        memset(pci, 0, sizeof(*pci));
+        snprintf(pci->busId, sizeof(pci->busId), "%s", id);
+        /* Validated by the loader, so the parse cannot fail. */
+        (void)sscanf(id, "%8x:%2x:%2x.%1x", &domain, &bus, &dev, &function);
+        snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%04X:%02X:%02X.%X", domain & 0xFFFFU,
+                 bus, dev, function);
+        pci->domain = domain;
+        pci->bus = bus;
+        pci->device = dev;
     }
     return sim_end(&q, ret);
 }

@@ -181,6 +181,9 @@ struct sim_device {
     struct sim_num ecc_mode;
     struct sim_num ecc_mode_pending;
     struct sim_num nvlink_version;
+    /* "remote_bus_ids": the PCI bus id at the other end of each link, NVML's 8-digit form. */
+    size_t nvlink_remote_count;
+    char nvlink_remote[NVML_NVLINK_MAX_LINKS][NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
     struct sim_num power_default_limit_w;
     struct sim_num energy_j; /* the energy counter at t = 0; it grows with power x time */
     struct sim_num throttle_reasons;

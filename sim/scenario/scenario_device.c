@@ -22,6 +22,7 @@ static int read_lost(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_device_processes(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_process_utilization(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_fans(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_remote_bus_ids(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_device_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_device_latency(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_field_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
@@ -126,6 +127,7 @@ static const struct scenario_field nvlink_fields[] = {
     NUM("tx_kibps", nvlink_tx_kibps, 0, 1e9),
     NUM("rx_kibps", nvlink_rx_kibps, 0, 1e9),
     NUM("version", nvlink_version, 1, 9),
+    {.key = "remote_bus_ids", .kind = FIELD_CUSTOM, .custom = read_remote_bus_ids},
     {0},
 };
 
@@ -259,6 +261,37 @@ static int read_lost(struct scenario_ctx *ctx, const json_t *value, void *base) 
         return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected true or false");
     }
     ((struct sim_device *)base)->lost = json_is_true(value);
+    return 0;
+}
+
+/* "remote_bus_ids": one PCI bus id per NVLink, in link order. */
+static int read_remote_bus_ids(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_device *dev = base;
+    size_t n = json_array_size(value);
+    if (!json_is_array(value) || n > NVML_NVLINK_MAX_LINKS) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected an array of at most %d bus ids",
+                             NVML_NVLINK_MAX_LINKS);
+    }
+    for (size_t i = 0; i < n; i++) {
+        unsigned int domain = 0;
+        unsigned int bus = 0;
+        unsigned int device = 0;
+        unsigned int function = 0;
+        int used = 0;
+        const json_t *id = json_array_get(value, i);
+        const char *s = json_is_string(id) ? json_string_value(id) : "";
+        if (sscanf(s, "%8x:%2x:%2x.%1x%n", &domain, &bus, &device, &function, &used) != 4 ||
+            (size_t)used != strlen(s) || device > 0x1F || function > 7) {
+            scenario_push_index(ctx, i);
+            scenario_fail(ctx, SCENARIO_AT_VALUE,
+                          "expected a PCI bus id such as \"00000000:1A:00.0\"");
+            scenario_pop(ctx);
+            return -1;
+        }
+        snprintf(dev->nvlink_remote[i], sizeof(dev->nvlink_remote[i]), "%08X:%02X:%02X.%X", domain,
+                 bus, device, function);
+    }
+    dev->nvlink_remote_count = n;
     return 0;
 }
 

@@ -496,6 +496,8 @@ typedef struct nvmlHwbcEntry_st {
     X(nvmlDeviceGetNvLinkState,                                                                    \
       (nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive))                       \
     X(nvmlDeviceGetNvLinkVersion, (nvmlDevice_t device, unsigned int link, unsigned int *version)) \
+    X(nvmlDeviceGetNvLinkRemotePciInfo_v2,                                                         \
+      (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci))                                \
     X(nvmlDeviceGetPowerManagementDefaultLimit, (nvmlDevice_t device, unsigned int *defaultLimit)) \
     X(nvmlDeviceGetTotalEnergyConsumption, (nvmlDevice_t device, unsigned long long *energy))      \
     X(nvmlDeviceGetCurrentClocksThrottleReasons,                                                   \

@@ -401,6 +401,38 @@ static void walk_nvlink(struct walk *w, const char *call) {
     }
 }
 
+/* The bus id at the other end of each link, from "nvlink.remote_bus_ids". */
+static void walk_nvlink_remote(struct walk *w, const char *call) {
+    double links = 0.0;
+    nvmlReturn_t links_ret = walk_expect_num(w->dev, "nvlink.links", NULL, &links);
+    const json_t *ids = json_object_get(json_object_get(w->dev, "nvlink"), "remote_bus_ids");
+    for (unsigned int link = 0; link < NVML_NVLINK_MAX_LINKS; link++) {
+        nvmlPciInfo_t pci;
+        memset(&pci, 0, sizeof(pci));
+        nvmlReturn_t ret = API(w, nvmlDeviceGetNvLinkRemotePciInfo_v2)(w->handle, link, &pci);
+        char what[96];
+        snprintf(what, sizeof(what), "%s(%u)", call, link);
+        fprintf(w->out, "%s\t%s\t%s\n", label(w), what,
+                ret == NVML_SUCCESS ? pci.busId : walk_error_name(ret));
+        if (w->root == NULL) {
+            continue;
+        }
+        const char *want = json_string_value(json_array_get(ids, link));
+        nvmlReturn_t want_ret = links_ret;
+        if (want_ret == NVML_SUCCESS && (link >= (unsigned int)links || want == NULL)) {
+            want_ret = NVML_ERROR_NOT_SUPPORTED;
+        }
+        double unused = 0.0;
+        nvmlReturn_t injected = expect(w, call, NULL, NULL, &unused);
+        want_ret = injected != NVML_SUCCESS ? injected : want_ret;
+        if (ret != want_ret || (ret == NVML_SUCCESS && strcasecmp(pci.busId + strlen(pci.busId) - 7,
+                                                                  want + strlen(want) - 7) != 0)) {
+            mismatch(w, what, walk_error_name(ret),
+                     want != NULL ? want : walk_error_name(want_ret));
+        }
+    }
+}
+
 /* The counter starts at the scenario's value and only grows. */
 static void walk_energy(struct walk *w, const char *call) {
     unsigned long long v = 0;
@@ -978,6 +1010,7 @@ static const struct walk_case {
     {"nvmlDeviceGetEccMode", WALK_DEVICE, walk_ecc_mode},
     {"nvmlDeviceGetNvLinkState", WALK_DEVICE, walk_nvlink},
     {"nvmlDeviceGetNvLinkVersion", WALK_DEVICE, walk_nvlink},
+    {"nvmlDeviceGetNvLinkRemotePciInfo_v2", WALK_DEVICE, walk_nvlink_remote},
     {"nvmlDeviceGetTotalEnergyConsumption", WALK_DEVICE, walk_energy},
     {"nvmlDeviceGetCurrentClocksThrottleReasons", WALK_DEVICE, walk_throttle},
     {"nvmlDeviceGetClock", WALK_DEVICE, walk_clock},
