@@ -130,6 +130,11 @@ def main():
             if query.startswith("nvmlDeviceGetNvLinkState(") and answer == "1":
                 links[index] = links.get(index, 0) + 1
                 continue
+            if query.startswith("nvmlDeviceGetNvLinkRemotePciInfo_v2(") and not ERROR.match(answer):
+                remote = device.setdefault("nvlink", {}).setdefault("remote_bus_ids", [])
+                if query == "nvmlDeviceGetNvLinkRemotePciInfo_v2(%d)" % len(remote):
+                    remote.append(answer)
+                continue
             if query == "nvmlDeviceGetNvLinkVersion(0)" and not ERROR.match(answer):
                 put(device, "nvlink.version", int(answer))
                 continue
