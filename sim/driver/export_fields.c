@@ -76,6 +76,16 @@ static void field_value(const struct sim_query *q, nvmlFieldValue_t *v, long lon
     v->nvmlReturn = ret;
 }
 
+/* The scenario's "field_errors": the field fails while the call and the other fields succeed. */
+static void field_fault(const struct sim_device *d, nvmlFieldValue_t *v) {
+    for (size_t i = 0; i < d->field_error_count; i++) {
+        if (d->field_errors[i].field_id == v->fieldId) {
+            v->nvmlReturn = d->field_errors[i].error;
+            v->value.ullVal = 0;
+        }
+    }
+}
+
 nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount,
                                       nvmlFieldValue_t *values) {
     struct sim_query q;
@@ -85,6 +95,7 @@ nvmlReturn_t nvmlDeviceGetFieldValues(nvmlDevice_t device, int valuesCount,
         long long stamp = realtime_us();
         for (int i = 0; i < valuesCount; i++) {
             field_value(&q, &values[i], stamp);
+            field_fault(q.device, &values[i]);
         }
     }
     return sim_end(&q, ret);

@@ -95,7 +95,7 @@ static nvmlReturn_t handle_by_index(enum sim_call_id id, unsigned int index, nvm
     if (ret == NVML_SUCCESS && (device == NULL || index >= q.model->device_count)) {
         ret = NVML_ERROR_INVALID_ARGUMENT;
     }
-    if (ret == NVML_SUCCESS && q.model->devices[index].lost) {
+    if (ret == NVML_SUCCESS && sim_device_gone(&q, index)) {
         ret = NVML_ERROR_GPU_IS_LOST;
     }
     if (ret == NVML_SUCCESS) {

@@ -70,6 +70,19 @@ nvmlReturn_t sim_procs_list(const struct sim_query *q, unsigned int types, enum 
             needed += (s.lists[l]->items[i].types & types) != 0 ? 1 : 0;
         }
     }
+    /* A size call (count 0) does not see the processes that start before the fill call. */
+    size_t race = q->mig == NULL ? q->device->processes.race : 0;
+    size_t visible = needed;
+    if (*count == 0) {
+        visible = race < needed ? needed - race : 0;
+    }
+    if (*count == 0 && visible == 0) {
+        return NVML_SUCCESS;
+    }
+    if (visible > *count) {
+        *count = (unsigned int)visible;
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
     if (needed > *count) {
         *count = (unsigned int)needed;
         return NVML_ERROR_INSUFFICIENT_SIZE;

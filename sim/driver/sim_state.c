@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,12 +28,20 @@ struct sim_driver {
     unsigned long epoch; /* counts first inits, so a reload never outlives its session */
     bool env_time_set;   /* NVML_SIM_TIME freezes the clock */
     double env_time_s;
+    /* Queries each GPU has answered since its model was installed ("lost_after_queries"). */
+    atomic_uint device_queries[SIM_MAX_DEVICES];
 };
 
 static struct sim_driver sim_driver = {
     .lock = PTHREAD_RWLOCK_INITIALIZER,
     .watch = {.busy = ATOMIC_FLAG_INIT},
 };
+
+static void reset_device_queries(struct sim_driver *d) {
+    for (size_t i = 0; i < SIM_MAX_DEVICES; i++) {
+        atomic_store_explicit(&d->device_queries[i], 0, memory_order_relaxed);
+    }
+}
 
 static double monotonic_s(void) {
     struct timespec ts;
@@ -105,6 +114,7 @@ static nvmlReturn_t load_first(struct sim_driver *d) {
     d->watch.has_rejected = false;
     atomic_store(&d->watch.next_check_ns, 0);
     d->model = model;
+    reset_device_queries(d);
     d->epoch++;
     read_env_time(d);
     if (!d->origin_set) {
@@ -171,6 +181,7 @@ static void install(struct sim_driver *d, struct sim_model *model, unsigned long
         struct sim_model *old = d->model;
         d->model = model;
         model = old;
+        reset_device_queries(d);
     }
     pthread_rwlock_unlock(&d->lock);
     sim_model_free(model);
@@ -231,6 +242,21 @@ nvmlReturn_t sim_begin_device(struct sim_query *q, enum sim_call_id id, nvmlDevi
     if (q->device->lost) {
         return NVML_ERROR_GPU_IS_LOST;
     }
+    /* A GPU that falls off the bus in the middle of a snapshot: its first queries answer. */
+    if (q->device->lost_after_queries > 0 &&
+        atomic_fetch_add_explicit(&sim_driver.device_queries[index], 1, memory_order_relaxed) >=
+            q->device->lost_after_queries) {
+        return NVML_ERROR_GPU_IS_LOST;
+    }
+    /* This GPU's own faults: a stall (the longer of the two latencies) and an injected error. */
+    if (q->device->has_call_faults) {
+        if (q->device->call_latency_s[id] > q->latency_s) {
+            q->latency_s = q->device->call_latency_s[id];
+        }
+        if (q->device->call_error[id] != NVML_SUCCESS) {
+            return q->device->call_error[id];
+        }
+    }
     if (slot > 0) {
         q->mig = &q->device->mig[slot - 1];
         if (!q->mig->present) {
@@ -247,6 +273,13 @@ nvmlReturn_t sim_begin_gpu(struct sim_query *q, enum sim_call_id id, nvmlDevice_
         ret = NVML_ERROR_NOT_SUPPORTED;
     }
     return ret;
+}
+
+bool sim_device_gone(const struct sim_query *q, unsigned int index) {
+    const struct sim_device *dev = &q->model->devices[index];
+    return dev->lost || (dev->lost_after_queries > 0 &&
+                         atomic_load_explicit(&sim_driver.device_queries[index],
+                                              memory_order_relaxed) >= dev->lost_after_queries);
 }
 
 nvmlReturn_t sim_end(struct sim_query *q, nvmlReturn_t ret) {

@@ -53,6 +53,10 @@ nvmlReturn_t sim_begin_device(struct sim_query *q, enum sim_call_id id, nvmlDevi
 nvmlReturn_t sim_begin_gpu(struct sim_query *q, enum sim_call_id id, nvmlDevice_t device,
                            bool args_ok);
 
+/* Whether GPU `index` of the query's model is lost now ("lost", or "lost_after_queries" used
+ * up).  For handle lookups, which do not go through sim_begin_device. */
+bool sim_device_gone(const struct sim_query *q, unsigned int index);
+
 /* Ends a query: releases the lock if held, then sleeps the call's latency (sim_latency.h), and
  * returns `ret`, for `return sim_end(&q, ret)`. */
 nvmlReturn_t sim_end(struct sim_query *q, nvmlReturn_t ret);

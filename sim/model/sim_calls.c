@@ -19,7 +19,7 @@ static atomic_ulong sim_dump_sequence;
 
 #define SIM_CALL_NAME(name, params) #name,
 static const char *const sim_call_names[SIM_CALL_COUNT] = {
-    NVML_ABI_FUNCTIONS(SIM_CALL_NAME) "nvmlErrorString",
+    NVML_ABI_FUNCTIONS(SIM_CALL_NAME) NVML_ABI_MONITOR_FUNCTIONS(SIM_CALL_NAME) "nvmlErrorString",
 };
 #undef SIM_CALL_NAME
 

@@ -12,7 +12,8 @@
 
 #define SIM_CALL_ID(name, params) SIM_CALL_##name,
 enum sim_call_id {
-    NVML_ABI_FUNCTIONS(SIM_CALL_ID) SIM_CALL_nvmlErrorString,
+    NVML_ABI_FUNCTIONS(SIM_CALL_ID)
+    NVML_ABI_MONITOR_FUNCTIONS(SIM_CALL_ID) SIM_CALL_nvmlErrorString,
     SIM_CALL_COUNT
 };
 #undef SIM_CALL_ID

@@ -80,6 +80,9 @@ struct sim_process_list {
     nvmlReturn_t utilization_error; /* returned by nvmlDeviceGetProcessUtilization */
     size_t count;
     struct sim_process *items;
+    /* "process_race": this many of the list's processes start between a client's size call
+     * (count 0) and its fill call, which then answers INSUFFICIENT_SIZE again. */
+    size_t race;
 };
 
 struct sim_memory {
@@ -120,13 +123,18 @@ struct sim_pci {
     struct sim_num link_width_max;
     struct sim_num tx_kibps;
     struct sim_num rx_kibps;
+    struct sim_num max_speed;      /* NVML_PCIE_LINK_MAX_SPEED_* code */
+    struct sim_num replay_counter; /* nvmlDeviceGetPcieReplayCounter */
 };
 
 /* Clock domains, indexed by nvmlClockType_t. */
-#define SIM_CLOCK_COUNT 4
+#define SIM_CLOCK_COUNT      4
+#define SIM_MAX_FANS         8
+#define SIM_MAX_FIELD_ERRORS 16
 
 struct sim_device {
     bool lost;
+    bool has_call_faults; /* "call_errors" or "call_latency" given: check those tables */
     struct sim_text name;
     struct sim_text uuid;
     struct sim_text serial;
@@ -167,6 +175,50 @@ struct sim_device {
     struct sim_num mig_mode;
     struct sim_num mig_pending;
     struct sim_num mig_max_count;
+    /* The monitoring queries (export_board.c, export_monitor.c); NOT_SUPPORTED unless given. */
+    size_t fan_count; /* "fans"; 0: one fan, `fan`, unless that is NOT_SUPPORTED */
+    struct sim_num fans[SIM_MAX_FANS];
+    struct sim_num ecc_mode;
+    struct sim_num ecc_mode_pending;
+    struct sim_num nvlink_version;
+    /* "remote_bus_ids": the PCI bus id at the other end of each link, NVML's 8-digit form. */
+    size_t nvlink_remote_count;
+    char nvlink_remote[NVML_NVLINK_MAX_LINKS][NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+    struct sim_num power_default_limit_w;
+    struct sim_num energy_j; /* the energy counter at t = 0; it grows with power x time */
+    struct sim_num throttle_reasons;
+    struct sim_num clock_app[SIM_CLOCK_COUNT];
+    struct sim_num clock_app_default[SIM_CLOCK_COUNT];
+    struct sim_num clock_boost[SIM_CLOCK_COUNT];
+    struct sim_num architecture; /* NVML_DEVICE_ARCH_* minus NVML_DEVICE_ARCH_KEPLER */
+    struct sim_num brand;        /* nvmlBrandType_t */
+    struct sim_num board_id;
+    struct sim_text board_part_number;
+    struct sim_num bus_type; /* nvmlBusType_t */
+    struct sim_num memory_bus_width;
+    struct sim_num cores;
+    struct sim_num power_source; /* nvmlPowerSource_t */
+    struct sim_num minor_number;
+    struct sim_num multi_gpu_board;
+    struct sim_num irq;
+    struct sim_text inforom_image;
+    struct sim_text inforom[NVML_INFOROM_COUNT]; /* by nvmlInforomObject_t */
+    struct sim_num gom;
+    struct sim_num gom_pending;
+    struct sim_num auto_boost;
+    struct sim_num auto_boost_default;
+    struct sim_num retired_pages_pending;
+    struct sim_num accounting_mode;
+    /* "lost_after_queries": the GPU answers this many queries, then is lost (0: never). */
+    unsigned int lost_after_queries;
+    /* Faults of this GPU only: "call_errors", "call_latency" and "field_errors". */
+    nvmlReturn_t call_error[SIM_CALL_COUNT];
+    double call_latency_s[SIM_CALL_COUNT];
+    size_t field_error_count;
+    struct sim_field_error {
+        unsigned int field_id;
+        nvmlReturn_t error;
+    } field_errors[SIM_MAX_FIELD_ERRORS];
     struct sim_mig mig[SIM_MAX_MIG_SLOTS];
     struct sim_process_list processes;
 };

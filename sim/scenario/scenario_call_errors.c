@@ -28,8 +28,8 @@ static int read_member(struct scenario_ctx *ctx, const char *key, const json_t *
     return 0;
 }
 
-int scenario_read_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base) {
-    struct sim_model *model = base;
+int scenario_read_call_error_table(struct scenario_ctx *ctx, const json_t *value,
+                                   nvmlReturn_t *errors) {
     if (!json_is_object(value)) {
         return scenario_fail(ctx, SCENARIO_AT_VALUE,
                              "expected an object mapping NVML entry points to error names");
@@ -38,11 +38,15 @@ int scenario_read_call_errors(struct scenario_ctx *ctx, const json_t *value, voi
     const json_t *member;
     json_object_foreach(scenario_unconst(value), key, member) {
         scenario_push_key(ctx, key);
-        int rc = read_member(ctx, key, member, model->call_error);
+        int rc = read_member(ctx, key, member, errors);
         scenario_pop(ctx);
         if (rc != 0) {
             return -1;
         }
     }
     return 0;
+}
+
+int scenario_read_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    return scenario_read_call_error_table(ctx, value, ((struct sim_model *)base)->call_error);
 }

@@ -128,6 +128,11 @@ int scenario_read_mig(struct scenario_ctx *ctx, const json_t *value, void *devic
 /* Reads the top-level "call_latency" object into the model (scenario_latency.c). */
 int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *base);
 
+/* The same two for any table indexed by call id (a device's "call_latency", "call_errors"). */
+int scenario_read_latency_table(struct scenario_ctx *ctx, const json_t *value, double *latency);
+int scenario_read_call_error_table(struct scenario_ctx *ctx, const json_t *value,
+                                   nvmlReturn_t *errors);
+
 /* Reads the top-level "call_errors" object into the model (scenario_call_errors.c). */
 int scenario_read_call_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
 

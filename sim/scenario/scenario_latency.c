@@ -42,8 +42,7 @@ static int read_member(struct scenario_ctx *ctx, const char *key, const json_t *
     return read_seconds(ctx, value, &latency[id]);
 }
 
-int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *base) {
-    struct sim_model *model = base;
+int scenario_read_latency_table(struct scenario_ctx *ctx, const json_t *value, double *latency) {
     if (!json_is_object(value)) {
         return scenario_fail(ctx, SCENARIO_AT_VALUE,
                              "expected an object mapping NVML entry points to seconds");
@@ -54,7 +53,7 @@ int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *b
     const json_t *member;
     json_object_foreach(scenario_unconst(value), key, member) {
         scenario_push_key(ctx, key);
-        int rc = read_member(ctx, key, member, model->call_latency_s, given, &fallback);
+        int rc = read_member(ctx, key, member, latency, given, &fallback);
         scenario_pop(ctx);
         if (rc != 0) {
             return -1;
@@ -63,8 +62,12 @@ int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *b
     /* "*" is the default whatever its place in the object. */
     for (size_t i = 0; i < SIM_CALL_COUNT; i++) {
         if (!given[i] && i != SIM_CALL_nvmlErrorString) {
-            model->call_latency_s[i] = fallback;
+            latency[i] = fallback;
         }
     }
     return 0;
+}
+
+int scenario_read_latency(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    return scenario_read_latency_table(ctx, value, ((struct sim_model *)base)->call_latency_s);
 }

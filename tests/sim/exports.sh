@@ -14,3 +14,20 @@ nm -D --defined-only "$NVT_BINARY_DIR/sim-driver/libnvidia-ml.so.1" | awk '{prin
 diff -u "$work/expected" "$work/actual"
 [ "$(wc -l <"$work/expected")" -gt 70 ]
 echo "exports: $(wc -l <"$work/actual") entry points"
+# sim/exports.txt is the one table of exported names: the same names, and docs/scenarios.md
+# prints each with its branch.
+grep '^nvml' "$NVT_SOURCE_DIR/sim/exports.txt" | awk '{print $1}' | sort >"$work/table"
+diff -u "$work/expected" "$work/table"
+grep '^nvml' "$NVT_SOURCE_DIR/sim/exports.txt" | while read -r name branch; do
+    grep -qF "| \`$name\` | $branch |" "$NVT_SOURCE_DIR/docs/scenarios.md" ||
+        { echo "docs/scenarios.md lacks the row of $name ($branch)"; exit 1; }
+done
+# The legacy build models R418: every R418 name, and nothing from R460 on.
+nm -D --defined-only "$NVT_BINARY_DIR/sim-driver-legacy/libnvidia-ml.so.1" | awk '{print $3}' |
+    sort >"$work/legacy"
+grep -E '^nvml[A-Za-z0-9_]+ +R418$' "$NVT_SOURCE_DIR/sim/exports.txt" | awk '{print $1}' |
+    sort | comm -23 - "$work/legacy" >"$work/missing"
+[ ! -s "$work/missing" ] || { echo "legacy build lacks:"; cat "$work/missing"; exit 1; }
+grep -E '^nvml[A-Za-z0-9_]+ +R(4[6-9]|5)[0-9]+$' "$NVT_SOURCE_DIR/sim/exports.txt" |
+    awk '{print $1}' | sort | comm -12 - "$work/legacy" >"$work/extra"
+[ ! -s "$work/extra" ] || { echo "legacy build exports later names:"; cat "$work/extra"; exit 1; }

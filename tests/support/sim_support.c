@@ -31,6 +31,7 @@ void sim_api_load(struct sim_api *api, const char *variant) {
     }
 #define SIM_API_RESOLVE(name, params) *(void **)&api->name = dlsym(api->handle, #name);
     NVML_ABI_FUNCTIONS(SIM_API_RESOLVE)
+    NVML_ABI_MONITOR_FUNCTIONS(SIM_API_RESOLVE)
 #undef SIM_API_RESOLVE
     *(void **)&api->nvmlErrorString = dlsym(api->handle, "nvmlErrorString");
 }

@@ -15,6 +15,7 @@
 struct sim_api {
     void *handle;
     NVML_ABI_FUNCTIONS(SIM_API_MEMBER)
+    NVML_ABI_MONITOR_FUNCTIONS(SIM_API_MEMBER)
     const char *(*nvmlErrorString)(nvmlReturn_t);
 };
 #undef SIM_API_MEMBER

@@ -295,6 +295,88 @@ typedef struct nvmlFieldValue_st {
     nvmlValue_t value;
 } nvmlFieldValue_t;
 
+/* Types of the monitoring entry points below (NVML_ABI_MONITOR_FUNCTIONS). */
+#define NVML_DEVICE_INFOROM_VERSION_BUFFER_SIZE 16
+#define NVML_DEVICE_PART_NUMBER_BUFFER_SIZE     80
+#define NVML_SYSTEM_PROCESS_NAME_BUFFER_SIZE    256
+
+typedef unsigned int nvmlDeviceArchitecture_t; /* NVML_DEVICE_ARCH_KEPLER (2) ... */
+#define NVML_DEVICE_ARCH_KEPLER    2
+#define NVML_DEVICE_ARCH_BLACKWELL 10
+#define NVML_DEVICE_ARCH_UNKNOWN   0xffffffffU
+
+typedef unsigned int nvmlBusType_t; /* 0 unknown, 1 PCI, 2 PCIe, 3 FPCI, 4 AGP */
+#define NVML_BUS_TYPE_PCIE 2
+
+typedef unsigned int nvmlPowerSource_t; /* 0 AC, 1 battery, 2 undersized */
+
+/* What nvmlDeviceGetPcieLinkMaxSpeed answers: an enumeration of per-lane rates. */
+#define NVML_PCIE_LINK_MAX_SPEED_INVALID   0
+#define NVML_PCIE_LINK_MAX_SPEED_2500MBPS  1
+#define NVML_PCIE_LINK_MAX_SPEED_5000MBPS  2
+#define NVML_PCIE_LINK_MAX_SPEED_8000MBPS  3
+#define NVML_PCIE_LINK_MAX_SPEED_16000MBPS 4
+#define NVML_PCIE_LINK_MAX_SPEED_32000MBPS 5
+#define NVML_PCIE_LINK_MAX_SPEED_64000MBPS 6
+
+typedef enum nvmlBrandType_enum {
+    NVML_BRAND_UNKNOWN = 0,
+    NVML_BRAND_TITAN_RTX = 16,
+    NVML_BRAND_COUNT = 17
+} nvmlBrandType_t;
+
+typedef enum nvmlClockId_enum {
+    NVML_CLOCK_ID_CURRENT = 0,
+    NVML_CLOCK_ID_APP_CLOCK_TARGET = 1,
+    NVML_CLOCK_ID_APP_CLOCK_DEFAULT = 2,
+    NVML_CLOCK_ID_CUSTOMER_BOOST_MAX = 3,
+    NVML_CLOCK_ID_COUNT
+} nvmlClockId_t;
+
+typedef enum nvmlInforomObject_enum {
+    NVML_INFOROM_OEM = 0,
+    NVML_INFOROM_ECC = 1,
+    NVML_INFOROM_POWER = 2,
+    NVML_INFOROM_COUNT
+} nvmlInforomObject_t;
+
+typedef enum nvmlGom_enum {
+    NVML_GOM_ALL_ON = 0,
+    NVML_GOM_COMPUTE = 1,
+    NVML_GOM_LOW_DP = 2
+} nvmlGpuOperationMode_t;
+
+typedef enum nvmlSamplingType_enum {
+    NVML_TOTAL_POWER_SAMPLES = 0,
+    NVML_GPU_UTILIZATION_SAMPLES = 1,
+    NVML_MEMORY_UTILIZATION_SAMPLES = 2,
+    NVML_ENC_UTILIZATION_SAMPLES = 3,
+    NVML_DEC_UTILIZATION_SAMPLES = 4,
+    NVML_PROCESSOR_CLK_SAMPLES = 5,
+    NVML_MEMORY_CLK_SAMPLES = 6,
+    NVML_SAMPLINGTYPE_COUNT
+} nvmlSamplingType_t;
+
+typedef struct nvmlSample_st {
+    unsigned long long timeStamp;
+    nvmlValue_t sampleValue;
+} nvmlSample_t;
+
+typedef struct nvmlAccountingStats_st {
+    unsigned int gpuUtilization;
+    unsigned int memoryUtilization;
+    unsigned long long maxMemoryUsage;
+    unsigned long long time;
+    unsigned long long startTime;
+    unsigned int isRunning;
+    unsigned int reserved[5];
+} nvmlAccountingStats_t;
+
+typedef struct nvmlHwbcEntry_st {
+    unsigned int hwbcId;
+    char firmwareVersion[32];
+} nvmlHwbcEntry_t;
+
 /*
  * Every entry point, as X(name, parameter list).  All return nvmlReturn_t; nvmlErrorString is the
  * one exception and is declared separately.  The order groups entry points by subject only.
@@ -402,6 +484,66 @@ typedef struct nvmlFieldValue_st {
     X(nvmlDeviceGetFieldValues, (nvmlDevice_t device, int valuesCount, nvmlFieldValue_t *values))
 
 /*
+ * The monitoring entry points that the library does not call but other NVML clients do
+ * (nvidia-smi's users, nvml-wrapper, go-nvml, dcgm-exporter): the simulator exports them, the
+ * loader does not resolve them.  Same form as NVML_ABI_FUNCTIONS.
+ */
+#define NVML_ABI_MONITOR_FUNCTIONS(X)                                                              \
+    X(nvmlDeviceGetNumFans, (nvmlDevice_t device, unsigned int *numFans))                          \
+    X(nvmlDeviceGetFanSpeed_v2, (nvmlDevice_t device, unsigned int fan, unsigned int *speed))      \
+    X(nvmlDeviceGetEccMode,                                                                        \
+      (nvmlDevice_t device, nvmlEnableState_t * current, nvmlEnableState_t * pending))             \
+    X(nvmlDeviceGetNvLinkState,                                                                    \
+      (nvmlDevice_t device, unsigned int link, nvmlEnableState_t *isActive))                       \
+    X(nvmlDeviceGetNvLinkVersion, (nvmlDevice_t device, unsigned int link, unsigned int *version)) \
+    X(nvmlDeviceGetNvLinkRemotePciInfo_v2,                                                         \
+      (nvmlDevice_t device, unsigned int link, nvmlPciInfo_t *pci))                                \
+    X(nvmlDeviceGetPowerManagementDefaultLimit, (nvmlDevice_t device, unsigned int *defaultLimit)) \
+    X(nvmlDeviceGetTotalEnergyConsumption, (nvmlDevice_t device, unsigned long long *energy))      \
+    X(nvmlDeviceGetCurrentClocksThrottleReasons,                                                   \
+      (nvmlDevice_t device, unsigned long long *clocksThrottleReasons))                            \
+    X(nvmlDeviceGetClock, (nvmlDevice_t device, nvmlClockType_t clockType, nvmlClockId_t clockId,  \
+                           unsigned int *clockMHz))                                                \
+    X(nvmlDeviceGetApplicationsClock,                                                              \
+      (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz))                    \
+    X(nvmlDeviceGetMaxCustomerBoostClock,                                                          \
+      (nvmlDevice_t device, nvmlClockType_t clockType, unsigned int *clockMHz))                    \
+    X(nvmlDeviceGetArchitecture, (nvmlDevice_t device, nvmlDeviceArchitecture_t * arch))           \
+    X(nvmlDeviceGetBrand, (nvmlDevice_t device, nvmlBrandType_t * type))                           \
+    X(nvmlDeviceGetBoardId, (nvmlDevice_t device, unsigned int *boardId))                          \
+    X(nvmlDeviceGetBoardPartNumber, (nvmlDevice_t device, char *partNumber, unsigned int length))  \
+    X(nvmlDeviceGetBusType, (nvmlDevice_t device, nvmlBusType_t * type))                           \
+    X(nvmlDeviceGetMemoryBusWidth, (nvmlDevice_t device, unsigned int *busWidth))                  \
+    X(nvmlDeviceGetNumGpuCores, (nvmlDevice_t device, unsigned int *numCores))                     \
+    X(nvmlDeviceGetPcieLinkMaxSpeed, (nvmlDevice_t device, unsigned int *maxSpeed))                \
+    X(nvmlDeviceGetPcieReplayCounter, (nvmlDevice_t device, unsigned int *value))                  \
+    X(nvmlDeviceGetPowerSource, (nvmlDevice_t device, nvmlPowerSource_t * powerSource))            \
+    X(nvmlDeviceGetMinorNumber, (nvmlDevice_t device, unsigned int *minorNumber))                  \
+    X(nvmlDeviceGetMultiGpuBoard, (nvmlDevice_t device, unsigned int *multiGpuBool))               \
+    X(nvmlDeviceGetIrqNum, (nvmlDevice_t device, unsigned int *irqNum))                            \
+    X(nvmlDeviceGetInforomImageVersion, (nvmlDevice_t device, char *version, unsigned int length)) \
+    X(nvmlDeviceGetInforomVersion,                                                                 \
+      (nvmlDevice_t device, nvmlInforomObject_t object, char *version, unsigned int length))       \
+    X(nvmlDeviceGetGpuOperationMode,                                                               \
+      (nvmlDevice_t device, nvmlGpuOperationMode_t * current, nvmlGpuOperationMode_t * pending))   \
+    X(nvmlDeviceGetAutoBoostedClocksEnabled,                                                       \
+      (nvmlDevice_t device, nvmlEnableState_t * isEnabled, nvmlEnableState_t * defaultIsEnabled))  \
+    X(nvmlDeviceGetRetiredPagesPendingStatus,                                                      \
+      (nvmlDevice_t device, nvmlEnableState_t * isPending))                                        \
+    X(nvmlDeviceGetSamples,                                                                        \
+      (nvmlDevice_t device, nvmlSamplingType_t type, unsigned long long lastSeenTimeStamp,         \
+       nvmlValueType_t *sampleValType, unsigned int *sampleCount, nvmlSample_t *samples))          \
+    X(nvmlDeviceGetAccountingMode, (nvmlDevice_t device, nvmlEnableState_t * mode))                \
+    X(nvmlDeviceGetAccountingPids, (nvmlDevice_t device, unsigned int *count, unsigned int *pids)) \
+    X(nvmlDeviceGetAccountingStats,                                                                \
+      (nvmlDevice_t device, unsigned int pid, nvmlAccountingStats_t *stats))                       \
+    X(nvmlDeviceGetHandleBySerial, (const char *serial, nvmlDevice_t *device))                     \
+    X(nvmlSystemGetProcessName, (unsigned int pid, char *name, unsigned int length))               \
+    X(nvmlSystemGetHicVersion, (unsigned int *hwbcCount, nvmlHwbcEntry_t *hwbcEntries))            \
+    X(nvmlGetExcludedDeviceCount, (unsigned int *deviceCount))                                     \
+    X(nvmlUnitGetCount, (unsigned int *unitCount))
+
+/*
  * The _v3 process-list entry points take a void pointer above because the element layout they
  * fill depends on the driver generation (24 or 32 bytes); nvml_process.c decides which, by the
  * rule in docs/architecture.md.
@@ -410,6 +552,7 @@ typedef struct nvmlFieldValue_st {
 #ifdef NVML_ABI_PROTOTYPES
 #define NVML_ABI_DECLARE(name, params) nvmlReturn_t name params;
 NVML_ABI_FUNCTIONS(NVML_ABI_DECLARE)
+NVML_ABI_MONITOR_FUNCTIONS(NVML_ABI_DECLARE)
 #undef NVML_ABI_DECLARE
 const char *nvmlErrorString(nvmlReturn_t result);
 #endif

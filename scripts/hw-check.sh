@@ -1,0 +1,126 @@
+#!/bin/sh
+# hw-check.sh OUTDIR: everything a short loan of a real NVIDIA GPU should bring back, in one run of
+# a few minutes (docs/hardware.md).  Runs against whatever libnvidia-ml.so.1 the dynamic linker
+# finds: NVIDIA's driver on a GPU machine, the simulator in tests (LD_LIBRARY_PATH=build/sim-driver
+# and NVML_SIM_SCENARIO set).
+#
+# Collects: nvidia-smi -q and --query-compute-apps (when nvidia-smi exists), the entry points the
+# driver library exports (nm -D), every answer nvml-walk reads, nvitop -1, --json and -q, the
+# list-devices example, a monitor capture (20 s; HW_CHECK_MONITOR_S overrides), all while a small
+# CUDA job runs (when PyTorch is importable), and writes what it read as a scenario file
+# (OUTDIR/scenario.json).  Nothing is installed: the build directory (BUILD, default ./build)
+# is used as it is, and build/hw-libs/ (made by `hw-check.sh --pack`: the shared libraries our
+# programs need, found with ldd) is put on the library path when present.
+set -u
+
+usage() {
+    echo "usage: hw-check.sh OUTDIR | hw-check.sh --pack" >&2
+    exit 2
+}
+
+root=$(CDPATH='' cd -- "$(dirname -- "$0")/.." && pwd)
+build=${BUILD:-$root/build}
+programs="$build/bin/nvitop $build/tests/nvml-walk $build/examples/example-list-devices"
+
+# --pack: copy the shared libraries our programs need (but not the C library or the driver,
+# which the GPU machine has) next to the build, for carrying to a machine that lacks them.
+if [ "${1:-}" = "--pack" ]; then
+    mkdir -p "$build/hw-libs" || exit 1
+    for p in $programs; do
+        ldd "$p" 2>/dev/null | awk '$3 ~ /^\// {print $3}'
+    done | sort -u | while read -r lib; do
+        case $(basename "$lib") in
+        libc.so* | libm.so* | libdl.so* | libpthread.so* | librt.so* | ld-linux* | libnvidia-ml*) ;;
+        *) cp -L "$lib" "$build/hw-libs/" ;;
+        esac
+    done
+    echo "hw-check: $(ls "$build/hw-libs" | wc -l) libraries in $build/hw-libs"
+    exit 0
+fi
+
+[ $# -eq 1 ] || usage
+out=$1
+mkdir -p "$out" || exit 1
+[ -d "$build/hw-libs" ] && LD_LIBRARY_PATH="$build/hw-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}"
+monitor_s=${HW_CHECK_MONITOR_S:-20}
+log="$out/hw-check.log"
+: >"$log"
+
+# Runs a step with a time limit, recording its exit status; a failing step never stops the run.
+step() {
+    name=$1
+    limit=$2
+    shift 2
+    timeout "$limit" "$@" >"$out/$name" 2>"$out/$name.err"
+    echo "$name: exit $?" >>"$log"
+}
+
+# The driver library: the one the dynamic linker resolves for our programs.
+driver=$(ldconfig -p 2>/dev/null | awk '/libnvidia-ml.so.1 / {print $NF; exit}')
+for dir in $(echo "$LD_LIBRARY_PATH" | tr ':' ' '); do
+    if [ -e "$dir/libnvidia-ml.so.1" ]; then
+        driver=$dir/libnvidia-ml.so.1
+        break
+    fi
+done
+echo "driver: ${driver:-not found}" >>"$log"
+
+# A small CUDA job, so that the process lists have something real in them.
+job=
+if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    python3 -c '
+import time, torch
+x = torch.randn(4096, 4096, device="cuda")
+end = time.time() + 90
+while time.time() < end:
+    x = (x @ x).clamp_(-1, 1)
+    torch.cuda.synchronize()
+' >"$out/cuda-job.log" 2>&1 &
+    job=$!
+    sleep 10
+fi
+echo "cuda job: ${job:-none (no PyTorch with CUDA)}" >>"$log"
+
+if command -v nvidia-smi >/dev/null 2>&1; then
+    step nvidia-smi-q.txt 60 nvidia-smi -q
+    step nvidia-smi-apps.csv 30 nvidia-smi \
+        --query-compute-apps=pid,process_name,used_gpu_memory,gpu_uuid --format=csv
+fi
+[ -n "$driver" ] && step exports.txt 30 sh -c "nm -D --defined-only '$driver' | awk '{print \$3}' | sort"
+step walk.tsv 120 "$build/tests/nvml-walk"
+step nvitop-once.txt 60 "$build/bin/nvitop" -1
+step nvitop.json 60 "$build/bin/nvitop" --json
+step nvitop-query.txt 60 "$build/bin/nvitop" -q
+step list-devices.txt 60 "$build/examples/example-list-devices"
+# The monitor in a private tmux server (so that it inherits this environment), 160x50, a screen
+# captured every 5 s.
+if command -v tmux >/dev/null 2>&1; then
+    sock=hw-check-$$
+    tmux -L "$sock" new-session -d -x 160 -y 50 -s monitor "'$build/bin/nvitop'"
+    waited=0
+    : >"$out/monitor.txt"
+    while [ "$waited" -lt "$monitor_s" ]; do
+        sleep 1
+        waited=$((waited + 1))
+        if [ $((waited % 5)) -eq 0 ] || [ "$waited" -eq "$monitor_s" ]; then
+            echo "--- ${waited}s" >>"$out/monitor.txt"
+            tmux -L "$sock" capture-pane -p -t monitor >>"$out/monitor.txt" 2>&1
+        fi
+    done
+    tmux -L "$sock" kill-server 2>/dev/null
+    echo "monitor.txt: $(grep -c '^--- ' "$out/monitor.txt") screens" >>"$log"
+fi
+
+if [ -n "$job" ]; then
+    kill "$job" 2>/dev/null
+    wait "$job" 2>/dev/null
+fi
+
+# What nvml-walk read, as a scenario file the simulator loads.
+if command -v python3 >/dev/null 2>&1 && [ -s "$out/walk.tsv" ]; then
+    python3 "$root/scripts/hw-scenario.py" "$out/walk.tsv" >"$out/scenario.json" \
+        2>"$out/scenario.err"
+    echo "scenario.json: exit $?" >>"$log"
+fi
+cat "$log"

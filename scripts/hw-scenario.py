@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Turns what nvml-walk printed (device TAB query TAB answer) into a scenario file for the
+simulator (docs/scenarios.md), so that a machine seen once can be replayed: every value becomes a
+constant, NOT_SUPPORTED leaves its key out, any other error becomes {"error": NAME}.  Used by
+scripts/hw-check.sh.  Usage: hw-scenario.py WALK.tsv > scenario.json"""
+import json
+import re
+import sys
+
+PCIE_SPEEDS = ["invalid", "2500", "5000", "8000", "16000", "32000", "64000"]
+COMPUTE_MODES = ["default", "exclusive_thread", "prohibited", "exclusive_process"]
+ARCHITECTURES = ["kepler", "maxwell", "pascal", "volta", "turing", "ampere", "ada", "hopper",
+                 "blackwell"]
+BRANDS = ["unknown", "quadro", "tesla", "nvs", "grid", "geforce", "titan", "nvidia_vapps",
+          "nvidia_vpc", "nvidia_vcs", "nvidia_vws", "nvidia_cloud_gaming", "quadro_rtx",
+          "nvidia_rtx", "nvidia", "geforce_rtx", "titan_rtx"]
+BUS_TYPES = ["unknown", "pci", "pcie", "fpci", "agp"]
+POWER_SOURCES = ["ac", "battery", "undersized"]
+
+TEXT, NUM, BOOL, MILLI = "text", "num", "bool", "milli"
+
+# query as nvml-walk prints it -> (scenario path, kind or list of names, offset for names)
+SIMPLE = {
+    "nvmlDeviceGetName": ("name", TEXT),
+    "nvmlDeviceGetUUID": ("uuid", TEXT),
+    "nvmlDeviceGetSerial": ("serial", TEXT),
+    "nvmlDeviceGetVbiosVersion": ("vbios", TEXT),
+    "nvmlDeviceGetPciInfo_v3": ("pci.bus_id", TEXT),
+    "nvmlDeviceGetCurrPcieLinkGeneration": ("pci.link_gen", NUM),
+    "nvmlDeviceGetMaxPcieLinkGeneration": ("pci.link_gen_max", NUM),
+    "nvmlDeviceGetCurrPcieLinkWidth": ("pci.link_width", NUM),
+    "nvmlDeviceGetMaxPcieLinkWidth": ("pci.link_width_max", NUM),
+    "nvmlDeviceGetPcieLinkMaxSpeed": ("pci.max_speed_mbps", PCIE_SPEEDS),
+    "nvmlDeviceGetPcieReplayCounter": ("pci.replay_counter", NUM),
+    "nvmlDeviceGetMemoryInfo(total)": ("memory.total_mib", NUM),
+    "nvmlDeviceGetBAR1MemoryInfo(total)": ("bar1.total_mib", NUM),
+    "nvmlDeviceGetUtilizationRates(gpu)": ("utilization.gpu", NUM),
+    "nvmlDeviceGetUtilizationRates(memory)": ("utilization.memory", NUM),
+    "nvmlDeviceGetEncoderUtilization": ("utilization.encoder", NUM),
+    "nvmlDeviceGetDecoderUtilization": ("utilization.decoder", NUM),
+    "nvmlDeviceGetFanSpeed": ("fan", NUM),
+    "nvmlDeviceGetTemperature": ("temperature", NUM),
+    "nvmlDeviceGetPowerUsage": ("power.usage_w", MILLI),
+    "nvmlDeviceGetPowerManagementLimit": ("power.limit_w", MILLI),
+    "nvmlDeviceGetPowerManagementDefaultLimit": ("power.default_limit_w", MILLI),
+    "nvmlDeviceGetPowerManagementLimitConstraints(min)": ("power.min_w", MILLI),
+    "nvmlDeviceGetPowerManagementLimitConstraints(max)": ("power.max_w", MILLI),
+    "nvmlDeviceGetPowerManagementMode": ("power.management", BOOL),
+    "nvmlDeviceGetTotalEnergyConsumption": ("power.energy_j", MILLI),
+    "nvmlDeviceGetPerformanceState": ("pstate", NUM),
+    "nvmlDeviceGetPersistenceMode": ("persistence_mode", BOOL),
+    "nvmlDeviceGetDisplayActive": ("display_active", BOOL),
+    "nvmlDeviceGetDisplayMode": ("display_mode", BOOL),
+    "nvmlDeviceGetComputeMode": ("compute_mode", COMPUTE_MODES),
+    "nvmlDeviceGetCudaComputeCapability": ("cuda_capability", TEXT),
+    "nvmlDeviceGetEccMode(current)": ("ecc_mode.current", BOOL),
+    "nvmlDeviceGetEccMode(pending)": ("ecc_mode.pending", BOOL),
+    "nvmlDeviceGetArchitecture": ("architecture", ARCHITECTURES, 2),
+    "nvmlDeviceGetBrand": ("brand", BRANDS),
+    "nvmlDeviceGetBoardId": ("board_id", NUM),
+    "nvmlDeviceGetBoardPartNumber": ("board_part_number", TEXT),
+    "nvmlDeviceGetBusType": ("bus_type", BUS_TYPES),
+    "nvmlDeviceGetMemoryBusWidth": ("memory_bus_width", NUM),
+    "nvmlDeviceGetNumGpuCores": ("cores", NUM),
+    "nvmlDeviceGetPowerSource": ("power_source", POWER_SOURCES),
+    "nvmlDeviceGetMinorNumber": ("minor_number", NUM),
+    "nvmlDeviceGetMultiGpuBoard": ("multi_gpu_board", BOOL),
+    "nvmlDeviceGetIrqNum": ("irq", NUM),
+    "nvmlDeviceGetCurrentClocksThrottleReasons": ("throttle_reasons", NUM),
+    "nvmlDeviceGetInforomImageVersion": ("inforom.image", TEXT),
+    "inforom.oem": ("inforom.oem", TEXT),
+    "inforom.ecc": ("inforom.ecc", TEXT),
+    "inforom.power": ("inforom.power", TEXT),
+    "nvmlDeviceGetRetiredPagesPendingStatus": ("retired_pages_pending", BOOL),
+    "nvmlDeviceGetAccountingMode": ("accounting", BOOL),
+}
+for clock in ("graphics", "sm", "memory", "video"):
+    SIMPLE["nvmlDeviceGetClockInfo(%s)" % clock] = ("clocks." + clock, NUM)
+    SIMPLE["nvmlDeviceGetMaxClockInfo(%s)" % clock] = ("clocks.%s_max" % clock, NUM)
+    SIMPLE["nvmlDeviceGetApplicationsClock(%s)" % clock] = ("clocks.%s_app" % clock, NUM)
+    SIMPLE["nvmlDeviceGetMaxCustomerBoostClock(%s)" % clock] = ("clocks.%s_boost" % clock, NUM)
+    SIMPLE["nvmlDeviceGetClock(%s,2)" % clock] = ("clocks.%s_app_default" % clock, NUM)
+for key in ("shutdown", "slowdown", "mem_max", "gpu_max", "acoustic_min", "acoustic_curr",
+            "acoustic_max", "gps_curr"):
+    SIMPLE["nvmlDeviceGetTemperatureThreshold(%s)" % key] = ("temperature_thresholds." + key, NUM)
+
+ERROR = re.compile(r"^[A-Z][A-Z_]+$")
+
+
+def convert(answer, kind, offset):
+    if kind == TEXT:
+        return answer
+    value = float(answer)
+    if kind == MILLI:
+        return value / 1000.0
+    if kind == BOOL:
+        return value != 0
+    if isinstance(kind, list):
+        index = int(value) - offset
+        return kind[index] if 0 <= index < len(kind) else None
+    return int(value) if value == int(value) else value
+
+
+def put(device, path, value):
+    keys = path.split(".")
+    for key in keys[:-1]:
+        device = device.setdefault(key, {})
+    device[keys[-1]] = value
+
+
+def main():
+    system = {}
+    devices = {}
+    fans = {}
+    links = {}
+    with open(sys.argv[1], encoding="utf-8", errors="replace") as walk:
+        for line in walk:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 3:
+                continue
+            where, query, answer = fields
+            if where == "-":
+                system[query] = answer
+                continue
+            index = int(where)
+            device = devices.setdefault(index, {})
+            if query.startswith("nvmlDeviceGetFanSpeed_v2(") and not ERROR.match(answer):
+                fans.setdefault(index, []).append(int(answer))
+                continue
+            if query.startswith("nvmlDeviceGetNvLinkState(") and answer == "1":
+                links[index] = links.get(index, 0) + 1
+                continue
+            if query.startswith("nvmlDeviceGetNvLinkRemotePciInfo_v2(") and not ERROR.match(answer):
+                remote = device.setdefault("nvlink", {}).setdefault("remote_bus_ids", [])
+                if query == "nvmlDeviceGetNvLinkRemotePciInfo_v2(%d)" % len(remote):
+                    remote.append(answer)
+                continue
+            if query == "nvmlDeviceGetNvLinkVersion(0)" and not ERROR.match(answer):
+                put(device, "nvlink.version", int(answer))
+                continue
+            spec = SIMPLE.get(query)
+            if spec is None or answer == "NOT_SUPPORTED":
+                continue
+            if ERROR.match(answer) and spec[1] != TEXT:
+                put(device, spec[0], {"error": answer})
+                continue
+            value = convert(answer, spec[1], spec[2] if len(spec) > 2 else 0)
+            if value is not None:
+                put(device, spec[0], value)
+    for index, speeds in fans.items():
+        devices[index]["fans"] = speeds
+    for index, count in links.items():
+        devices[index].setdefault("nvlink", {})["links"] = count
+    driver = {"version": system.get("nvmlSystemGetDriverVersion", "0.0"),
+              "cuda_version": int(system.get("nvmlSystemGetCudaDriverVersion_v2", "0") or 0)}
+    scenario = {"driver": driver,
+                "devices": [devices[i] for i in sorted(devices) if "uuid" in devices[i]]}
+    json.dump(scenario, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+#!/bin/sh
+# scripts/hw-check.sh on the simulator: every step runs and succeeds, the reports show the
+# scenario's machine, and the scenario it writes loads and answers as the walk it came from.
+set -eu
+: "${NVT_SOURCE_DIR:?run through ctest}" "${NVT_BINARY_DIR:?run through ctest}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-hw-check.XXXXXX")
+trap 'rm -rf "$work"' EXIT INT TERM
+scenario="$NVT_SOURCE_DIR/sim/scenarios/h100-8gpu.json"
+NVML_SIM_TIME=0 NVML_SIM_SCENARIO="$scenario" LD_LIBRARY_PATH="$NVT_BINARY_DIR/sim-driver" \
+    HW_CHECK_MONITOR_S=5 BUILD="$NVT_BINARY_DIR" sh "$NVT_SOURCE_DIR/scripts/hw-check.sh" \
+    "$work/out" >"$work/log"
+cat "$work/log"
+for step in exports.txt walk.tsv nvitop-once.txt nvitop.json nvitop-query.txt list-devices.txt \
+    scenario.json; do
+    grep -qx "$step: exit 0" "$work/log" || { echo "step $step failed"; exit 1; }
+    [ -s "$work/out/$step" ] || { echo "step $step wrote nothing"; exit 1; }
+done
+grep -q 'Driver Version: 570.86.15' "$work/out/nvitop-once.txt"
+grep -qx 'nvmlDeviceGetFanSpeed_v2' "$work/out/exports.txt"
+if command -v tmux >/dev/null 2>&1; then
+    grep -q 'NVIDIA H100 80GB HBM3\|Driver Version: 570.86.15' "$work/out/monitor.txt"
+fi
+# The written scenario replays the machine: walking it checks every value it holds.
+NVML_SIM_TIME=0 NVML_SIM_SCENARIO="$work/out/scenario.json" \
+    "$NVT_BINARY_DIR/tests/nvml-walk" --library "$NVT_BINARY_DIR/sim-driver/libnvidia-ml.so.1" \
+    --check "$work/out/scenario.json" >/dev/null
+echo "hw-check: $(wc -l <"$work/out/walk.tsv") answers walked, scenario replays"
