@@ -20,6 +20,10 @@
 #include <nvitop/context.h>
 #include <nvitop/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct nvt_collector nvt_collector;
 
 /* The shortest sampling interval accepted (seconds), and the default one. */
@@ -68,7 +72,8 @@ struct nvt_collector_options {
  * NVT_COLLECTOR_DEFAULT_INTERVAL_S, a sampling thread) and struct_size for this program's headers.
  * Inline, so that the size is the caller's; pure. */
 static inline void nvt_collector_options_init(struct nvt_collector_options *opts) {
-    *opts = (struct nvt_collector_options){.struct_size = sizeof(struct nvt_collector_options)};
+    memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(struct nvt_collector_options);
 }
 
 /* One collected value.  value is NaN when the metric was never available. */
@@ -169,9 +174,8 @@ struct nvt_collector_daemon_options {
  * callbacks) and struct_size for this program's headers.  Inline, so that the size is the
  * caller's; pure. */
 static inline void nvt_collector_daemon_options_init(struct nvt_collector_daemon_options *opts) {
-    *opts = (struct nvt_collector_daemon_options){
-        .struct_size = sizeof(struct nvt_collector_daemon_options),
-    };
+    memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(struct nvt_collector_daemon_options);
 }
 
 /*
@@ -189,5 +193,9 @@ NVT_API nvt_status nvt_collector_daemon_start(nvt_collector *collector,
  * (a callback must not call it).
  */
 NVT_API nvt_status nvt_collector_daemon_stop(nvt_collector *collector);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_COLLECTOR_H */

@@ -12,6 +12,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h> /* memset, for the inline *_init() helpers */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #if defined(NVT_BUILDING_LIBRARY)
 #define NVT_API __attribute__((visibility("default")))
@@ -65,5 +70,9 @@ enum nvt_feature {
     NVT_FEATURE_DISABLED = 0,
     NVT_FEATURE_ENABLED = 1
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_COMMON_H */

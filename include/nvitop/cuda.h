@@ -15,6 +15,10 @@
 #include <nvitop/common.h>
 #include <nvitop/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nvt_cuda_device {
     uint32_t cuda_index; /* position in the visible list */
     uint32_t index;      /* NVML index of the physical device (the parent for MIG) */
@@ -69,5 +73,9 @@ NVT_API size_t nvt_cuda_version_string(char *buf, size_t size, int32_t version);
  * *out is NVT_NA_I32 then.  Thread-safe (no context).
  */
 NVT_API nvt_status nvt_cuda_runtime_version(const char *library_path, int32_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_CUDA_H */

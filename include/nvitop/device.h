@@ -12,6 +12,10 @@
 #include <nvitop/common.h>
 #include <nvitop/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 enum nvt_compute_mode {
     NVT_COMPUTE_MODE_NA = -1,
     NVT_COMPUTE_MODE_DEFAULT = 0,
@@ -192,7 +196,8 @@ NVT_API const struct nvt_device_info *nvt_device_info(nvt_device *device);
 /* Set struct_size for this program's headers (the other fields are written by
  * nvt_device_state()).  Inline, so that the size is the caller's; pure. */
 static inline void nvt_device_state_init(struct nvt_device_state *state) {
-    *state = (struct nvt_device_state){.struct_size = sizeof(struct nvt_device_state)};
+    memset(state, 0, sizeof(*state));
+    state->struct_size = sizeof(struct nvt_device_state);
 }
 
 /* Read live values now into *out, set up with nvt_device_state_init() (NVT_ERR_INVALID_ARGUMENT
@@ -202,5 +207,9 @@ static inline void nvt_device_state_init(struct nvt_device_state *state) {
  * context: one thread at a time. */
 NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
                                     struct nvt_device_state *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_DEVICE_H */

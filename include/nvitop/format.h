@@ -10,6 +10,10 @@
 #include <nvitop/common.h>
 #include <nvitop/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NVT_KiB (UINT64_C(1) << 10)
 #define NVT_MiB (UINT64_C(1) << 20)
 #define NVT_GiB (UINT64_C(1) << 30)
@@ -82,5 +86,9 @@ NVT_API double nvt_percent(uint64_t part, uint64_t total);
  * combining marks 0, invalid bytes 1 each.
  * Pure; thread-safe. */
 NVT_API size_t nvt_text_width(const char *text);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_FORMAT_H */

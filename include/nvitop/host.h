@@ -8,6 +8,10 @@
 #include <nvitop/common.h>
 #include <nvitop/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct nvt_host_state {
     /* CPU busy percentage over all CPUs since the previous host sample of this context (since
      * boot for the first one). */
@@ -125,5 +129,9 @@ NVT_API nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage *
  */
 NVT_API nvt_status nvt_host_process_container(nvt_context *ctx, uint32_t pid, char *buf,
                                               size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_HOST_H */

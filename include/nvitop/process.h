@@ -10,6 +10,10 @@
 #include <nvitop/common.h>
 #include <nvitop/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Process type bits; nvitop prints C, G, or X for both ("C+G").  0 means N/A. */
 enum nvt_process_type {
     NVT_PROCESS_COMPUTE = 1U << 0,
@@ -134,5 +138,9 @@ NVT_API nvt_status nvt_process_signal(nvt_context *ctx, uint32_t pid, double cre
  * nvt_free(*pids).  Uses the context: one thread at a time. */
 NVT_API nvt_status nvt_host_ppid_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids,
                                      size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_PROCESS_H */

@@ -9,6 +9,10 @@
 #include <nvitop/snapshot.h>
 #include <nvitop/status.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Set up with nvt_select_criteria_init(), which records this program's struct size in struct_size;
  * a later library reads only the fields that size covers (the rest keep their defaults). */
 struct nvt_select_criteria {
@@ -30,14 +34,13 @@ struct nvt_select_criteria {
 /* Criteria with no constraint at all (max_count unlimited, tolerance 0) and struct_size for this
  * program's headers.  Inline, so that the size is the caller's; pure. */
 static inline void nvt_select_criteria_init(struct nvt_select_criteria *criteria) {
-    *criteria = (struct nvt_select_criteria){
-        .struct_size = sizeof(struct nvt_select_criteria),
-        .max_count = NVT_NA_SIZE,
-        .min_free_memory_bytes = NVT_NA_U64,
-        .min_total_memory_bytes = NVT_NA_U64,
-        .max_gpu_util_pct = NVT_NA_U32,
-        .max_memory_util_pct = NVT_NA_U32,
-    };
+    memset(criteria, 0, sizeof(*criteria));
+    criteria->struct_size = sizeof(struct nvt_select_criteria);
+    criteria->max_count = NVT_NA_SIZE;
+    criteria->min_free_memory_bytes = NVT_NA_U64;
+    criteria->min_total_memory_bytes = NVT_NA_U64;
+    criteria->max_gpu_util_pct = NVT_NA_U32;
+    criteria->max_memory_util_pct = NVT_NA_U32;
 }
 
 /*
@@ -53,5 +56,9 @@ NVT_API nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const siz
                                       size_t candidate_count,
                                       const struct nvt_select_criteria *criteria, size_t *out_slots,
                                       size_t *out_count, bool *prefer_uuid);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_SELECT_H */

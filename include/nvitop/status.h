@@ -8,6 +8,10 @@
 
 #include <nvitop/common.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* The values are part of the ABI: new codes are appended, none is ever renumbered. */
 enum nvt_status_code {
     NVT_OK = 0,
@@ -40,5 +44,9 @@ NVT_API const char *nvt_strerror(nvt_status status);
 /* The status's symbolic name without the NVT_ prefix, e.g. "ERR_GPU_IS_LOST".  Never NULL.
  * Static string; pure and thread-safe. */
 NVT_API const char *nvt_status_name(nvt_status status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_STATUS_H */

@@ -9,6 +9,10 @@
 
 #include <nvitop/common.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define NVT_VERSION_MAJOR  0
 #define NVT_VERSION_MINOR  1
 #define NVT_VERSION_PATCH  0
@@ -24,5 +28,9 @@ NVT_API const char *nvt_version_string(void);
 /* The version of the library actually loaded, as NVT_VERSION_NUM encodes it.  Pure and
  * thread-safe. */
 NVT_API unsigned nvt_version_num(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_VERSION_H */

@@ -121,22 +121,42 @@ foreach(lib nvitop nvitop_internal nvitop_archive)
         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 endforeach()
 
-# pkg-config file and install rules.  The file finds its prefix relative to its own location
-# (${pcfiledir}), so `cmake --install --prefix` anywhere gives a working file.
-if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
-    set(NVT_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
-    file(RELATIVE_PATH NVT_PC_LIBDIR "${CMAKE_INSTALL_PREFIX}" "${CMAKE_INSTALL_LIBDIR}")
-else()
-    file(RELATIVE_PATH NVT_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
-    set(NVT_PC_PREFIX "\${pcfiledir}/${NVT_PC_UP}")
-    set(NVT_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
-endif()
-configure_file(${NVT_LIB_DIR}/nvitop.pc.in ${CMAKE_BINARY_DIR}/nvitop.pc @ONLY)
-install(TARGETS nvitop nvitop_archive
+# pkg-config file, CMake package config and install rules.  nvitop.pc is written when installing,
+# with the prefix actually installed to (`cmake --install --prefix P` writes P; a DESTDIR staging
+# install keeps the configured prefix, as a package wants): no ${pcfiledir}-relative paths, which
+# some tools print as `-I/usr/lib/pkgconfig/../../include`.
+foreach(dir LIBDIR INCLUDEDIR)
+    set(NVT_PC_${dir} ${CMAKE_INSTALL_${dir}})
+    if(IS_ABSOLUTE "${NVT_PC_${dir}}")
+        file(RELATIVE_PATH NVT_PC_${dir} "${CMAKE_INSTALL_PREFIX}" "${NVT_PC_${dir}}")
+    endif()
+endforeach()
+set(NVT_PC_PREFIX "@NVT_PC_PREFIX@") # filled in when installing
+configure_file(${NVT_LIB_DIR}/nvitop.pc.in ${CMAKE_BINARY_DIR}/install/nvitop.pc.in @ONLY)
+install(CODE "set(NVT_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(\"${CMAKE_BINARY_DIR}/install/nvitop.pc.in\"
+                   \"${CMAKE_BINARY_DIR}/install/nvitop.pc\" @ONLY)")
+install(FILES ${CMAKE_BINARY_DIR}/install/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# find_package(nvitop) gives nvitop::nvitop (the shared library) and nvitop::nvitop_static
+# (libnvitop.a); cmake/nvitopConfig.cmake.in.  A program built with 1.x needs 1.y with y >= x.
+set_target_properties(nvitop PROPERTIES EXPORT_NAME nvitop)
+set_target_properties(nvitop_archive PROPERTIES EXPORT_NAME nvitop_static)
+install(TARGETS nvitop nvitop_archive EXPORT nvitopTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/nvitop DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${CMAKE_BINARY_DIR}/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+set(NVT_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nvitop)
+install(EXPORT nvitopTargets NAMESPACE nvitop:: DESTINATION ${NVT_CMAKE_PACKAGE_DIR})
+include(CMakePackageConfigHelpers)
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/nvitopConfig.cmake.in
+    ${CMAKE_BINARY_DIR}/install/nvitopConfig.cmake
+    INSTALL_DESTINATION ${NVT_CMAKE_PACKAGE_DIR})
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/install/nvitopConfigVersion.cmake
+    VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/install/nvitopConfig.cmake
+              ${CMAKE_BINARY_DIR}/install/nvitopConfigVersion.cmake
+        DESTINATION ${NVT_CMAKE_PACKAGE_DIR})
 
 # Unit tests beside their modules (they link the raw archive to reach internal functions).
 foreach(module select cuda/cuda_visible nvml/nvml_process collector/metric_buffer)

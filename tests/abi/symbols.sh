@@ -15,10 +15,12 @@ fail() {
     failed=1
 }
 
-# Declarations of the headers: comments, preprocessor lines and everything inside braces (struct
-# bodies, inline function bodies) removed, then one statement per line.
+# Declarations of the headers: comments, preprocessor lines, the C++ guards (extern "C" { and its
+# brace) and everything inside braces (struct bodies, inline function bodies) removed, then one
+# statement per line.
 for header in "$include"/nvitop/*.h; do
-    grep -v '^[[:space:]]*#' "$header" | awk '
+    awk '/^#ifdef __cplusplus/ { skip = 1 } skip { if (/^#endif/) skip = 0; next }
+         !/^[[:space:]]*#/' "$header" | awk '
         { text = text $0 " " }
         END {
             out = ""
