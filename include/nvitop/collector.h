@@ -159,7 +159,10 @@ typedef bool (*nvt_collector_on_collect_fn)(const struct nvt_metric *metrics, si
 typedef void (*nvt_collector_hook_fn)(void *user);
 
 /* Set up with nvt_collector_daemon_options_init() (struct_size as for nvt_collector_options), then
- * set on_collect and the fields you need. */
+ * set on_collect and the fields you need.
+ *
+ * **The daemon's period is min(interval_s, the collector's interval), as in nvitop: an interval_s
+ * longer than the collector's does not slow the daemon down; 0 means the collector's.** */
 struct nvt_collector_daemon_options {
     size_t struct_size; /* sizeof(struct nvt_collector_daemon_options) of the caller */
     const char *tag;    /* NULL: "metrics-daemon" */

@@ -42,8 +42,8 @@ struct nvt_host_state {
  * allocation (the per-CPU array included) freed with nvt_free().  The CPU percentages are since
  * the context's previous host reading, by this call or a snapshot with NVT_SAMPLE_HOST; the
  * context's first host reading by this call gives 0.0, as psutil's first cpu_percent() (a
- * snapshot's first host reading is the average since boot).  Unreadable values are N/A; fails only for NVT_ERR_INVALID_ARGUMENT and
- * NVT_ERR_NO_MEMORY.  Uses the context: one thread at a time.
+ * snapshot's first host reading is the average since boot).  Unreadable values are N/A; fails only
+ * for NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY.  Uses the context: one thread at a time.
  */
 NVT_API nvt_status nvt_host_state_read(nvt_context *ctx, struct nvt_host_state **out);
 
