@@ -79,11 +79,23 @@ struct nvt_gpu_process {
  * join each process's /proc data, or 0 (host then holds the pid and N/A fields).  Values, and the
  * per-device utilisation cursor, are shared with the snapshots of the same context.  On success
  * *out is one allocation of *count entries (strings included) freed with nvt_free(), NULL when
- * there are none.  Fails for NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY; a lost GPU or an
- * unreadable list gives no processes.  Uses the device's context: one thread at a time.
+ * there are none; reach entry i with nvt_gpu_process_at(*out, i).  Fails for
+ * NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY; a lost GPU or an unreadable list gives no
+ * processes.  Uses the device's context: one thread at a time.
  */
 NVT_API nvt_status nvt_device_processes(nvt_device *device, unsigned flags,
                                         struct nvt_gpu_process **out, size_t *count);
+
+/* Entry i of a process array the library handed out (nvt_device_processes()), stepping by the
+ * library's own element size: struct nvt_gpu_process grows with struct nvt_host_process within a
+ * major version, so index the array only through this (sort an array of indices or pointers, not
+ * the entries).  NULL when list is NULL; no bounds check.  Pure: any thread. */
+NVT_API const struct nvt_gpu_process *nvt_gpu_process_at(const struct nvt_gpu_process *list,
+                                                         size_t i);
+
+/* The library's sizeof(struct nvt_gpu_process): the stride of the arrays it hands out (a later
+ * minor version's may be larger than this program's).  Pure: any thread. */
+NVT_API size_t nvt_gpu_process_stride(void);
 
 /*
  * Read one host process now (for processes not on a GPU, e.g. the tree view).  On success *out is
