@@ -12,6 +12,8 @@
  * "gpu:(0, 1)" for a MIG device, "cuda:0 (gpu:3)" in CUDA order) or a process
  * ("pid:1234/host", "pid:1234/gpu:0").  Each collect also gives "<prefix>/duration (s)" and
  * "<prefix>/timestamp".  docs/api.md lists every metric.
+ *
+ * Manual: nvt_collector(3); overview libnvitop(3).
  */
 #ifndef NVITOP_COLLECTOR_H
 #define NVITOP_COLLECTOR_H

@@ -4,6 +4,8 @@
  * N/A ("not applicable") is not an error: a field the driver or the OS cannot provide holds a
  * sentinel.  Integers use the NVT_NA_* values below, measured doubles use NaN, strings are empty.
  * Use the nvt_is_na_* helpers rather than comparing by hand.
+ *
+ * Manual: nvt_status(3); overview libnvitop(3).
  */
 #ifndef NVITOP_COMMON_H
 #define NVITOP_COMMON_H

@@ -8,6 +8,8 @@
  * calls dlopen and nvmlInit once when opened and nvmlShutdown and dlclose once when closed; NVML
  * counts its initialisations (it shuts down at the last nvmlShutdown) and is thread-safe, and
  * dlopen counts its handles, so contexts coexist without any process-wide state in libnvitop.
+ *
+ * Manual: nvt_context(3); overview libnvitop(3).
  */
 #ifndef NVITOP_CONTEXT_H
 #define NVITOP_CONTEXT_H

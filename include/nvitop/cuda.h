@@ -8,6 +8,8 @@
  * abbreviated UUIDs exactly as CUDA does.  Without the helper or libcuda a pure-NVML resolution is
  * used: integers are NVML indices; full and abbreviated GPU-/MIG- UUIDs are matched against the
  * driver's devices.
+ *
+ * Manual: nvt_device(3); overview libnvitop(3).
  */
 #ifndef NVITOP_CUDA_H
 #define NVITOP_CUDA_H

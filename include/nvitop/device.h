@@ -5,6 +5,8 @@
  * Static facts (struct nvt_device_info) are read once per context; live values
  * (struct nvt_device_state) are read on every call.  Most programs never call these directly and
  * use a snapshot (snapshot.h) instead, which holds both for every device.
+ *
+ * Manual: nvt_device(3); overview libnvitop(3).
  */
 #ifndef NVITOP_DEVICE_H
 #define NVITOP_DEVICE_H

@@ -3,6 +3,8 @@
  * round-half-to-even. Every formatter writes at most size bytes including the terminating NUL and
  * returns the length the full text needs, like snprintf; N/A inputs give "N/A".  All are
  * thread-safe, and pure but nvt_command_join(), which looks at the file system.
+ *
+ * Manual: nvt_format(3); overview libnvitop(3).
  */
 #ifndef NVITOP_FORMAT_H
 #define NVITOP_FORMAT_H

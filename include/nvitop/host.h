@@ -1,6 +1,8 @@
 /*
  * Host metrics with psutil's definitions (docs/nvitop-behaviour.md §5.6.4, §5.8), read from the
  * proc file system.
+ *
+ * Manual: nvt_host(3); overview libnvitop(3).
  */
 #ifndef NVITOP_HOST_H
 #define NVITOP_HOST_H

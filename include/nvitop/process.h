@@ -1,6 +1,8 @@
 /*
  * Processes: what the driver says about a process on a GPU, and what /proc says about it on the
  * host.  Both are plain data; snapshots (snapshot.h) hold them for every GPU process.
+ *
+ * Manual: nvt_process(3); overview libnvitop(3).
  */
 #ifndef NVITOP_PROCESS_H
 #define NVITOP_PROCESS_H

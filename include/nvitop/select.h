@@ -1,6 +1,8 @@
 /*
  * Device selection for jobs (nvisel, docs/nvitop-behaviour.md §4.3) as a pure function over a
  * snapshot.
+ *
+ * Manual: nvt_select_devices(3); overview libnvitop(3).
  */
 #ifndef NVITOP_SELECT_H
 #define NVITOP_SELECT_H

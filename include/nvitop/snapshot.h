@@ -1,6 +1,8 @@
 /*
  * Snapshots: one sampling pass over devices, GPU processes and the host, as one immutable
  * allocation.  Every front end (once report, monitor, nvisel, JSON) renders a snapshot.
+ *
+ * Manual: nvt_snapshot(3); overview libnvitop(3).
  */
 #ifndef NVITOP_SNAPSHOT_H
 #define NVITOP_SNAPSHOT_H

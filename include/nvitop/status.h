@@ -2,6 +2,8 @@
  * Status codes returned by every fallible libnvitop call.  NVT_OK is 0.  Numbers never change
  * meaning once released.  The messages of the NVML-derived codes are NVML's own strings, so that
  * programs print what nvitop prints (e.g. "NVML ERROR: Driver Not Loaded").
+ *
+ * Manual: nvt_status(3); overview libnvitop(3).
  */
 #ifndef NVITOP_STATUS_H
 #define NVITOP_STATUS_H

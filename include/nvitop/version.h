@@ -3,6 +3,8 @@
  * headers a program was built with; nvt_version_num() says which library it runs with (see "ABI
  * and versioning" in docs/api.md: a program needs a library at least as new as the minor version
  * that introduced every call and struct field it uses).
+ *
+ * Manual: nvt_status(3); overview libnvitop(3).
  */
 #ifndef NVITOP_VERSION_H
 #define NVITOP_VERSION_H

@@ -27,6 +27,14 @@ cflags=$(PKG_CONFIG_LIBDIR=$(dirname "$pc") pkg-config --cflags nvitop | sed "s/
 [ "$cflags" = "-I$prefix/include" ] || fail "pkg-config --cflags gives '$cflags', not -I$prefix/include"
 grep -q '^prefix='"$prefix"'$' "$pc" || fail "nvitop.pc does not name the prefix: $(head -n 1 "$pc")"
 
+# The documentation is installed with the library: libnvitop(3) and the API guide.
+[ -f "$prefix/share/doc/nvitop/api.md" ] || fail "api.md is not installed in share/doc/nvitop"
+if command -v scdoc >/dev/null 2>&1; then
+    for page in libnvitop nvt_context nvt_device nvt_snapshot nvt_select_devices; do
+        [ -f "$prefix/share/man/man3/$page.3" ] || fail "$page(3) is not installed"
+    done
+fi
+
 cmake -S "$here/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_BUILD_TYPE=Debug >"$work/configure.log" 2>&1 || {
     cat "$work/configure.log" >&2
