@@ -210,6 +210,15 @@ static inline void nvt_device_state_init(struct nvt_device_state *state) {
 NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
                                     struct nvt_device_state *out);
 
+/*
+ * The escape hatch to the driver: the NVML handle (nvmlDevice_t) behind a device, physical or MIG,
+ * for an NVML call libnvitop does not make.  Returned as void *: cast it to nvmlDevice_t.  NULL
+ * when the device has no handle (see info.handle_status) or device is NULL.  The handle belongs to
+ * the context's NVML session: valid until nvt_close(), and NVML calls on it follow the context's
+ * thread rule (one thread at a time).  Reads only the device: any thread.
+ */
+NVT_API void *nvt_device_nvml_handle(const nvt_device *device);
+
 #ifdef __cplusplus
 }
 #endif

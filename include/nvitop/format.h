@@ -89,6 +89,24 @@ NVT_API double nvt_percent(uint64_t part, uint64_t total);
  * Pure; thread-safe. */
 NVT_API size_t nvt_text_width(const char *text);
 
+/* An integer field in decimal, or "N/A" for its sentinel (NVT_NA_U32, NVT_NA_U64, NVT_NA_I32), so
+ * that N/A never prints as 4294967295.  Like snprintf: writes at most size bytes with a NUL and
+ * returns the length of the whole text.
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_u32(char *buf, size_t size, uint32_t value);
+
+/* As nvt_format_u32() for a 64-bit field (NVT_NA_U64 gives "N/A").
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_u64(char *buf, size_t size, uint64_t value);
+
+/* As nvt_format_u32() for a signed field (NVT_NA_I32 gives "N/A").
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_i32(char *buf, size_t size, int32_t value);
+
+/* A GPU process's type as nvitop's GpuProcess.type: "C" (compute), "G" (graphics), "C+G" (both),
+ * "N/A" (0, unknown).  type: enum nvt_process_type bits.  Static string; pure and thread-safe. */
+NVT_API const char *nvt_process_type_name(unsigned type);
+
 #ifdef __cplusplus
 }
 #endif

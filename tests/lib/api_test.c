@@ -176,6 +176,42 @@ static void test_derived_strings(void **state) {
     assert_true(isnan(nvt_percent(NVT_NA_U64, 10)));
 }
 
+/* N/A integers print "N/A", never 4294967295; process types as nvitop's GpuProcess.type. */
+static void test_na_and_type_strings(void **state) {
+    (void)state;
+    char text[32];
+    assert_int_equal(nvt_format_u32(text, sizeof(text), NVT_NA_U32), 3);
+    assert_string_equal(text, "N/A");
+    nvt_format_u32(text, sizeof(text), 4294967294U);
+    assert_string_equal(text, "4294967294");
+    nvt_format_u64(text, sizeof(text), NVT_NA_U64);
+    assert_string_equal(text, "N/A");
+    assert_int_equal(nvt_format_u64(text, 3, 12345), 5);
+    assert_string_equal(text, "12");
+    nvt_format_i32(text, sizeof(text), NVT_NA_I32);
+    assert_string_equal(text, "N/A");
+    nvt_format_i32(text, sizeof(text), -7);
+    assert_string_equal(text, "-7");
+    assert_string_equal(nvt_process_type_name(NVT_PROCESS_COMPUTE), "C");
+    assert_string_equal(nvt_process_type_name(NVT_PROCESS_GRAPHICS), "G");
+    assert_string_equal(nvt_process_type_name(NVT_PROCESS_COMPUTE | NVT_PROCESS_GRAPHICS), "C+G");
+    assert_string_equal(nvt_process_type_name(0), "N/A");
+}
+
+/* The escape hatch to the driver: the nvmlDevice_t behind a device (physical and MIG). */
+static void test_nvml_handle(void **state) {
+    (void)state;
+    nvt_context *ctx = open_basic();
+    nvt_device *device = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 0, &device), NVT_OK);
+    assert_non_null(nvt_device_nvml_handle(device));
+    nvt_device *other = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 1, &other), NVT_OK);
+    assert_ptr_not_equal(nvt_device_nvml_handle(device), nvt_device_nvml_handle(other));
+    assert_null(nvt_device_nvml_handle(NULL));
+    nvt_close(ctx);
+}
+
 static void test_host(void **state) {
     (void)state;
     char root[4096];
@@ -278,6 +314,8 @@ int main(void) {
         cmocka_unit_test(test_cuda),
         cmocka_unit_test(test_derived_strings),
         cmocka_unit_test(test_host),
+        cmocka_unit_test(test_na_and_type_strings),
+        cmocka_unit_test(test_nvml_handle),
         cmocka_unit_test(test_contexts_share_nvml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
