@@ -13,14 +13,14 @@ size_t nvt_format_u32(char *buf, size_t size, uint32_t value) {
 }
 
 size_t nvt_format_u64(char *buf, size_t size, uint64_t value) {
-    int len = nvt_is_na_u64(value) ? snprintf(buf, size, "N/A")
-                                   : snprintf(buf, size, "%" PRIu64, value);
+    int len =
+        nvt_is_na_u64(value) ? snprintf(buf, size, "N/A") : snprintf(buf, size, "%" PRIu64, value);
     return len > 0 ? (size_t)len : 0;
 }
 
 size_t nvt_format_i32(char *buf, size_t size, int32_t value) {
-    int len = nvt_is_na_i32(value) ? snprintf(buf, size, "N/A")
-                                   : snprintf(buf, size, "%" PRId32, value);
+    int len =
+        nvt_is_na_i32(value) ? snprintf(buf, size, "N/A") : snprintf(buf, size, "%" PRId32, value);
     return len > 0 ? (size_t)len : 0;
 }
 
