@@ -14,7 +14,7 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-cxx.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failed=0
-flags="-Wall -Wextra -pedantic -Werror -I$include"
+flags="-Wall -Wextra -pedantic -Werror -I$include ${NVT_SANITIZE_FLAGS:-}"
 
 for std in c++11 c++20; do
     for header in "$include"/nvitop/*.h; do

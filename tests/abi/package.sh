@@ -36,7 +36,8 @@ if command -v scdoc >/dev/null 2>&1; then
 fi
 
 cmake -S "$here/consumer" -B "$work/consumer" -DCMAKE_PREFIX_PATH="$prefix" \
-    -DCMAKE_BUILD_TYPE=Debug >"$work/configure.log" 2>&1 || {
+    -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS="${NVT_SANITIZE_FLAGS:-}" \
+    -DCMAKE_CXX_FLAGS="${NVT_SANITIZE_FLAGS:-}" >"$work/configure.log" 2>&1 || {
     cat "$work/configure.log" >&2
     fail "find_package(nvitop) does not configure against $prefix"
     exit 1
