@@ -59,6 +59,15 @@ NVT_API nvt_status nvt_device_by_cuda_index(nvt_context *ctx, const char *visibl
                                             uint32_t cuda_index, nvt_device **out);
 
 /*
+ * The other way (nvitop's Device.cuda_index): the CUDA ordinal of a device handle (physical or MIG)
+ * under a CUDA_VISIBLE_DEVICES value (NULL: unset), matched by UUID.  NVT_ERR_NOT_FOUND, *out
+ * NVT_NA_U32, when the device is not visible (a GPU with MIG enabled is not: its MIG device is),
+ * else as nvt_cuda_visible_devices().  Uses the context: one thread at a time.
+ */
+NVT_API nvt_status nvt_device_cuda_index(nvt_context *ctx, const char *visible_devices,
+                                         nvt_device *device, uint32_t *out);
+
+/*
  * A CUDA version number as nvitop prints it: 12040 -> "12.4", 11041 -> "11.4.1" (the third part
  * only when it is not 0), "N/A" for NVT_NA_I32.  Use it for nvt_system_info()'s
  * cuda_driver_version and for nvt_cuda_runtime_version().  snprintf-like: writes at most size

@@ -145,6 +145,17 @@ static void test_cuda(void **state) {
     assert_int_equal(nvt_device_by_cuda_index(ctx, "2,1", 2, &device), NVT_ERR_OUT_OF_RANGE);
     assert_null(device);
     assert_int_equal(nvt_device_by_cuda_index(ctx, "", 0, &device), NVT_ERR_OUT_OF_RANGE);
+
+    /* The other way (nvitop's Device.cuda_index): the ordinal of a device handle. */
+    nvt_device *gpu1 = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 1, &gpu1), NVT_OK);
+    uint32_t ordinal = 99;
+    assert_int_equal(nvt_device_cuda_index(ctx, "2,1", gpu1, &ordinal), NVT_OK);
+    assert_int_equal(ordinal, 1);
+    assert_int_equal(nvt_device_cuda_index(ctx, "1,2", gpu1, &ordinal), NVT_OK);
+    assert_int_equal(ordinal, 0);
+    assert_int_equal(nvt_device_cuda_index(ctx, "2", gpu1, &ordinal), NVT_ERR_NOT_FOUND);
+    assert_true(nvt_is_na_u32(ordinal));
     nvt_close(ctx);
 }
 
