@@ -107,6 +107,12 @@ NVT_API size_t nvt_format_i32(char *buf, size_t size, int32_t value);
  * "N/A" (0, unknown).  type: enum nvt_process_type bits.  Static string; pure and thread-safe. */
 NVT_API const char *nvt_process_type_name(unsigned type);
 
+/* A host process's state letter (struct nvt_host_process.state) as psutil's status() word:
+ * 'R' "running", 'S' "sleeping", 'D' "disk-sleep", 'T' "stopped", 't' "tracing-stop", 'Z' "zombie",
+ * 'X'/'x' "dead", 'K' "wake-kill", 'W' "waking", 'I' "idle", 'P' "parked"; "N/A" for anything
+ * else (0 included).  Static string; pure and thread-safe. */
+NVT_API const char *nvt_process_status_name(char state);
+
 #ifdef __cplusplus
 }
 #endif

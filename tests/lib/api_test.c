@@ -207,6 +207,15 @@ static void test_na_and_type_strings(void **state) {
     assert_string_equal(nvt_process_type_name(NVT_PROCESS_GRAPHICS), "G");
     assert_string_equal(nvt_process_type_name(NVT_PROCESS_COMPUTE | NVT_PROCESS_GRAPHICS), "C+G");
     assert_string_equal(nvt_process_type_name(0), "N/A");
+    /* psutil's status() words for the /proc state letters. */
+    assert_string_equal(nvt_process_status_name('R'), "running");
+    assert_string_equal(nvt_process_status_name('S'), "sleeping");
+    assert_string_equal(nvt_process_status_name('D'), "disk-sleep");
+    assert_string_equal(nvt_process_status_name('Z'), "zombie");
+    assert_string_equal(nvt_process_status_name('t'), "tracing-stop");
+    assert_string_equal(nvt_process_status_name('I'), "idle");
+    assert_string_equal(nvt_process_status_name(0), "N/A");
+    assert_string_equal(nvt_process_status_name('?'), "N/A");
 }
 
 /* The escape hatch to the driver: the nvmlDevice_t behind a device (physical and MIG). */
