@@ -3,7 +3,8 @@
  *
  * N/A ("not applicable") is not an error: a field the driver or the OS cannot provide holds a
  * sentinel.  Integers use the NVT_NA_* values below, measured doubles use NaN, strings are empty.
- * Use the nvt_is_na_* helpers rather than comparing by hand.
+ * Use the nvt_is_na_* helpers rather than comparing by hand, and nvt_format_u32() / _u64() /
+ * _i32() (<nvitop/format.h>) to print a field, so that N/A never prints as 4294967295.
  *
  * Manual: nvt_status(3); overview libnvitop(3).
  */

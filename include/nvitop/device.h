@@ -134,7 +134,8 @@ enum nvt_sample_flags {
     /* Snapshots only: every static fact of struct nvt_device_info (UUID, serial, VBIOS, max
      * clocks, power constraints, max PCIe link, compute capability, NVLink count).  Without it a
      * snapshot's info holds the name, PCI location and MIG facts, plus whatever the context has
-     * already read (facts are read once per context, when first needed). */
+     * already read (facts are read once per context, when first needed).  nvt_select_devices()
+     * needs it (UUIDs name its result). */
     NVT_SAMPLE_INFO = 1U << 11,
     /* Memory and utilisation only: the slower fields (fan, temperature, power, P-state,
      * persistence, display, ECC, compute and MIG mode) repeat this context's last
