@@ -8,4 +8,6 @@ endif()
 if(NVT_WERROR)
     list(APPEND NVT_WARNINGS -Werror)
 endif()
-add_compile_options(${NVT_WARNINGS})
+# C sources only: the C++ examples (examples/cxx) set their own flags, as a C++ user of the headers
+# would (-Wshadow would flag nvt_device_info(), a function named like its struct, in C++).
+add_compile_options("$<$<COMPILE_LANGUAGE:C>:${NVT_WARNINGS}>")

@@ -53,9 +53,11 @@ int main(int argc, char **argv) {
     size_t count = 0;
     if (nvt_device_processes(device, NVT_SAMPLE_HOST_PROCESSES, &processes, &count) == NVT_OK) {
         for (size_t i = 0; i < count; i++) {
+            /* Through the accessor: the entries may be larger in a later library. */
+            const struct nvt_gpu_process *process = nvt_gpu_process_at(processes, i);
             char memory[32];
-            nvt_format_bytes(memory, sizeof(memory), processes[i].gpu_memory_bytes, 1);
-            printf("  pid %u: %s, SM %u%%\n", processes[i].pid, memory, processes[i].sm_util_pct);
+            nvt_format_bytes(memory, sizeof(memory), process->gpu_memory_bytes, 1);
+            printf("  pid %u: %s, SM %u%%\n", process->pid, memory, process->sm_util_pct);
         }
         nvt_free(processes);
     }

@@ -45,6 +45,14 @@ int main(int argc, char **argv) {
     bool prefer_uuid = false;
     status = nvt_select_devices(snap, candidates, candidate_count, &criteria, slots, &count,
                                 &prefer_uuid);
+    if (status != NVT_OK) {
+        const char *why = nvt_select_unmet(snap, &criteria);
+        fprintf(stderr, "example-select: %s\n", why != NULL ? why : nvt_strerror(status));
+        free(slots);
+        nvt_snapshot_free(snap);
+        nvt_close(ctx);
+        return 1;
+    }
     printf("CUDA_VISIBLE_DEVICES=\"");
     for (size_t i = 0; i < count; i++) {
         const struct nvt_device_info *info = &snap->devices[slots[i]].info;
@@ -58,5 +66,10 @@ int main(int argc, char **argv) {
     free(slots);
     nvt_snapshot_free(snap);
     nvt_close(ctx);
-    return status == NVT_OK ? 0 : 4;
+    /* Fewer than criteria.min_count devices qualify: the short list, as nvitop; say so. */
+    if (count < criteria.min_count) {
+        fputs("example-select: not enough devices found\n", stderr);
+        return 4;
+    }
+    return 0;
 }

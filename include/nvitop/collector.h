@@ -12,6 +12,8 @@
  * "gpu:(0, 1)" for a MIG device, "cuda:0 (gpu:3)" in CUDA order) or a process
  * ("pid:1234/host", "pid:1234/gpu:0").  Each collect also gives "<prefix>/duration (s)" and
  * "<prefix>/timestamp".  docs/api.md lists every metric.
+ *
+ * Manual: nvt_collector(3); overview libnvitop(3).
  */
 #ifndef NVITOP_COLLECTOR_H
 #define NVITOP_COLLECTOR_H
@@ -19,6 +21,10 @@
 #include <nvitop/common.h>
 #include <nvitop/context.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 typedef struct nvt_collector nvt_collector;
 
@@ -68,7 +74,8 @@ struct nvt_collector_options {
  * NVT_COLLECTOR_DEFAULT_INTERVAL_S, a sampling thread) and struct_size for this program's headers.
  * Inline, so that the size is the caller's; pure. */
 static inline void nvt_collector_options_init(struct nvt_collector_options *opts) {
-    *opts = (struct nvt_collector_options){.struct_size = sizeof(struct nvt_collector_options)};
+    memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(struct nvt_collector_options);
 }
 
 /* One collected value.  value is NaN when the metric was never available. */
@@ -154,7 +161,10 @@ typedef bool (*nvt_collector_on_collect_fn)(const struct nvt_metric *metrics, si
 typedef void (*nvt_collector_hook_fn)(void *user);
 
 /* Set up with nvt_collector_daemon_options_init() (struct_size as for nvt_collector_options), then
- * set on_collect and the fields you need. */
+ * set on_collect and the fields you need.
+ *
+ * **The daemon's period is min(interval_s, the collector's interval), as in nvitop: an interval_s
+ * longer than the collector's does not slow the daemon down; 0 means the collector's.** */
 struct nvt_collector_daemon_options {
     size_t struct_size; /* sizeof(struct nvt_collector_daemon_options) of the caller */
     const char *tag;    /* NULL: "metrics-daemon" */
@@ -169,9 +179,8 @@ struct nvt_collector_daemon_options {
  * callbacks) and struct_size for this program's headers.  Inline, so that the size is the
  * caller's; pure. */
 static inline void nvt_collector_daemon_options_init(struct nvt_collector_daemon_options *opts) {
-    *opts = (struct nvt_collector_daemon_options){
-        .struct_size = sizeof(struct nvt_collector_daemon_options),
-    };
+    memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(struct nvt_collector_daemon_options);
 }
 
 /*
@@ -189,5 +198,9 @@ NVT_API nvt_status nvt_collector_daemon_start(nvt_collector *collector,
  * (a callback must not call it).
  */
 NVT_API nvt_status nvt_collector_daemon_stop(nvt_collector *collector);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_COLLECTOR_H */

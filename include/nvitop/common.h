@@ -3,7 +3,10 @@
  *
  * N/A ("not applicable") is not an error: a field the driver or the OS cannot provide holds a
  * sentinel.  Integers use the NVT_NA_* values below, measured doubles use NaN, strings are empty.
- * Use the nvt_is_na_* helpers rather than comparing by hand.
+ * Use the nvt_is_na_* helpers rather than comparing by hand, and nvt_format_u32() / _u64() /
+ * _i32() (<nvitop/format.h>) to print a field, so that N/A never prints as 4294967295.
+ *
+ * Manual: nvt_status(3); overview libnvitop(3).
  */
 #ifndef NVITOP_COMMON_H
 #define NVITOP_COMMON_H
@@ -12,6 +15,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h> /* memset, for the inline *_init() helpers */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #if defined(NVT_BUILDING_LIBRARY) && defined(_WIN32)
 #define NVT_API __declspec(dllexport)
@@ -67,5 +75,9 @@ enum nvt_feature {
     NVT_FEATURE_DISABLED = 0,
     NVT_FEATURE_ENABLED = 1
 };
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_COMMON_H */

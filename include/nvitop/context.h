@@ -8,12 +8,18 @@
  * calls dlopen and nvmlInit once when opened and nvmlShutdown and dlclose once when closed; NVML
  * counts its initialisations (it shuts down at the last nvmlShutdown) and is thread-safe, and
  * dlopen counts its handles, so contexts coexist without any process-wide state in libnvitop.
+ *
+ * Manual: nvt_context(3); overview libnvitop(3).
  */
 #ifndef NVITOP_CONTEXT_H
 #define NVITOP_CONTEXT_H
 
 #include <nvitop/common.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Environment variable naming the NVML library to load instead of the default search. */
 #define NVT_ENV_NVML_LIBRARY "NVITOP_NVML_LIBRARY"
@@ -51,7 +57,8 @@ struct nvt_options {
 /* Defaults for every field (all NULL / false) and struct_size for this program's headers.  Inline,
  * so that the size is the caller's; pure. */
 static inline void nvt_options_init(struct nvt_options *opts) {
-    *opts = (struct nvt_options){.struct_size = sizeof(struct nvt_options)};
+    memset(opts, 0, sizeof(*opts));
+    opts->struct_size = sizeof(struct nvt_options);
 }
 
 /* Facts about the driver, read once when the context is opened. */
@@ -103,5 +110,9 @@ NVT_API nvt_status nvt_context_gpu_status(const nvt_context *ctx);
  * static strings and returns how many exist in total.
  * The list grows while the context samples: one thread at a time, like the context. */
 NVT_API size_t nvt_missing_functions(const nvt_context *ctx, const char **names, size_t max);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_CONTEXT_H */

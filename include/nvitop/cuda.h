@@ -8,12 +8,18 @@
  * abbreviated UUIDs exactly as CUDA does.  Without the helper or libcuda a pure-NVML resolution is
  * used: integers are NVML indices; full and abbreviated GPU-/MIG- UUIDs are matched against the
  * driver's devices.
+ *
+ * Manual: nvt_device(3); overview libnvitop(3).
  */
 #ifndef NVITOP_CUDA_H
 #define NVITOP_CUDA_H
 
 #include <nvitop/common.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct nvt_cuda_device {
     uint32_t cuda_index; /* position in the visible list */
@@ -53,6 +59,15 @@ NVT_API nvt_status nvt_device_by_cuda_index(nvt_context *ctx, const char *visibl
                                             uint32_t cuda_index, nvt_device **out);
 
 /*
+ * The other way (nvitop's Device.cuda_index): the CUDA ordinal of a device handle (physical or MIG)
+ * under a CUDA_VISIBLE_DEVICES value (NULL: unset), matched by UUID.  NVT_ERR_NOT_FOUND, *out
+ * NVT_NA_U32, when the device is not visible (a GPU with MIG enabled is not: its MIG device is),
+ * else as nvt_cuda_visible_devices().  Uses the context: one thread at a time.
+ */
+NVT_API nvt_status nvt_device_cuda_index(nvt_context *ctx, const char *visible_devices,
+                                         nvt_device *device, uint32_t *out);
+
+/*
  * A CUDA version number as nvitop prints it: 12040 -> "12.4", 11041 -> "11.4.1" (the third part
  * only when it is not 0), "N/A" for NVT_NA_I32.  Use it for nvt_system_info()'s
  * cuda_driver_version and for nvt_cuda_runtime_version().  snprintf-like: writes at most size
@@ -69,5 +84,9 @@ NVT_API size_t nvt_cuda_version_string(char *buf, size_t size, int32_t version);
  * *out is NVT_NA_I32 then.  Thread-safe (no context).
  */
 NVT_API nvt_status nvt_cuda_runtime_version(const char *library_path, int32_t *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_CUDA_H */

@@ -5,12 +5,18 @@
  * Static facts (struct nvt_device_info) are read once per context; live values
  * (struct nvt_device_state) are read on every call.  Most programs never call these directly and
  * use a snapshot (snapshot.h) instead, which holds both for every device.
+ *
+ * Manual: nvt_device(3); overview libnvitop(3).
  */
 #ifndef NVITOP_DEVICE_H
 #define NVITOP_DEVICE_H
 
 #include <nvitop/common.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 enum nvt_compute_mode {
     NVT_COMPUTE_MODE_NA = -1,
@@ -128,7 +134,8 @@ enum nvt_sample_flags {
     /* Snapshots only: every static fact of struct nvt_device_info (UUID, serial, VBIOS, max
      * clocks, power constraints, max PCIe link, compute capability, NVLink count).  Without it a
      * snapshot's info holds the name, PCI location and MIG facts, plus whatever the context has
-     * already read (facts are read once per context, when first needed). */
+     * already read (facts are read once per context, when first needed).  nvt_select_devices()
+     * needs it (UUIDs name its result). */
     NVT_SAMPLE_INFO = 1U << 11,
     /* Memory and utilisation only: the slower fields (fan, temperature, power, P-state,
      * persistence, display, ECC, compute and MIG mode) repeat this context's last
@@ -192,7 +199,8 @@ NVT_API const struct nvt_device_info *nvt_device_info(nvt_device *device);
 /* Set struct_size for this program's headers (the other fields are written by
  * nvt_device_state()).  Inline, so that the size is the caller's; pure. */
 static inline void nvt_device_state_init(struct nvt_device_state *state) {
-    *state = (struct nvt_device_state){.struct_size = sizeof(struct nvt_device_state)};
+    memset(state, 0, sizeof(*state));
+    state->struct_size = sizeof(struct nvt_device_state);
 }
 
 /* Read live values now into *out, set up with nvt_device_state_init() (NVT_ERR_INVALID_ARGUMENT
@@ -202,5 +210,18 @@ static inline void nvt_device_state_init(struct nvt_device_state *state) {
  * context: one thread at a time. */
 NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
                                     struct nvt_device_state *out);
+
+/*
+ * The escape hatch to the driver: the NVML handle (nvmlDevice_t) behind a device, physical or MIG,
+ * for an NVML call libnvitop does not make.  Returned as void *: cast it to nvmlDevice_t.  NULL
+ * when the device has no handle (see info.handle_status) or device is NULL.  The handle belongs to
+ * the context's NVML session: valid until nvt_close(), and NVML calls on it follow the context's
+ * thread rule (one thread at a time).  Reads only the device: any thread.
+ */
+NVT_API void *nvt_device_nvml_handle(const nvt_device *device);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_DEVICE_H */

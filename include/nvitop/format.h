@@ -3,12 +3,18 @@
  * round-half-to-even. Every formatter writes at most size bytes including the terminating NUL and
  * returns the length the full text needs, like snprintf; N/A inputs give "N/A".  All are
  * thread-safe, and pure but nvt_command_join(), which looks at the file system.
+ *
+ * Manual: nvt_format(3); overview libnvitop(3).
  */
 #ifndef NVITOP_FORMAT_H
 #define NVITOP_FORMAT_H
 
 #include <nvitop/common.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define NVT_KiB (UINT64_C(1) << 10)
 #define NVT_MiB (UINT64_C(1) << 20)
@@ -82,5 +88,33 @@ NVT_API double nvt_percent(uint64_t part, uint64_t total);
  * combining marks 0, invalid bytes 1 each.
  * Pure; thread-safe. */
 NVT_API size_t nvt_text_width(const char *text);
+
+/* An integer field in decimal, or "N/A" for its sentinel (NVT_NA_U32, NVT_NA_U64, NVT_NA_I32), so
+ * that N/A never prints as 4294967295.  Like snprintf: writes at most size bytes with a NUL and
+ * returns the length of the whole text.
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_u32(char *buf, size_t size, uint32_t value);
+
+/* As nvt_format_u32() for a 64-bit field (NVT_NA_U64 gives "N/A").
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_u64(char *buf, size_t size, uint64_t value);
+
+/* As nvt_format_u32() for a signed field (NVT_NA_I32 gives "N/A").
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_i32(char *buf, size_t size, int32_t value);
+
+/* A GPU process's type as nvitop's GpuProcess.type: "C" (compute), "G" (graphics), "C+G" (both),
+ * "N/A" (0, unknown).  type: enum nvt_process_type bits.  Static string; pure and thread-safe. */
+NVT_API const char *nvt_process_type_name(unsigned type);
+
+/* A host process's state letter (struct nvt_host_process.state) as psutil's status() word:
+ * 'R' "running", 'S' "sleeping", 'D' "disk-sleep", 'T' "stopped", 't' "tracing-stop", 'Z' "zombie",
+ * 'X'/'x' "dead", 'K' "wake-kill", 'W' "waking", 'I' "idle", 'P' "parked"; "N/A" for anything
+ * else (0 included).  Static string; pure and thread-safe. */
+NVT_API const char *nvt_process_status_name(char state);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_FORMAT_H */

@@ -1,12 +1,18 @@
 /*
  * Host metrics with psutil's definitions (docs/nvitop-behaviour.md §5.6.4, §5.8), read from the
  * proc file system.
+ *
+ * Manual: nvt_host(3); overview libnvitop(3).
  */
 #ifndef NVITOP_HOST_H
 #define NVITOP_HOST_H
 
 #include <nvitop/common.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 struct nvt_host_state {
     /* CPU busy percentage over all CPUs since the previous host sample of this context (since
@@ -36,9 +42,10 @@ struct nvt_host_state {
  * swap memory, load average, uptime, boot time and host name (psutil's cpu_percent(),
  * virtual_memory(), swap_memory(), getloadavg(), nvitop's uptime()).  On success *out is one
  * allocation (the per-CPU array included) freed with nvt_free().  The CPU percentages are since
- * the context's previous host reading, by this call or a snapshot with NVT_SAMPLE_HOST (since boot
- * for the first).  Unreadable values are N/A; fails only for NVT_ERR_INVALID_ARGUMENT and
- * NVT_ERR_NO_MEMORY.  Uses the context: one thread at a time.
+ * the context's previous host reading, by this call or a snapshot with NVT_SAMPLE_HOST; the
+ * context's first host reading by this call gives 0.0, as psutil's first cpu_percent() (a
+ * snapshot's first host reading is the average since boot).  Unreadable values are N/A; fails only
+ * for NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY.  Uses the context: one thread at a time.
  */
 NVT_API nvt_status nvt_host_state_read(nvt_context *ctx, struct nvt_host_state **out);
 
@@ -125,5 +132,9 @@ NVT_API nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage *
  */
 NVT_API nvt_status nvt_host_process_container(nvt_context *ctx, uint32_t pid, char *buf,
                                               size_t size);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_HOST_H */

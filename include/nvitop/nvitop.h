@@ -1,6 +1,7 @@
 /* libnvitop: devices (physical, MIG, CUDA ordinals), GPU and host processes, host metrics,
  * snapshots, the metric collector, device selection and formatting.  Include this one header.  See
- * docs/api.md. */
+ * libnvitop(3) and its pages per family, and the guide api.md (installed in share/doc/nvitop,
+ * docs/api.md in the source tree). */
 #ifndef NVITOP_NVITOP_H
 #define NVITOP_NVITOP_H
 

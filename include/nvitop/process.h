@@ -1,6 +1,8 @@
 /*
  * Processes: what the driver says about a process on a GPU, and what /proc says about it on the
  * host.  Both are plain data; snapshots (snapshot.h) hold them for every GPU process.
+ *
+ * Manual: nvt_process(3); overview libnvitop(3).
  */
 #ifndef NVITOP_PROCESS_H
 #define NVITOP_PROCESS_H
@@ -9,6 +11,10 @@
 
 #include <nvitop/common.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* Process type bits; nvitop prints C, G, or X for both ("C+G").  0 means N/A. */
 enum nvt_process_type {
@@ -75,11 +81,23 @@ struct nvt_gpu_process {
  * join each process's /proc data, or 0 (host then holds the pid and N/A fields).  Values, and the
  * per-device utilisation cursor, are shared with the snapshots of the same context.  On success
  * *out is one allocation of *count entries (strings included) freed with nvt_free(), NULL when
- * there are none.  Fails for NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY; a lost GPU or an
- * unreadable list gives no processes.  Uses the device's context: one thread at a time.
+ * there are none; reach entry i with nvt_gpu_process_at(*out, i).  Fails for
+ * NVT_ERR_INVALID_ARGUMENT and NVT_ERR_NO_MEMORY; a lost GPU or an unreadable list gives no
+ * processes.  Uses the device's context: one thread at a time.
  */
 NVT_API nvt_status nvt_device_processes(nvt_device *device, unsigned flags,
                                         struct nvt_gpu_process **out, size_t *count);
+
+/* Entry i of a process array the library handed out (nvt_device_processes()), stepping by the
+ * library's own element size: struct nvt_gpu_process grows with struct nvt_host_process within a
+ * major version, so index the array only through this (sort an array of indices or pointers, not
+ * the entries).  NULL when list is NULL; no bounds check.  Pure: any thread. */
+NVT_API const struct nvt_gpu_process *nvt_gpu_process_at(const struct nvt_gpu_process *list,
+                                                         size_t i);
+
+/* The library's sizeof(struct nvt_gpu_process): the stride of the arrays it hands out (a later
+ * minor version's may be larger than this program's).  Pure: any thread. */
+NVT_API size_t nvt_gpu_process_stride(void);
 
 /*
  * Read one host process now (for processes not on a GPU, e.g. the tree view).  On success *out is
@@ -134,5 +152,9 @@ NVT_API nvt_status nvt_process_signal(nvt_context *ctx, uint32_t pid, double cre
  * nvt_free(*pids).  Uses the context: one thread at a time. */
 NVT_API nvt_status nvt_host_ppid_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids,
                                      size_t *count);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_PROCESS_H */

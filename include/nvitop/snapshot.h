@@ -1,6 +1,8 @@
 /*
  * Snapshots: one sampling pass over devices, GPU processes and the host, as one immutable
  * allocation.  Every front end (once report, monitor, nvisel, JSON) renders a snapshot.
+ *
+ * Manual: nvt_snapshot(3); overview libnvitop(3).
  */
 #ifndef NVITOP_SNAPSHOT_H
 #define NVITOP_SNAPSHOT_H
@@ -11,6 +13,10 @@
 #include <nvitop/host.h>
 #include <nvitop/process.h>
 #include <nvitop/status.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* One device of a snapshot.  state is the last member so that it can grow (docs/api.md, "ABI and
  * versioning"); this struct gains no member of its own within a major version. */
@@ -81,5 +87,9 @@ NVT_API const struct nvt_gpu_process *nvt_snapshot_process(const struct nvt_snap
 /* Is this device slot a leaf (a MIG device, or a physical GPU without MIG enabled)?  Reads only the
  * snapshot: thread-safe. */
 NVT_API bool nvt_snapshot_is_leaf(const struct nvt_snapshot *snapshot, size_t slot);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_SNAPSHOT_H */

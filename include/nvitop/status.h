@@ -2,11 +2,17 @@
  * Status codes returned by every fallible libnvitop call.  NVT_OK is 0.  Numbers never change
  * meaning once released.  The messages of the NVML-derived codes are NVML's own strings, so that
  * programs print what nvitop prints (e.g. "NVML ERROR: Driver Not Loaded").
+ *
+ * Manual: nvt_status(3); overview libnvitop(3).
  */
 #ifndef NVITOP_STATUS_H
 #define NVITOP_STATUS_H
 
 #include <nvitop/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* The values are part of the ABI: new codes are appended, none is ever renumbered. */
 enum nvt_status_code {
@@ -40,5 +46,9 @@ NVT_API const char *nvt_strerror(nvt_status status);
 /* The status's symbolic name without the NVT_ prefix, e.g. "ERR_GPU_IS_LOST".  Never NULL.
  * Static string; pure and thread-safe. */
 NVT_API const char *nvt_status_name(nvt_status status);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_STATUS_H */

@@ -3,11 +3,17 @@
  * headers a program was built with; nvt_version_num() says which library it runs with (see "ABI
  * and versioning" in docs/api.md: a program needs a library at least as new as the minor version
  * that introduced every call and struct field it uses).
+ *
+ * Manual: nvt_status(3); overview libnvitop(3).
  */
 #ifndef NVITOP_VERSION_H
 #define NVITOP_VERSION_H
 
 #include <nvitop/common.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #define NVT_VERSION_MAJOR  0
 #define NVT_VERSION_MINOR  1
@@ -24,5 +30,9 @@ NVT_API const char *nvt_version_string(void);
 /* The version of the library actually loaded, as NVT_VERSION_NUM encodes it.  Pure and
  * thread-safe. */
 NVT_API unsigned nvt_version_num(void);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* NVITOP_VERSION_H */

@@ -290,6 +290,10 @@ nvt_device *nvt_device_parent(const nvt_device *device) {
     return device == NULL ? NULL : device->parent;
 }
 
+void *nvt_device_nvml_handle(const nvt_device *device) {
+    return device != NULL && device->nvml != NULL ? nvml_device_raw_handle(device->nvml) : NULL;
+}
+
 const struct nvt_device_info *nvt_device_info(nvt_device *device) {
     device_ensure_facts(device, NVML_FACTS_ALL, NULL);
     return &device->info;

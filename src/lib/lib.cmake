@@ -8,6 +8,23 @@ if(NOT NVT_HEADER_VERSION STREQUAL PROJECT_VERSION)
                         "CMakeLists.txt says ${PROJECT_VERSION}")
 endif()
 
+# The C library: glibc 2.34 or later, for posix_spawn_file_actions_addclosefrom_np() (the CUDA
+# probe's spawn closes every other descriptor) and close_range().  Checked here so that an older
+# one stops the build with this message rather than with a compiler error (docs/api.md, "Building
+# against libnvitop").
+include(CheckSymbolExists)
+set(CMAKE_REQUIRED_DEFINITIONS -D_GNU_SOURCE)
+check_symbol_exists(posix_spawn_file_actions_addclosefrom_np spawn.h NVT_HAVE_ADDCLOSEFROM)
+check_symbol_exists(close_range unistd.h NVT_HAVE_CLOSE_RANGE)
+unset(CMAKE_REQUIRED_DEFINITIONS)
+if(NOT NVT_HAVE_ADDCLOSEFROM OR NOT NVT_HAVE_CLOSE_RANGE)
+    execute_process(COMMAND ldd --version OUTPUT_VARIABLE NVT_LIBC_VERSION ERROR_QUIET)
+    string(REGEX MATCH "[^\n]*" NVT_LIBC_VERSION "${NVT_LIBC_VERSION}")
+    message(FATAL_ERROR "libnvitop needs glibc 2.34 or later (Debian 12, Ubuntu 22.04, RHEL 9): "
+        "this C library (${NVT_LIBC_VERSION}) lacks posix_spawn_file_actions_addclosefrom_np() "
+        "or close_range().  musl and older glibc are not supported.")
+endif()
+
 # libnvitop: the shared library (libnvitop.so, SONAME libnvitop.so.<major>) and the static one
 # (libnvitop.a), built from one set of objects.  The host back-end (src/lib/host) and the
 # formatting code (src/lib/format) are object libraries of their own, linked in when present.
@@ -128,22 +145,42 @@ foreach(lib nvitop nvitop_internal nvitop_archive)
         $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 endforeach()
 
-# pkg-config file and install rules.  The file finds its prefix relative to its own location
-# (${pcfiledir}), so `cmake --install --prefix` anywhere gives a working file.
-if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}")
-    set(NVT_PC_PREFIX "${CMAKE_INSTALL_PREFIX}")
-    file(RELATIVE_PATH NVT_PC_LIBDIR "${CMAKE_INSTALL_PREFIX}" "${CMAKE_INSTALL_LIBDIR}")
-else()
-    file(RELATIVE_PATH NVT_PC_UP "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
-    set(NVT_PC_PREFIX "\${pcfiledir}/${NVT_PC_UP}")
-    set(NVT_PC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
-endif()
-configure_file(${NVT_LIB_DIR}/nvitop.pc.in ${CMAKE_BINARY_DIR}/nvitop.pc @ONLY)
-install(TARGETS nvitop nvitop_archive
+# pkg-config file, CMake package config and install rules.  nvitop.pc is written when installing,
+# with the prefix actually installed to (`cmake --install --prefix P` writes P; a DESTDIR staging
+# install keeps the configured prefix, as a package wants): no ${pcfiledir}-relative paths, which
+# some tools print as `-I/usr/lib/pkgconfig/../../include`.
+foreach(dir LIBDIR INCLUDEDIR)
+    set(NVT_PC_${dir} ${CMAKE_INSTALL_${dir}})
+    if(IS_ABSOLUTE "${NVT_PC_${dir}}")
+        file(RELATIVE_PATH NVT_PC_${dir} "${CMAKE_INSTALL_PREFIX}" "${NVT_PC_${dir}}")
+    endif()
+endforeach()
+set(NVT_PC_PREFIX "@NVT_PC_PREFIX@") # filled in when installing
+configure_file(${NVT_LIB_DIR}/nvitop.pc.in ${CMAKE_BINARY_DIR}/install/nvitop.pc.in @ONLY)
+install(CODE "set(NVT_PC_PREFIX \"\${CMAKE_INSTALL_PREFIX}\")
+    configure_file(\"${CMAKE_BINARY_DIR}/install/nvitop.pc.in\"
+                   \"${CMAKE_BINARY_DIR}/install/nvitop.pc\" @ONLY)")
+install(FILES ${CMAKE_BINARY_DIR}/install/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# find_package(nvitop) gives nvitop::nvitop (the shared library) and nvitop::nvitop_static
+# (libnvitop.a); cmake/nvitopConfig.cmake.in.  A program built with 1.x needs 1.y with y >= x.
+set_target_properties(nvitop PROPERTIES EXPORT_NAME nvitop)
+set_target_properties(nvitop_archive PROPERTIES EXPORT_NAME nvitop_static)
+install(TARGETS nvitop nvitop_archive EXPORT nvitopTargets
     LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
     ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/nvitop DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(FILES ${CMAKE_BINARY_DIR}/nvitop.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+set(NVT_CMAKE_PACKAGE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/nvitop)
+install(EXPORT nvitopTargets NAMESPACE nvitop:: DESTINATION ${NVT_CMAKE_PACKAGE_DIR})
+include(CMakePackageConfigHelpers)
+configure_package_config_file(${CMAKE_SOURCE_DIR}/cmake/nvitopConfig.cmake.in
+    ${CMAKE_BINARY_DIR}/install/nvitopConfig.cmake
+    INSTALL_DESTINATION ${NVT_CMAKE_PACKAGE_DIR})
+write_basic_package_version_file(${CMAKE_BINARY_DIR}/install/nvitopConfigVersion.cmake
+    VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+install(FILES ${CMAKE_BINARY_DIR}/install/nvitopConfig.cmake
+              ${CMAKE_BINARY_DIR}/install/nvitopConfigVersion.cmake
+        DESTINATION ${NVT_CMAKE_PACKAGE_DIR})
 
 # Unit tests beside their modules (they link the raw archive to reach internal functions).
 foreach(module select cuda/cuda_visible nvml/nvml_process collector/metric_buffer)

@@ -169,6 +169,26 @@ static size_t apply_mig_rule(struct candidate *list, size_t count, size_t min_co
     return 1; /* list[0] is the first MIG device */
 }
 
+const char *nvt_select_unmet(const struct nvt_snapshot *snap,
+                             const struct nvt_select_criteria *criteria) {
+    if (snap == NULL) {
+        return "no snapshot";
+    }
+    if ((snap->flags & NVT_SAMPLE_INFO) == 0) {
+        return "the snapshot was taken without NVT_SAMPLE_INFO (device UUIDs)";
+    }
+    if ((snap->flags & (NVT_SAMPLE_DEVICES | NVT_SAMPLE_DEVICES_FAST)) == 0) {
+        return "the snapshot was taken without NVT_SAMPLE_DEVICES (memory and utilisation)";
+    }
+    const unsigned owners = NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
+    if (criteria != NULL && criteria->struct_size >= ABI_CRITERIA_SIZE_1 &&
+        criteria->free_account_count > 0 && (snap->flags & owners) != owners) {
+        return "free_accounts needs a snapshot taken with NVT_SAMPLE_PROCESSES and "
+               "NVT_SAMPLE_HOST_PROCESSES (process owners)";
+    }
+    return NULL;
+}
+
 nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const size_t *candidates,
                               size_t candidate_count, const struct nvt_select_criteria *criteria,
                               size_t *out_slots, size_t *out_count, bool *prefer_uuid) {
@@ -193,8 +213,11 @@ nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const size_t *can
             return NVT_ERR_INVALID_ARGUMENT;
         }
     }
+    if (nvt_select_unmet(snap, criteria) != NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
     if (max_count == 0 || candidate_count == 0) {
-        return criteria->min_count > 0 ? NVT_ERR_NOT_FOUND : NVT_OK;
+        return NVT_OK;
     }
     struct candidate *list = calloc(candidate_count, sizeof(*list));
     if (list == NULL) {
@@ -221,5 +244,5 @@ nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const size_t *can
     }
     *out_count = count;
     free(list);
-    return count < criteria->min_count ? NVT_ERR_NOT_FOUND : NVT_OK;
+    return NVT_OK; /* a short list when count < min_count, as nvitop */
 }

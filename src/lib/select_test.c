@@ -49,6 +49,8 @@ static int workstation(void **state) {
     set_process(1, 0, 100, "other");
     set_process(2, 1, 3, "other");
     memset(&snap, 0, sizeof(snap));
+    snap.flags =
+        NVT_SAMPLE_DEVICES | NVT_SAMPLE_INFO | NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES;
     snap.device_count = 2;
     snap.devices = devices;
     snap.process_count = 3;
@@ -101,8 +103,8 @@ static void test_nvisel_examples(void **state) {
     nvt_select_criteria_init(&c);
     c.tolerance_pct = 10;
     c.min_count = 2;
-    c.min_free_memory_bytes = 10 * GiB; /* -c 2 -f 10GiB */
-    expect(&c, NVT_ERR_NOT_FOUND, "1");
+    c.min_free_memory_bytes = 10 * GiB; /* -c 2 -f 10GiB: the short list, as nvitop returns */
+    expect(&c, NVT_OK, "1");
 
     /* -f 22GiB --tol 0 --account-as-free (as "me"): GPU 0's 20000 MiB of "me" count as free. */
     const char *accounts[] = {"me"};
@@ -197,6 +199,7 @@ static int mig_machine(void **state) {
     devices[3].info.mig_index = 1;
     devices[3].parent = 1;
     memset(&snap, 0, sizeof(snap));
+    snap.flags = NVT_SAMPLE_DEVICES | NVT_SAMPLE_INFO;
     snap.device_count = 4;
     snap.devices = devices;
     return 0;
@@ -243,9 +246,48 @@ static void test_bad_arguments(void **state) {
     assert_int_equal(nvt_select_devices(NULL, all, 1, &c, slots, &count, &prefer_uuid),
                      NVT_ERR_INVALID_ARGUMENT);
     c.min_count = 1;
-    assert_int_equal(nvt_select_devices(&snap, all, 0, &c, slots, &count, &prefer_uuid),
-                     NVT_ERR_NOT_FOUND);
+    assert_int_equal(nvt_select_devices(&snap, all, 0, &c, slots, &count, &prefer_uuid), NVT_OK);
     assert_int_equal(count, 0);
+}
+
+/* A snapshot without what selection reads is refused with a reason, never half-used (a snapshot
+ * without NVT_SAMPLE_INFO has no UUIDs: a UUID result would be empty names). */
+static void test_snapshot_requirements(void **state) {
+    (void)state;
+    struct nvt_select_criteria c;
+    nvt_select_criteria_init(&c);
+    size_t slots[4];
+    size_t count = 99;
+    bool prefer_uuid;
+    assert_null(nvt_select_unmet(&snap, &c));
+    assert_int_equal(nvt_select_devices(&snap, all, 2, &c, slots, &count, &prefer_uuid), NVT_OK);
+
+    snap.flags &= ~(unsigned)NVT_SAMPLE_INFO;
+    assert_int_equal(nvt_select_devices(&snap, all, 2, &c, slots, &count, &prefer_uuid),
+                     NVT_ERR_INVALID_ARGUMENT);
+    assert_int_equal(count, 0);
+    assert_string_equal(nvt_select_unmet(&snap, &c),
+                        "the snapshot was taken without NVT_SAMPLE_INFO (device UUIDs)");
+
+    snap.flags = NVT_SAMPLE_DEVICES_FAST | NVT_SAMPLE_INFO; /* memory and utilisation suffice */
+    assert_int_equal(nvt_select_devices(&snap, all, 2, &c, slots, &count, &prefer_uuid), NVT_OK);
+    snap.flags = NVT_SAMPLE_INFO;
+    assert_int_equal(nvt_select_devices(&snap, all, 2, &c, slots, &count, &prefer_uuid),
+                     NVT_ERR_INVALID_ARGUMENT);
+    assert_string_equal(nvt_select_unmet(&snap, &c),
+                        "the snapshot was taken without NVT_SAMPLE_DEVICES (memory and "
+                        "utilisation)");
+
+    const char *accounts[] = {"me"};
+    c.free_accounts = accounts;
+    c.free_account_count = 1;
+    snap.flags = NVT_SAMPLE_DEVICES | NVT_SAMPLE_INFO | NVT_SAMPLE_PROCESSES;
+    assert_int_equal(nvt_select_devices(&snap, all, 2, &c, slots, &count, &prefer_uuid),
+                     NVT_ERR_INVALID_ARGUMENT);
+    assert_string_equal(nvt_select_unmet(&snap, &c),
+                        "free_accounts needs a snapshot taken with NVT_SAMPLE_PROCESSES and "
+                        "NVT_SAMPLE_HOST_PROCESSES (process owners)");
+    assert_string_equal(nvt_select_unmet(NULL, &c), "no snapshot");
 }
 
 int main(void) {
@@ -256,6 +298,7 @@ int main(void) {
         cmocka_unit_test_setup(test_sort_ties, workstation),
         cmocka_unit_test_setup(test_mig_rule, mig_machine),
         cmocka_unit_test_setup(test_bad_arguments, workstation),
+        cmocka_unit_test_setup(test_snapshot_requirements, workstation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,3 +64,11 @@ nvt_status nvt_device_processes(nvt_device *device, unsigned flags, struct nvt_g
     *out = block;
     return status;
 }
+
+const struct nvt_gpu_process *nvt_gpu_process_at(const struct nvt_gpu_process *list, size_t i) {
+    return list != NULL ? list + i : NULL; /* this library's own element size */
+}
+
+size_t nvt_gpu_process_stride(void) {
+    return sizeof(struct nvt_gpu_process);
+}

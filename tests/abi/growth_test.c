@@ -252,6 +252,33 @@ static void probe_stop(void *user) {
 
 /* Collector and daemon options of this program's size, ending at a page the process may not touch:
  * every field is read where this program put it, and nothing beyond struct_size is read. */
+/* nvt_device_processes() hands out an array of struct nvt_gpu_process, which grows with
+ * struct nvt_host_process: nvt_gpu_process_at() steps by the library's element size. */
+static void test_device_processes(void **state) {
+    (void)state;
+    nvt_context *ctx = NULL;
+    assert_int_equal(nvt_open(NULL, &ctx), NVT_OK);
+    nvt_device *device = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 0, &device), NVT_OK);
+    struct nvt_gpu_process *list = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_device_processes(device, 0, &list, &count), NVT_OK);
+    assert_true(count >= 2);
+    if (grown()) {
+        assert_true(nvt_gpu_process_stride() > sizeof(struct nvt_gpu_process));
+    } else {
+        assert_int_equal(nvt_gpu_process_stride(), sizeof(struct nvt_gpu_process));
+    }
+    const struct nvt_gpu_process *second = nvt_gpu_process_at(list, 1);
+    assert_ptr_equal(second, (const char *)list + nvt_gpu_process_stride());
+    assert_int_equal(nvt_gpu_process_at(list, 0)->gpu_memory_bytes, 4 * MiB);
+    assert_int_equal(second->gpu_memory_bytes, 19800 * MiB);
+    assert_int_equal(second->host.pid, second->pid);
+    assert_null(nvt_gpu_process_at(NULL, 0));
+    nvt_free(list);
+    nvt_close(ctx);
+}
+
 static void test_collector_options(void **state) {
     (void)state;
     struct guarded g = guarded_alloc(sizeof(struct nvt_collector_options));
@@ -320,7 +347,7 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version),           cmocka_unit_test(test_options),
         cmocka_unit_test(test_device_state),      cmocka_unit_test(test_snapshot_and_select),
-        cmocka_unit_test(test_collector_options),
+        cmocka_unit_test(test_collector_options), cmocka_unit_test(test_device_processes),
     };
     return cmocka_run_group_tests(tests, use_scenario, NULL);
 }

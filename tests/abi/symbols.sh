@@ -4,9 +4,9 @@
 # every public prototype must carry NVT_API, public headers define no function-like macro, and
 # the shared library has the SONAME and symbol version of its major version, and every exported
 # function's comment says which thread may call it.
-#   usage: symbols.sh INCLUDE_DIR SHARED_LIBRARY STATIC_LIBRARY MAJOR
+#   usage: symbols.sh INCLUDE_DIR SHARED_LIBRARY STATIC_LIBRARY MAJOR [OLD_INCLUDE_DIR]
 set -eu
-include=$1 shared=$2 static=$3 major=$4
+include=$1 shared=$2 static=$3 major=$4 old_include=${5:-}
 work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-abi.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 failed=0
@@ -15,10 +15,12 @@ fail() {
     failed=1
 }
 
-# Declarations of the headers: comments, preprocessor lines and everything inside braces (struct
-# bodies, inline function bodies) removed, then one statement per line.
+# Declarations of the headers: comments, preprocessor lines, the C++ guards (extern "C" { and its
+# brace) and everything inside braces (struct bodies, inline function bodies) removed, then one
+# statement per line.
 for header in "$include"/nvitop/*.h; do
-    grep -v '^[[:space:]]*#' "$header" | awk '
+    awk '/^#ifdef __cplusplus/ { skip = 1 } skip { if (/^#endif/) skip = 0; next }
+         !/^[[:space:]]*#/' "$header" | awk '
         { text = text $0 " " }
         END {
             out = ""
@@ -108,6 +110,18 @@ compare "$(basename "$static")" "$work/static"
 
 if grep -v "@@NVITOP_$major\(\.[0-9][0-9]*\)*\$" "$work/shared-raw" >"$work/unversioned"; then
     fail "symbols without an NVITOP_$major version node: $(tr '\n' ' ' <"$work/unversioned")"
+fi
+# Functions the previous minor version's headers (OLD_INCLUDE) lack are in a later node.
+if [ -n "$old_include" ]; then
+    cat "$old_include"/nvitop/*.h | grep -o 'nvt_[a-z0-9_]*(' | tr -d '(' | sort -u >"$work/old"
+    while IFS= read -r entry; do
+        name=${entry%%@*} node=${entry##*@}
+        if grep -qx "$name" "$work/old"; then
+            [ "$node" = "NVITOP_$major" ] || fail "$name (in the 0.1 headers) has version $node"
+        elif [ "$node" = "NVITOP_$major" ]; then
+            fail "$name is new since $old_include but has the first node $node (libnvitop.map.in)"
+        fi
+    done <"$work/shared-raw"
 fi
 soname=$(objdump -p "$shared" | awk '$1 == "SONAME" { print $2 }')
 if [ "$soname" != "libnvitop.so.$major" ]; then

@@ -51,5 +51,9 @@ CUDA_VISIBLE_DEVICES=1,0 check processes-cuda-order examples-2gpu.json 0 example
 check processes-mig examples-mig.json 0 example-processes 0 /nonexistent/libcudart.so
 check processes-bad-ordinal examples-2gpu.json 0 example-processes 7 /nonexistent/libcudart.so
 check host-fixture examples-2gpu.json 0 example-host "$src/tests/fixtures/proc/basic"
+if [ -x "$bin/example-cxx-devices" ]; then
+    check cxx-devices-2gpu examples-2gpu.json 0 example-cxx-devices
+    check cxx-devices-mig examples-mig.json 0 example-cxx-devices
+fi
 [ "$failed" -eq 0 ] && echo "examples: all outputs as expected"
 exit "$failed"

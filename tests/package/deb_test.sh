@@ -66,7 +66,9 @@ for file in "$lib_deb" "$dev_deb" "$sim_deb"; do
     dpkg-deb -x "$file" "$work/unpacked"
 done
 libdir=$work/unpacked/usr/lib/$multiarch
-flags=$(PKG_CONFIG_LIBDIR=$libdir/pkgconfig pkg-config --cflags --libs nvitop) ||
+# nvitop.pc names its installed prefix (/usr); the unpacked tree stands in for it here.
+flags=$(PKG_CONFIG_LIBDIR=$libdir/pkgconfig pkg-config --define-variable=prefix="$work/unpacked/usr" \
+    --cflags --libs nvitop) ||
     fail "pkg-config does not find nvitop.pc in libnvitop-dev"
 # shellcheck disable=SC2086
 cc -o "$work/example-monitor" "$here/examples/lib/monitor.c" $flags ||

@@ -6,6 +6,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <nvitop/cuda.h>
 #include <nvitop/device.h>
@@ -100,6 +101,31 @@ nvt_status nvt_device_by_cuda_index(nvt_context *ctx, const char *visible_device
         status = find_mig(physical, chosen->mig_index, out);
     } else if (status == NVT_OK) {
         *out = physical;
+    }
+    free(devices);
+    return status;
+}
+
+nvt_status nvt_device_cuda_index(nvt_context *ctx, const char *visible_devices, nvt_device *device,
+                                 uint32_t *out) {
+    if (ctx == NULL || device == NULL || out == NULL) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    *out = NVT_NA_U32;
+    const struct nvt_device_info *info = nvt_device_info(device);
+    struct nvt_cuda_device *devices = NULL;
+    size_t count = 0;
+    nvt_status status = nvt_cuda_visible_devices(ctx, visible_devices, &devices, &count);
+    if (status != NVT_OK) {
+        return status;
+    }
+    status = NVT_ERR_NOT_FOUND;
+    for (size_t i = 0; i < count && info->uuid[0] != '\0'; i++) {
+        if (strcmp(devices[i].uuid, info->uuid) == 0) {
+            *out = devices[i].cuda_index;
+            status = NVT_OK;
+            break;
+        }
     }
     free(devices);
     return status;

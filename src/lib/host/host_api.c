@@ -44,9 +44,18 @@ nvt_status nvt_host_state_read(nvt_context *ctx, struct nvt_host_state **out) {
     *out = NULL;
     struct nvt_host_state state;
     double *per_cpu = NULL;
+    /* No CPU counted yet: the context's first host reading, which psutil's cpu_percent() answers
+     * with 0.0 (there is no previous reading to compare with), not the average since boot. */
+    bool first = host_cpu_count(context_host(ctx)) == 0;
     nvt_status status = host_sample_owned(context_host(ctx), &state, &per_cpu);
     if (status != NVT_OK) {
         return status;
+    }
+    if (first && !nvt_is_na_double(state.cpu_percent)) {
+        state.cpu_percent = 0.0;
+        for (uint32_t i = 0; i < state.cpu_count; i++) {
+            per_cpu[i] = 0.0;
+        }
     }
     /* One block: the state, then its per-CPU percentages. */
     size_t head = (sizeof(state) + alignof(double) - 1) / alignof(double) * alignof(double);

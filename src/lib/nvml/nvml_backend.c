@@ -262,3 +262,7 @@ bool nvml_device_same_handle(const struct nvml_device *a, const struct nvml_devi
 nvt_status nvml_device_handle_status(const struct nvml_device *device) {
     return device->handle_status;
 }
+
+void *nvml_device_raw_handle(const struct nvml_device *device) {
+    return device->handle_status == NVT_OK ? (void *)device->handle : NULL;
+}

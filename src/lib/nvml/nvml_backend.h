@@ -94,6 +94,9 @@ bool nvml_device_same_handle(const struct nvml_device *a, const struct nvml_devi
 /* NVT_OK when the device has a handle, else why not. */
 nvt_status nvml_device_handle_status(const struct nvml_device *device);
 
+/* The driver's nvmlDevice_t, for nvt_device_nvml_handle(); NULL without a handle. */
+void *nvml_device_raw_handle(const struct nvml_device *device);
+
 /*
  * Read the fact groups in `groups` into *info (fields of other groups are left alone).  Returns
  * the groups that are settled: all of them, except those the driver refused because the GPU was

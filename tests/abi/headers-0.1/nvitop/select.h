@@ -1,0 +1,57 @@
+/*
+ * Device selection for jobs (nvisel, docs/nvitop-behaviour.md §4.3) as a pure function over a
+ * snapshot.
+ */
+#ifndef NVITOP_SELECT_H
+#define NVITOP_SELECT_H
+
+#include <nvitop/common.h>
+#include <nvitop/snapshot.h>
+#include <nvitop/status.h>
+
+/* Set up with nvt_select_criteria_init(), which records this program's struct size in struct_size;
+ * a later library reads only the fields that size covers (the rest keep their defaults). */
+struct nvt_select_criteria {
+    size_t struct_size;              /* sizeof(struct nvt_select_criteria) of the caller */
+    size_t min_count;                /* fewer found: NVT_ERR_NOT_FOUND, result still written */
+    size_t max_count;                /* NVT_NA_SIZE: no limit */
+    uint64_t min_free_memory_bytes;  /* NVT_NA_U64: no constraint */
+    uint64_t min_total_memory_bytes; /* NVT_NA_U64: no constraint */
+    uint32_t max_gpu_util_pct;       /* NVT_NA_U32: no constraint */
+    uint32_t max_memory_util_pct;    /* NVT_NA_U32: no constraint */
+    uint32_t tolerance_pct;          /* loosen every constraint by this many percent */
+    /* GPU memory of processes owned by these users counts as free (the snapshot needs
+     * NVT_SAMPLE_PROCESSES and NVT_SAMPLE_HOST_PROCESSES for the owners to be known). */
+    const char *const *free_accounts;
+    size_t free_account_count;
+    bool no_sort; /* keep candidate order instead of best-first */
+};
+
+/* Criteria with no constraint at all (max_count unlimited, tolerance 0) and struct_size for this
+ * program's headers.  Inline, so that the size is the caller's; pure. */
+static inline void nvt_select_criteria_init(struct nvt_select_criteria *criteria) {
+    *criteria = (struct nvt_select_criteria){
+        .struct_size = sizeof(struct nvt_select_criteria),
+        .max_count = NVT_NA_SIZE,
+        .min_free_memory_bytes = NVT_NA_U64,
+        .min_total_memory_bytes = NVT_NA_U64,
+        .max_gpu_util_pct = NVT_NA_U32,
+        .max_memory_util_pct = NVT_NA_U32,
+    };
+}
+
+/*
+ * Choose devices among candidates (slots of leaf devices of snap, in the caller's order, e.g.
+ * CUDA order).  Writes up to candidate_count chosen slots to out_slots and their number to
+ * *out_count.  *prefer_uuid is set when the result is a MIG device, which only a UUID can name.
+ * Returns NVT_OK, NVT_ERR_NOT_FOUND when fewer than min_count qualify, or
+ * NVT_ERR_INVALID_ARGUMENT (e.g. max_count < min_count, or a criteria struct_size smaller than the
+ * first release's struct).  Reads snap and criteria, writes only the outputs: thread-safe (any
+ * number of threads may select over one snapshot).
+ */
+NVT_API nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const size_t *candidates,
+                                      size_t candidate_count,
+                                      const struct nvt_select_criteria *criteria, size_t *out_slots,
+                                      size_t *out_count, bool *prefer_uuid);
+
+#endif /* NVITOP_SELECT_H */
