@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Every header's include guard names its path: include/nvitop/X.h -> NVITOP_X_H, any other
+"""Every header's include guard names its path: include/nvitop/X.h (and the earlier version's
+copies in tests/abi/headers-*/nvitop/) -> NVITOP_X_H, any other
 header P -> NVITOP_<P upper-cased, '/', '.' and '-' as '_'> (src/tui/live/sampler.h ->
 NVITOP_SRC_TUI_LIVE_SAMPLER_H), so a moved header cannot keep a name that another one may take.
 
@@ -15,9 +16,10 @@ GUARD = re.compile(r'^#ifndef (\w+)\n#define (\w+)\n', re.M)
 
 
 def expected(path):
-    if path.startswith('include/nvitop/'):
-        stem = path[len('include/nvitop/'):]
-        return 'NVITOP_' + re.sub(r'[/.-]', '_', stem).upper()
+    # The public headers, and the copies of an earlier version's that tests/abi builds against.
+    public = re.match(r'^(include|tests/abi/headers-[^/]+)/nvitop/(.*)$', path)
+    if public:
+        return 'NVITOP_' + re.sub(r'[/.-]', '_', public.group(2)).upper()
     return 'NVITOP_' + re.sub(r'[/.-]', '_', path).upper()
 
 
