@@ -8,21 +8,23 @@ if(NOT NVT_HEADER_VERSION STREQUAL PROJECT_VERSION)
                         "CMakeLists.txt says ${PROJECT_VERSION}")
 endif()
 
-# The C library: glibc 2.34 or later, for posix_spawn_file_actions_addclosefrom_np() (the CUDA
-# probe's spawn closes every other descriptor) and close_range().  Checked here so that an older
-# one stops the build with this message rather than with a compiler error (docs/api.md, "Building
-# against libnvitop").
+# The C library on Linux: glibc 2.34 or later, for posix_spawn_file_actions_addclosefrom_np() (the
+# CUDA probe's spawn closes every other descriptor) and close_range().  Checked here so that an
+# older one stops the build with this message rather than with a compiler error (docs/api.md,
+# "Building against libnvitop").  The Windows cross-build has neither and needs neither.
 include(CheckSymbolExists)
-set(CMAKE_REQUIRED_DEFINITIONS -D_GNU_SOURCE)
-check_symbol_exists(posix_spawn_file_actions_addclosefrom_np spawn.h NVT_HAVE_ADDCLOSEFROM)
-check_symbol_exists(close_range unistd.h NVT_HAVE_CLOSE_RANGE)
-unset(CMAKE_REQUIRED_DEFINITIONS)
-if(NOT NVT_HAVE_ADDCLOSEFROM OR NOT NVT_HAVE_CLOSE_RANGE)
-    execute_process(COMMAND ldd --version OUTPUT_VARIABLE NVT_LIBC_VERSION ERROR_QUIET)
-    string(REGEX MATCH "[^\n]*" NVT_LIBC_VERSION "${NVT_LIBC_VERSION}")
-    message(FATAL_ERROR "libnvitop needs glibc 2.34 or later (Debian 12, Ubuntu 22.04, RHEL 9): "
-        "this C library (${NVT_LIBC_VERSION}) lacks posix_spawn_file_actions_addclosefrom_np() "
-        "or close_range().  musl and older glibc are not supported.")
+if(NOT WIN32)
+    set(CMAKE_REQUIRED_DEFINITIONS -D_GNU_SOURCE)
+    check_symbol_exists(posix_spawn_file_actions_addclosefrom_np spawn.h NVT_HAVE_ADDCLOSEFROM)
+    check_symbol_exists(close_range unistd.h NVT_HAVE_CLOSE_RANGE)
+    unset(CMAKE_REQUIRED_DEFINITIONS)
+    if(NOT NVT_HAVE_ADDCLOSEFROM OR NOT NVT_HAVE_CLOSE_RANGE)
+        execute_process(COMMAND ldd --version OUTPUT_VARIABLE NVT_LIBC_VERSION ERROR_QUIET)
+        string(REGEX MATCH "[^\n]*" NVT_LIBC_VERSION "${NVT_LIBC_VERSION}")
+        message(FATAL_ERROR "libnvitop needs glibc 2.34 or later (Debian 12, Ubuntu 22.04, RHEL 9): "
+            "this C library (${NVT_LIBC_VERSION}) lacks posix_spawn_file_actions_addclosefrom_np() "
+            "or close_range().  musl and older glibc are not supported.")
+    endif()
 endif()
 
 # libnvitop: the shared library (libnvitop.so, SONAME libnvitop.so.<major>) and the static one
