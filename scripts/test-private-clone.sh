@@ -7,7 +7,17 @@ set -eu
 jobs=${1:-2}
 source_dir=$(cd "$(dirname "$0")/.." && pwd)
 private=$(mktemp -d "${TMPDIR:-/tmp}/nvt-private.XXXXXX")
-trap 'rm -rf "$private"' EXIT INT TERM
+# Removed whatever the tests' result: wine's server (the Windows tests) may still be writing in
+# its prefix for a moment, so it is stopped first and the removal is tried twice.
+cleanup() {
+    prefix=$private/nvitop/build/windows/wine-prefix
+    if [ -d "$prefix" ] && command -v wineserver >/dev/null 2>&1; then
+        WINEPREFIX=$prefix wineserver -k >/dev/null 2>&1 || true
+    fi
+    rm -rf "$private" 2>/dev/null || { sleep 2; rm -rf "$private" 2>/dev/null; } || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
 chmod 700 "$private"
 git clone -q "$source_dir" "$private/nvitop"
 echo "test-private-clone: HEAD ($(git -C "$source_dir" rev-parse --short HEAD)) in $private (mode 0700)"
