@@ -120,39 +120,3 @@ nvt_status nvt_host_ppid_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids
     (void)count;
     return NVT_ERR_NOT_SUPPORTED;
 }
-
-nvt_status nvt_host_net_io(nvt_context *ctx, struct nvt_net_io **out, size_t *count) {
-    (void)ctx;
-    if (out != NULL && count != NULL) {
-        *out = NULL;
-        *count = 0;
-    }
-    return NVT_ERR_NOT_SUPPORTED;
-}
-
-nvt_status nvt_host_disk_io(nvt_context *ctx, struct nvt_disk_io **out, size_t *count) {
-    (void)ctx;
-    if (out != NULL && count != NULL) {
-        *out = NULL;
-        *count = 0;
-    }
-    return NVT_ERR_NOT_SUPPORTED;
-}
-
-nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage **out, size_t *count) {
-    (void)ctx;
-    if (out != NULL && count != NULL) {
-        *out = NULL;
-        *count = 0;
-    }
-    return NVT_ERR_NOT_SUPPORTED;
-}
-
-nvt_status nvt_host_process_container(nvt_context *ctx, uint32_t pid, char *buf, size_t size) {
-    (void)ctx;
-    (void)pid;
-    if (buf != NULL && size > 0) {
-        buf[0] = '\0';
-    }
-    return NVT_ERR_NOT_SUPPORTED;
-}
