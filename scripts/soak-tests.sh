@@ -28,9 +28,10 @@ while [ "$i" -le "$runs" ]; do
         echo "soak-tests: run $i/$runs passed ($(($(date +%s) - start)) s)"
     else
         grep -E '^[[:space:]]+[0-9]+ - ' "$work/run-$i.log" | sed -e 's/^[[:space:]]*[0-9]* - //' \
-            -e 's/ (.*//' >>"$work/failed"
+            -e 's/ (.*//' >"$work/failed-$i"
+        cat "$work/failed-$i" >>"$work/failed"
         echo "soak-tests: run $i/$runs failed ($(($(date +%s) - start)) s):" \
-            "$(grep -cE '^[[:space:]]+[0-9]+ - ' "$work/run-$i.log") test(s)"
+            "$(tr '\n' ' ' <"$work/failed-$i")"
     fi
     i=$((i + 1))
 done
