@@ -175,6 +175,38 @@ static void apply_retention(struct rec_dir *d) {
     free_list(&list);
 }
 
+/* A full disk under a byte limit: remove the oldest file that retention would remove first (of
+ * today or before, never the current one), so that recording goes on.  False when there is none. */
+static bool free_room(struct rec_dir *d) {
+    struct name_list list;
+    list_files(d->dir, &list);
+    bool removed = false;
+    for (size_t i = 0; i < list.count && !removed; i++) {
+        const char *name = list.names[i];
+        char day[16];
+        file_day(d->dir, name, d->day, day);
+        if ((d->current != NULL && strcmp(name, d->current) == 0) || strcmp(day, d->day) > 0) {
+            continue;
+        }
+        unsigned long long size = file_size(d->dir, name);
+        struct strbuf path = STRBUF_INIT;
+        strbuf_appendf(&path, "%s/%s", d->dir, name);
+        removed = unlink(strbuf_cstr(&path)) == 0;
+        if (removed && d->options.note != NULL) {
+            struct strbuf text = STRBUF_INIT;
+            strbuf_appendf(&text,
+                           "the disk is full: removed %s (%llu bytes, the oldest file) to make "
+                           "room (--retain-bytes)",
+                           strbuf_cstr(&path), size);
+            d->options.note(d->options.note_arg, strbuf_cstr(&text));
+            strbuf_fini(&text);
+        }
+        strbuf_fini(&path);
+    }
+    free_list(&list);
+    return removed;
+}
+
 static bool open_file(struct rec_dir *d, char *error, size_t error_size) {
     rec_writer_close(d->writer);
     d->writer = NULL;
@@ -291,13 +323,24 @@ bool rec_dir_append(struct rec_dir *d, const struct nvt_snapshot *snap,
     if (full) {
         d->part++;
     }
-    if ((d->writer == NULL || new_day || full) && !open_file(d, error, error_size)) {
-        return false;
-    }
-    if (++d->appends % 60 == 0) {
+    bool ok = (d->writer != NULL && !new_day && !full) || open_file(d, error, error_size);
+    if (ok && ++d->appends % 60 == 0) {
         apply_retention(d);
     }
-    return rec_writer_append(d->writer, snap, related, related_count, error, error_size);
+    ok = ok && rec_writer_append(d->writer, snap, related, related_count, error, error_size);
+    /* A full disk under a byte limit: the oldest files go first, one at a time, before the
+     * recorder pauses (the writer starts a new segment after a failed frame). */
+    while (!ok && d->limits.retain_bytes != 0 && rec_disk_full(errno)) {
+        int saved = errno;
+        bool freed = free_room(d);
+        errno = saved;
+        if (!freed) {
+            break;
+        }
+        ok = (d->writer != NULL || open_file(d, error, error_size)) &&
+             rec_writer_append(d->writer, snap, related, related_count, error, error_size);
+    }
+    return ok;
 }
 
 void rec_dir_close(struct rec_dir *d) {

@@ -480,6 +480,7 @@ def full_disk_inner(tmp):
     try:
         full_disk_steps(mnt, path, log, proc)
         full_disk_monitor(tmp, mnt)
+        full_disk_retention(tmp, mnt)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -525,6 +526,54 @@ def full_disk_monitor(tmp, mnt):
     check(wait_for(lambda: 'Recording again' in screen()),
           f'the monitor does not say it records again: {screen()}')
     check(wait_for(lambda: count() > before), 'the monitor records no frame after the pause')
+
+
+def fill(mnt):
+    """Fill the tmpfs at mnt with one file, 'fill'."""
+    fd = os.open(os.path.join(mnt, 'fill'), os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while True:
+            os.write(fd, bytes(4096))
+    except OSError:
+        pass
+    os.close(fd)
+
+
+def full_disk_retention(tmp, mnt):
+    """A full disk under --retain-bytes: the oldest files are removed, one at a time, to make room,
+    and no frame is lost; without a byte limit nothing is removed and the recorder pauses."""
+    old = read(base(tmp, 'old.nvtrec', T0 - 3 * 86400, 20))
+    names = [f'nvitop-2026-11-{d}-000.nvtrec' for d in (20, 21, 22)]
+    for limit in ([], ['--retain-bytes', '100M']):
+        for name in os.listdir(mnt):
+            if os.path.isdir(os.path.join(mnt, name)):
+                for inner in os.listdir(os.path.join(mnt, name)):
+                    os.unlink(os.path.join(mnt, name, inner))
+                os.rmdir(os.path.join(mnt, name))
+            else:
+                os.unlink(os.path.join(mnt, name))
+        day = os.path.join(mnt, 'days')
+        os.mkdir(day)
+        for name in names:
+            write(os.path.join(day, name), old)
+        fill(mnt)
+        out = record(['-o', day] + limit, f'{T0}+1x40', 40)
+        left = sorted(n for n in os.listdir(day) if n in names)
+        today = os.path.join(day, 'nvitop-2026-11-23-000.nvtrec')
+        rc, got, _ = replay(today) if os.path.exists(today) else (1, [], [])
+        if not limit:
+            check(out.returncode == 0 and left == names and 'not recording until there is room'
+                  in out.stderr and 'removed' not in out.stderr,
+                  f'a full disk without a byte limit: {out.returncode} {left} {out.stderr!r}')
+            continue
+        removed = [n for n in names if n not in left]
+        said = [line for line in out.stderr.splitlines() if 'to make room' in line]
+        check(out.returncode == 0 and rc == 0 and got == [T0 + i for i in range(40)],
+              f'--retain-bytes on a full disk: {out.returncode} {len(got)} frames {out.stderr!r}')
+        check(removed != [] and removed == names[:len(removed)] and len(said) == len(removed)
+              and all(n in line for n, line in zip(removed, said))
+              and 'not recording' not in out.stderr,
+              f'--retain-bytes on a full disk removed {removed}, said {out.stderr!r}')
 
 
 def full_disk_steps(mnt, path, log, proc):
