@@ -433,6 +433,61 @@ def times_cases(tmp):
     check(rc == 0 and stamp == T0 + 0.49, f'--at the first frame\'s second: {rc} {stamp} {err}')
 
 
+def json_times(path, args, tz='UTC'):
+    """(exit status, frame times, stderr lines) of --json --replay path args in time zone tz."""
+    out = subprocess.run([NVITOP, '--json', '--replay', path] + args, env=dict(env(), TZ=tz),
+                         capture_output=True, text=True, timeout=60)
+    return (out.returncode, [json.loads(line)['timestamp'] for line in out.stdout.splitlines()],
+            out.stderr.splitlines())
+
+
+def range_cases(tmp):
+    """--from/--to across a clock set back: every era's frames in the range, in the order they
+    were recorded, with a note; and "JSON for the last day" after a step back over midnight."""
+    path = os.path.join(tmp, 'range.nvtrec')
+    out = record(['-f', path], f'{T0}+1x120,{T0 + 90.5}+1x60,{T0 - 3600.5}+1x60', 240)
+    check(out.returncode == 0, 'range recording: ' + out.stderr)
+    era1 = [T0 + i for i in range(120)]
+    era2 = [T0 + 90.5 + i for i in range(60)]
+    era3 = [T0 - 3600.5 + i for i in range(60)]
+    for args in (['--from', '@0'], ['--to', f'@{T0 + 1000}']):
+        rc, got, err = json_times(path, args)
+        check(rc == 0 and got == era1 + era2 + era3 and len(err) == 2
+              and all('the clock was set back' in line for line in err),
+              f'--json {args} over three eras: {rc} {len(got)} frames {err}')
+    rc, got, err = json_times(path, ['--from', f'@{T0 + 100}', '--to', f'@{T0 + 110}'])
+    check(rc == 0 and got == era1[100:111] + era2[10:20] and len(err) == 1
+          and 'at frame 131 of 240' in err[0] and 'in the order they were recorded' in err[0],
+          f'a range recorded twice: {rc} {got} {err}')
+    rc, got, err = json_times(path, ['--from', f'@{T0 - 3570}', '--to', f'@{T0 - 3560}'])
+    check(rc == 0 and got == era3[31:41] and err == [],
+          f'a range in the hour the clock went back: {rc} {got} {err}')
+    # JSON for the last day: the clock set back an hour at 00:20 (local), to 23:20 the day before,
+    # and recording on for 30 minutes; the last day is 00:00-00:19, nothing of the day before.
+    # In a directory of daily files (UTC dates) and in a file, in two time zones.
+    for tz, midnight in (('UTC', 1795478400), ('Europe/Berlin', 1795478400 - 3600)):
+        times = f'{midnight - 3600}+60x80,{midnight + 1200 - 3600}+60x30'
+        day = os.path.join(tmp, f'lastday-{tz.replace("/", "-")}')
+        out = record(['-o', day], times, 110)
+        one = os.path.join(tmp, f'lastday-{tz.replace("/", "-")}.nvtrec')
+        out2 = record(['-f', one], times, 110)
+        check(out.returncode == 0 and out2.returncode == 0, f'{tz}: {out.stderr} {out2.stderr}')
+        want = [midnight + 60 * i for i in range(20)]
+        for where in (day, one):
+            for args in (['--from', '00:00'], ['--from', '2026-11-24'],
+                         ['--from', '00:00', '--to', '23:59']):
+                rc, got, err = json_times(where, args, tz)
+                check(rc == 0 and got == want and err == [],
+                      f'{tz}: the last day ({args}) of {os.path.basename(where)}: {rc} '
+                      f'{[iso(t) for t in got[:3]]}..{[iso(t) for t in got[-3:]]} '
+                      f'({len(got)} frames) {err}')
+    # --to a time of day is the first one after --from: a range over midnight.
+    rc, got, err = json_times(one, ['--from', '23:50', '--to', '00:05'], 'Europe/Berlin')
+    midnight = 1795478400 - 3600
+    check(rc == 0 and got == [midnight - 600 + 60 * i for i in range(16)] and err == [],
+          f'--from 23:50 --to 00:05: {rc} {[iso(t) for t in got]} {err}')
+
+
 def retention(tmp):
     """--retain-days 7 counts the days of today and before: a file dated in the future and a
     look-alike name are kept and count for nothing; a file named by a wrong clock but written
@@ -626,6 +681,7 @@ def main():
         return 1 if failures else 0
     with tempfile.TemporaryDirectory() as tmp:
         times_cases(tmp)
+        range_cases(tmp)
         retention(tmp)
         full_disk(tmp)
         reader_cases(tmp)

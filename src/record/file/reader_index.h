@@ -17,14 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "record/file/reader.h"
 #include "util/text/strbuf.h"
 
 #define REC_BLOCK_FRAMES 1024U
 /* Lines of notes kept about damage and skipped files; the rest are counted in one more line. */
 #define REC_MAX_NOTES 32U
-/* A frame this many seconds older than the one before it starts an era (reader_index.h): a clock
- * stepped back.  Smaller steps (a clock slewed or stepped by NTP) are no era. */
-#define REC_ERA_STEP_S 1.0
 
 /* One frame record. */
 struct rec_entry {
