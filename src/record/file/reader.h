@@ -45,6 +45,13 @@ size_t rec_reader_find(const struct rec_reader *r, double t);
  * recorded more than once (the clock was set back). */
 size_t rec_reader_find_at(const struct rec_reader *r, double t, size_t *matches);
 
+/* The era of frame i < count (its run of frames whose times do not go back): [*first, *end). */
+void rec_reader_era(const struct rec_reader *r, size_t i, size_t *first, size_t *end);
+
+/* The last frame at or before t in the era of frame i < count, or (size_t)-1 when that era starts
+ * after t. */
+size_t rec_reader_find_in_era(const struct rec_reader *r, size_t i, double t);
+
 /* The earliest and the latest time of any frame (not the first's and the last's when the clock was
  * set back). */
 double rec_reader_first_time(const struct rec_reader *r);

@@ -141,6 +141,13 @@ double rec_index_time(const struct rec_index *x, size_t i);
  * the clock was set back). */
 size_t rec_index_find(const struct rec_index *x, double t, double slack, size_t *matches);
 
+/* The era of frame i < x->count: its frames are [*first, *end). */
+void rec_index_era(const struct rec_index *x, size_t i, size_t *first, size_t *end);
+
+/* The last frame at or before t in the era of frame i < x->count, or SIZE_MAX when that era starts
+ * after t. */
+size_t rec_index_find_in_era(const struct rec_index *x, size_t i, double t);
+
 /* The keyframe frame i < x->count is decoded from (the last one at or before it in its segment),
  * or SIZE_MAX with a message. */
 size_t rec_index_keyframe(const struct rec_index *x, size_t i, char *error, size_t error_size);
