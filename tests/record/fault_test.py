@@ -380,6 +380,70 @@ def complete(tmp):
           f'a GPU lost while recording replays as {shown!r}, live {row!r}')
 
 
+def monitor_record(tmp):
+    """nvitop --record in the monitor (in tmux, umask 022): a private file whose frames hold every
+    field nvitop-record's frames of the same moment hold, and a GPU lost while the monitor records
+    replays as live."""
+    if subprocess.run(['sh', '-c', 'command -v tmux'], capture_output=True).returncode != 0:
+        print('monitor --record: skipped (no tmux)')
+        return
+    with open(SCENARIO, encoding='utf-8') as f:
+        machine = json.load(f)
+    scenario = os.path.join(tmp, 'monitor-losing.json')
+    with open(scenario, 'w', encoding='utf-8') as f:
+        json.dump(machine, f)
+    e = dict(env(NVML_SIM_TIME='1000'), NVML_SIM_SCENARIO=scenario)
+    reference = os.path.join(tmp, 'monitor-reference.nvtrec')
+    out = subprocess.run([RECORD, '-f', reference, '-n', '1'], env=e, capture_output=True,
+                         text=True, timeout=60)
+    check(out.returncode == 0, f'nvitop-record: {out.stderr}')
+    path = os.path.join(tmp, 'monitor-rec', 'monitor.nvtrec')
+    os.mkdir(os.path.dirname(path))
+    tmux = ['tmux', '-L', f'nvt-monitor-record-{os.getpid()}']
+    conf = os.path.join(tmp, 'tmux.conf')
+    write(conf, b'set -g status off\n')
+    names = ('LD_LIBRARY_PATH', 'NVML_SIM_SCENARIO', 'NVML_SIM_TIME', 'TZ')
+    command = ' '.join(f"{k}='{v}'" for k, v in e.items() if k in names)
+    subprocess.run(tmux + ['-f', conf, 'new-session', '-d', '-s', 'main', '-x', '160', '-y', '50',
+                           f"umask 022; env {command} TERM=xterm-256color '{NVITOP}' --record "
+                           f"'{path}' --interval 0.5"], check=True, env=e)
+    try:
+        count = lambda: len(frames(read(path))) if os.path.exists(path) else 0
+        check(wait_for(lambda: count() >= 2), 'the monitor recorded nothing')
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        check(mode == 0o600, f'the monitor\'s recording is {mode:o} under umask 022')
+        got = subprocess.run([NVITOP, '--json', '--replay', path], env=e, capture_output=True,
+                             text=True, timeout=60)
+        want = subprocess.run([NVITOP, '--json', '--replay', reference], env=e,
+                              capture_output=True, text=True, timeout=60)
+        have = json.loads(got.stdout)['devices'] if got.returncode == 0 else []
+        need = json.loads(want.stdout)['devices'] if want.returncode == 0 else []
+        check(len(have) == len(need) == 8, f'devices: {len(have)} {len(need)} {got.stderr}')
+        for mine, theirs in zip(have, need):
+            missing = {k: (mine.get(k), v) for k, v in theirs.items()
+                       if v is not None and mine.get(k) != v}
+            check(missing == {}, f'the monitor\'s frame of GPU {theirs.get("index")} differs '
+                  f'from nvitop-record\'s: {missing}')
+        # GPU 1 is lost while the monitor records.
+        machine['devices'][1]['lost'] = True
+        with open(scenario + '.tmp', 'w', encoding='utf-8') as f:
+            json.dump(machine, f)
+        os.replace(scenario + '.tmp', scenario)
+        shown = ''
+        for _ in range(200):
+            time.sleep(0.1)
+            shown = subprocess.run([NVITOP, '-1', '--replay', path], env=e, capture_output=True,
+                                   text=True, timeout=60).stdout
+            if 'ERROR: GPU is Lost' in shown:
+                break
+        live = subprocess.run([NVITOP, '-1'], env=e, capture_output=True, text=True, timeout=60)
+        row = [line for line in live.stdout.splitlines() if 'GPU is Lost' in line]
+        check(len(row) == 1 and row[0] in shown.splitlines(),
+              f'a GPU lost while the monitor records replays as {shown!r}, live {row!r}')
+    finally:
+        subprocess.run(tmux + ['kill-server'], capture_output=True, check=False)
+
+
 def at(path, when, tz='UTC'):
     """(exit status, the frame's time, stderr) of --json --at."""
     out = subprocess.run([NVITOP, '--json', '--replay', path, '--at', when],
@@ -689,6 +753,7 @@ def main():
         junk(tmp)
         private(tmp)
         complete(tmp)
+        monitor_record(tmp)
     if failures:
         print(f'{len(failures)} failure(s)', file=sys.stderr)
         return 1
