@@ -550,6 +550,13 @@ def range_cases(tmp):
     midnight = 1795478400 - 3600
     check(rc == 0 and got == [midnight - 600 + 60 * i for i in range(16)] and err == [],
           f'--from 23:50 --to 00:05: {rc} {[iso(t) for t in got]} {err}')
+    # The 25-hour day in New York (2026-11-01, a frame every 10 minutes from 00:10): --from the
+    # date --to 23:59 is the whole day, 24 h 50 min of frames.
+    ny = os.path.join(tmp, 'range-ny.nvtrec')
+    out = record(['-f', ny], '1793506200+600x153', 153)
+    rc, got, err = json_times(ny, ['--from', '2026-11-01', '--to', '23:59'], 'America/New_York')
+    check(out.returncode == 0 and rc == 0 and got == [1793506200 + 600 * i for i in range(149)]
+          and err == [], f'New York\'s 25-hour day: {rc} {len(got)} frames {err}')
 
 
 def retention(tmp):

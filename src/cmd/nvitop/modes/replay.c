@@ -157,11 +157,12 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
  * runs over midnight, --from 00:00 --to 23:59 is the day of --from even when it is not over). */
 static bool parse_to(const struct rec_reader *r, const struct nvitop_options *o, double from,
                      double *out) {
-    if (o->from == NULL || strlen(o->to) < 5 || o->to[2] != ':') {
+    if (o->from == NULL) {
         return parse_time(r, "--to", o->to, out);
     }
     char error[256];
-    if (!when_parse(o->to, from, from + 86400.0 - 61.0, out, error, sizeof(error))) {
+    if (!when_parse_after(o->to, from, rec_reader_first_time(r), rec_reader_last_time(r), out,
+                          error, sizeof(error))) {
         fprintf(stderr, "nvitop: --to: %s\n", error);
         return false;
     }
