@@ -581,6 +581,25 @@ def retention(tmp):
                   + ['nvitop-2027-01-01-000.nvtrec', 'nvitop-2026-1x-01-000.nvtrec',
                      'nvitop-2020-01-01-000.nvtrec'])
     check(left == want, f'retention kept {left}, expected {want}')
+    # --retain-bytes removes by the day a file is aged by: a file named by a wrong clock (2020)
+    # but written today goes after the older days, not first (its name sorts first).
+    day = os.path.join(tmp, 'retention-bytes')
+    os.mkdir(day)
+    big = read(base(tmp, 'big.nvtrec', T0 - 3 * 86400, 20))
+    names = [f'nvitop-2026-11-{d}-000.nvtrec' for d in (20, 21, 22)] + [
+        'nvitop-2020-01-01-000.nvtrec']
+    for name in names:
+        write(os.path.join(day, name), big)
+        stamp = T0 - 3600 if '2020' in name else calendar.timegm(time.strptime(
+            name[7:17], '%Y-%m-%d')) + 3600
+        os.utime(os.path.join(day, name), (stamp, stamp))
+    limit = int(2.5 * len(big) + len(small))
+    out = record(['-o', day, '--retain-bytes', str(limit)], f'{T0}+1x2', 2)
+    left = sorted(os.listdir(day))
+    want = sorted(names[2:] + ['nvitop-2026-11-23-000.nvtrec'])
+    check(out.returncode == 0 and left == want,
+          f'--retain-bytes {limit} ({len(big)}-byte files) kept {left}, expected {want}: '
+          f'{out.stderr}')
 
 
 def wait_for(what, seconds=30):
@@ -669,7 +688,10 @@ def full_disk_retention(tmp, mnt):
     """A full disk under --retain-bytes: the oldest files are removed, one at a time, to make room,
     and no frame is lost; without a byte limit nothing is removed and the recorder pauses."""
     old = read(base(tmp, 'old.nvtrec', T0 - 3 * 86400, 20))
+    # In the order they go: by the day they are aged by; the file named by a wrong clock (2020)
+    # but written today goes last.
     names = [f'nvitop-2026-11-{d}-000.nvtrec' for d in (20, 21, 22)]
+    names.append('nvitop-2020-01-01-000.nvtrec')
     for limit in ([], ['--retain-bytes', '100M']):
         for name in os.listdir(mnt):
             if os.path.isdir(os.path.join(mnt, name)):
@@ -682,9 +704,10 @@ def full_disk_retention(tmp, mnt):
         os.mkdir(day)
         for name in names:
             write(os.path.join(day, name), old)
+        os.utime(os.path.join(day, names[-1]), (T0 - 3600, T0 - 3600))
         fill(mnt)
         out = record(['-o', day] + limit, f'{T0}+1x40', 40)
-        left = sorted(n for n in os.listdir(day) if n in names)
+        left = [n for n in names if n in os.listdir(day)]
         today = os.path.join(day, 'nvitop-2026-11-23-000.nvtrec')
         rc, got, _ = replay(today) if os.path.exists(today) else (1, [], [])
         if not limit:
