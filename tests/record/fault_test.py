@@ -25,7 +25,7 @@ NVITOP, RECORD = sys.argv[1], sys.argv[2]
 # Eight GPUs whose values move with the simulator's clock (not frozen), so that every patch holds
 # something.
 SCENARIO = os.path.join(os.environ['NVT_SCENARIO_DIR'], 'h100-8gpu.json')
-T0 = 1795459134  # 2026-11-23 14:38:54 UTC
+T0 = 1795459134  # 2026-11-23 18:38:54 UTC
 failures = []
 
 
