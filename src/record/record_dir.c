@@ -117,6 +117,31 @@ static void file_day(const char *dir, const char *name, const char *today, char 
     strbuf_fini(&path);
 }
 
+/* The order to remove count files in, given the day each is aged by (file_day): the oldest day
+ * first, by name within a day (a file named by a wrong clock but written today goes with today's
+ * files, not first). */
+struct age_order {
+    const char (*days)[16];
+};
+
+static int compare_age(const void *a, const void *b, void *arg) {
+    const struct age_order *o = arg;
+    size_t i = *(const size_t *)a;
+    size_t j = *(const size_t *)b;
+    int c = strcmp(o->days[i], o->days[j]);
+    return c != 0 ? c : (i > j) - (i < j);
+}
+
+static size_t *by_age(size_t count, const char (*days)[16]) {
+    size_t *order = xcalloc(count + 1, sizeof(*order));
+    for (size_t i = 0; i < count; i++) {
+        order[i] = i;
+    }
+    struct age_order o = {days};
+    qsort_r(order, count, sizeof(*order), compare_age, &o);
+    return order;
+}
+
 /* Remove the oldest files beyond the limits, never the current one.  Days are counted among the
  * files of today and before (today: the day of the frame being recorded); a file dated after
  * today (named by a clock that was ahead) is kept and does not count as the newest day. */
@@ -156,7 +181,9 @@ static void apply_retention(struct rec_dir *d) {
             memcpy(oldest, seen, sizeof(oldest));
         }
     }
-    for (size_t i = 0; i < list.count; i++) {
+    size_t *order = by_age(list.count, (const char(*)[16])days);
+    for (size_t k = 0; k < list.count; k++) {
+        size_t i = order[k];
         const char *name = list.names[i];
         bool too_old = oldest[0] != '\0' && strcmp(days[i], oldest) < 0;
         bool too_big = d->limits.retain_bytes != 0 && total > d->limits.retain_bytes;
@@ -171,8 +198,47 @@ static void apply_retention(struct rec_dir *d) {
         }
         strbuf_fini(&path);
     }
+    free(order);
     free(days);
     free_list(&list);
+}
+
+/* A full disk under a byte limit: remove the oldest file that retention would remove first (of
+ * today or before, never the current one), so that recording goes on.  False when there is none. */
+static bool free_room(struct rec_dir *d) {
+    struct name_list list;
+    list_files(d->dir, &list);
+    char(*days)[16] = xcalloc(list.count + 1, sizeof(*days));
+    for (size_t i = 0; i < list.count; i++) {
+        file_day(d->dir, list.names[i], d->day, days[i]);
+    }
+    size_t *order = by_age(list.count, (const char(*)[16])days);
+    bool removed = false;
+    for (size_t k = 0; k < list.count && !removed; k++) {
+        const char *name = list.names[order[k]];
+        if ((d->current != NULL && strcmp(name, d->current) == 0) ||
+            strcmp(days[order[k]], d->day) > 0) {
+            continue;
+        }
+        unsigned long long size = file_size(d->dir, name);
+        struct strbuf path = STRBUF_INIT;
+        strbuf_appendf(&path, "%s/%s", d->dir, name);
+        removed = unlink(strbuf_cstr(&path)) == 0;
+        if (removed && d->options.note != NULL) {
+            struct strbuf text = STRBUF_INIT;
+            strbuf_appendf(&text,
+                           "the disk is full: removed %s (%llu bytes, the oldest file) to make "
+                           "room (--retain-bytes)",
+                           strbuf_cstr(&path), size);
+            d->options.note(d->options.note_arg, strbuf_cstr(&text));
+            strbuf_fini(&text);
+        }
+        strbuf_fini(&path);
+    }
+    free(order);
+    free(days);
+    free_list(&list);
+    return removed;
 }
 
 static bool open_file(struct rec_dir *d, char *error, size_t error_size) {
@@ -291,13 +357,24 @@ bool rec_dir_append(struct rec_dir *d, const struct nvt_snapshot *snap,
     if (full) {
         d->part++;
     }
-    if ((d->writer == NULL || new_day || full) && !open_file(d, error, error_size)) {
-        return false;
-    }
-    if (++d->appends % 60 == 0) {
+    bool ok = (d->writer != NULL && !new_day && !full) || open_file(d, error, error_size);
+    if (ok && ++d->appends % 60 == 0) {
         apply_retention(d);
     }
-    return rec_writer_append(d->writer, snap, related, related_count, error, error_size);
+    ok = ok && rec_writer_append(d->writer, snap, related, related_count, error, error_size);
+    /* A full disk under a byte limit: the oldest files go first, one at a time, before the
+     * recorder pauses (the writer starts a new segment after a failed frame). */
+    while (!ok && d->limits.retain_bytes != 0 && rec_disk_full(errno)) {
+        int saved = errno;
+        bool freed = free_room(d);
+        errno = saved;
+        if (!freed) {
+            break;
+        }
+        ok = (d->writer != NULL || open_file(d, error, error_size)) &&
+             rec_writer_append(d->writer, snap, related, related_count, error, error_size);
+    }
+    return ok;
 }
 
 void rec_dir_close(struct rec_dir *d) {

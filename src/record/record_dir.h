@@ -3,8 +3,9 @@
  * (UTC dates, so names sort in time order and a DST change never reuses a name).  A new file starts
  * each day and when the current one reaches a quarter of the byte limit; the oldest files are
  * removed to keep at most retain_days days of files and at most retain_bytes bytes (the current
- * file is never removed; at most 1000 files a day).  A restart appends a segment to today's last
- * file.  One thread.
+ * file is never removed; at most 1000 files a day).  With a byte limit, a full disk (ENOSPC,
+ * EDQUOT) removes the oldest files first, one at a time, each told to options->note, before
+ * rec_dir_append() fails.  A restart appends a segment to today's last file.  One thread.
  */
 #ifndef NVITOP_SRC_RECORD_RECORD_DIR_H
 #define NVITOP_SRC_RECORD_RECORD_DIR_H

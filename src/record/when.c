@@ -71,6 +71,23 @@ static double clock_in_range(int h, int m, int s, double first, double last) {
     return best;
 }
 
+/* The first HH:MM[:SS] at or after after, on after's local day or the ones following it (by the
+ * calendar: a DST day has 23 or 25 hours). */
+static double clock_after(int h, int m, int s, double after) {
+    time_t start = (time_t)floor(after);
+    struct tm tm;
+    if (localtime_r(&start, &tm) == NULL) {
+        return NAN;
+    }
+    for (int i = 0; i < 3; i++) {
+        double t = local_time(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday + i, h, m, s);
+        if (t >= after) {
+            return t;
+        }
+    }
+    return NAN;
+}
+
 /* Is year-mon-day a day of the calendar (not February 30)? */
 static bool valid_date(int year, int mon, int day) {
     static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
@@ -131,6 +148,21 @@ bool when_parse(const char *text, double first, double last, double *out, char *
     snprintf(error, error_size,
              "'%s' is not a time: expected HH:MM[:SS], YYYY-MM-DD[THH:MM[:SS]] or @SECONDS", text);
     return false;
+}
+
+bool when_parse_after(const char *text, double after, double first, double last, double *out,
+                      char *error, size_t error_size) {
+    int h = 0;
+    int m = 0;
+    int s = 0;
+    const char *end = strlen(text) >= 5 && text[2] == ':' ? parse_clock(text, &h, &m, &s) : NULL;
+    if (end != NULL && *end == '\0') {
+        *out = clock_after(h, m, s, after);
+        if (!isnan(*out)) {
+            return true;
+        }
+    }
+    return when_parse(text, first, last, out, error, error_size);
 }
 
 bool when_twice(double t, double *other) {

@@ -14,6 +14,11 @@
 bool when_parse(const char *text, double first, double last, double *out, char *error,
                 size_t error_size);
 
+/* As when_parse, but a time of day (HH:MM[:SS]) is the first such moment at or after after (on
+ * its local day or the next: --to after --from, over midnight and on days of 23 or 25 hours). */
+bool when_parse_after(const char *text, double after, double first, double last, double *out,
+                      char *error, size_t error_size);
+
 /* Does the local time of t occur twice (the hour when DST ends)?  True with *other set to the
  * other moment with the same local time. */
 bool when_twice(double t, double *other);

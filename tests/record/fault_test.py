@@ -25,7 +25,7 @@ NVITOP, RECORD = sys.argv[1], sys.argv[2]
 # Eight GPUs whose values move with the simulator's clock (not frozen), so that every patch holds
 # something.
 SCENARIO = os.path.join(os.environ['NVT_SCENARIO_DIR'], 'h100-8gpu.json')
-T0 = 1795459134  # 2026-11-23 14:38:54 UTC
+T0 = 1795459134  # 2026-11-23 18:38:54 UTC
 failures = []
 
 
@@ -380,6 +380,70 @@ def complete(tmp):
           f'a GPU lost while recording replays as {shown!r}, live {row!r}')
 
 
+def monitor_record(tmp):
+    """nvitop --record in the monitor (in tmux, umask 022): a private file whose frames hold every
+    field nvitop-record's frames of the same moment hold, and a GPU lost while the monitor records
+    replays as live."""
+    if subprocess.run(['sh', '-c', 'command -v tmux'], capture_output=True).returncode != 0:
+        print('monitor --record: skipped (no tmux)')
+        return
+    with open(SCENARIO, encoding='utf-8') as f:
+        machine = json.load(f)
+    scenario = os.path.join(tmp, 'monitor-losing.json')
+    with open(scenario, 'w', encoding='utf-8') as f:
+        json.dump(machine, f)
+    e = dict(env(NVML_SIM_TIME='1000'), NVML_SIM_SCENARIO=scenario)
+    reference = os.path.join(tmp, 'monitor-reference.nvtrec')
+    out = subprocess.run([RECORD, '-f', reference, '-n', '1'], env=e, capture_output=True,
+                         text=True, timeout=60)
+    check(out.returncode == 0, f'nvitop-record: {out.stderr}')
+    path = os.path.join(tmp, 'monitor-rec', 'monitor.nvtrec')
+    os.mkdir(os.path.dirname(path))
+    tmux = ['tmux', '-L', f'nvt-monitor-record-{os.getpid()}']
+    conf = os.path.join(tmp, 'tmux.conf')
+    write(conf, b'set -g status off\n')
+    names = ('LD_LIBRARY_PATH', 'NVML_SIM_SCENARIO', 'NVML_SIM_TIME', 'TZ')
+    command = ' '.join(f"{k}='{v}'" for k, v in e.items() if k in names)
+    subprocess.run(tmux + ['-f', conf, 'new-session', '-d', '-s', 'main', '-x', '160', '-y', '50',
+                           f"umask 022; env {command} TERM=xterm-256color '{NVITOP}' --record "
+                           f"'{path}' --interval 0.5"], check=True, env=e)
+    try:
+        count = lambda: len(frames(read(path))) if os.path.exists(path) else 0
+        check(wait_for(lambda: count() >= 2), 'the monitor recorded nothing')
+        mode = stat.S_IMODE(os.stat(path).st_mode)
+        check(mode == 0o600, f'the monitor\'s recording is {mode:o} under umask 022')
+        got = subprocess.run([NVITOP, '--json', '--replay', path], env=e, capture_output=True,
+                             text=True, timeout=60)
+        want = subprocess.run([NVITOP, '--json', '--replay', reference], env=e,
+                              capture_output=True, text=True, timeout=60)
+        have = json.loads(got.stdout)['devices'] if got.returncode == 0 else []
+        need = json.loads(want.stdout)['devices'] if want.returncode == 0 else []
+        check(len(have) == len(need) == 8, f'devices: {len(have)} {len(need)} {got.stderr}')
+        for mine, theirs in zip(have, need):
+            missing = {k: (mine.get(k), v) for k, v in theirs.items()
+                       if v is not None and mine.get(k) != v}
+            check(missing == {}, f'the monitor\'s frame of GPU {theirs.get("index")} differs '
+                  f'from nvitop-record\'s: {missing}')
+        # GPU 1 is lost while the monitor records.
+        machine['devices'][1]['lost'] = True
+        with open(scenario + '.tmp', 'w', encoding='utf-8') as f:
+            json.dump(machine, f)
+        os.replace(scenario + '.tmp', scenario)
+        shown = ''
+        for _ in range(200):
+            time.sleep(0.1)
+            shown = subprocess.run([NVITOP, '-1', '--replay', path], env=e, capture_output=True,
+                                   text=True, timeout=60).stdout
+            if 'ERROR: GPU is Lost' in shown:
+                break
+        live = subprocess.run([NVITOP, '-1'], env=e, capture_output=True, text=True, timeout=60)
+        row = [line for line in live.stdout.splitlines() if 'GPU is Lost' in line]
+        check(len(row) == 1 and row[0] in shown.splitlines(),
+              f'a GPU lost while the monitor records replays as {shown!r}, live {row!r}')
+    finally:
+        subprocess.run(tmux + ['kill-server'], capture_output=True, check=False)
+
+
 def at(path, when, tz='UTC'):
     """(exit status, the frame's time, stderr) of --json --at."""
     out = subprocess.run([NVITOP, '--json', '--replay', path, '--at', when],
@@ -433,6 +497,68 @@ def times_cases(tmp):
     check(rc == 0 and stamp == T0 + 0.49, f'--at the first frame\'s second: {rc} {stamp} {err}')
 
 
+def json_times(path, args, tz='UTC'):
+    """(exit status, frame times, stderr lines) of --json --replay path args in time zone tz."""
+    out = subprocess.run([NVITOP, '--json', '--replay', path] + args, env=dict(env(), TZ=tz),
+                         capture_output=True, text=True, timeout=60)
+    return (out.returncode, [json.loads(line)['timestamp'] for line in out.stdout.splitlines()],
+            out.stderr.splitlines())
+
+
+def range_cases(tmp):
+    """--from/--to across a clock set back: every era's frames in the range, in the order they
+    were recorded, with a note; and "JSON for the last day" after a step back over midnight."""
+    path = os.path.join(tmp, 'range.nvtrec')
+    out = record(['-f', path], f'{T0}+1x120,{T0 + 90.5}+1x60,{T0 - 3600.5}+1x60', 240)
+    check(out.returncode == 0, 'range recording: ' + out.stderr)
+    era1 = [T0 + i for i in range(120)]
+    era2 = [T0 + 90.5 + i for i in range(60)]
+    era3 = [T0 - 3600.5 + i for i in range(60)]
+    for args in (['--from', '@0'], ['--to', f'@{T0 + 1000}']):
+        rc, got, err = json_times(path, args)
+        check(rc == 0 and got == era1 + era2 + era3 and len(err) == 2
+              and all('the clock was set back' in line for line in err),
+              f'--json {args} over three eras: {rc} {len(got)} frames {err}')
+    rc, got, err = json_times(path, ['--from', f'@{T0 + 100}', '--to', f'@{T0 + 110}'])
+    check(rc == 0 and got == era1[100:111] + era2[10:20] and len(err) == 1
+          and 'at frame 131 of 240' in err[0] and 'in the order they were recorded' in err[0],
+          f'a range recorded twice: {rc} {got} {err}')
+    rc, got, err = json_times(path, ['--from', f'@{T0 - 3570}', '--to', f'@{T0 - 3560}'])
+    check(rc == 0 and got == era3[31:41] and err == [],
+          f'a range in the hour the clock went back: {rc} {got} {err}')
+    # JSON for the last day: the clock set back an hour at 00:20 (local), to 23:20 the day before,
+    # and recording on for 30 minutes; the last day is 00:00-00:19, nothing of the day before.
+    # In a directory of daily files (UTC dates) and in a file, in two time zones.
+    for tz, midnight in (('UTC', 1795478400), ('Europe/Berlin', 1795478400 - 3600)):
+        times = f'{midnight - 3600}+60x80,{midnight + 1200 - 3600}+60x30'
+        day = os.path.join(tmp, f'lastday-{tz.replace("/", "-")}')
+        out = record(['-o', day], times, 110)
+        one = os.path.join(tmp, f'lastday-{tz.replace("/", "-")}.nvtrec')
+        out2 = record(['-f', one], times, 110)
+        check(out.returncode == 0 and out2.returncode == 0, f'{tz}: {out.stderr} {out2.stderr}')
+        want = [midnight + 60 * i for i in range(20)]
+        for where in (day, one):
+            for args in (['--from', '00:00'], ['--from', '2026-11-24'],
+                         ['--from', '00:00', '--to', '23:59']):
+                rc, got, err = json_times(where, args, tz)
+                check(rc == 0 and got == want and err == [],
+                      f'{tz}: the last day ({args}) of {os.path.basename(where)}: {rc} '
+                      f'{[iso(t) for t in got[:3]]}..{[iso(t) for t in got[-3:]]} '
+                      f'({len(got)} frames) {err}')
+    # --to a time of day is the first one after --from: a range over midnight.
+    rc, got, err = json_times(one, ['--from', '23:50', '--to', '00:05'], 'Europe/Berlin')
+    midnight = 1795478400 - 3600
+    check(rc == 0 and got == [midnight - 600 + 60 * i for i in range(16)] and err == [],
+          f'--from 23:50 --to 00:05: {rc} {[iso(t) for t in got]} {err}')
+    # The 25-hour day in New York (2026-11-01, a frame every 10 minutes from 00:10): --from the
+    # date --to 23:59 is the whole day, 24 h 50 min of frames.
+    ny = os.path.join(tmp, 'range-ny.nvtrec')
+    out = record(['-f', ny], '1793506200+600x153', 153)
+    rc, got, err = json_times(ny, ['--from', '2026-11-01', '--to', '23:59'], 'America/New_York')
+    check(out.returncode == 0 and rc == 0 and got == [1793506200 + 600 * i for i in range(149)]
+          and err == [], f'New York\'s 25-hour day: {rc} {len(got)} frames {err}')
+
+
 def retention(tmp):
     """--retain-days 7 counts the days of today and before: a file dated in the future and a
     look-alike name are kept and count for nothing; a file named by a wrong clock but written
@@ -455,6 +581,25 @@ def retention(tmp):
                   + ['nvitop-2027-01-01-000.nvtrec', 'nvitop-2026-1x-01-000.nvtrec',
                      'nvitop-2020-01-01-000.nvtrec'])
     check(left == want, f'retention kept {left}, expected {want}')
+    # --retain-bytes removes by the day a file is aged by: a file named by a wrong clock (2020)
+    # but written today goes after the older days, not first (its name sorts first).
+    day = os.path.join(tmp, 'retention-bytes')
+    os.mkdir(day)
+    big = read(base(tmp, 'big.nvtrec', T0 - 3 * 86400, 20))
+    names = [f'nvitop-2026-11-{d}-000.nvtrec' for d in (20, 21, 22)] + [
+        'nvitop-2020-01-01-000.nvtrec']
+    for name in names:
+        write(os.path.join(day, name), big)
+        stamp = T0 - 3600 if '2020' in name else calendar.timegm(time.strptime(
+            name[7:17], '%Y-%m-%d')) + 3600
+        os.utime(os.path.join(day, name), (stamp, stamp))
+    limit = int(2.5 * len(big) + len(small))
+    out = record(['-o', day, '--retain-bytes', str(limit)], f'{T0}+1x2', 2)
+    left = sorted(os.listdir(day))
+    want = sorted(names[2:] + ['nvitop-2026-11-23-000.nvtrec'])
+    check(out.returncode == 0 and left == want,
+          f'--retain-bytes {limit} ({len(big)}-byte files) kept {left}, expected {want}: '
+          f'{out.stderr}')
 
 
 def wait_for(what, seconds=30):
@@ -480,6 +625,7 @@ def full_disk_inner(tmp):
     try:
         full_disk_steps(mnt, path, log, proc)
         full_disk_monitor(tmp, mnt)
+        full_disk_retention(tmp, mnt)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -525,6 +671,58 @@ def full_disk_monitor(tmp, mnt):
     check(wait_for(lambda: 'Recording again' in screen()),
           f'the monitor does not say it records again: {screen()}')
     check(wait_for(lambda: count() > before), 'the monitor records no frame after the pause')
+
+
+def fill(mnt):
+    """Fill the tmpfs at mnt with one file, 'fill'."""
+    fd = os.open(os.path.join(mnt, 'fill'), os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        while True:
+            os.write(fd, bytes(4096))
+    except OSError:
+        pass
+    os.close(fd)
+
+
+def full_disk_retention(tmp, mnt):
+    """A full disk under --retain-bytes: the oldest files are removed, one at a time, to make room,
+    and no frame is lost; without a byte limit nothing is removed and the recorder pauses."""
+    old = read(base(tmp, 'old.nvtrec', T0 - 3 * 86400, 20))
+    # In the order they go: by the day they are aged by; the file named by a wrong clock (2020)
+    # but written today goes last.
+    names = [f'nvitop-2026-11-{d}-000.nvtrec' for d in (20, 21, 22)]
+    names.append('nvitop-2020-01-01-000.nvtrec')
+    for limit in ([], ['--retain-bytes', '100M']):
+        for name in os.listdir(mnt):
+            if os.path.isdir(os.path.join(mnt, name)):
+                for inner in os.listdir(os.path.join(mnt, name)):
+                    os.unlink(os.path.join(mnt, name, inner))
+                os.rmdir(os.path.join(mnt, name))
+            else:
+                os.unlink(os.path.join(mnt, name))
+        day = os.path.join(mnt, 'days')
+        os.mkdir(day)
+        for name in names:
+            write(os.path.join(day, name), old)
+        os.utime(os.path.join(day, names[-1]), (T0 - 3600, T0 - 3600))
+        fill(mnt)
+        out = record(['-o', day] + limit, f'{T0}+1x40', 40)
+        left = [n for n in names if n in os.listdir(day)]
+        today = os.path.join(day, 'nvitop-2026-11-23-000.nvtrec')
+        rc, got, _ = replay(today) if os.path.exists(today) else (1, [], [])
+        if not limit:
+            check(out.returncode == 0 and left == names and 'not recording until there is room'
+                  in out.stderr and 'removed' not in out.stderr,
+                  f'a full disk without a byte limit: {out.returncode} {left} {out.stderr!r}')
+            continue
+        removed = [n for n in names if n not in left]
+        said = [line for line in out.stderr.splitlines() if 'to make room' in line]
+        check(out.returncode == 0 and rc == 0 and got == [T0 + i for i in range(40)],
+              f'--retain-bytes on a full disk: {out.returncode} {len(got)} frames {out.stderr!r}')
+        check(removed != [] and removed == names[:len(removed)] and len(said) == len(removed)
+              and all(n in line for n, line in zip(removed, said))
+              and 'not recording' not in out.stderr,
+              f'--retain-bytes on a full disk removed {removed}, said {out.stderr!r}')
 
 
 def full_disk_steps(mnt, path, log, proc):
@@ -577,6 +775,7 @@ def main():
         return 1 if failures else 0
     with tempfile.TemporaryDirectory() as tmp:
         times_cases(tmp)
+        range_cases(tmp)
         retention(tmp)
         full_disk(tmp)
         reader_cases(tmp)
@@ -584,6 +783,7 @@ def main():
         junk(tmp)
         private(tmp)
         complete(tmp)
+        monitor_record(tmp)
     if failures:
         print(f'{len(failures)} failure(s)', file=sys.stderr)
         return 1

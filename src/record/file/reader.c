@@ -104,6 +104,14 @@ size_t rec_reader_find_at(const struct rec_reader *r, double t, size_t *matches)
     return rec_index_find(&r->index, t, REC_FIND_SLACK_S, matches);
 }
 
+void rec_reader_era(const struct rec_reader *r, size_t i, size_t *first, size_t *end) {
+    rec_index_era(&r->index, i, first, end);
+}
+
+size_t rec_reader_find_in_era(const struct rec_reader *r, size_t i, double t) {
+    return rec_index_find_in_era(&r->index, i, t);
+}
+
 double rec_reader_first_time(const struct rec_reader *r) {
     return r->index.min_time;
 }

@@ -34,6 +34,9 @@ double rec_reader_time(const struct rec_reader *r, size_t i);
  * step starts an era.  A time is looked up in the latest era that holds it (its frames run from
  * before it to at most REC_FIND_SLACK_S after it), else in the latest era that starts before it. */
 #define REC_FIND_SLACK_S 60.0
+/* A frame this many seconds older than the one before it starts an era: a clock stepped back.
+ * Smaller steps (a clock slewed or stepped by NTP) are no era. */
+#define REC_ERA_STEP_S 1.0
 
 /* The last frame at or before t (as above), or (size_t)-1 when t is before every era. */
 size_t rec_reader_find(const struct rec_reader *r, double t);
@@ -41,6 +44,13 @@ size_t rec_reader_find(const struct rec_reader *r, double t);
 /* The same, with *matches set to the number of eras holding t: more than one when that time was
  * recorded more than once (the clock was set back). */
 size_t rec_reader_find_at(const struct rec_reader *r, double t, size_t *matches);
+
+/* The era of frame i < count (its run of frames whose times do not go back): [*first, *end). */
+void rec_reader_era(const struct rec_reader *r, size_t i, size_t *first, size_t *end);
+
+/* The last frame at or before t in the era of frame i < count, or (size_t)-1 when that era starts
+ * after t. */
+size_t rec_reader_find_in_era(const struct rec_reader *r, size_t i, double t);
 
 /* The earliest and the latest time of any frame (not the first's and the last's when the clock was
  * set back). */

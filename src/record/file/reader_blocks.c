@@ -173,6 +173,42 @@ size_t rec_index_find(const struct rec_index *x, double t, double slack, size_t 
     return chosen != SIZE_MAX ? chosen : fallback;
 }
 
+/* The era holding block b. */
+static size_t era_of_block(const struct rec_index *x, size_t b) {
+    size_t lo = 0;
+    size_t hi = x->era_count;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (x->eras[mid] <= b) {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+/* The blocks of era e: [*lo, *hi). */
+static void era_blocks(const struct rec_index *x, size_t e, size_t *lo, size_t *hi) {
+    *lo = x->era_count > 0 ? x->eras[e] : 0;
+    *hi = e + 1 < x->era_count ? x->eras[e + 1] : x->block_count;
+}
+
+void rec_index_era(const struct rec_index *x, size_t i, size_t *first, size_t *end) {
+    size_t lo = 0;
+    size_t hi = 0;
+    era_blocks(x, era_of_block(x, block_of(x, i)), &lo, &hi);
+    *first = x->blocks[lo].first;
+    *end = hi < x->block_count ? x->blocks[hi].first : x->count;
+}
+
+size_t rec_index_find_in_era(const struct rec_index *x, size_t i, double t) {
+    size_t lo = 0;
+    size_t hi = 0;
+    era_blocks(x, era_of_block(x, block_of(x, i)), &lo, &hi);
+    return find_in(x, lo, hi, t);
+}
+
 size_t rec_index_keyframe(const struct rec_index *x, size_t i, char *error, size_t error_size) {
     size_t b = block_of(x, i);
     const struct rec_index_block *block = &x->blocks[b];

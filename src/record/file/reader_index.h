@@ -17,14 +17,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "record/file/reader.h"
 #include "util/text/strbuf.h"
 
 #define REC_BLOCK_FRAMES 1024U
 /* Lines of notes kept about damage and skipped files; the rest are counted in one more line. */
 #define REC_MAX_NOTES 32U
-/* A frame this many seconds older than the one before it starts an era (reader_index.h): a clock
- * stepped back.  Smaller steps (a clock slewed or stepped by NTP) are no era. */
-#define REC_ERA_STEP_S 1.0
 
 /* One frame record. */
 struct rec_entry {
@@ -142,6 +140,13 @@ double rec_index_time(const struct rec_index *x, size_t i);
  * *matches (may be NULL) counts the eras that hold t (more than one: that time occurred twice,
  * the clock was set back). */
 size_t rec_index_find(const struct rec_index *x, double t, double slack, size_t *matches);
+
+/* The era of frame i < x->count: its frames are [*first, *end). */
+void rec_index_era(const struct rec_index *x, size_t i, size_t *first, size_t *end);
+
+/* The last frame at or before t in the era of frame i < x->count, or SIZE_MAX when that era starts
+ * after t. */
+size_t rec_index_find_in_era(const struct rec_index *x, size_t i, double t);
 
 /* The keyframe frame i < x->count is decoded from (the last one at or before it in its segment),
  * or SIZE_MAX with a message. */

@@ -200,17 +200,19 @@ bool replay_event_between(const struct nvt_snapshot *prev, const struct nvt_snap
 static size_t last_event_in(struct rec_reader *reader, size_t lo, size_t hi, char *what,
                             size_t what_size, char *error, size_t error_size) {
     struct frame *prev = NULL;
-    if (!rec_reader_frame(reader, lo, &prev, error, error_size)) {
-        return SIZE_MAX;
-    }
     size_t found = SIZE_MAX;
     char text[128];
-    for (size_t k = lo + 1; k <= hi; k++) {
+    for (size_t k = lo; k <= hi; k++) {
         struct frame *cur = NULL;
         if (!rec_reader_frame(reader, k, &cur, error, error_size)) {
-            /* Damaged: on past the frames lost with it, comparing across them. */
+            /* Damaged: on past the frames lost with it, comparing across them (the window's
+             * first frame too: the comparisons start at the first frame that decodes). */
             k = rec_reader_next_key(reader, k) - 1;
             error[0] = '\0';
+            continue;
+        }
+        if (prev == NULL) {
+            prev = cur;
             continue;
         }
         if (replay_event_between(&prev->snap, &cur->snap, text, sizeof(text))) {

@@ -53,12 +53,17 @@ static void step(struct replay *r, int delta, double now_s) {
     }
 }
 
-/* Move by seconds of recorded time; across a longer gap, to the frame after it. */
+/* Move by seconds of recorded time within the era shown (reader.h: the clock set back while
+ * recording starts one); across a longer gap, or the era's edge, to the frame after it (or, back,
+ * to the era's first frame, then to the frame before it). */
 static void jump_by(struct replay *r, double seconds, double now_s) {
     double t = time_of(r, r->index) + seconds;
-    size_t i = rec_reader_find(r->reader, t);
+    size_t first = 0;
+    size_t end = 0;
+    rec_reader_era(r->reader, r->index, &first, &end);
+    size_t i = rec_reader_find_in_era(r->reader, r->index, t);
     if (i == SIZE_MAX) {
-        i = 0;
+        i = r->index > first ? first : r->index > 0 ? r->index - 1 : 0;
     }
     if (seconds > 0 && i <= r->index) {
         i = r->index + 1;
@@ -71,8 +76,10 @@ static void jump_by(struct replay *r, double seconds, double now_s) {
 }
 
 static void jump_to_typed(struct replay *r, double now_s) {
-    double first = time_of(r, 0);
-    double last = time_of(r, r->count - 1);
+    /* As --at: the earliest and latest times recorded (not the first and the last frame's where
+     * the clock was set back while recording), the first frame's second holds it. */
+    double first = rec_reader_first_time(r->reader);
+    double last = rec_reader_last_time(r->reader);
     double t = 0.0;
     char error[128];
     if (!when_parse(r->prompt, first, last, &t, error, sizeof(error))) {
@@ -80,14 +87,24 @@ static void jump_to_typed(struct replay *r, double now_s) {
         return;
     }
     char text[sizeof(r->note)];
-    size_t i = rec_reader_find(r->reader, t);
+    size_t matches = 0;
+    size_t i = rec_reader_find_at(r->reader, t, &matches);
+    if (i == SIZE_MAX && floor(t) == floor(first)) {
+        i = rec_reader_find_at(r->reader, first, &matches);
+    }
     char when[64];
-    if (i == SIZE_MAX || t > last + END_SLACK_S) {
+    if (i == SIZE_MAX || (matches == 0 && t > last + END_SLACK_S)) {
         when_format(i == SIZE_MAX ? first : last, when, sizeof(when));
         snprintf(text, sizeof(text), "%s is outside the recording (it %s %s).", r->prompt,
                  i == SIZE_MAX ? "starts" : "ends", when);
         note(r, text);
         return;
+    }
+    if (matches > 1) {
+        snprintf(text, sizeof(text),
+                 "%s was recorded %zu times (the clock was set back): the latest, frame %zu.",
+                 r->prompt, matches, i + 1);
+        note(r, text);
     }
     replay_move(r, i, now_s);
 }
@@ -214,8 +231,8 @@ static void draw_prompt(const struct replay *r, struct canvas *canvas, int y, in
 static void draw_bar(const struct replay *r, struct canvas *canvas, int y, int x, int width) {
     const struct view_style plain = {0};
     const struct view_style mark = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD};
-    double first = time_of(r, 0);
-    double span = time_of(r, r->count - 1) - first;
+    double first = rec_reader_first_time(r->reader);
+    double span = rec_reader_last_time(r->reader) - first;
     size_t shown = replay_shown_frame(r);
     double fraction = span > 0.0 ? (time_of(r, shown) - first) / span : 1.0;
     fraction = fraction < 0.0 ? 0.0 : fraction > 1.0 ? 1.0 : fraction;

@@ -28,6 +28,14 @@ void replay_move(struct replay *r, size_t i, double now_s) {
     r->anchor_rec = rec_reader_time(r->reader, r->index);
 }
 
+double replay_next_due(const struct replay *r) {
+    size_t first = 0;
+    size_t end = 0;
+    rec_reader_era(r->reader, r->index, &first, &end);
+    double shown = rec_reader_time(r->reader, r->index);
+    return r->index + 1 < end ? rec_reader_time(r->reader, r->index + 1) : shown + 1.0;
+}
+
 /* While playing: the frame of the recorded time that has come (frames in between are skipped
  * at high speeds, as a live monitor skips what happens between two snapshots). */
 static void play_on(struct replay *r, double now_s) {
@@ -35,10 +43,14 @@ static void play_on(struct replay *r, double now_s) {
         return;
     }
     double t = r->anchor_rec + (now_s - r->anchor_s) * replay_speed(r);
-    size_t i = rec_reader_find(r->reader, t);
+    size_t i = rec_reader_find_in_era(r->reader, r->index, t);
     if (i != SIZE_MAX && i > r->index) {
         r->index = i;
         r->pending = true;
+    } else if (r->index + 1 < r->count && t >= replay_next_due(r)) {
+        /* The era's last frame has had its second: the clock was set back after it, and playing
+         * goes on in recording order from the next era's first frame. */
+        replay_move(r, r->index + 1, now_s);
     }
     if (r->index + 1 >= r->count) {
         r->playing = false;
@@ -146,8 +158,7 @@ static int replay_timeout_ms(const void *impl, double now_s) {
     if (!r->playing || r->index + 1 >= r->count) {
         return -1;
     }
-    double due =
-        r->anchor_s + (rec_reader_time(r->reader, r->index + 1) - r->anchor_rec) / replay_speed(r);
+    double due = r->anchor_s + (replay_next_due(r) - r->anchor_rec) / replay_speed(r);
     double ms = ceil((due - now_s) * 1000.0);
     return ms < 0.0 ? 0 : ms > 60000.0 ? 60000 : (int)ms;
 }

@@ -40,6 +40,11 @@ struct replay {
 /* The frame shown: the one take() handed out last, or before the first the one about to be. */
 size_t replay_shown_frame(const struct replay *r);
 
+/* The recorded time (on the clock of the frame shown) at which playing shows the next frame: its
+ * time, or a second after the frame shown when the next one starts another era (the clock was set
+ * back there). */
+double replay_next_due(const struct replay *r);
+
 /* Speed factor of r's current speed. */
 double replay_speed(const struct replay *r);
 

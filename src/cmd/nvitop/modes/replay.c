@@ -153,20 +153,55 @@ static bool pick_frame(const struct rec_reader *r, const struct nvitop_options *
     return true;
 }
 
+/* --to: with --from, a time of day is the first such moment after --from (--from 22:00 --to 02:00
+ * runs over midnight, --from 00:00 --to 23:59 is the day of --from even when it is not over). */
+static bool parse_to(const struct rec_reader *r, const struct nvitop_options *o, double from,
+                     double *out) {
+    if (o->from == NULL) {
+        return parse_time(r, "--to", o->to, out);
+    }
+    char error[256];
+    if (!when_parse_after(o->to, from, rec_reader_first_time(r), rec_reader_last_time(r), out,
+                          error, sizeof(error))) {
+        fprintf(stderr, "nvitop: --to: %s\n", error);
+        return false;
+    }
+    return true;
+}
+
+/* A frame printed after one with a later time: the clock was set back while recording (an era,
+ * reader.h).  One note for each such step among the frames printed. */
+static void say_step(const struct rec_reader *r, size_t i, double before, double t) {
+    char a[64];
+    char b[64];
+    when_format(before, a, sizeof(a));
+    when_format(t, b, sizeof(b));
+    fprintf(stderr,
+            "nvitop: note: the clock was set back while recording, from %s to %s at frame %zu of "
+            "%zu; frames are printed in the order they were recorded\n",
+            a, b, i + 1, rec_reader_count(r));
+}
+
 static int print_range(struct rec_reader *r, const struct nvitop_options *o,
                        const struct tui_settings *settings, bool color) {
     size_t count = rec_reader_count(r);
-    double from = rec_reader_time(r, 0);
-    double to = rec_reader_time(r, count - 1);
+    /* By default the whole recording: its earliest and latest times, which are not the first and
+     * the last frame's when the clock was set back while recording. */
+    double from = rec_reader_first_time(r);
+    double to = rec_reader_last_time(r);
     if ((o->from != NULL && !parse_time(r, "--from", o->from, &from)) ||
-        (o->to != NULL && !parse_time(r, "--to", o->to, &to))) {
+        (o->to != NULL && !parse_to(r, o, from, &to))) {
         return 1;
     }
     size_t printed = 0;
+    double last_printed = 0;
     for (size_t i = 0; i < count; i++) {
         double t = rec_reader_time(r, i);
         if (t < from || t > to) {
             continue;
+        }
+        if (printed > 0 && t < last_printed - REC_ERA_STEP_S) {
+            say_step(r, i, last_printed, t);
         }
         struct frame *frame = NULL;
         char error[512];
@@ -190,6 +225,7 @@ static int print_range(struct rec_reader *r, const struct nvitop_options *o,
             return 1;
         }
         printed++;
+        last_printed = t;
     }
     if (printed == 0) {
         char range[160];
