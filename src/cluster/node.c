@@ -4,10 +4,13 @@
 #include "cluster/node.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/parse/dcgm.h"
 #include "util/text/str.h"
+#include "util/text/strbuf.h"
 
 const char *node_state_name(enum node_state state) {
     switch (state) {
@@ -48,8 +51,12 @@ bool node_summary_uses(const char *name, size_t len, const void *context) {
         USED("gpu_power_usage_W"),
         USED("gpu_temperature_C"),
         USED("process_gpu_memory_MiB"),
+        USED("nvitop_pod_gpu_memory_MiB"),
     };
 #undef USED
+    if (dcgm_is_family(name, len)) {
+        return true;
+    }
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
         if (used[i].len == len && memcmp(name, used[i].name, len) == 0) {
             return true;
@@ -107,7 +114,7 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     for (size_t i = 0; i < doc->sample_count; i++) {
         const struct prom_sample *s = &doc->samples[i];
         if (!str_starts_with(s->name, "gpu_") && !str_starts_with(s->name, "process_") &&
-            strcmp(s->name, "nvitop_info") != 0) {
+            !str_starts_with(s->name, "nvitop_")) {
             continue;
         }
         const char *host = prom_label_value(doc, s, "hostname");
@@ -116,7 +123,9 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         }
         if (strcmp(s->name, "nvitop_info") == 0) {
             const char *driver = prom_label_value(doc, s, "driver_version");
+            const char *exporter = prom_label_value(doc, s, "exporter");
             str_copy(out->driver, sizeof out->driver, driver != NULL ? driver : "");
+            out->dcgm = exporter != NULL && strcmp(exporter, "dcgm-exporter") == 0;
             continue;
         }
         const char *index = prom_label_value(doc, s, "index");
@@ -129,6 +138,11 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
             const char *user = prom_label_value(doc, s, "username");
             out->process_count++;
             add_user(users, &user_count, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+            continue;
+        }
+        if (strcmp(s->name, "nvitop_pod_gpu_memory_MiB") == 0) { /* a pod: a user, no process */
+            const char *pod = prom_label_value(doc, s, "username");
+            add_user(users, &user_count, pod != NULL ? pod : "N/A", isnan(v) ? 0 : v);
             continue;
         }
         if (strcmp(s->name, "gpu_memory_total_MiB") == 0) {
@@ -157,7 +171,9 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         }
     }
     if (!any) {
-        str_copy(why, size, "no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer");
+        str_copy(
+            why, size,
+            "no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU metrics in the answer");
         return false;
     }
     if (util_n > 0) {
@@ -167,4 +183,31 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     out->user_count = user_count < NODE_TOP_USERS ? user_count : NODE_TOP_USERS;
     memcpy(out->users, users, out->user_count * sizeof users[0]);
     return true;
+}
+
+/* Parse the summary's series of body; a dcgm-exporter body is parsed a second time, translated
+ * (a few lines a GPU, so the second parse is small). */
+bool node_summarize_body(const char *body, size_t len, struct node_summary *out, char *why,
+                         size_t size) {
+    struct prom_doc doc;
+    char err[200];
+    if (prom_parse_only(body, len, node_summary_uses, NULL, &doc, err, sizeof err) != 0) {
+        /* A body cut short is said as such (its last line is not a malformed one). */
+        snprintf(why, size, "%s%s",
+                 str_starts_with(err, "truncated") ? "" : "malformed metrics: ", err);
+        return false;
+    }
+    struct strbuf translated = STRBUF_INIT;
+    if (dcgm_translate(&doc, &translated)) {
+        prom_doc_free(&doc);
+        if (prom_parse(translated.data, translated.len, &doc, err, sizeof err) != 0) {
+            snprintf(why, size, "dcgm-exporter metrics not read: %s", err); /* cannot happen */
+            strbuf_fini(&translated);
+            return false;
+        }
+    }
+    strbuf_fini(&translated);
+    bool ok = node_summarize(&doc, out, why, size);
+    prom_doc_free(&doc);
+    return ok;
 }

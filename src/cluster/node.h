@@ -33,6 +33,7 @@ struct node_user {
 struct node_summary {
     char hostname[128]; /* the hostname label; empty when no series had one */
     char driver[32];
+    bool dcgm;          /* read from NVIDIA's dcgm-exporter (no process metrics: pods as users) */
     unsigned gpu_count; /* physical GPUs */
     unsigned mig_count; /* MIG devices */
     double util_mean;   /* over physical GPUs that report utilization */
@@ -66,6 +67,12 @@ struct node {
 double node_reading(double v);
 
 bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size);
+
+/* A node's /metrics body summarised: only the summary's series are parsed, and a dcgm-exporter
+ * body is read through parse/dcgm.h.  False with a reason in why ("malformed metrics: line 3:
+ * ...", "truncated: ...", or node_summarize()'s). */
+bool node_summarize_body(const char *body, size_t len, struct node_summary *out, char *why,
+                         size_t size);
 
 /* The metric names node_summarize() reads (a prom_keep_fn for prom_parse_only(); context
  * unused). */

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "cluster/node.h"
+#include "cluster/parse/dcgm.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 static void device_na(struct nvt_device_snapshot *d) {
@@ -255,6 +257,17 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         free(rs);
         return NULL;
     }
+    /* A dcgm-exporter node: its series in our exporter's names (parse/dcgm.h), parsed again. */
+    struct strbuf translated = STRBUF_INIT;
+    if (dcgm_translate(&rs->doc, &translated)) {
+        prom_doc_free(&rs->doc);
+        int rc = prom_parse(translated.data, translated.len, &rs->doc, err, errlen);
+        strbuf_fini(&translated);
+        if (rc != 0) {
+            free(rs);
+            return NULL;
+        }
+    }
     const struct prom_doc *doc = &rs->doc;
     struct nvt_snapshot *snap = &rs->snap;
     snap->timestamp = clock_wall_s();
@@ -302,8 +315,9 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         snap->devices = rs->devices;
     }
     if (snap->device_count == 0) {
-        str_copy(err, errlen,
-                 "no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer");
+        str_copy(
+            err, errlen,
+            "no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU metrics in the answer");
         remote_snapshot_free(rs);
         return NULL;
     }

@@ -167,7 +167,7 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
         snprintf(buf, size, "%s  %s  %s", node, host, problem);
         return;
     }
-    char age[16], util[16], max[16], used[32], total[32], mem[80], power[24], temp[16];
+    char age[16], util[16], max[16], used[32], total[32], mem[80], power[24], temp[16], procs[16];
     char users[256];
     fmt_age(age, sizeof age, n, now);
     fmt_pct(util, sizeof util, s->util_mean);
@@ -178,9 +178,15 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
     fmt_unit(power, sizeof power, s->power_w, "W");
     fmt_unit(temp, sizeof temp, s->temperature_max_c, "C");
     fmt_users(users, sizeof users, s);
+    /* dcgm-exporter has no process metrics: its count is unknown, not 0. */
+    if (s->dcgm) {
+        snprintf(procs, sizeof procs, "N/A");
+    } else {
+        snprintf(procs, sizeof procs, "%u", s->process_count);
+    }
     char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
     cell(node, sizeof node, n->address, w->node);
     cell(host, sizeof host, s->hostname[0] != '\0' ? s->hostname : "-", w->host);
-    snprintf(buf, size, "%s  %s  %4u %3u %4s %4s %19s %5s %4s %5u %3s  %s", node, host,
-             s->gpu_count, s->mig_count, util, max, mem, power, temp, s->process_count, age, users);
+    snprintf(buf, size, "%s  %s  %4u %3u %4s %4s %19s %5s %4s %5s %3s  %s", node, host,
+             s->gpu_count, s->mig_count, util, max, mem, power, temp, procs, age, users);
 }

@@ -70,7 +70,8 @@ def test(argv):
                 '- bad data: malformed metrics: line 1: expected a metric name',
             f'http://127.0.0.1:{bad}/missing': '- http error: HTTP 404',
             f'http://127.0.0.1:{bad}/other':
-                '- bad data: no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer',
+                '- bad data: no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU '
+                'metrics in the answer',
         }
         for address, text in expected_bad.items():
             check(rows.get(address) == text, f'{address}: got {rows.get(address)!r}, '

@@ -35,19 +35,48 @@ enum field {
 };
 
 #define PHYSICAL "{index!~\".*:.*\"}"
+/* dcgm-exporter's series (docs/cluster.md, "dcgm-exporter nodes"): a physical GPU's rows have no
+ * GPU_I_ID (MIG instances' have one), and "< 2147483632" drops DCGM's blank values (every one is
+ * at least DCGM_INT32_BLANK, parse/dcgm.h).  A GPU without memory rows of its own counts its MIG
+ * instances' ("or on (instance, job, gpu)"). */
+#define DCGM_PHYSICAL "{GPU_I_ID=\"\"}"
+#define NOT_BLANK     " < 2147483632"
+#define DCGM_FB_TOTAL(sel)                                                                         \
+    "((DCGM_FI_DEV_FB_USED" sel NOT_BLANK ") + (DCGM_FI_DEV_FB_FREE" sel NOT_BLANK                 \
+    ") + ((DCGM_FI_DEV_FB_RESERVED" sel NOT_BLANK ") or DCGM_FI_DEV_FB_USED" sel " * 0))"
+#define DCGM_PER_GPU(a, b) "((" a ") or on (instance, job, gpu) (" b "))"
 static const char *const queries[F_COUNT] = {
-    [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ")",
-    [F_MIG] = "count by (instance, job) (gpu_memory_total_MiB{index=~\".*:.*\"})",
-    [F_UTIL_MEAN] = "avg by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
-    [F_UTIL_MAX] = "max by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
-    [F_MEM_USED] = "sum by (instance, job) (gpu_memory_used_MiB" PHYSICAL " >= 0)",
-    [F_MEM_TOTAL] = "sum by (instance, job) (gpu_memory_total_MiB" PHYSICAL " >= 0)",
-    [F_POWER] = "sum by (instance, job) (gpu_power_usage_W" PHYSICAL " >= 0)",
-    [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000)",
+    [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ") or "
+               "label_replace(count by (instance, job, Hostname) (count by (instance, job, "
+               "Hostname, gpu) (DCGM_FI_DEV_FB_USED)), \"hostname\", \"$1\", \"Hostname\", "
+               "\"(.*)\")",
+    [F_MIG] = "count by (instance, job) (gpu_memory_total_MiB{index=~\".*:.*\"}) or "
+              "count by (instance, job) (DCGM_FI_DEV_FB_USED{GPU_I_ID!=\"\"})",
+    [F_UTIL_MEAN] = "avg by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0) or "
+                    "avg by (instance, job) (DCGM_FI_DEV_GPU_UTIL" DCGM_PHYSICAL NOT_BLANK ")",
+    [F_UTIL_MAX] = "max by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0) or "
+                   "max by (instance, job) (DCGM_FI_DEV_GPU_UTIL" DCGM_PHYSICAL NOT_BLANK ")",
+    [F_MEM_USED] =
+        "sum by (instance, job) (gpu_memory_used_MiB" PHYSICAL " >= 0) or "
+        "sum by (instance, job) " DCGM_PER_GPU("DCGM_FI_DEV_FB_USED" DCGM_PHYSICAL NOT_BLANK,
+                                               "DCGM_FI_DEV_FB_USED" NOT_BLANK),
+    [F_MEM_TOTAL] =
+        "sum by (instance, job) (gpu_memory_total_MiB" PHYSICAL " >= 0) or "
+        "sum by (instance, job) " DCGM_PER_GPU(DCGM_FB_TOTAL(DCGM_PHYSICAL), DCGM_FB_TOTAL("")),
+    [F_POWER] = "sum by (instance, job) (gpu_power_usage_W" PHYSICAL " >= 0) or "
+                "sum by (instance, job) (DCGM_FI_DEV_POWER_USAGE" DCGM_PHYSICAL NOT_BLANK ")",
+    [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000) or "
+               "max by (instance, job) (DCGM_FI_DEV_GPU_TEMP" DCGM_PHYSICAL NOT_BLANK ")",
     [F_PROCS] = "count by (instance, job) (process_gpu_memory_MiB)",
+    /* dcgm-exporter's pods (its Kubernetes labels) stand in for users, "namespace/pod". */
     [F_USERS] = "topk by (instance, job) (3, sum by (instance, job, username) "
-                "(process_gpu_memory_MiB >= 0))",
-    [F_DRIVER] = "max by (instance, job, driver_version) (nvitop_info)",
+                "(process_gpu_memory_MiB >= 0) or sum by (instance, job, username) "
+                "(label_join(DCGM_FI_DEV_FB_USED{pod!=\"\"}" NOT_BLANK ", \"username\", \"/\", "
+                "\"namespace\", \"pod\")))",
+    [F_DRIVER] = "max by (instance, job, driver_version, exporter) (nvitop_info) or "
+                 "label_replace(label_replace(max by (instance, job, DCGM_FI_DRIVER_VERSION) "
+                 "(DCGM_FI_DEV_FB_USED), \"driver_version\", \"$1\", \"DCGM_FI_DRIVER_VERSION\", "
+                 "\"(.*)\"), \"exporter\", \"dcgm-exporter\", \"\", \"\")",
 };
 
 struct target {
@@ -225,7 +254,9 @@ static void on_field(const struct prom_json_series *series, void *context) {
     }
     case F_DRIVER: {
         const char *driver = prom_json_label(series, "driver_version");
+        const char *exporter = prom_json_label(series, "exporter");
         str_copy(s->driver, sizeof s->driver, driver != NULL ? driver : "");
+        s->dcgm = exporter != NULL && strcmp(exporter, "dcgm-exporter") == 0;
         break;
     }
     default:

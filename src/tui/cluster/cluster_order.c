@@ -80,6 +80,7 @@ static double usage(const struct node *n, enum cluster_order order) {
                : order == CLUSTER_ORDER_MEMORY ? s->memory_used_mib
                : order == CLUSTER_ORDER_POWER  ? s->power_w
                : order == CLUSTER_ORDER_TEMP   ? s->temperature_max_c
+               : s->dcgm                       ? NAN /* no process metrics */
                                                : (double)s->process_count;
     return isnan(v) ? -1 : v;
 }

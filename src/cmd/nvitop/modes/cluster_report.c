@@ -89,6 +89,8 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
     json_string(w, s->hostname[0] != '\0' ? s->hostname : NULL);
     json_key(w, "driver_version");
     json_string(w, s->driver[0] != '\0' ? s->driver : NULL);
+    json_key(w, "exporter");
+    json_string(w, s->dcgm ? "dcgm-exporter" : "nvitop-exporter");
     json_key(w, "gpu_count");
     json_u64(w, s->gpu_count);
     json_key(w, "mig_count");
@@ -99,8 +101,12 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
     number(w, "memory_total_mib", s->memory_total_mib);
     number(w, "power_w", s->power_w);
     number(w, "temperature_max_c", s->temperature_max_c);
-    json_key(w, "process_count");
-    json_u64(w, s->process_count);
+    json_key(w, "process_count"); /* dcgm-exporter has no process metrics */
+    if (s->dcgm) {
+        json_null(w);
+    } else {
+        json_u64(w, s->process_count);
+    }
     json_key(w, "top_users");
     json_begin_array(w);
     for (size_t i = 0; i < s->user_count; i++) {

@@ -1,0 +1,90 @@
+"""dcgm-exporter nodes, recognised from their bodies with no flag: three loopback servers serving
+the bodies of tests/cluster/dcgm (written from dcgm-exporter's documented default counters and
+labels: 3.x without Kubernetes labels, 4.x with DCGM_FI_DRIVER_VERSION and pods, 4.x with MIG
+instances and DCGM blank values) beside our exporter on the faulty scenario.  nvitop -1 and
+--json with --hosts, then the same nodes through a real Prometheus (Debian's) scraping them: the
+same lines."""
+import contextlib
+import json
+import os
+import sys
+
+from cluster_lib import (Exporter, FleetPrometheus, check, main_wrapper, nodes_table, run_nvitop,
+                         scenario_path, served)
+from once_test import EXPECTED
+
+BODIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dcgm')
+
+# Checked by hand from the bodies: blank values (DCGM_FP64_BLANK power, DCGM_INT64_NOT_SUPPORTED,
+# DCGM_INT32_NOT_SUPPORTED utilisation of a MIG-enabled GPU) are left out of every figure; memory
+# is FB used + free + reserved; a MIG-enabled GPU's memory is its instances'; pods are the users;
+# dcgm-exporter has no process count (N/A).
+DCGM_EXPECTED = {
+    'dcgm-3x.prom': 'dgx-a 2 0 46% 93% 30.0GiB / 79.2GiB 288W 61C N/A <age> -',
+    'dcgm-4x-k8s.prom': 'k8s-gpu-7 4 0 59% 100% 155.6GiB / 318.4GiB 1671W 71C N/A <age> '
+                        'ml/train-0 136.0GiB, serving/infer-a 19.6GiB',
+    'dcgm-4x-mig.prom': 'mig-node 2 2 12% 12% 30.5GiB / 158.4GiB 278W 48C N/A <age> -',
+}
+
+
+def check_rows(out, addresses, expected):
+    rows = nodes_table(out)
+    for name, address in addresses.items():
+        fields = rows[address].split(' ')
+        check(fields[11].endswith('s') and fields[11][:-1].isdigit(),
+              f'{name}: age {fields[11]}\n{out}')
+        fields[11] = '<age>'
+        check(' '.join(fields) == expected[name],
+              f'{name}: got {" ".join(fields)!r}, expected {expected[name]!r}\n{out}')
+
+
+def test(argv):
+    nvitop, exporter = argv[0], argv[1]
+    with contextlib.ExitStack() as stack:
+        addresses = {}
+        for name in DCGM_EXPECTED:
+            with open(os.path.join(BODIES, name), 'rb') as f:
+                body = f.read()
+            port = stack.enter_context(served({'/metrics': (200, body)}))
+            addresses[name] = f'127.0.0.1:{port}'
+        faulty = stack.enter_context(
+            Exporter(exporter, scenario_path('faulty'), ['--hostname', 'node-faulty']))
+        addresses['faulty'] = f'127.0.0.1:{faulty.port}'
+        expected = {**DCGM_EXPECTED, 'faulty': EXPECTED['faulty']}
+
+        code, out, err, _ = run_nvitop(nvitop, ['-1', '--hosts', ','.join(addresses.values())])
+        check(code == 0 and err == '', f'status {code}, stderr {err!r}\n{out}')
+        check_rows(out, addresses, expected)
+
+        code, out, err, _ = run_nvitop(nvitop, ['--json', '--hosts',
+                                                ','.join(addresses.values())])
+        check(code == 0, f'status {code}, stderr {err!r}')
+        nodes = {n['address']: n for n in json.loads(out)['nodes']}
+        k8s = nodes[addresses['dcgm-4x-k8s.prom']]['summary']
+        check(k8s['exporter'] == 'dcgm-exporter' and k8s['driver_version'] == '550.54.15' and
+              k8s['process_count'] is None and k8s['gpu_count'] == 4 and
+              k8s['memory_total_mib'] == 4 * 81506 and
+              k8s['top_users'] == [{'username': 'ml/train-0', 'gpu_memory_mib': 139264},
+                                   {'username': 'serving/infer-a', 'gpu_memory_mib': 20030}],
+              f'{k8s}')
+        old = nodes[addresses['dcgm-3x.prom']]['summary']
+        check(old['driver_version'] is None and old['power_w'] == 287.514, f'{old}')
+        ours = nodes[addresses['faulty']]['summary']
+        check(ours['exporter'] == 'nvitop-exporter' and ours['process_count'] == 4, f'{ours}')
+
+        with FleetPrometheus(list(addresses.values())) as prom:
+            prom.wait_targets(up=len(addresses))
+            code, out, err, _ = run_nvitop(nvitop, ['-1', '--prometheus', prom.url()])
+            check(code == 0 and err == '', f'status {code}, stderr {err!r}\n{out}')
+            check_rows(out, addresses, expected)
+            check(len(nodes_table(out)) == len(addresses), f'extra rows:\n{out}')
+            code, out, err, _ = run_nvitop(nvitop, ['--json', '--prometheus', prom.url()])
+            nodes = {n['address']: n for n in json.loads(out)['nodes']}
+            mig = nodes[addresses['dcgm-4x-mig.prom']]['summary']
+            check(mig['exporter'] == 'dcgm-exporter' and mig['driver_version'] == '535.161.08' and
+                  mig['process_count'] is None and mig['mig_count'] == 2, f'{mig}')
+
+
+if __name__ == '__main__':
+    main_wrapper(test)
+    sys.exit(0)
