@@ -7,11 +7,13 @@ same lines."""
 import contextlib
 import json
 import os
+import shlex
 import sys
 
 from cluster_lib import (Exporter, FleetPrometheus, check, main_wrapper, nodes_table, run_nvitop,
-                         scenario_path, served)
+                         scenario_path, served, wait_until)
 from once_test import EXPECTED
+from screen_test import Tmux
 
 BODIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dcgm')
 
@@ -83,6 +85,19 @@ def test(argv):
             mig = nodes[addresses['dcgm-4x-mig.prom']]['summary']
             check(mig['exporter'] == 'dcgm-exporter' and mig['driver_version'] == '535.161.08' and
                   mig['process_count'] is None and mig['mig_count'] == 2, f'{mig}')
+
+        # The cluster screen, and Enter on the MIG node: its device panel, MIG devices included.
+        command = f'{shlex.quote(nvitop)} -U --hosts {addresses["dcgm-4x-mig.prom"]}; sleep 60'
+        tmux = Tmux(command)
+        try:
+            wait_until(lambda: 'mig-node' in tmux.capture(), 20, 'the MIG node on the screen')
+            tmux.keys('Enter')
+            wanted = ('Driver Version: 535.161.08', 'A100-SXM4-80GB', '0:1      3g.40gb',
+                      '0:2      3g.40gb', '20224MiB / 39.28GiB', 'No running processes found')
+            wait_until(lambda: all(w in tmux.capture() for w in wanted), 20,
+                       'the node view of the MIG node')
+        finally:
+            tmux.close()
 
 
 if __name__ == '__main__':
