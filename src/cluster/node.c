@@ -54,7 +54,7 @@ bool node_summary_uses(const char *name, size_t len, const void *context) {
         USED("nvitop_pod_gpu_memory_MiB"),
     };
 #undef USED
-    if (dcgm_is_family(name, len)) {
+    if (dcgm_is_read(name, len)) {
         return true;
     }
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {

@@ -75,6 +75,18 @@ bool dcgm_is_family(const char *name, size_t len) {
     return len >= sizeof DCGM_PREFIX - 1 && memcmp(name, DCGM_PREFIX, sizeof DCGM_PREFIX - 1) == 0;
 }
 
+bool dcgm_is_read(const char *name, size_t len) {
+    if (!dcgm_is_family(name, len)) {
+        return false;
+    }
+    for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
+        if (strlen(fields[f].dcgm) == len && memcmp(fields[f].dcgm, name, len) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 bool dcgm_blank(double v) {
     static const double int32_blank = 2147483632.0;   /* 0x7ffffff0 */
     static const double fp64_blank = 140737488355328.0; /* 2^47 */

@@ -16,6 +16,10 @@
 /* True for a dcgm-exporter family name ("DCGM_FI_..."; len bytes, not NUL-terminated). */
 bool dcgm_is_family(const char *name, size_t len);
 
+/* True for a family dcgm_translate() reads (DCGM_FI_DEV_GPU_UTIL, _FB_USED, ...): what a summary
+ * needs to parse of a dcgm-exporter body. */
+bool dcgm_is_read(const char *name, size_t len);
+
 /* True for a DCGM "blank" value: a field without a value (DCGM_INT32_BLANK 2147483632 to
  * NOT_PERMISSIONED 2147483635, DCGM_INT64_BLANK 9223372036854775792 to 9223372036854775795, which
  * a double cannot tell from 2^63, and DCGM_FP64_BLANK 2^47 to 2^47 + 3). */

@@ -41,6 +41,9 @@ static void test_blank(void **state) {
     assert_true(dcgm_is_family("DCGM_FI_DEV_GPU_UTIL", 20));
     assert_false(dcgm_is_family("DCGM_F", 6));
     assert_false(dcgm_is_family("gpu_utilization_Percentage", 26));
+    assert_true(dcgm_is_read("DCGM_FI_DEV_FB_RESERVED", 23));
+    assert_false(dcgm_is_read("DCGM_FI_DEV_FB_RESERVE", 22));
+    assert_false(dcgm_is_read("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", 36));
 }
 
 static void test_translate(void **state) {
