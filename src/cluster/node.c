@@ -36,6 +36,42 @@ const char *node_state_name(enum node_state state) {
     return "?";
 }
 
+static const struct {
+    enum node_flag flag;
+    const char *text, *name;
+} flag_names[] = {
+    {NODE_FLAG_LOST, "LOST", "lost"}, {NODE_FLAG_XID, "XID", "xid"},
+    {NODE_FLAG_ECC, "ECC", "ecc"},    {NODE_FLAG_THROTTLE, "THROTTLE", "throttle"},
+    {NODE_FLAG_HOT, "HOT", "hot"},
+};
+
+const char *node_flag_name(enum node_flag flag) {
+    for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++) {
+        if (flag_names[i].flag == flag) {
+            return flag_names[i].name;
+        }
+    }
+    return "?";
+}
+
+void node_flags_text(char *buf, size_t size, const struct node_summary *s) {
+    str_copy(buf, size, s->flags == 0 ? "ok" : "");
+    for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++) {
+        if ((s->flags & flag_names[i].flag) == 0) {
+            continue;
+        }
+        if (buf[0] != '\0') {
+            str_append(buf, size, ",");
+        }
+        str_append(buf, size, flag_names[i].text);
+        if (flag_names[i].flag == NODE_FLAG_XID && !isnan(s->xid_last)) {
+            char xid[24];
+            snprintf(xid, sizeof xid, ":%.0f", s->xid_last);
+            str_append(buf, size, xid);
+        }
+    }
+}
+
 bool node_summary_uses(const char *name, size_t len, const void *context) {
     (void)context;
 #define USED(name)                                                                                 \
@@ -52,6 +88,8 @@ bool node_summary_uses(const char *name, size_t len, const void *context) {
         USED("gpu_temperature_C"),
         USED("process_gpu_memory_MiB"),
         USED("nvitop_pod_gpu_memory_MiB"),
+        USED("nvitop_health_flags"),
+        USED("nvitop_xid_last"),
     };
 #undef USED
     if (dcgm_is_read(name, len)) {
@@ -106,6 +144,7 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     out->util_mean = out->util_max = NAN;
     out->memory_used_mib = out->memory_total_mib = NAN;
     out->power_w = out->temperature_max_c = NAN;
+    out->xid_last = NAN;
     struct node_user users[USER_TABLE];
     size_t user_count = 0;
     double util_sum = 0;
@@ -134,6 +173,20 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         }
         bool mig = strchr(index, ':') != NULL;
         double v = node_reading(s->value);
+        if (strcmp(s->name, "nvitop_health_flags") == 0) {
+            out->flags |= isnan(v) ? 0 : (unsigned)v & NODE_FLAG_ALL;
+            continue;
+        }
+        if (strcmp(s->name, "nvitop_xid_last") == 0) {
+            out->xid_last = v > 0 ? nan_max(out->xid_last, v) : out->xid_last;
+            continue;
+        }
+        if (strcmp(s->name, "gpu_memory_total_MiB") == 0) {
+            const char *name = prom_label_value(doc, s, "devicename");
+            if (name != NULL && strcmp(name, "ERROR: GPU is Lost") == 0) {
+                out->flags |= NODE_FLAG_LOST;
+            }
+        }
         if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
             const char *user = prom_label_value(doc, s, "username");
             out->process_count++;

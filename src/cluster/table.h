@@ -13,9 +13,10 @@
 struct table_widths {
     int node; /* cells */
     int host;
+    int health; /* HEALTH: "ok" or the flags (node_flags_text()), at least 6 */
 };
 
-/* The cells a line takes besides NODE, HOST and TOP USERS. */
+/* The cells a line takes besides NODE, HOST, HEALTH and TOP USERS. */
 #define TABLE_FIXED_CELLS 63
 /* Room for a NODE or HOST cell (an address is at most 255 bytes, a cut one ends with '~'). */
 #define TABLE_CELL_MAX 1024

@@ -20,12 +20,14 @@ BODIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dcgm')
 # Checked by hand from the bodies: blank values (DCGM_FP64_BLANK power, DCGM_INT64_NOT_SUPPORTED,
 # DCGM_INT32_NOT_SUPPORTED utilisation of a MIG-enabled GPU) are left out of every figure; memory
 # is FB used + free + reserved; a MIG-enabled GPU's memory is its instances'; pods are the users;
-# dcgm-exporter has no process count (N/A).
+# dcgm-exporter has no process count (N/A).  Health: 3.x GPU 0 has SW thermal slowdown (0x20) in
+# DCGM_FI_DEV_CLOCK_THROTTLE_REASONS and is above its DCGM_FI_DEV_SLOWDOWN_TEMP; 4.x GPU 3 has
+# DCGM_FI_DEV_ROW_REMAP_FAILURE (the SW power cap 0x4 is no flag); the MIG node's GPU 1 had XID 79.
 DCGM_EXPECTED = {
-    'dcgm-3x.prom': 'dgx-a 2 0 46% 93% 30.0GiB / 79.2GiB 288W 61C N/A <age> -',
-    'dcgm-4x-k8s.prom': 'k8s-gpu-7 4 0 59% 100% 155.6GiB / 318.4GiB 1671W 71C N/A <age> '
+    'dcgm-3x.prom': 'dgx-a 2 0 46% 93% 30.0GiB / 79.2GiB 288W 61C N/A <age> THROTTLE,HOT -',
+    'dcgm-4x-k8s.prom': 'k8s-gpu-7 4 0 59% 100% 155.6GiB / 318.4GiB 1671W 71C N/A <age> ECC '
                         'ml/train-0 136.0GiB, serving/infer-a 19.6GiB',
-    'dcgm-4x-mig.prom': 'mig-node 2 2 12% 12% 30.5GiB / 158.4GiB 278W 48C N/A <age> -',
+    'dcgm-4x-mig.prom': 'mig-node 2 2 12% 12% 30.5GiB / 158.4GiB 278W 48C N/A <age> XID:79 -',
 }
 
 
@@ -70,9 +72,13 @@ def test(argv):
                                    {'username': 'serving/infer-a', 'gpu_memory_mib': 20030}],
               f'{k8s}')
         old = nodes[addresses['dcgm-3x.prom']]['summary']
-        check(old['driver_version'] is None and old['power_w'] == 287.514, f'{old}')
+        check(old['driver_version'] is None and old['power_w'] == 287.514 and
+              old['health'] == ['throttle', 'hot'] and old['xid_last'] is None, f'{old}')
+        mig = nodes[addresses['dcgm-4x-mig.prom']]['summary']
+        check(mig['health'] == ['xid'] and mig['xid_last'] == 79, f'{mig}')
         ours = nodes[addresses['faulty']]['summary']
-        check(ours['exporter'] == 'nvitop-exporter' and ours['process_count'] == 4, f'{ours}')
+        check(ours['exporter'] == 'nvitop-exporter' and ours['process_count'] == 4 and
+              ours['health'] == ['lost'], f'{ours}')
 
         with FleetPrometheus(list(addresses.values())) as prom:
             prom.wait_targets(up=len(addresses))
@@ -84,7 +90,8 @@ def test(argv):
             nodes = {n['address']: n for n in json.loads(out)['nodes']}
             mig = nodes[addresses['dcgm-4x-mig.prom']]['summary']
             check(mig['exporter'] == 'dcgm-exporter' and mig['driver_version'] == '535.161.08' and
-                  mig['process_count'] is None and mig['mig_count'] == 2, f'{mig}')
+                  mig['process_count'] is None and mig['mig_count'] == 2 and
+                  mig['health'] == ['xid'] and mig['xid_last'] == 79, f'{mig}')
 
         # The cluster screen, and Enter on the MIG node: its device panel, MIG devices included.
         command = f'{shlex.quote(nvitop)} -U --hosts {addresses["dcgm-4x-mig.prom"]}; sleep 60'

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/node.h"
 #include "util/array.h"
 #include "util/xalloc.h"
 
@@ -26,6 +27,11 @@ enum slot {
     S_SM_CLOCK,
     S_MEM_CLOCK,
     S_XID,
+    S_ECC_DBE,
+    S_REMAP_UNCORRECTABLE,
+    S_REMAP_FAILURE,
+    S_CLOCK_EVENTS,
+    S_SLOWDOWN_TEMP,
     S_COUNT
 };
 
@@ -33,15 +39,28 @@ static const struct {
     const char *dcgm;
     enum slot slot;
 } fields[] = {
-    {"DCGM_FI_DEV_GPU_UTIL", S_UTIL},        {"DCGM_FI_DEV_MEM_COPY_UTIL", S_MEM_UTIL},
-    {"DCGM_FI_DEV_ENC_UTIL", S_ENC},         {"DCGM_FI_DEV_DEC_UTIL", S_DEC},
-    {"DCGM_FI_DEV_FB_USED", S_FB_USED},      {"DCGM_FI_DEV_FB_FREE", S_FB_FREE},
-    {"DCGM_FI_DEV_FB_RESERVED", S_FB_RESERVED}, {"DCGM_FI_DEV_POWER_USAGE", S_POWER},
-    {"DCGM_FI_DEV_GPU_TEMP", S_TEMP},        {"DCGM_FI_DEV_SM_CLOCK", S_SM_CLOCK},
-    {"DCGM_FI_DEV_MEM_CLOCK", S_MEM_CLOCK},  {"DCGM_FI_DEV_XID_ERRORS", S_XID},
+    {"DCGM_FI_DEV_GPU_UTIL", S_UTIL},
+    {"DCGM_FI_DEV_MEM_COPY_UTIL", S_MEM_UTIL},
+    {"DCGM_FI_DEV_ENC_UTIL", S_ENC},
+    {"DCGM_FI_DEV_DEC_UTIL", S_DEC},
+    {"DCGM_FI_DEV_FB_USED", S_FB_USED},
+    {"DCGM_FI_DEV_FB_FREE", S_FB_FREE},
+    {"DCGM_FI_DEV_FB_RESERVED", S_FB_RESERVED},
+    {"DCGM_FI_DEV_POWER_USAGE", S_POWER},
+    {"DCGM_FI_DEV_GPU_TEMP", S_TEMP},
+    {"DCGM_FI_DEV_SM_CLOCK", S_SM_CLOCK},
+    {"DCGM_FI_DEV_MEM_CLOCK", S_MEM_CLOCK},
+    {"DCGM_FI_DEV_XID_ERRORS", S_XID},
+    {"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", S_ECC_DBE},
+    {"DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", S_REMAP_UNCORRECTABLE},
+    {"DCGM_FI_DEV_ROW_REMAP_FAILURE", S_REMAP_FAILURE},
+    {"DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", S_CLOCK_EVENTS}, /* DCGM 3.x's name */
+    {"DCGM_FI_DEV_CLOCKS_EVENT_REASONS", S_CLOCK_EVENTS},
+    {"DCGM_FI_DEV_SLOWDOWN_TEMP", S_SLOWDOWN_TEMP},
 };
 
-/* What each slot is written as (S_FB_RESERVED only adds to the total; S_XID is a health flag). */
+/* What each slot is written as (S_FB_RESERVED only adds to the total; the health slots make
+ * nvitop_health_flags and nvitop_xid_last). */
 static const char *const written[S_COUNT] = {
     [S_UTIL] = "gpu_utilization_Percentage",
     [S_MEM_UTIL] = "gpu_memory_utilization_Percentage",
@@ -53,8 +72,32 @@ static const char *const written[S_COUNT] = {
     [S_TEMP] = "gpu_temperature_C",
     [S_SM_CLOCK] = "gpu_clock_sm_MHz",
     [S_MEM_CLOCK] = "gpu_clock_memory_MHz",
-    [S_XID] = "nvitop_dcgm_xid_last",
+    [S_XID] = "nvitop_xid_last",
 };
+
+/* NVML's clock event (throttle) reasons that need a human: HW slowdown 0x8, SW thermal 0x20, HW
+ * thermal 0x40, HW power brake 0x80 (not the SW power cap 0x4, which a busy GPU reaches every
+ * day, nor idle, application clocks, sync boost or display clocks). */
+#define THROTTLE_REASONS 0xe8u
+
+/* The health flags (node.h's NODE_FLAG_*) of a device's values. */
+static unsigned health_flags(const double *v) {
+    unsigned flags = 0;
+    if (v[S_XID] > 0) {
+        flags |= NODE_FLAG_XID;
+    }
+    if (v[S_ECC_DBE] > 0 || v[S_REMAP_UNCORRECTABLE] > 0 || v[S_REMAP_FAILURE] > 0) {
+        flags |= NODE_FLAG_ECC;
+    }
+    if (v[S_CLOCK_EVENTS] >= 0 && v[S_CLOCK_EVENTS] < 4294967296.0 &&
+        ((unsigned long long)v[S_CLOCK_EVENTS] & THROTTLE_REASONS) != 0) {
+        flags |= NODE_FLAG_THROTTLE;
+    }
+    if (v[S_TEMP] > 0 && v[S_SLOWDOWN_TEMP] > 0 && v[S_TEMP] >= v[S_SLOWDOWN_TEMP]) {
+        flags |= NODE_FLAG_HOT;
+    }
+    return flags;
+}
 
 struct device {
     unsigned long gpu;
@@ -88,7 +131,7 @@ bool dcgm_is_read(const char *name, size_t len) {
 }
 
 bool dcgm_blank(double v) {
-    static const double int32_blank = 2147483632.0;   /* 0x7ffffff0 */
+    static const double int32_blank = 2147483632.0;     /* 0x7ffffff0 */
     static const double fp64_blank = 140737488355328.0; /* 2^47 */
     /* 0x7ffffffffffffff0 and the next three round to 2^63 as doubles. */
     static const double int64_blank = 9223372036854775808.0;
@@ -241,7 +284,8 @@ bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
             continue;
         }
         host = host != NULL ? host : nonempty(prom_label_value(doc, s, "Hostname"));
-        driver = driver != NULL ? driver : nonempty(prom_label_value(doc, s, "DCGM_FI_DRIVER_VERSION"));
+        driver =
+            driver != NULL ? driver : nonempty(prom_label_value(doc, s, "DCGM_FI_DRIVER_VERSION"));
         (void)device_of(&ds, gpu, false, 0); /* every GPU seen is a physical device */
         struct device *d = device_of(&ds, gpu, gi != NULL, instance);
         d->model = d->model != NULL ? d->model : nonempty(prom_label_value(doc, s, "modelName"));
@@ -249,8 +293,8 @@ bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
         d->profile =
             d->profile != NULL ? d->profile : nonempty(prom_label_value(doc, s, "GPU_I_PROFILE"));
         d->pod = d->pod != NULL ? d->pod : nonempty(prom_label_value(doc, s, "pod"));
-        d->namespace_ = d->namespace_ != NULL ? d->namespace_
-                                              : nonempty(prom_label_value(doc, s, "namespace"));
+        d->namespace_ =
+            d->namespace_ != NULL ? d->namespace_ : nonempty(prom_label_value(doc, s, "namespace"));
         for (size_t f = 0; f < ARRAY_SIZE(fields); f++) {
             if (strcmp(s->name, fields[f].dcgm) == 0) {
                 d->v[fields[f].slot] = dcgm_blank(s->value) ? NAN : s->value;
@@ -284,6 +328,7 @@ bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
                 write_series(out, written[k], host, d, d->v[k]);
             }
         }
+        write_series(out, "nvitop_health_flags", host, d, health_flags(d->v));
         if (d->pod != NULL) {
             char user[256];
             snprintf(user, sizeof user, "%s%s%s", d->namespace_ != NULL ? d->namespace_ : "",

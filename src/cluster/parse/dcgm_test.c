@@ -2,7 +2,7 @@
  * the node summary and node snapshot of the bodies in tests/cluster/dcgm (written from
  * dcgm-exporter's documented default counters and labels: 3.x, 4.x with Kubernetes labels, 4.x
  * with MIG instances).  argv[1]: that folder. */
-#include "nvt_cmocka.h"
+#include "cluster/parse/dcgm.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "cluster/node.h"
-#include "cluster/parse/dcgm.h"
 #include "cluster/remote_snapshot.h"
+#include "nvt_cmocka.h"
 #include "util/sys/file.h"
 
 static const char *bodies_dir;
@@ -27,11 +27,11 @@ static char *read_body(const char *name, size_t *len) {
 
 static void test_blank(void **state) {
     (void)state;
-    assert_true(dcgm_blank(2147483632.0));        /* DCGM_INT32_BLANK */
-    assert_true(dcgm_blank(2147483634.0));        /* DCGM_INT32_NOT_SUPPORTED */
-    assert_true(dcgm_blank(2147483635.0));        /* DCGM_INT32_NOT_PERMISSIONED */
-    assert_true(dcgm_blank(140737488355328.0));   /* DCGM_FP64_BLANK */
-    assert_true(dcgm_blank(140737488355331.0));   /* DCGM_FP64_NOT_PERMISSIONED */
+    assert_true(dcgm_blank(2147483632.0));          /* DCGM_INT32_BLANK */
+    assert_true(dcgm_blank(2147483634.0));          /* DCGM_INT32_NOT_SUPPORTED */
+    assert_true(dcgm_blank(2147483635.0));          /* DCGM_INT32_NOT_PERMISSIONED */
+    assert_true(dcgm_blank(140737488355328.0));     /* DCGM_FP64_BLANK */
+    assert_true(dcgm_blank(140737488355331.0));     /* DCGM_FP64_NOT_PERMISSIONED */
     assert_true(dcgm_blank(9223372036854775794.0)); /* DCGM_INT64_NOT_SUPPORTED */
     assert_false(dcgm_blank(0));
     assert_false(dcgm_blank(2147483631.0));
@@ -59,7 +59,8 @@ static void test_translate(void **state) {
         "DCGM_FI_DEV_FB_FREE{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"h\"} 900\n"
         "DCGM_FI_DEV_FB_RESERVED{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"h\"} 24\n"
         "DCGM_FI_DEV_POWER_USAGE{gpu=\"1\",UUID=\"GPU-b\",Hostname=\"h\"} 140737488355328\n"
-        "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"3\",GPU_I_PROFILE=\"1g.10gb\",modelName=\"M\"} 7\n"
+        "DCGM_FI_DEV_FB_USED{gpu=\"0\",GPU_I_ID=\"3\",GPU_I_PROFILE=\"1g.10gb\",modelName=\"M\"} "
+        "7\n"
         "DCGM_FI_DEV_FB_FREE{gpu=\"0\",GPU_I_ID=\"3\",GPU_I_PROFILE=\"1g.10gb\"} 3\n"
         "DCGM_FI_DEV_GPU_TEMP{gpu=\"x\"} 50\n" /* not a GPU index: skipped */
         "up 1\n";
@@ -75,7 +76,8 @@ static void test_translate(void **state) {
         "gpu_utilization_Percentage{hostname=\"h\",index=\"0\",devicename=\"\",uuid=\"\"} NaN",
         "gpu_memory_used_MiB{hostname=\"h\",index=\"0\",devicename=\"\",uuid=\"\"} 7",
         "gpu_memory_free_MiB{hostname=\"h\",index=\"0\",devicename=\"\",uuid=\"\"} 3",
-        "gpu_memory_total_MiB{hostname=\"h\",index=\"0:3\",devicename=\"M MIG 1g.10gb\",uuid=\"\"} 10",
+        "gpu_memory_total_MiB{hostname=\"h\",index=\"0:3\",devicename=\"M MIG 1g.10gb\",uuid=\"\"} "
+        "10",
         "gpu_memory_total_MiB{hostname=\"h\",index=\"1\",devicename=\"M\",uuid=\"GPU-b\"} 1024",
         "gpu_utilization_Percentage{hostname=\"h\",index=\"1\",devicename=\"M\",uuid=\"GPU-b\"} 40",
         "gpu_power_usage_W{hostname=\"h\",index=\"1\",devicename=\"M\",uuid=\"GPU-b\"} NaN",
@@ -92,9 +94,8 @@ static void test_translate(void **state) {
     strbuf_fini(&out);
 
     /* Not dcgm-exporter's: nothing written. */
-    assert_int_equal(prom_parse("gpu_utilization_Percentage{index=\"0\"} 5\n", 40, &doc, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        prom_parse("gpu_utilization_Percentage{index=\"0\"} 5\n", 40, &doc, err, sizeof err), 0);
     assert_false(dcgm_translate(&doc, &out));
     assert_int_equal(out.len, 0);
     prom_doc_free(&doc);
@@ -119,6 +120,11 @@ static void test_summaries(void **state) {
     assert_true(s.temperature_max_c == 61);
     assert_int_equal(s.process_count, 0);
     assert_int_equal(s.user_count, 0);
+    /* GPU 0: SW thermal slowdown (0x20) and above its slowdown temperature. */
+    assert_int_equal(s.flags, NODE_FLAG_THROTTLE | NODE_FLAG_HOT);
+    char flags[64];
+    node_flags_text(flags, sizeof flags, &s);
+    assert_string_equal(flags, "THROTTLE,HOT");
 
     body = read_body("dcgm-4x-k8s.prom", &len);
     assert_true(node_summarize_body(body, len, &s, why, sizeof why));
@@ -134,6 +140,8 @@ static void test_summaries(void **state) {
     assert_string_equal(s.users[0].name, "ml/train-0");
     assert_true(s.users[0].gpu_memory_mib == 139264);
     assert_string_equal(s.users[1].name, "serving/infer-a");
+    /* GPU 3's row remapping failed; the SW power cap (0x4) and a blank slowdown are no flag. */
+    assert_int_equal(s.flags, NODE_FLAG_ECC);
 
     body = read_body("dcgm-4x-mig.prom", &len);
     assert_true(node_summarize_body(body, len, &s, why, sizeof why));
@@ -147,6 +155,10 @@ static void test_summaries(void **state) {
     /* GPU 0's memory is its two instances' sum. */
     assert_true(s.memory_used_mib == 20224 + 13 + 11000);
     assert_true(s.memory_total_mib == 40224 + 40424 + 81559);
+    assert_int_equal(s.flags, NODE_FLAG_XID);
+    assert_true(s.xid_last == 79);
+    node_flags_text(flags, sizeof flags, &s);
+    assert_string_equal(flags, "XID:79");
 }
 
 static void test_snapshot(void **state) {

@@ -31,6 +31,7 @@ enum field {
     F_PROCS,
     F_USERS,
     F_DRIVER,
+    F_HEALTH, /* one series per flag of a node, its label "flag" (the XID's value: the last XID) */
     F_COUNT
 };
 
@@ -45,6 +46,24 @@ enum field {
     "((DCGM_FI_DEV_FB_USED" sel NOT_BLANK ") + (DCGM_FI_DEV_FB_FREE" sel NOT_BLANK                 \
     ") + ((DCGM_FI_DEV_FB_RESERVED" sel NOT_BLANK ") or DCGM_FI_DEV_FB_USED" sel " * 0))"
 #define DCGM_PER_GPU(a, b) "((" a ") or on (instance, job, gpu) (" b "))"
+#define FLAG(name, expr)   "label_replace(" expr ", \"flag\", \"" name "\", \"\", \"\")"
+#define DCGM_CLOCK_EVENTS                                                                          \
+    "((DCGM_FI_DEV_CLOCKS_EVENT_REASONS or DCGM_FI_DEV_CLOCK_THROTTLE_REASONS)" NOT_BLANK ")"
+#define BY_NODE "count by (instance, job) "
+#define HEALTH_LOST                                                                                \
+    FLAG("lost", BY_NODE "(gpu_memory_total_MiB{devicename=\"ERROR: GPU is Lost\"})")
+#define HEALTH_XID FLAG("xid", "max by (instance, job) (DCGM_FI_DEV_XID_ERRORS > 0" NOT_BLANK ")")
+#define HEALTH_ECC                                                                                 \
+    FLAG("ecc", BY_NODE "(DCGM_FI_DEV_ECC_DBE_VOL_TOTAL > 0" NOT_BLANK                             \
+                        " or DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS > 0" NOT_BLANK                \
+                        " or DCGM_FI_DEV_ROW_REMAP_FAILURE > 0" NOT_BLANK ")")
+/* NVML's clock event bits 0x8 and 0x20 to 0x80 (parse/dcgm.c), without bit operators. */
+#define HEALTH_THROTTLE                                                                            \
+    FLAG("throttle", BY_NODE "(floor(" DCGM_CLOCK_EVENTS                                           \
+                             " / 8) % 2 == 1 or floor(" DCGM_CLOCK_EVENTS " / 32) % 8 > 0)")
+#define HEALTH_HOT                                                                                 \
+    FLAG("hot", BY_NODE "((DCGM_FI_DEV_GPU_TEMP" NOT_BLANK                                         \
+                        ") >= (DCGM_FI_DEV_SLOWDOWN_TEMP" NOT_BLANK "))")
 static const char *const queries[F_COUNT] = {
     [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ") or "
                "label_replace(count by (instance, job, Hostname) (count by (instance, job, "
@@ -77,6 +96,9 @@ static const char *const queries[F_COUNT] = {
                  "label_replace(label_replace(max by (instance, job, DCGM_FI_DRIVER_VERSION) "
                  "(DCGM_FI_DEV_FB_USED), \"driver_version\", \"$1\", \"DCGM_FI_DRIVER_VERSION\", "
                  "\"(.*)\"), \"exporter\", \"dcgm-exporter\", \"\", \"\")",
+    /* The health flags of node.h, from the same series as a direct read's (parse/dcgm.c). */
+    [F_HEALTH] =
+        HEALTH_LOST " or " HEALTH_XID " or " HEALTH_ECC " or " HEALTH_THROTTLE " or " HEALTH_HOT,
 };
 
 struct target {
@@ -193,7 +215,7 @@ static void on_gpus(const struct prom_json_series *series, void *context) {
     struct node *n = add_node(&r->found, &r->found_count, &r->found_cap, instance);
     struct node_summary *s = &n->summary;
     s->util_mean = s->util_max = s->memory_used_mib = s->memory_total_mib = NAN;
-    s->power_w = s->temperature_max_c = NAN;
+    s->power_w = s->temperature_max_c = s->xid_last = NAN;
     double v = series->value;
     s->gpu_count = isnan(v) || v < 0 || v > 1e6 ? 0 : (unsigned)v;
     const char *host = prom_json_label(series, "hostname");
@@ -250,6 +272,18 @@ static void on_field(const struct prom_json_series *series, void *context) {
     case F_USERS: {
         const char *user = prom_json_label(series, "username");
         add_user(s, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+        break;
+    }
+    case F_HEALTH: {
+        const char *flag = prom_json_label(series, "flag");
+        for (unsigned bit = 1; flag != NULL && bit <= NODE_FLAG_ALL; bit <<= 1) {
+            if (strcmp(flag, node_flag_name((enum node_flag)bit)) == 0) {
+                s->flags |= bit;
+            }
+        }
+        if (flag != NULL && strcmp(flag, "xid") == 0) {
+            s->xid_last = v;
+        }
         break;
     }
     case F_DRIVER: {

@@ -107,6 +107,15 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
     } else {
         json_u64(w, s->process_count);
     }
+    json_key(w, "health"); /* the flags' names, [] when none */
+    json_begin_array(w);
+    for (unsigned flag = 1; flag <= NODE_FLAG_ALL; flag <<= 1) {
+        if (s->flags & flag) {
+            json_string(w, node_flag_name((enum node_flag)flag));
+        }
+    }
+    json_end_array(w);
+    number(w, "xid_last", s->xid_last);
     json_key(w, "top_users");
     json_begin_array(w);
     for (size_t i = 0; i < s->user_count; i++) {
