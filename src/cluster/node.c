@@ -139,6 +139,35 @@ static int by_memory_desc(const void *a, const void *b) {
     return strcmp(x->name, y->name);
 }
 
+/* Which physical GPUs are idle: utilization under NODE_IDLE_UTIL and nothing running on them (a
+ * process of ours, or a pod of dcgm-exporter's, on the GPU or one of its MIG devices).  A GPU
+ * without a utilization reading (MIG enabled) is not counted idle. */
+#define NODE_IDLE_UTIL 5.0
+#define GPU_TABLE      256
+struct gpu_use {
+    unsigned long index;
+    bool quiet; /* a utilization reading under NODE_IDLE_UTIL */
+    bool busy;  /* something runs on it */
+};
+
+static struct gpu_use *gpu_use_of(struct gpu_use *table, size_t *count, const char *index) {
+    char *end;
+    unsigned long g = strtoul(index, &end, 10);
+    if (end == index) {
+        return NULL;
+    }
+    for (size_t i = 0; i < *count; i++) {
+        if (table[i].index == g) {
+            return &table[i];
+        }
+    }
+    if (*count == GPU_TABLE) {
+        return NULL;
+    }
+    table[*count] = (struct gpu_use){.index = g};
+    return &table[(*count)++];
+}
+
 bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size) {
     memset(out, 0, sizeof *out);
     out->util_mean = out->util_max = NAN;
@@ -149,6 +178,8 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     size_t user_count = 0;
     double util_sum = 0;
     unsigned util_n = 0;
+    struct gpu_use gpus[GPU_TABLE];
+    size_t gpu_n = 0;
     bool any = false;
     for (size_t i = 0; i < doc->sample_count; i++) {
         const struct prom_sample *s = &doc->samples[i];
@@ -187,6 +218,13 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
                 out->flags |= NODE_FLAG_LOST;
             }
         }
+        if (strcmp(s->name, "process_gpu_memory_MiB") == 0 ||
+            strcmp(s->name, "nvitop_pod_gpu_memory_MiB") == 0) {
+            struct gpu_use *g = gpu_use_of(gpus, &gpu_n, index);
+            if (g != NULL) {
+                g->busy = true;
+            }
+        }
         if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
             const char *user = prom_label_value(doc, s, "username");
             out->process_count++;
@@ -212,6 +250,10 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         if (strcmp(s->name, "gpu_utilization_Percentage") == 0) {
             util_sum += v;
             util_n++;
+            struct gpu_use *g = gpu_use_of(gpus, &gpu_n, index);
+            if (g != NULL) {
+                g->quiet = v < NODE_IDLE_UTIL;
+            }
             out->util_max = nan_max(out->util_max, v);
         } else if (strcmp(s->name, "gpu_memory_used_MiB") == 0) {
             out->memory_used_mib = nan_add(out->memory_used_mib, v);
@@ -231,6 +273,9 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     }
     if (util_n > 0) {
         out->util_mean = util_sum / util_n;
+    }
+    for (size_t i = 0; i < gpu_n; i++) {
+        out->idle_count += gpus[i].quiet && !gpus[i].busy;
     }
     qsort(users, user_count, sizeof users[0], by_memory_desc);
     out->user_count = user_count < NODE_TOP_USERS ? user_count : NODE_TOP_USERS;

@@ -199,3 +199,34 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
              s->gpu_count, s->mig_count, util, max, mem, power, temp, procs, age, w->health, flags,
              users);
 }
+
+static double nan_sum(double a, double b) {
+    return isnan(b) ? a : isnan(a) ? b : a + b;
+}
+
+void table_totals(const struct node *nodes, size_t count, struct table_totals *out) {
+    memset(out, 0, sizeof *out);
+    out->nodes = count;
+    out->memory_free_mib = out->power_w = NAN;
+    for (size_t i = 0; i < count; i++) {
+        const struct node *n = &nodes[i];
+        if (n->state != NODE_OK || !n->has_data) {
+            continue;
+        }
+        const struct node_summary *s = &n->summary;
+        out->nodes_up++;
+        out->gpus += s->gpu_count;
+        out->gpus_idle += s->idle_count;
+        out->memory_free_mib =
+            nan_sum(out->memory_free_mib, s->memory_total_mib - s->memory_used_mib);
+        out->power_w = nan_sum(out->power_w, s->power_w);
+    }
+}
+
+void table_total_line(char *buf, size_t size, const struct table_totals *t) {
+    char free_text[32], power[24];
+    fmt_gib(free_text, sizeof free_text, t->memory_free_mib);
+    fmt_unit(power, sizeof power, t->power_w, "W");
+    snprintf(buf, size, "TOTAL  %zu/%zu nodes up  %lu GPUs  %lu idle  %s free  %s power",
+             t->nodes_up, t->nodes, t->gpus, t->gpus_idle, free_text, power);
+}

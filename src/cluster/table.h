@@ -38,6 +38,19 @@ void table_header(char *buf, size_t size, const struct table_widths *w);
 void table_row(char *buf, size_t size, const struct node *n, const struct table_widths *w,
                double now);
 
+/* The fleet's totals: over the nodes that are up (state ok), their GPUs, idle GPUs
+ * (node_summary.idle_count), free memory (total - used) and power; NaN when no node reported. */
+struct table_totals {
+    size_t nodes, nodes_up;
+    unsigned long gpus, gpus_idle;
+    double memory_free_mib;
+    double power_w;
+};
+void table_totals(const struct node *nodes, size_t count, struct table_totals *out);
+
+/* "TOTAL  3/4 nodes up  14 GPUs  6 idle  317.3GiB free  5678W". */
+void table_total_line(char *buf, size_t size, const struct table_totals *t);
+
 /* "<state>: <reason>" of a node that is not ok ("" when ok). */
 void table_problem(char *buf, size_t size, const struct node *n);
 

@@ -11,7 +11,7 @@ import shlex
 import sys
 
 from cluster_lib import (Exporter, FleetPrometheus, check, main_wrapper, nodes_table, run_nvitop,
-                         scenario_path, served, wait_until)
+                         scenario_path, served, total_line, wait_until)
 from once_test import EXPECTED
 from screen_test import Tmux
 
@@ -29,6 +29,18 @@ DCGM_EXPECTED = {
                         'ml/train-0 136.0GiB, serving/infer-a 19.6GiB',
     'dcgm-4x-mig.prom': 'mig-node 2 2 12% 12% 30.5GiB / 158.4GiB 278W 48C N/A <age> XID:79 -',
 }
+
+# The fleet: 4 nodes up; 12 GPUs; idle (utilization under 5 %, no process or pod): 3.x GPU 1 and
+# 4.x GPU 3 (no pod; the faulty scenario's GPUs are all busy); free memory, total - used of each
+# node: 50362 + 166729 + 130970 MiB of the bodies and the faulty node's 50.6 GiB; power 287.514 +
+# 1671 + 278.5 + 568 W.
+TOTAL = 'TOTAL 4/4 nodes up 12 GPUs 2 idle 390.5GiB free 2805W power'
+
+
+def check_totals(totals):
+    check(totals['nodes'] == 4 and totals['nodes_up'] == 4 and totals['gpu_count'] == 12 and
+          totals['gpu_idle_count'] == 2 and round(totals['memory_free_mib'] / 1024, 1) == 390.5 and
+          round(totals['power_w']) == 2805, f'{totals}')
 
 
 def check_rows(out, addresses, expected):
@@ -59,11 +71,14 @@ def test(argv):
         code, out, err, _ = run_nvitop(nvitop, ['-1', '--hosts', ','.join(addresses.values())])
         check(code == 0 and err == '', f'status {code}, stderr {err!r}\n{out}')
         check_rows(out, addresses, expected)
+        check(total_line(out) == TOTAL, f'got {total_line(out)!r}, expected {TOTAL!r}')
 
         code, out, err, _ = run_nvitop(nvitop, ['--json', '--hosts',
                                                 ','.join(addresses.values())])
         check(code == 0, f'status {code}, stderr {err!r}')
-        nodes = {n['address']: n for n in json.loads(out)['nodes']}
+        doc = json.loads(out)
+        check_totals(doc['totals'])
+        nodes = {n['address']: n for n in doc['nodes']}
         k8s = nodes[addresses['dcgm-4x-k8s.prom']]['summary']
         check(k8s['exporter'] == 'dcgm-exporter' and k8s['driver_version'] == '550.54.15' and
               k8s['process_count'] is None and k8s['gpu_count'] == 4 and
@@ -86,8 +101,11 @@ def test(argv):
             check(code == 0 and err == '', f'status {code}, stderr {err!r}\n{out}')
             check_rows(out, addresses, expected)
             check(len(nodes_table(out)) == len(addresses), f'extra rows:\n{out}')
+            check(total_line(out) == TOTAL, f'got {total_line(out)!r}, expected {TOTAL!r}')
             code, out, err, _ = run_nvitop(nvitop, ['--json', '--prometheus', prom.url()])
-            nodes = {n['address']: n for n in json.loads(out)['nodes']}
+            doc = json.loads(out)
+            check_totals(doc['totals'])
+            nodes = {n['address']: n for n in doc['nodes']}
             mig = nodes[addresses['dcgm-4x-mig.prom']]['summary']
             check(mig['exporter'] == 'dcgm-exporter' and mig['driver_version'] == '535.161.08' and
                   mig['process_count'] is None and mig['mig_count'] == 2 and
@@ -98,6 +116,9 @@ def test(argv):
         tmux = Tmux(command)
         try:
             wait_until(lambda: 'mig-node' in tmux.capture(), 20, 'the MIG node on the screen')
+            # The same totals as -1's, on the line under the title.
+            check('TOTAL  1/1 nodes up  2 GPUs  0 idle  127.9GiB free  278W power' in
+                  tmux.capture().splitlines()[1], tmux.capture())
             tmux.keys('Enter')
             wanted = ('Driver Version: 535.161.08', 'A100-SXM4-80GB', '0:1      3g.40gb',
                       '0:2      3g.40gb', '20224MiB / 39.28GiB', 'No running processes found')

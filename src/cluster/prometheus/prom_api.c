@@ -31,6 +31,7 @@ enum field {
     F_PROCS,
     F_USERS,
     F_DRIVER,
+    F_IDLE,
     F_HEALTH, /* one series per flag of a node, its label "flag" (the XID's value: the last XID) */
     F_COUNT
 };
@@ -96,6 +97,11 @@ static const char *const queries[F_COUNT] = {
                  "label_replace(label_replace(max by (instance, job, DCGM_FI_DRIVER_VERSION) "
                  "(DCGM_FI_DEV_FB_USED), \"driver_version\", \"$1\", \"DCGM_FI_DRIVER_VERSION\", "
                  "\"(.*)\"), \"exporter\", \"dcgm-exporter\", \"\", \"\")",
+    /* Idle GPUs as node.c counts them: utilization under 5 %, no process (no pod) on them. */
+    [F_IDLE] = "count by (instance, job) ((gpu_utilization_Percentage" PHYSICAL " < 5) unless on "
+               "(instance, job, index) process_gpu_memory_MiB) or count by (instance, job) "
+               "((DCGM_FI_DEV_GPU_UTIL" DCGM_PHYSICAL " < 5) unless on (instance, job, gpu) "
+               "DCGM_FI_DEV_FB_USED{pod!=\"\"})",
     /* The health flags of node.h, from the same series as a direct read's (parse/dcgm.c). */
     [F_HEALTH] =
         HEALTH_LOST " or " HEALTH_XID " or " HEALTH_ECC " or " HEALTH_THROTTLE " or " HEALTH_HOT,
@@ -268,6 +274,9 @@ static void on_field(const struct prom_json_series *series, void *context) {
         break;
     case F_PROCS:
         s->process_count = count_of(v);
+        break;
+    case F_IDLE:
+        s->idle_count = count_of(v);
         break;
     case F_USERS: {
         const char *user = prom_json_label(series, "username");

@@ -55,6 +55,10 @@ void cluster_print_table(FILE *out, const struct node *nodes, size_t count, doub
             fprintf(out, "%-*s  %-*s  %s\n", w.node, "", w.host, "", problem);
         }
     }
+    struct table_totals totals;
+    table_totals(nodes, count, &totals);
+    table_total_line(line, sizeof line, &totals);
+    fprintf(out, "%s\n", line);
 }
 
 static void number(struct json_writer *w, const char *key, double v) {
@@ -101,6 +105,8 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
     number(w, "memory_total_mib", s->memory_total_mib);
     number(w, "power_w", s->power_w);
     number(w, "temperature_max_c", s->temperature_max_c);
+    json_key(w, "gpu_idle_count");
+    json_u64(w, s->idle_count);
     json_key(w, "process_count"); /* dcgm-exporter has no process metrics */
     if (s->dcgm) {
         json_null(w);
@@ -149,6 +155,21 @@ bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, doubl
     json_string(&w, source->kind);
     json_key(&w, "url");
     json_string(&w, source->url);
+    json_end_object(&w);
+    struct table_totals totals;
+    table_totals(nodes, count, &totals);
+    json_key(&w, "totals");
+    json_begin_object(&w);
+    json_key(&w, "nodes");
+    json_u64(&w, totals.nodes);
+    json_key(&w, "nodes_up");
+    json_u64(&w, totals.nodes_up);
+    json_key(&w, "gpu_count");
+    json_u64(&w, totals.gpus);
+    json_key(&w, "gpu_idle_count");
+    json_u64(&w, totals.gpus_idle);
+    number(&w, "memory_free_mib", totals.memory_free_mib);
+    number(&w, "power_w", totals.power_w);
     json_end_object(&w);
     json_key(&w, "nodes");
     json_begin_array(&w);
