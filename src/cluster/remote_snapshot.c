@@ -142,6 +142,8 @@ static void set_device_value(struct nvt_device_snapshot *d, const char *name, do
         s->memory_used_bytes = mib_bytes(v);
     } else if (strcmp(name, "gpu_memory_free_MiB") == 0) {
         s->memory_free_bytes = mib_bytes(v);
+    } else if (strcmp(name, "nvitop_ecc_uncorrected_volatile") == 0) { /* parse/dcgm.h */
+        s->ecc_uncorrected_volatile = isnan(v) ? NVT_NA_U64 : (uint64_t)v;
     }
 }
 
@@ -329,7 +331,8 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         if (slot == NVT_NA_SIZE) {
             continue;
         }
-        if (str_starts_with(s->name, "gpu_")) {
+        if (str_starts_with(s->name, "gpu_") ||
+            strcmp(s->name, "nvitop_ecc_uncorrected_volatile") == 0) {
             set_device_value(&rs->devices[slot], s->name, node_reading(s->value));
             continue;
         }

@@ -22,7 +22,8 @@ BODIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dcgm')
 # is FB used + free + reserved; a MIG-enabled GPU's memory is its instances'; pods are the users;
 # dcgm-exporter has no process count (N/A).  Health: 3.x GPU 0 has SW thermal slowdown (0x20) in
 # DCGM_FI_DEV_CLOCK_THROTTLE_REASONS and is above its DCGM_FI_DEV_SLOWDOWN_TEMP; 4.x GPU 3 has
-# DCGM_FI_DEV_ROW_REMAP_FAILURE (the SW power cap 0x4 is no flag); the MIG node's GPU 1 had XID 79.
+# DCGM_FI_DEV_ROW_REMAP_FAILURE and DCGM_FI_DEV_ECC_DBE_VOL_TOTAL 2 (the SW power cap 0x4 is no
+# flag); the MIG node's GPU 1 had XID 79.
 DCGM_EXPECTED = {
     'dcgm-3x.prom': 'dgx-a 2 0 46% 93% 30.0GiB / 79.2GiB 288W 61C N/A <age> THROTTLE,HOT -',
     'dcgm-4x-k8s.prom': 'k8s-gpu-7 4 0 59% 100% 155.6GiB / 318.4GiB 1671W 71C N/A <age> ECC '

@@ -73,6 +73,7 @@ static const char *const written[S_COUNT] = {
     [S_SM_CLOCK] = "gpu_clock_sm_MHz",
     [S_MEM_CLOCK] = "gpu_clock_memory_MHz",
     [S_XID] = "nvitop_xid_last",
+    [S_ECC_DBE] = "nvitop_ecc_uncorrected_volatile", /* the node view's "Uncorr. ECC" */
 };
 
 /* NVML's clock event (throttle) reasons that need a human: HW slowdown 0x8, SW thermal 0x20, HW

@@ -28,7 +28,8 @@ bool dcgm_blank(double v);
 /*
  * When doc holds dcgm-exporter samples: appends their translation to out (Prometheus text in
  * nvitop-exporter's names: nvitop_info, gpu_*; and ours: nvitop_pod_gpu_memory_MiB for the
- * Kubernetes pods, nvitop_health_flags (node.h's NODE_FLAG_*) and nvitop_xid_last per device) and
+ * Kubernetes pods, nvitop_health_flags (node.h's NODE_FLAG_*), nvitop_xid_last and
+ * nvitop_ecc_uncorrected_volatile per device) and
  * returns true; a blank value is written NaN.  False, out untouched, when doc has no
  * DCGM_FI_* sample with a gpu label.  Allocation failure aborts (program code).
  */

@@ -140,7 +140,8 @@ static void test_summaries(void **state) {
     assert_string_equal(s.users[0].name, "ml/train-0");
     assert_true(s.users[0].gpu_memory_mib == 139264);
     assert_string_equal(s.users[1].name, "serving/infer-a");
-    /* GPU 3's row remapping failed; the SW power cap (0x4) and a blank slowdown are no flag. */
+    /* GPU 3's row remapping failed and it has double-bit ECC errors; the SW power cap (0x4) and
+     * a blank slowdown are no flag. */
     assert_int_equal(s.flags, NODE_FLAG_ECC);
 
     body = read_body("dcgm-4x-mig.prom", &len);
@@ -183,6 +184,16 @@ static void test_snapshot(void **state) {
     assert_int_equal(rs->devices[3].state.gpu_util_pct, 12);
     assert_int_equal(rs->devices[3].state.temperature_c, 39);
     assert_int_equal(snap->process_count, 0);
+    remote_snapshot_free(rs);
+
+    /* Uncorrectable ECC errors per GPU (DCGM_FI_DEV_ECC_DBE_VOL_TOTAL): the panel's column. */
+    body = read_body("dcgm-4x-k8s.prom", &len);
+    rs = remote_snapshot_build(body, len, err, sizeof err);
+    free(body);
+    assert_non_null(rs);
+    assert_int_equal(rs->snap.device_count, 4);
+    assert_int_equal(rs->devices[0].state.ecc_uncorrected_volatile, 0);
+    assert_int_equal(rs->devices[3].state.ecc_uncorrected_volatile, 2);
     remote_snapshot_free(rs);
 }
 
