@@ -4,11 +4,12 @@ than linearly in the number of nodes).  Prints figures and ratios; never fails o
 
 A load generator in this process serves synthetic nvitop-exporter /metrics for N nodes (8 GPUs
 and 20 processes each) and dcgm-exporter /metrics (8 GPUs, its default counters with the
-Kubernetes labels) on one loopback port, one path per node; the direct figures are given for
-nvitop-exporter nodes alone and for a mix of half dcgm-exporter nodes, and a stand-in of Prometheus's
-HTTP API answering nvitop's aggregated queries for N nodes (one series per node per query).  nvitop's CPU is read from /proc (the monitor, in tmux) or
-getrusage (once mode).  The floor, measured in the same run: a minimal client (Python's http.client)
-reading the same N bodies once, per refresh.
+Kubernetes labels) on one loopback port, one path per node (the direct figures are given for
+nvitop-exporter nodes alone and for a mix of half dcgm-exporter nodes), and a stand-in of
+Prometheus's HTTP API answering nvitop's aggregated queries for N nodes (one series per node per
+query).  nvitop's CPU is read from /proc (the monitor, in tmux) or getrusage (once mode).  The
+floor, measured in the same run: a minimal client (Python's http.client) reading the same N
+bodies once, per refresh.
 
 usage: cluster_bench.py BUILD_DIR [SECONDS]"""
 import http.server
