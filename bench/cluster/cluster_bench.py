@@ -3,10 +3,13 @@ nodes through Prometheus, each at most 2 % of a core; a refresh's CPU time growi
 than linearly in the number of nodes).  Prints figures and ratios; never fails on a time.
 
 A load generator in this process serves synthetic nvitop-exporter /metrics for N nodes (8 GPUs
-and 20 processes each) on one loopback port, one path per node, and a stand-in of Prometheus's
-HTTP API answering nvitop's aggregated queries for N nodes (one series per node per query).  nvitop's CPU is read from /proc (the monitor, in tmux) or
-getrusage (once mode).  The floor, measured in the same run: a minimal client (Python's http.client)
-reading the same N bodies once, per refresh.
+and 20 processes each) and dcgm-exporter /metrics (8 GPUs, its default counters with the
+Kubernetes labels) on one loopback port, one path per node (the direct figures are given for
+nvitop-exporter nodes alone and for a mix of half dcgm-exporter nodes), and a stand-in of
+Prometheus's HTTP API answering nvitop's aggregated queries for N nodes (one series per node per
+query).  nvitop's CPU is read from /proc (the monitor, in tmux) or getrusage (once mode).  The
+floor, measured in the same run: a minimal client (Python's http.client) reading the same N
+bodies once, per refresh.
 
 usage: cluster_bench.py BUILD_DIR [SECONDS]"""
 import http.server
@@ -52,12 +55,43 @@ def node_body(i):
     return ('\n'.join(lines) + '\n').encode()
 
 
+DCGM_FIELDS = (('DCGM_FI_DEV_SM_CLOCK', 1980), ('DCGM_FI_DEV_MEM_CLOCK', 2619),
+               ('DCGM_FI_DEV_MEMORY_TEMP', 9223372036854775794), ('DCGM_FI_DEV_GPU_TEMP', 61),
+               ('DCGM_FI_DEV_POWER_USAGE', 612.5),
+               ('DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', 123456789012),
+               ('DCGM_FI_DEV_PCIE_REPLAY_COUNTER', 0), ('DCGM_FI_DEV_GPU_UTIL', 57),
+               ('DCGM_FI_DEV_MEM_COPY_UTIL', 40), ('DCGM_FI_DEV_ENC_UTIL', 0),
+               ('DCGM_FI_DEV_DEC_UTIL', 0), ('DCGM_FI_DEV_XID_ERRORS', 0),
+               ('DCGM_FI_DEV_FB_FREE', 41230), ('DCGM_FI_DEV_FB_USED', 40000),
+               ('DCGM_FI_DEV_FB_RESERVED', 329), ('DCGM_FI_DEV_NVLINK_BANDWIDTH_TOTAL', 0),
+               ('DCGM_FI_DEV_VGPU_LICENSE_STATUS', 0),
+               ('DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS', 0),
+               ('DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS', 0), ('DCGM_FI_DEV_ROW_REMAP_FAILURE', 0))
+
+
+def dcgm_body(i):
+    """A dcgm-exporter 4.x answer (default counters, Kubernetes labels on) for 8 GPUs."""
+    host = f'dcgm{i:04d}'
+    lines = []
+    for name, value in DCGM_FIELDS:
+        lines.append(f'# HELP {name} {name}.')
+        lines.append(f'# TYPE {name} gauge')
+        for g in range(GPUS):
+            lines.append(f'{name}{{gpu="{g}",UUID="GPU-{i:08x}-0000-0000-0000-{g:012x}",'
+                         f'pci_bus_id="00000000:{g + 0x18:02X}:00.0",device="nvidia{g}",'
+                         f'modelName="NVIDIA H100 80GB HBM3",Hostname="{host}",'
+                         f'DCGM_FI_DRIVER_VERSION="550.54.15",container="main",'
+                         f'namespace="team{g % 3}",pod="job-{g // 2}"}} {value}')
+    return ('\n'.join(lines) + '\n').encode()
+
+
 class Generator:
     """One HTTP server: /node/<i>/metrics for every node, and /api/v1/query and /api/v1/targets
     as Prometheus would answer them for the first `prometheus_nodes` nodes."""
 
     def __init__(self, count):
         self.body = node_body(0)
+        self.dcgm = dcgm_body(0)
         self.count = count
         self.prometheus_nodes = 0
         self.answers = {}
@@ -69,6 +103,8 @@ class Generator:
             def do_GET(self):  # noqa: N802
                 if self.path.startswith('/node/'):
                     body = gen.body
+                elif self.path.startswith('/dcgm/'):
+                    body = gen.dcgm
                 elif self.path.startswith('/api/v1/query'):
                     query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
                     body = gen.prometheus_answer('query', query.get('query', [''])[0])
@@ -109,6 +145,8 @@ class Generator:
             for p in range(per_gpu_procs[g]):
                 users[f'user{p}'] = users.get(f'user{p}', 0) + 20000 + p
         table = (
+            ('"flag"', lambda: []),  # the health flags: none
+            ('unless', lambda: [({}, 0)]),  # idle GPUs
             ('hostname)', lambda: [({}, GPUS)]),
             ('index=~', lambda: []),
             ('avg by', lambda: [({}, sum(50 + g for g in range(GPUS)) / GPUS)]),
@@ -198,11 +236,15 @@ def main():
     try:
         direct = 200
         hosts = os.path.join(work, 'hosts')
-        with open(hosts, 'w', encoding='ascii') as f:
+        mixed = os.path.join(work, 'mixed')
+        with open(hosts, 'w', encoding='ascii') as f, open(mixed, 'w', encoding='ascii') as m:
             for i in range(direct):
                 f.write(f'http://127.0.0.1:{gen.port}/node/{i}/metrics\n')
+                kind = 'dcgm' if i % 2 else 'node'
+                m.write(f'http://127.0.0.1:{gen.port}/{kind}/{i}/metrics\n')
         print(f'cluster: synthetic nodes of {GPUS} GPUs and {PROCESSES} processes, '
-              f'{len(gen.body)} bytes of /metrics each')
+              f'{len(gen.body)} bytes of /metrics each; dcgm-exporter nodes of {GPUS} GPUs, '
+              f'{len(gen.dcgm)} bytes each')
         once = run_cpu([nvitop, '-1', '--hosts', '@' + hosts], env)
         # The floor: a minimal client (Python's http.client on one kept-alive connection) reading
         # the same bodies, minus the same interpreter doing nothing.
@@ -219,15 +261,21 @@ def main():
         print(f'  direct, {direct} nodes, cluster screen at a 2 s refresh: {share * 100:.2f} % of '
               f'a core (target 2 %; {per_refresh * 1000:.1f} ms per refresh'
               f', {per_refresh / floor:.2f}x the floor)')
+        once = run_cpu([nvitop, '-1', '--hosts', '@' + mixed], env)
+        print(f'  direct, {direct} nodes, half dcgm-exporter, once: {once * 1000:.1f} ms CPU')
+        share = monitor_cpu(nvitop, ['--hosts', '@' + mixed, '--interval', '2'], seconds, env)
+        print(f'  direct, {direct} nodes, half dcgm-exporter, cluster screen at a 2 s refresh: '
+              f'{share * 100:.2f} % of a core ({share * 2 / direct * 1e6:.0f} us per node and '
+              'refresh)')
         # One refresh's own cost: a once run minus a once run on an empty fleet (the process's
-        # start and the twelve requests), per node; flat when the cost is linear in the nodes.
+        # start and the fourteen requests), per node; flat when the cost is linear in the nodes.
         def once_cpu(count):
             gen.prometheus_nodes = count
             return min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'],
                                env) for _ in range(3))
         empty = once_cpu(0)
         print(f'  prometheus,    0 nodes, once: {empty * 1000:.1f} ms CPU (process start and '
-              'twelve requests)')
+              'fourteen requests)')
         for count in (10, 100, 1000):
             cpu = once_cpu(count)
             print(f'  prometheus, {count:4d} nodes, once: {cpu * 1000:.1f} ms CPU; '

@@ -4,10 +4,13 @@
 #include "cluster/node.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/parse/dcgm.h"
 #include "util/text/str.h"
+#include "util/text/strbuf.h"
 
 const char *node_state_name(enum node_state state) {
     switch (state) {
@@ -33,6 +36,42 @@ const char *node_state_name(enum node_state state) {
     return "?";
 }
 
+static const struct {
+    enum node_flag flag;
+    const char *text, *name;
+} flag_names[] = {
+    {NODE_FLAG_LOST, "LOST", "lost"}, {NODE_FLAG_XID, "XID", "xid"},
+    {NODE_FLAG_ECC, "ECC", "ecc"},    {NODE_FLAG_THROTTLE, "THROTTLE", "throttle"},
+    {NODE_FLAG_HOT, "HOT", "hot"},
+};
+
+const char *node_flag_name(enum node_flag flag) {
+    for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++) {
+        if (flag_names[i].flag == flag) {
+            return flag_names[i].name;
+        }
+    }
+    return "?";
+}
+
+void node_flags_text(char *buf, size_t size, const struct node_summary *s) {
+    str_copy(buf, size, s->flags == 0 ? "ok" : "");
+    for (size_t i = 0; i < sizeof flag_names / sizeof flag_names[0]; i++) {
+        if ((s->flags & flag_names[i].flag) == 0) {
+            continue;
+        }
+        if (buf[0] != '\0') {
+            str_append(buf, size, ",");
+        }
+        str_append(buf, size, flag_names[i].text);
+        if (flag_names[i].flag == NODE_FLAG_XID && !isnan(s->xid_last)) {
+            char xid[24];
+            snprintf(xid, sizeof xid, ":%.0f", s->xid_last);
+            str_append(buf, size, xid);
+        }
+    }
+}
+
 bool node_summary_uses(const char *name, size_t len, const void *context) {
     (void)context;
 #define USED(name)                                                                                 \
@@ -48,8 +87,14 @@ bool node_summary_uses(const char *name, size_t len, const void *context) {
         USED("gpu_power_usage_W"),
         USED("gpu_temperature_C"),
         USED("process_gpu_memory_MiB"),
+        USED("nvitop_pod_gpu_memory_MiB"),
+        USED("nvitop_health_flags"),
+        USED("nvitop_xid_last"),
     };
 #undef USED
+    if (dcgm_is_read(name, len)) {
+        return true;
+    }
     for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
         if (used[i].len == len && memcmp(name, used[i].name, len) == 0) {
             return true;
@@ -94,20 +139,52 @@ static int by_memory_desc(const void *a, const void *b) {
     return strcmp(x->name, y->name);
 }
 
+/* Which physical GPUs are idle: utilization under NODE_IDLE_UTIL and nothing running on them (a
+ * process of ours, or a pod of dcgm-exporter's, on the GPU or one of its MIG devices).  A GPU
+ * without a utilization reading (MIG enabled) is not counted idle. */
+#define NODE_IDLE_UTIL 5.0
+#define GPU_TABLE      256
+struct gpu_use {
+    unsigned long index;
+    bool quiet; /* a utilization reading under NODE_IDLE_UTIL */
+    bool busy;  /* something runs on it */
+};
+
+static struct gpu_use *gpu_use_of(struct gpu_use *table, size_t *count, const char *index) {
+    char *end;
+    unsigned long g = strtoul(index, &end, 10);
+    if (end == index) {
+        return NULL;
+    }
+    for (size_t i = 0; i < *count; i++) {
+        if (table[i].index == g) {
+            return &table[i];
+        }
+    }
+    if (*count == GPU_TABLE) {
+        return NULL;
+    }
+    table[*count] = (struct gpu_use){.index = g};
+    return &table[(*count)++];
+}
+
 bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size) {
     memset(out, 0, sizeof *out);
     out->util_mean = out->util_max = NAN;
     out->memory_used_mib = out->memory_total_mib = NAN;
     out->power_w = out->temperature_max_c = NAN;
+    out->xid_last = NAN;
     struct node_user users[USER_TABLE];
     size_t user_count = 0;
     double util_sum = 0;
     unsigned util_n = 0;
+    struct gpu_use gpus[GPU_TABLE];
+    size_t gpu_n = 0;
     bool any = false;
     for (size_t i = 0; i < doc->sample_count; i++) {
         const struct prom_sample *s = &doc->samples[i];
         if (!str_starts_with(s->name, "gpu_") && !str_starts_with(s->name, "process_") &&
-            strcmp(s->name, "nvitop_info") != 0) {
+            !str_starts_with(s->name, "nvitop_")) {
             continue;
         }
         const char *host = prom_label_value(doc, s, "hostname");
@@ -116,7 +193,9 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         }
         if (strcmp(s->name, "nvitop_info") == 0) {
             const char *driver = prom_label_value(doc, s, "driver_version");
+            const char *exporter = prom_label_value(doc, s, "exporter");
             str_copy(out->driver, sizeof out->driver, driver != NULL ? driver : "");
+            out->dcgm = exporter != NULL && strcmp(exporter, "dcgm-exporter") == 0;
             continue;
         }
         const char *index = prom_label_value(doc, s, "index");
@@ -125,10 +204,36 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         }
         bool mig = strchr(index, ':') != NULL;
         double v = node_reading(s->value);
+        if (strcmp(s->name, "nvitop_health_flags") == 0) {
+            out->flags |= isnan(v) ? 0 : (unsigned)v & NODE_FLAG_ALL;
+            continue;
+        }
+        if (strcmp(s->name, "nvitop_xid_last") == 0) {
+            out->xid_last = v > 0 ? nan_max(out->xid_last, v) : out->xid_last;
+            continue;
+        }
+        if (strcmp(s->name, "gpu_memory_total_MiB") == 0) {
+            const char *name = prom_label_value(doc, s, "devicename");
+            if (name != NULL && strcmp(name, "ERROR: GPU is Lost") == 0) {
+                out->flags |= NODE_FLAG_LOST;
+            }
+        }
+        if (strcmp(s->name, "process_gpu_memory_MiB") == 0 ||
+            strcmp(s->name, "nvitop_pod_gpu_memory_MiB") == 0) {
+            struct gpu_use *g = gpu_use_of(gpus, &gpu_n, index);
+            if (g != NULL) {
+                g->busy = true;
+            }
+        }
         if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
             const char *user = prom_label_value(doc, s, "username");
             out->process_count++;
             add_user(users, &user_count, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+            continue;
+        }
+        if (strcmp(s->name, "nvitop_pod_gpu_memory_MiB") == 0) { /* a pod: a user, no process */
+            const char *pod = prom_label_value(doc, s, "username");
+            add_user(users, &user_count, pod != NULL ? pod : "N/A", isnan(v) ? 0 : v);
             continue;
         }
         if (strcmp(s->name, "gpu_memory_total_MiB") == 0) {
@@ -145,6 +250,10 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         if (strcmp(s->name, "gpu_utilization_Percentage") == 0) {
             util_sum += v;
             util_n++;
+            struct gpu_use *g = gpu_use_of(gpus, &gpu_n, index);
+            if (g != NULL) {
+                g->quiet = v < NODE_IDLE_UTIL;
+            }
             out->util_max = nan_max(out->util_max, v);
         } else if (strcmp(s->name, "gpu_memory_used_MiB") == 0) {
             out->memory_used_mib = nan_add(out->memory_used_mib, v);
@@ -157,14 +266,46 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         }
     }
     if (!any) {
-        str_copy(why, size, "no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer");
+        str_copy(
+            why, size,
+            "no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU metrics in the answer");
         return false;
     }
     if (util_n > 0) {
         out->util_mean = util_sum / util_n;
     }
+    for (size_t i = 0; i < gpu_n; i++) {
+        out->idle_count += gpus[i].quiet && !gpus[i].busy;
+    }
     qsort(users, user_count, sizeof users[0], by_memory_desc);
     out->user_count = user_count < NODE_TOP_USERS ? user_count : NODE_TOP_USERS;
     memcpy(out->users, users, out->user_count * sizeof users[0]);
     return true;
+}
+
+/* Parse the summary's series of body; a dcgm-exporter body is parsed a second time, translated
+ * (a few lines a GPU, so the second parse is small). */
+bool node_summarize_body(const char *body, size_t len, struct node_summary *out, char *why,
+                         size_t size) {
+    struct prom_doc doc;
+    char err[200];
+    if (prom_parse_only(body, len, node_summary_uses, NULL, &doc, err, sizeof err) != 0) {
+        /* A body cut short is said as such (its last line is not a malformed one). */
+        snprintf(why, size, "%s%s",
+                 str_starts_with(err, "truncated") ? "" : "malformed metrics: ", err);
+        return false;
+    }
+    struct strbuf translated = STRBUF_INIT;
+    if (dcgm_translate(&doc, &translated)) {
+        prom_doc_free(&doc);
+        if (prom_parse(translated.data, translated.len, &doc, err, sizeof err) != 0) {
+            snprintf(why, size, "dcgm-exporter metrics not read: %s", err); /* cannot happen */
+            strbuf_fini(&translated);
+            return false;
+        }
+    }
+    strbuf_fini(&translated);
+    bool ok = node_summarize(&doc, out, why, size);
+    prom_doc_free(&doc);
+    return ok;
 }

@@ -24,6 +24,16 @@ enum node_state {
 
 #define NODE_TOP_USERS 3
 
+/* What needs a human on a node (docs/cluster.md, "Health"): set on any of its GPUs. */
+enum node_flag {
+    NODE_FLAG_LOST = 1u << 0,     /* our exporter: a device named "ERROR: GPU is Lost" */
+    NODE_FLAG_XID = 1u << 1,      /* dcgm-exporter: DCGM_FI_DEV_XID_ERRORS not 0 */
+    NODE_FLAG_ECC = 1u << 2,      /* dcgm-exporter: uncorrectable ECC errors or row remapping */
+    NODE_FLAG_THROTTLE = 1u << 3, /* dcgm-exporter: thermal, HW slowdown or power-brake clocks */
+    NODE_FLAG_HOT = 1u << 4,      /* dcgm-exporter: GPU_TEMP at or above SLOWDOWN_TEMP */
+};
+#define NODE_FLAG_ALL 0x1fu
+
 struct node_user {
     char name[64];
     double gpu_memory_mib;
@@ -33,6 +43,7 @@ struct node_user {
 struct node_summary {
     char hostname[128]; /* the hostname label; empty when no series had one */
     char driver[32];
+    bool dcgm;          /* read from NVIDIA's dcgm-exporter (no process metrics: pods as users) */
     unsigned gpu_count; /* physical GPUs */
     unsigned mig_count; /* MIG devices */
     double util_mean;   /* over physical GPUs that report utilization */
@@ -42,6 +53,9 @@ struct node_summary {
     double power_w; /* sum over physical GPUs that report it */
     double temperature_max_c;
     unsigned process_count; /* distinct (device, pid) pairs */
+    unsigned idle_count;    /* physical GPUs with utilization under 5 % and no process (or pod) */
+    unsigned flags;         /* enum node_flag */
+    double xid_last;        /* the largest last XID of its GPUs (NaN: none) */
     size_t user_count;
     struct node_user users[NODE_TOP_USERS]; /* by GPU memory, largest first */
 };
@@ -67,9 +81,22 @@ double node_reading(double v);
 
 bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size);
 
+/* A node's /metrics body summarised: only the summary's series are parsed, and a dcgm-exporter
+ * body is read through parse/dcgm.h.  False with a reason in why ("malformed metrics: line 3:
+ * ...", "truncated: ...", or node_summarize()'s). */
+bool node_summarize_body(const char *body, size_t len, struct node_summary *out, char *why,
+                         size_t size);
+
 /* The metric names node_summarize() reads (a prom_keep_fn for prom_parse_only(); context
  * unused). */
 bool node_summary_uses(const char *name, size_t len, const void *context);
+
+/* The health text of a summary: "ok", or its flags joined by ',' ("LOST", "XID:79", "ECC",
+ * "THROTTLE", "HOT"; upper case, as a problem is said). */
+void node_flags_text(char *buf, size_t size, const struct node_summary *s);
+
+/* The lower-case name of one flag ("lost", "xid", ...), for JSON. */
+const char *node_flag_name(enum node_flag flag);
 
 /* A short name of a state: "ok", "refused", "timeout", "tls error", "http error", ... */
 const char *node_state_name(enum node_state state);

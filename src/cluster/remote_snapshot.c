@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "cluster/node.h"
+#include "cluster/parse/dcgm.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
+#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 static void device_na(struct nvt_device_snapshot *d) {
@@ -140,6 +142,8 @@ static void set_device_value(struct nvt_device_snapshot *d, const char *name, do
         s->memory_used_bytes = mib_bytes(v);
     } else if (strcmp(name, "gpu_memory_free_MiB") == 0) {
         s->memory_free_bytes = mib_bytes(v);
+    } else if (strcmp(name, "nvitop_ecc_uncorrected_volatile") == 0) { /* parse/dcgm.h */
+        s->ecc_uncorrected_volatile = isnan(v) ? NVT_NA_U64 : (uint64_t)v;
     }
 }
 
@@ -255,6 +259,17 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         free(rs);
         return NULL;
     }
+    /* A dcgm-exporter node: its series in our exporter's names (parse/dcgm.h), parsed again. */
+    struct strbuf translated = STRBUF_INIT;
+    if (dcgm_translate(&rs->doc, &translated)) {
+        prom_doc_free(&rs->doc);
+        int rc = prom_parse(translated.data, translated.len, &rs->doc, err, errlen);
+        strbuf_fini(&translated);
+        if (rc != 0) {
+            free(rs);
+            return NULL;
+        }
+    }
     const struct prom_doc *doc = &rs->doc;
     struct nvt_snapshot *snap = &rs->snap;
     snap->timestamp = clock_wall_s();
@@ -302,8 +317,9 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         snap->devices = rs->devices;
     }
     if (snap->device_count == 0) {
-        str_copy(err, errlen,
-                 "no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer");
+        str_copy(
+            err, errlen,
+            "no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU metrics in the answer");
         remote_snapshot_free(rs);
         return NULL;
     }
@@ -315,7 +331,8 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         if (slot == NVT_NA_SIZE) {
             continue;
         }
-        if (str_starts_with(s->name, "gpu_")) {
+        if (str_starts_with(s->name, "gpu_") ||
+            strcmp(s->name, "nvitop_ecc_uncorrected_volatile") == 0) {
             set_device_value(&rs->devices[slot], s->name, node_reading(s->value));
             continue;
         }

@@ -67,7 +67,14 @@ void table_widths(const struct node *nodes, size_t count, size_t columns,
                   struct table_widths *out) {
     out->node = 4;
     out->host = 4;
+    out->health = 6;
     for (size_t i = 0; i < count; i++) {
+        if (nodes[i].has_data) {
+            char flags[128];
+            node_flags_text(flags, sizeof flags, &nodes[i].summary);
+            int f = (int)strlen(flags);
+            out->health = f > out->health ? f : out->health;
+        }
         int a = (int)utf8_width(nodes[i].address, strlen(nodes[i].address));
         int h = (int)utf8_width(nodes[i].summary.hostname, strlen(nodes[i].summary.hostname));
         out->node = a > out->node ? a : out->node;
@@ -78,7 +85,7 @@ void table_widths(const struct node *nodes, size_t count, size_t columns,
     }
     /* NODE and HOST give way first, the longer one first, down to 8 cells each, so that every
      * figure up to AGE stays visible (TOP USERS may run past the edge). */
-    int room = (int)columns - TABLE_FIXED_CELLS;
+    int room = (int)columns - TABLE_FIXED_CELLS - out->health - 2;
     while (out->node + out->host > room && (out->node > 8 || out->host > 8)) {
         if (out->node >= out->host && out->node > 8) {
             out->node--;
@@ -120,9 +127,9 @@ void table_header(char *buf, size_t size, const struct table_widths *w) {
     char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
     cell(node, sizeof node, "NODE", w->node);
     cell(host, sizeof host, "HOST", w->host);
-    snprintf(buf, size, "%s  %s  %4s %3s %4s %4s %19s %5s %4s %5s %3s  %s", node, host, "GPUS",
-             "MIG", "UTIL", "MAX", "MEMORY USED / TOTAL", "POWER", "TEMP", "PROCS", "AGE",
-             "TOP USERS (GPU MEMORY)");
+    snprintf(buf, size, "%s  %s  %4s %3s %4s %4s %19s %5s %4s %5s %3s  %-*s  %s", node, host,
+             "GPUS", "MIG", "UTIL", "MAX", "MEMORY USED / TOTAL", "POWER", "TEMP", "PROCS", "AGE",
+             w->health, "HEALTH", "TOP USERS (GPU MEMORY)");
 }
 
 bool table_same_host(const struct node *nodes, size_t count, char *buf, size_t size) {
@@ -167,9 +174,10 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
         snprintf(buf, size, "%s  %s  %s", node, host, problem);
         return;
     }
-    char age[16], util[16], max[16], used[32], total[32], mem[80], power[24], temp[16];
-    char users[256];
+    char age[16], util[16], max[16], used[32], total[32], mem[80], power[24], temp[16], procs[16];
+    char users[256], flags[128];
     fmt_age(age, sizeof age, n, now);
+    node_flags_text(flags, sizeof flags, s);
     fmt_pct(util, sizeof util, s->util_mean);
     fmt_pct(max, sizeof max, s->util_max);
     fmt_gib(used, sizeof used, s->memory_used_mib);
@@ -178,9 +186,47 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
     fmt_unit(power, sizeof power, s->power_w, "W");
     fmt_unit(temp, sizeof temp, s->temperature_max_c, "C");
     fmt_users(users, sizeof users, s);
+    /* dcgm-exporter has no process metrics: its count is unknown, not 0. */
+    if (s->dcgm) {
+        snprintf(procs, sizeof procs, "N/A");
+    } else {
+        snprintf(procs, sizeof procs, "%u", s->process_count);
+    }
     char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
     cell(node, sizeof node, n->address, w->node);
     cell(host, sizeof host, s->hostname[0] != '\0' ? s->hostname : "-", w->host);
-    snprintf(buf, size, "%s  %s  %4u %3u %4s %4s %19s %5s %4s %5u %3s  %s", node, host,
-             s->gpu_count, s->mig_count, util, max, mem, power, temp, s->process_count, age, users);
+    snprintf(buf, size, "%s  %s  %4u %3u %4s %4s %19s %5s %4s %5s %3s  %-*s  %s", node, host,
+             s->gpu_count, s->mig_count, util, max, mem, power, temp, procs, age, w->health, flags,
+             users);
+}
+
+static double nan_sum(double a, double b) {
+    return isnan(b) ? a : isnan(a) ? b : a + b;
+}
+
+void table_totals(const struct node *nodes, size_t count, struct table_totals *out) {
+    memset(out, 0, sizeof *out);
+    out->nodes = count;
+    out->memory_free_mib = out->power_w = NAN;
+    for (size_t i = 0; i < count; i++) {
+        const struct node *n = &nodes[i];
+        if (n->state != NODE_OK || !n->has_data) {
+            continue;
+        }
+        const struct node_summary *s = &n->summary;
+        out->nodes_up++;
+        out->gpus += s->gpu_count;
+        out->gpus_idle += s->idle_count;
+        out->memory_free_mib =
+            nan_sum(out->memory_free_mib, s->memory_total_mib - s->memory_used_mib);
+        out->power_w = nan_sum(out->power_w, s->power_w);
+    }
+}
+
+void table_total_line(char *buf, size_t size, const struct table_totals *t) {
+    char free_text[32], power[24];
+    fmt_gib(free_text, sizeof free_text, t->memory_free_mib);
+    fmt_unit(power, sizeof power, t->power_w, "W");
+    snprintf(buf, size, "TOTAL  %zu/%zu nodes up  %lu GPUs  %lu idle  %s free  %s power",
+             t->nodes_up, t->nodes, t->gpus, t->gpus_idle, free_text, power);
 }

@@ -13,9 +13,10 @@
 struct table_widths {
     int node; /* cells */
     int host;
+    int health; /* HEALTH: "ok" or the flags (node_flags_text()), at least 6 */
 };
 
-/* The cells a line takes besides NODE, HOST and TOP USERS. */
+/* The cells a line takes besides NODE, HOST, HEALTH and TOP USERS. */
 #define TABLE_FIXED_CELLS 63
 /* Room for a NODE or HOST cell (an address is at most 255 bytes, a cut one ends with '~'). */
 #define TABLE_CELL_MAX 1024
@@ -36,6 +37,19 @@ void table_header(char *buf, size_t size, const struct table_widths *w);
  * now: the wall clock its age is measured against. */
 void table_row(char *buf, size_t size, const struct node *n, const struct table_widths *w,
                double now);
+
+/* The fleet's totals: over the nodes that are up (state ok), their GPUs, idle GPUs
+ * (node_summary.idle_count), free memory (total - used) and power; NaN when no node reported. */
+struct table_totals {
+    size_t nodes, nodes_up;
+    unsigned long gpus, gpus_idle;
+    double memory_free_mib;
+    double power_w;
+};
+void table_totals(const struct node *nodes, size_t count, struct table_totals *out);
+
+/* "TOTAL  3/4 nodes up  14 GPUs  6 idle  317.3GiB free  5678W". */
+void table_total_line(char *buf, size_t size, const struct table_totals *t);
 
 /* "<state>: <reason>" of a node that is not ok ("" when ok). */
 void table_problem(char *buf, size_t size, const struct node *n);

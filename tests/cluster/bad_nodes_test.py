@@ -80,7 +80,7 @@ def test(argv):
         row = lines[1]
         check(row.startswith('127.0.0') and '~' in row[:age_end] and
               row[:age_end].rstrip().endswith('s'), f'the long row up to AGE:\n{out}')
-        check(row[age_end:].strip().startswith('-'), f'TOP USERS after AGE:\n{out}')
+        check(row[age_end:].split()[:2] == ['ok', '-'], f'HEALTH and TOP USERS after AGE:\n{out}')
 
         screen(nvitop, base)
 

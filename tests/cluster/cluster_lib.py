@@ -170,6 +170,8 @@ def nodes_table(stdout):
     rows = {}
     last = None
     for line in lines[1:]:
+        if line.startswith('TOTAL  '):
+            continue  # the fleet's totals (total_line)
         if line.startswith(' '):
             rows[last] += '\n' + line.strip()
             continue
@@ -177,6 +179,14 @@ def nodes_table(stdout):
         rows[address] = ' '.join(rest.split())
         last = address
     return rows
+
+
+def total_line(stdout):
+    """The TOTAL line of the cluster table, spaces collapsed."""
+    totals = [line for line in stdout.splitlines() if line.startswith('TOTAL  ')]
+    check(len(totals) == 1 and stdout.splitlines()[-1] == totals[0],
+          f'one TOTAL line, last, expected:\n{stdout}')
+    return ' '.join(totals[0].split())
 
 
 class FleetPrometheus(Prometheus):

@@ -12,8 +12,8 @@ from exporter_lib import FROZEN_TIME, sim_round, sim_value
 # line is computed from its scenario (below); the others were checked by hand once (MIG: two
 # 40 GiB A100s, GPU 0 split in three MIG devices, five processes; faulty: four GPUs, one lost).
 EXPECTED = {
-    'mig': 'node-mig 2 3 63% 63% 60.8GiB / 80.0GiB 438W 55C 5 <age> N/A 53.4GiB',
-    'faulty': 'node-faulty 4 0 62% 100% 36.4GiB / 87.0GiB 568W 88C 4 <age> N/A 22.2GiB',
+    'mig': 'node-mig 2 3 63% 63% 60.8GiB / 80.0GiB 438W 55C 5 <age> ok N/A 53.4GiB',
+    'faulty': 'node-faulty 4 0 62% 100% 36.4GiB / 87.0GiB 568W 88C 4 <age> LOST N/A 22.2GiB',
 }
 
 
@@ -30,7 +30,7 @@ def h100_line():
     process_mib = sum(sim_value(p['used_mib'], FROZEN_TIME) or 0 for d in devices
                       for p in d.get('processes', []))
     return (f'node-h100 {len(devices)} 0 {sum(util) / len(util):.0f}% {max(util):.0f}% '
-            f'{used:.1f}GiB / {total:.1f}GiB {power:.0f}W {temp:.0f}C {procs} <age> '
+            f'{used:.1f}GiB / {total:.1f}GiB {power:.0f}W {temp:.0f}C {procs} <age> ok '
             f'N/A {process_mib / 1024:.1f}GiB')
 
 
@@ -70,7 +70,8 @@ def test(argv):
                 '- bad data: malformed metrics: line 1: expected a metric name',
             f'http://127.0.0.1:{bad}/missing': '- http error: HTTP 404',
             f'http://127.0.0.1:{bad}/other':
-                '- bad data: no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer',
+                '- bad data: no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU '
+                'metrics in the answer',
         }
         for address, text in expected_bad.items():
             check(rows.get(address) == text, f'{address}: got {rows.get(address)!r}, '

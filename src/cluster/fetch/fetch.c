@@ -75,21 +75,10 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
         set_failure(node, state, reason);
         return;
     }
-    struct prom_doc doc;
     char why[200];
     struct node_summary summary;
-    /* Only the summary's series are parsed: most of an answer is per-process detail. */
-    if (prom_parse_only(t->body.data != NULL ? t->body.data : "", t->body.len, node_summary_uses,
-                        NULL, &doc, why, sizeof why) != 0) {
-        /* A body cut short is said as such (its last line is not a malformed one). */
-        snprintf(reason, sizeof reason, "%s%s",
-                 str_starts_with(why, "truncated") ? "" : "malformed metrics: ", why);
-        set_failure(node, NODE_BAD_DATA, reason);
-        return;
-    }
-    bool ok = node_summarize(&doc, &summary, why, sizeof why);
-    prom_doc_free(&doc);
-    if (!ok) {
+    if (!node_summarize_body(t->body.data != NULL ? t->body.data : "", t->body.len, &summary, why,
+                             sizeof why)) {
         set_failure(node, NODE_BAD_DATA, why);
         return;
     }

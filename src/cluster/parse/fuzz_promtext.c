@@ -26,12 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     prom_doc_free(&doc);
     /* The summary reads the lines of its own series only (what a direct read does). */
-    if (prom_parse_only((const char *)data, size, node_summary_uses, NULL, &doc, err, sizeof err) ==
-        0) {
-        struct node_summary summary;
-        (void)node_summarize(&doc, &summary, err, sizeof err);
-        prom_doc_free(&doc);
-    }
+    struct node_summary summary;
+    (void)node_summarize_body((const char *)data, size, &summary, err, sizeof err);
     /* The same body as a node view's snapshot: every process on a device of the snapshot. */
     struct remote_snapshot *rs = remote_snapshot_build((const char *)data, size, err, sizeof err);
     if (rs != NULL) {

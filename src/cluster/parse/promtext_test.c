@@ -153,7 +153,8 @@ static void test_summary(void **state) {
 
     assert_int_equal(prom_parse("up 1\n", 5, &doc, err, sizeof err), 0);
     assert_false(node_summarize(&doc, &s, err, sizeof err));
-    assert_string_equal(err, "no nvitop-exporter GPU metrics (gpu_memory_total_MiB) in the answer");
+    assert_string_equal(
+        err, "no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU metrics in the answer");
     prom_doc_free(&doc);
 }
 

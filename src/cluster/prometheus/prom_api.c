@@ -31,23 +31,80 @@ enum field {
     F_PROCS,
     F_USERS,
     F_DRIVER,
+    F_IDLE,
+    F_HEALTH, /* one series per flag of a node, its label "flag" (the XID's value: the last XID) */
     F_COUNT
 };
 
 #define PHYSICAL "{index!~\".*:.*\"}"
+/* dcgm-exporter's series (docs/cluster.md, "dcgm-exporter nodes"): a physical GPU's rows have no
+ * GPU_I_ID (MIG instances' have one), and "< 2147483632" drops DCGM's blank values (every one is
+ * at least DCGM_INT32_BLANK, parse/dcgm.h).  A GPU without memory rows of its own counts its MIG
+ * instances' ("or on (instance, job, gpu)"). */
+#define DCGM_PHYSICAL "{GPU_I_ID=\"\"}"
+#define NOT_BLANK     " < 2147483632"
+#define DCGM_FB_TOTAL(sel)                                                                         \
+    "((DCGM_FI_DEV_FB_USED" sel NOT_BLANK ") + (DCGM_FI_DEV_FB_FREE" sel NOT_BLANK                 \
+    ") + ((DCGM_FI_DEV_FB_RESERVED" sel NOT_BLANK ") or DCGM_FI_DEV_FB_USED" sel " * 0))"
+#define DCGM_PER_GPU(a, b) "((" a ") or on (instance, job, gpu) (" b "))"
+#define FLAG(name, expr)   "label_replace(" expr ", \"flag\", \"" name "\", \"\", \"\")"
+#define DCGM_CLOCK_EVENTS                                                                          \
+    "((DCGM_FI_DEV_CLOCKS_EVENT_REASONS or DCGM_FI_DEV_CLOCK_THROTTLE_REASONS)" NOT_BLANK ")"
+#define BY_NODE "count by (instance, job) "
+#define HEALTH_LOST                                                                                \
+    FLAG("lost", BY_NODE "(gpu_memory_total_MiB{devicename=\"ERROR: GPU is Lost\"})")
+#define HEALTH_XID FLAG("xid", "max by (instance, job) (DCGM_FI_DEV_XID_ERRORS > 0" NOT_BLANK ")")
+#define HEALTH_ECC                                                                                 \
+    FLAG("ecc", BY_NODE "(DCGM_FI_DEV_ECC_DBE_VOL_TOTAL > 0" NOT_BLANK                             \
+                        " or DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS > 0" NOT_BLANK                \
+                        " or DCGM_FI_DEV_ROW_REMAP_FAILURE > 0" NOT_BLANK ")")
+/* NVML's clock event bits 0x8 and 0x20 to 0x80 (parse/dcgm.c), without bit operators. */
+#define HEALTH_THROTTLE                                                                            \
+    FLAG("throttle", BY_NODE "(floor(" DCGM_CLOCK_EVENTS                                           \
+                             " / 8) % 2 == 1 or floor(" DCGM_CLOCK_EVENTS " / 32) % 8 > 0)")
+#define HEALTH_HOT                                                                                 \
+    FLAG("hot", BY_NODE "((DCGM_FI_DEV_GPU_TEMP" NOT_BLANK                                         \
+                        ") >= (DCGM_FI_DEV_SLOWDOWN_TEMP" NOT_BLANK "))")
 static const char *const queries[F_COUNT] = {
-    [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ")",
-    [F_MIG] = "count by (instance, job) (gpu_memory_total_MiB{index=~\".*:.*\"})",
-    [F_UTIL_MEAN] = "avg by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
-    [F_UTIL_MAX] = "max by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0)",
-    [F_MEM_USED] = "sum by (instance, job) (gpu_memory_used_MiB" PHYSICAL " >= 0)",
-    [F_MEM_TOTAL] = "sum by (instance, job) (gpu_memory_total_MiB" PHYSICAL " >= 0)",
-    [F_POWER] = "sum by (instance, job) (gpu_power_usage_W" PHYSICAL " >= 0)",
-    [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000)",
+    [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ") or "
+               "label_replace(count by (instance, job, Hostname) (count by (instance, job, "
+               "Hostname, gpu) (DCGM_FI_DEV_FB_USED)), \"hostname\", \"$1\", \"Hostname\", "
+               "\"(.*)\")",
+    [F_MIG] = "count by (instance, job) (gpu_memory_total_MiB{index=~\".*:.*\"}) or "
+              "count by (instance, job) (DCGM_FI_DEV_FB_USED{GPU_I_ID!=\"\"})",
+    [F_UTIL_MEAN] = "avg by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0) or "
+                    "avg by (instance, job) (DCGM_FI_DEV_GPU_UTIL" DCGM_PHYSICAL NOT_BLANK ")",
+    [F_UTIL_MAX] = "max by (instance, job) (gpu_utilization_Percentage" PHYSICAL " >= 0) or "
+                   "max by (instance, job) (DCGM_FI_DEV_GPU_UTIL" DCGM_PHYSICAL NOT_BLANK ")",
+    [F_MEM_USED] =
+        "sum by (instance, job) (gpu_memory_used_MiB" PHYSICAL " >= 0) or "
+        "sum by (instance, job) " DCGM_PER_GPU("DCGM_FI_DEV_FB_USED" DCGM_PHYSICAL NOT_BLANK,
+                                               "DCGM_FI_DEV_FB_USED" NOT_BLANK),
+    [F_MEM_TOTAL] =
+        "sum by (instance, job) (gpu_memory_total_MiB" PHYSICAL " >= 0) or "
+        "sum by (instance, job) " DCGM_PER_GPU(DCGM_FB_TOTAL(DCGM_PHYSICAL), DCGM_FB_TOTAL("")),
+    [F_POWER] = "sum by (instance, job) (gpu_power_usage_W" PHYSICAL " >= 0) or "
+                "sum by (instance, job) (DCGM_FI_DEV_POWER_USAGE" DCGM_PHYSICAL NOT_BLANK ")",
+    [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000) or "
+               "max by (instance, job) (DCGM_FI_DEV_GPU_TEMP" DCGM_PHYSICAL NOT_BLANK ")",
     [F_PROCS] = "count by (instance, job) (process_gpu_memory_MiB)",
+    /* dcgm-exporter's pods (its Kubernetes labels) stand in for users, "namespace/pod". */
     [F_USERS] = "topk by (instance, job) (3, sum by (instance, job, username) "
-                "(process_gpu_memory_MiB >= 0))",
-    [F_DRIVER] = "max by (instance, job, driver_version) (nvitop_info)",
+                "(process_gpu_memory_MiB >= 0) or sum by (instance, job, username) "
+                "(label_join(DCGM_FI_DEV_FB_USED{pod!=\"\"}" NOT_BLANK ", \"username\", \"/\", "
+                "\"namespace\", \"pod\")))",
+    [F_DRIVER] = "max by (instance, job, driver_version, exporter) (nvitop_info) or "
+                 "label_replace(label_replace(max by (instance, job, DCGM_FI_DRIVER_VERSION) "
+                 "(DCGM_FI_DEV_FB_USED), \"driver_version\", \"$1\", \"DCGM_FI_DRIVER_VERSION\", "
+                 "\"(.*)\"), \"exporter\", \"dcgm-exporter\", \"\", \"\")",
+    /* Idle GPUs as node.c counts them: utilization under 5 %, no process (no pod) on them. */
+    [F_IDLE] = "count by (instance, job) ((gpu_utilization_Percentage" PHYSICAL " < 5) unless on "
+               "(instance, job, index) process_gpu_memory_MiB) or count by (instance, job) "
+               "((DCGM_FI_DEV_GPU_UTIL" DCGM_PHYSICAL " < 5) unless on (instance, job, gpu) "
+               "DCGM_FI_DEV_FB_USED{pod!=\"\"})",
+    /* The health flags of node.h, from the same series as a direct read's (parse/dcgm.c). */
+    [F_HEALTH] =
+        HEALTH_LOST " or " HEALTH_XID " or " HEALTH_ECC " or " HEALTH_THROTTLE " or " HEALTH_HOT,
 };
 
 struct target {
@@ -164,7 +221,7 @@ static void on_gpus(const struct prom_json_series *series, void *context) {
     struct node *n = add_node(&r->found, &r->found_count, &r->found_cap, instance);
     struct node_summary *s = &n->summary;
     s->util_mean = s->util_max = s->memory_used_mib = s->memory_total_mib = NAN;
-    s->power_w = s->temperature_max_c = NAN;
+    s->power_w = s->temperature_max_c = s->xid_last = NAN;
     double v = series->value;
     s->gpu_count = isnan(v) || v < 0 || v > 1e6 ? 0 : (unsigned)v;
     const char *host = prom_json_label(series, "hostname");
@@ -218,14 +275,31 @@ static void on_field(const struct prom_json_series *series, void *context) {
     case F_PROCS:
         s->process_count = count_of(v);
         break;
+    case F_IDLE:
+        s->idle_count = count_of(v);
+        break;
     case F_USERS: {
         const char *user = prom_json_label(series, "username");
         add_user(s, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
         break;
     }
+    case F_HEALTH: {
+        const char *flag = prom_json_label(series, "flag");
+        for (unsigned bit = 1; flag != NULL && bit <= NODE_FLAG_ALL; bit <<= 1) {
+            if (strcmp(flag, node_flag_name((enum node_flag)bit)) == 0) {
+                s->flags |= bit;
+            }
+        }
+        if (flag != NULL && strcmp(flag, "xid") == 0) {
+            s->xid_last = v;
+        }
+        break;
+    }
     case F_DRIVER: {
         const char *driver = prom_json_label(series, "driver_version");
+        const char *exporter = prom_json_label(series, "exporter");
         str_copy(s->driver, sizeof s->driver, driver != NULL ? driver : "");
+        s->dcgm = exporter != NULL && strcmp(exporter, "dcgm-exporter") == 0;
         break;
     }
     default:

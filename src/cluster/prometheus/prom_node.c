@@ -11,8 +11,8 @@
 #include "util/text/strbuf.h"
 
 /* The exporter's series: its info, the devices' and the processes' (not Prometheus's own "up" or
- * scrape_* series of the target). */
-#define SERIES "__name__=~\"nvitop_info|gpu_.+|process_.+\""
+ * scrape_* series of the target), or dcgm-exporter's. */
+#define SERIES "__name__=~\"nvitop_info|gpu_.+|process_.+|DCGM_FI_.+\""
 
 void prom_node_query(const char *instance, char *buf, size_t size) {
     int n = snprintf(buf, size, "{" SERIES ",instance=\"");

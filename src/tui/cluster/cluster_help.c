@@ -13,7 +13,7 @@ static const char *const lines[] = {
     "             on oN: sort by NODE (as given)    ow oW: sort by POWER",
     "             oh oH: sort by HOST               ot oT: sort by TEMP",
     "             ou oU: sort by UTIL               op oP: sort by PROCS",
-    "             og oG: sort by MEMORY USED        os oS: sort by state (problems first)",
+    "             og oG: sort by MEMORY USED        os oS: sort by state (failing, flagged first)",
     "               , .: select sort column             /: invert sort order",
     "",
     "                 \\: filter the nodes: a text matched against NODE, HOST and",

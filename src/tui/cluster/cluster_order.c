@@ -80,8 +80,17 @@ static double usage(const struct node *n, enum cluster_order order) {
                : order == CLUSTER_ORDER_MEMORY ? s->memory_used_mib
                : order == CLUSTER_ORDER_POWER  ? s->power_w
                : order == CLUSTER_ORDER_TEMP   ? s->temperature_max_c
+               : s->dcgm                       ? NAN /* no process metrics */
                                                : (double)s->process_count;
     return isnan(v) ? -1 : v;
+}
+
+/* State order: nodes that fail first, then nodes with health flags, then the others. */
+static int state_rank(const struct node *n) {
+    if (n->state != NODE_OK) {
+        return 0;
+    }
+    return n->has_data && n->summary.flags != 0 ? 1 : 2;
 }
 
 struct sorting {
@@ -102,7 +111,7 @@ static int compare(const void *left, const void *right, void *context) {
         c = strcmp(x->summary.hostname, y->summary.hostname);
         break;
     case CLUSTER_ORDER_STATE:
-        c = (int)(x->state == NODE_OK) - (int)(y->state == NODE_OK); /* problems first */
+        c = state_rank(x) - state_rank(y); /* problems first */
         break;
     default: {
         double kx = usage(x, s->a->order), ky = usage(y, s->a->order);

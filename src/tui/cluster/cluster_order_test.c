@@ -8,7 +8,8 @@
 #include "tui/event.h"
 #include "util/text/str.h"
 
-/* Four nodes: b (util 50, user alice), a (util NaN, user Bob), c (no data), d (util 90). */
+/* Four nodes: b (util 50, user alice), a (util NaN, user Bob), c (no data), d (util 90, an XID
+ * health flag). */
 static void make(struct node *nodes) {
     memset(nodes, 0, 4 * sizeof *nodes);
     static const char *const addresses[] = {"gpu-b:1", "gpu-a:1", "gpu-c:1", "gpu-d:1"};
@@ -25,6 +26,7 @@ static void make(struct node *nodes) {
     nodes[0].summary.user_count = 1;
     str_copy(nodes[1].summary.users[0].name, sizeof nodes[1].summary.users[0].name, "Bob");
     nodes[1].summary.user_count = 1;
+    nodes[3].summary.flags = NODE_FLAG_XID;
 }
 
 static void expect(const struct cluster_arrangement *a, const char *order) {
@@ -52,8 +54,9 @@ static void test_orders(void **state) {
     expect(&a, "dbac");
     a.reverse = true;
     expect(&a, "cabd");
+    /* State: nodes that fail, then nodes with health flags, then the others. */
     a = (struct cluster_arrangement){.order = CLUSTER_ORDER_STATE};
-    expect(&a, "cbad");
+    expect(&a, "cdba");
 }
 
 static void test_filter(void **state) {

@@ -108,6 +108,11 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     }
     canvas_text(canvas, 0, 0, line, bold);
     int y = 1;
+    /* The fleet at a glance: nodes up, GPUs, idle GPUs, free memory, power (table_totals()). */
+    struct table_totals totals;
+    table_totals(s->nodes, s->count, &totals);
+    table_total_line(line, sizeof line, &totals);
+    canvas_text(canvas, y++, 0, line, plain);
     if (s->error[0] != '\0') {
         snprintf(line, sizeof line, "Prometheus: %s", s->error);
         canvas_text(canvas, y++, 0, line, bad);
@@ -134,6 +139,8 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         struct view_style style = n->state == NODE_OK ? plain : bad;
         if (n->state == NODE_PENDING) {
             style = plain;
+        } else if (n->state == NODE_OK && n->has_data && n->summary.flags != 0) {
+            style = view_style_make(VIEW_COLOR_YELLOW, VIEW_ATTR_BOLD); /* a health flag */
         }
         if (i == s->cursor) {
             style.attrs |= VIEW_ATTR_REVERSE;

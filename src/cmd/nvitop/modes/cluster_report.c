@@ -55,6 +55,10 @@ void cluster_print_table(FILE *out, const struct node *nodes, size_t count, doub
             fprintf(out, "%-*s  %-*s  %s\n", w.node, "", w.host, "", problem);
         }
     }
+    struct table_totals totals;
+    table_totals(nodes, count, &totals);
+    table_total_line(line, sizeof line, &totals);
+    fprintf(out, "%s\n", line);
 }
 
 static void number(struct json_writer *w, const char *key, double v) {
@@ -89,6 +93,8 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
     json_string(w, s->hostname[0] != '\0' ? s->hostname : NULL);
     json_key(w, "driver_version");
     json_string(w, s->driver[0] != '\0' ? s->driver : NULL);
+    json_key(w, "exporter");
+    json_string(w, s->dcgm ? "dcgm-exporter" : "nvitop-exporter");
     json_key(w, "gpu_count");
     json_u64(w, s->gpu_count);
     json_key(w, "mig_count");
@@ -99,8 +105,23 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
     number(w, "memory_total_mib", s->memory_total_mib);
     number(w, "power_w", s->power_w);
     number(w, "temperature_max_c", s->temperature_max_c);
-    json_key(w, "process_count");
-    json_u64(w, s->process_count);
+    json_key(w, "gpu_idle_count");
+    json_u64(w, s->idle_count);
+    json_key(w, "process_count"); /* dcgm-exporter has no process metrics */
+    if (s->dcgm) {
+        json_null(w);
+    } else {
+        json_u64(w, s->process_count);
+    }
+    json_key(w, "health"); /* the flags' names, [] when none */
+    json_begin_array(w);
+    for (unsigned flag = 1; flag <= NODE_FLAG_ALL; flag <<= 1) {
+        if (s->flags & flag) {
+            json_string(w, node_flag_name((enum node_flag)flag));
+        }
+    }
+    json_end_array(w);
+    number(w, "xid_last", s->xid_last);
     json_key(w, "top_users");
     json_begin_array(w);
     for (size_t i = 0; i < s->user_count; i++) {
@@ -134,6 +155,21 @@ bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, doubl
     json_string(&w, source->kind);
     json_key(&w, "url");
     json_string(&w, source->url);
+    json_end_object(&w);
+    struct table_totals totals;
+    table_totals(nodes, count, &totals);
+    json_key(&w, "totals");
+    json_begin_object(&w);
+    json_key(&w, "nodes");
+    json_u64(&w, totals.nodes);
+    json_key(&w, "nodes_up");
+    json_u64(&w, totals.nodes_up);
+    json_key(&w, "gpu_count");
+    json_u64(&w, totals.gpus);
+    json_key(&w, "gpu_idle_count");
+    json_u64(&w, totals.gpus_idle);
+    number(&w, "memory_free_mib", totals.memory_free_mib);
+    number(&w, "power_w", totals.power_w);
     json_end_object(&w);
     json_key(&w, "nodes");
     json_begin_array(&w);
