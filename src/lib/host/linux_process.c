@@ -154,12 +154,24 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     return pid_cache_store(&host->pids, &entry);
 }
 
-/* The resident set as psutil reads it (statm), in place of stat's approximate count. */
-static void take_statm(const char *statm, struct proc_pid_stat *st) {
+/* The resident set as psutil reads it (statm), in place of stat's count, remembered with that
+ * count in the identity. */
+static void take_statm(struct process_identity *identity, const char *statm,
+                       struct proc_pid_stat *st) {
     uint64_t resident = 0;
     if (proc_parse_pid_statm_resident(statm, &resident)) {
+        identity->have_statm = true;
+        identity->stat_rss_pages = st->rss_pages;
+        identity->statm_resident = resident;
         st->rss_pages = resident;
     }
+}
+
+/* How long this process's status and cmdline are used: HOST_IDENTITY_TTL_S spread over half to
+ * one and a half times by a hash of the pid (Knuth's multiplicative one). */
+static double identity_ttl(const struct host_ctx *host, uint32_t pid) {
+    uint32_t spread = (pid * UINT32_C(2654435761)) >> 22; /* 0 .. 1023 */
+    return host->identity_ttl_s * (0.5 + (double)spread / 1024.0);
 }
 
 static void fill_from_stat(struct host_ctx *host, struct host_process *p,
@@ -266,6 +278,9 @@ static int read_identity(int dir_fd, struct process_identity **out) {
         identity->read_s = clock_monotonic_s();
         identity->stat_fd = -1;
         identity->statm_fd = -1;
+        identity->have_statm = false;
+        identity->statm_resident = 0;
+        identity->stat_rss_pages = 0;
         identity->comm[0] = '\0';
         proc_parse_pid_status(status_text, &identity->status);
         identity->cmdline_len = cmdline_len;
@@ -306,7 +321,7 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
         memcpy(identity->comm, st.comm, sizeof(identity->comm));
         char statm_buf[STATM_BUF_SIZE];
         if (file_read_into(dir_fd, "statm", statm_buf, sizeof(statm_buf), NULL) == 0) {
-            take_statm(statm_buf, &st);
+            take_statm(identity, statm_buf, &st);
         }
     }
     bool ok = fill_process(host, out, &st, stat_ok, identity);
@@ -319,7 +334,7 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
 }
 
 /* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
- * descriptor *fd, or opened (and kept while fewer than HOST_KEPT_STAT_FDS are kept).  0 or an
+ * descriptor *fd, or opened (and kept within the pid cache's descriptor budget).  0 or an
  * errno value; a kept descriptor that failed (the process exited) is closed. */
 static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, char *buf,
                       size_t size) {
@@ -353,15 +368,19 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     /* A new process under the same pid, an exec (another name) or an old identity: read all. */
     if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
         st.start_ticks != known->start_ticks ||
-        !(clock_monotonic_s() - known->identity->read_s < host->identity_ttl_s) ||
+        !(clock_monotonic_s() - known->identity->read_s < identity_ttl(host, pid)) ||
         strcmp(known->identity->comm, st.comm) != 0) {
         return false;
     }
     struct process_identity *identity = known->identity;
     known->identity = NULL;
     char statm_buf[STATM_BUF_SIZE];
-    if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) == 0) {
-        take_statm(statm_buf, &st);
+    if (identity->have_statm && identity->stat_rss_pages == st.rss_pages) {
+        /* Unchanged since the last statm reading (see struct process_identity). */
+        st.rss_pages = identity->statm_resident;
+    } else if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) ==
+               0) {
+        take_statm(identity, statm_buf, &st);
     }
     bool ok = fill_process(host, out, &st, true, identity);
     set_strings(out);
