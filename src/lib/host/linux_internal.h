@@ -44,9 +44,9 @@ struct process_identity {
     double read_s; /* clock_monotonic_s() of the read */
     int stat_fd;   /* /proc/<pid>/stat kept open, or -1 */
     int statm_fd;  /* /proc/<pid>/statm kept open, or -1 */
-    /* The last statm reading, and stat's resident count when it was taken: the kernel adds up
-     * the same counters for both, so while stat's count stays the same, so does statm's, and
-     * statm is not read again. */
+    /* The last statm reading, and stat's resident count when it was taken: both come from the
+     * same per-process counters (stat's approximately), so while stat's count stays the same
+     * statm is not read again; a fresh identity (every HOST_IDENTITY_TTL_S or so) reads it. */
     bool have_statm;
     uint64_t statm_resident;
     uint64_t stat_rss_pages;
