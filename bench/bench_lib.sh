@@ -10,6 +10,10 @@
 #                                  variable names then
 #   bench_standins COUNT           start COUNT stand-ins (scripts/standins.sh) and export their
 #                                  NVT_STANDIN_<i>
+#   bench_scenario                 export NVML_SIM_SCENARIO for $NVT_BENCH_PROCESSES (20, the
+#                                  default: h100-8gpu.json; 1000: h100-8gpu-1000.json; 4000:
+#                                  h100-16gpu-4000.json) and start as many stand-ins; sets
+#                                  $bench_processes and $bench_scenario_name
 
 bench_built() {
     [ -x "$1" ] || {
@@ -45,6 +49,16 @@ bench_workspace() {
     export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM=xterm-256color
     export LD_LIBRARY_PATH="$build/sim-driver"
     echo "set -g status off" >"$work/tmux.conf"
+}
+
+bench_scenario() {
+    case ${NVT_BENCH_PROCESSES:-20} in
+    1000) bench_processes=1000 bench_scenario_name=h100-8gpu-1000.json ;;
+    4000) bench_processes=4000 bench_scenario_name=h100-16gpu-4000.json ;;
+    *) bench_processes=20 bench_scenario_name=h100-8gpu.json ;;
+    esac
+    export NVML_SIM_SCENARIO="$source_dir/sim/scenarios/$bench_scenario_name"
+    bench_standins "$bench_processes"
 }
 
 bench_standins() {

@@ -1,5 +1,6 @@
 #!/bin/sh
-# Run every benchmark of bench/ against the simulated 8-GPU server.  Each prints its figures and a
+# Run every benchmark of bench/ against the simulated 8-GPU server (20 processes), then the
+# monitor, -1 and exporter ones with 1,000 and 4,000 processes.  Each prints its figures and a
 # ratio against a floor measured in the same run; none fails on a time.
 #   usage: scripts/bench.sh BUILD_DIR [MONITOR_SECONDS]
 set -eu
@@ -31,3 +32,13 @@ run sh "$here/bench/monitor/monitor_bench.sh" --metrics "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"
 run python3 "$here/bench/exporter/exporter_bench.py" "$build" "$seconds"
 run python3 "$here/bench/cluster/cluster_bench.py" "$build" "$seconds"
+# The same with a thousand and with four thousand GPU processes (docs/performance.md, "A thousand
+# GPU processes"): h100-8gpu-1000.json and h100-16gpu-4000.json, each with stand-ins of its own
+# (small perl sleepers; 4,000 take about 2 GiB and a minute to start).
+for processes in 1000 4000; do
+    run env NVT_BENCH_PROCESSES=$processes "$build/bench/bench-once" 10
+    run env NVT_BENCH_PROCESSES=$processes sh "$here/bench/monitor/monitor_bench.sh" "$build" \
+        "$seconds"
+    run env NVT_BENCH_PROCESSES=$processes python3 "$here/bench/exporter/exporter_bench.py" \
+        "$build" "$seconds"
+done

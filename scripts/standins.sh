@@ -17,6 +17,11 @@
 # Stand-in i always has a lower pid than stand-in i+1 (tests expect that order, as the monitor
 # lists processes by pid): if the kernel's pid counter wraps around pid_max during `start`, the
 # stand-ins are started again (see start()).
+#
+# More than $many (64) stand-ins, for the many-process scenarios of sim/scenarios/
+# (h100-8gpu-1000.json, h100-16gpu-4000.json), are all small `perl -e sleep` workers (about
+# 0.5 MiB of their own memory each, where a Python one takes 3.5 MiB) and their pids need not
+# increase (a thousand starts may well wrap the pid counter).
 set -eu
 
 if [ -n "${NVT_STANDIN_STATE:-}" ]; then
@@ -30,6 +35,7 @@ else
     private=1
 fi
 record="$state/standins"
+many=64
 
 # The default directory sits in a shared place: only ever use one that is ours and private.
 check_private() {
@@ -51,8 +57,16 @@ usage() {
 # command name in /proc/<pid>/stat may contain spaces and parentheses, so fields are counted
 # after the last ')'.
 start_time() {
+    # Shell built-ins only: `start` calls this once or more per stand-in.
     [ -r "/proc/$1/stat" ] || return 0
-    sed -e 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d ' ' -f 20
+    line=
+    read -r line <"/proc/$1/stat" 2>/dev/null || true
+    [ -n "$line" ] || return 0
+    set -f
+    # shellcheck disable=SC2086
+    set -- ${line##*) }
+    set +f
+    [ "$#" -ge 20 ] && shift 19 && echo "$1"
 }
 
 # The system interpreter, not a version manager's shim, so that the recorded pid is the job's.
@@ -65,18 +79,22 @@ spawn() {
     i=$1
     lr="$((i % 9 + 1))e-4"
     pause='import signal; signal.pause()'
-    case $((i % 6)) in
-    0) set -- "$python" -c "$pause" train.py --epochs 100 --lr "$lr" \
-        --batch-size $((i * 16)) ;;
-    1) set -- perl -e 'sleep' finetune.pl --model llama-7b --run-name "lora r=$i baseline" ;;
-    2) set -- "$python" -c "$pause" eval.py --ckpt "runs/exp $i/best.pt" \
-        --split val ;;
-    3) set -- perl -e 'sleep' serve.pl --port $((8000 + i)) --workers 4 ;;
-    4) set -- "$python" -c "$pause" -m torch.distributed.run \
-        --nproc_per_node 8 pretrain.py --config "configs/gpt 1.3b.yaml" ;;
-    *) set -- "$python" -c "$pause" infer.py --prompt "it's a test" \
-        --max-tokens 512 ;;
-    esac
+    if [ "$2" -gt "$many" ]; then
+        set -- perl -e 'sleep' worker.pl --pool "gpu$((i % 16))" --slot "$i"
+    else
+        case $((i % 6)) in
+        0) set -- "$python" -c "$pause" train.py --epochs 100 --lr "$lr" \
+            --batch-size $((i * 16)) ;;
+        1) set -- perl -e 'sleep' finetune.pl --model llama-7b --run-name "lora r=$i baseline" ;;
+        2) set -- "$python" -c "$pause" eval.py --ckpt "runs/exp $i/best.pt" \
+            --split val ;;
+        3) set -- perl -e 'sleep' serve.pl --port $((8000 + i)) --workers 4 ;;
+        4) set -- "$python" -c "$pause" -m torch.distributed.run \
+            --nproc_per_node 8 pretrain.py --config "configs/gpt 1.3b.yaml" ;;
+        *) set -- "$python" -c "$pause" infer.py --prompt "it's a test" \
+            --max-tokens 512 ;;
+        esac
+    fi
     if [ "$1" = "$python" ] && ! command -v "$python" >/dev/null 2>&1; then
         set -- perl -e 'sleep' job.pl --slot "$i"
     fi
@@ -104,7 +122,7 @@ launch() {
     : >"$record"
     i=1
     while [ "$i" -le "$1" ]; do
-        pid=$(spawn "$i")
+        pid=$(spawn "$i" "$1")
         started=""
         tries=0
         # The child's /proc entry appears at once, but be patient on a loaded machine.
@@ -145,7 +163,7 @@ start() {
     # wrap needs pid_max more forks in between, so three attempts are plenty.
     attempt=1
     launch "$count"
-    while ! increasing; do
+    while [ "$count" -le "$many" ] && ! increasing; do
         if [ "$attempt" -ge 3 ]; then
             echo "$0: stand-in pids are not increasing after $attempt attempts" >&2
             stop

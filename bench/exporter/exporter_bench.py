@@ -15,6 +15,10 @@ usage: python3 bench/exporter/exporter_bench.py [BUILD_DIR] [SECONDS]   (default
    ratio by 0.4 from one run to the next.
 3. Resident memory of the exporter at the end (VmRSS, and the peak VmHWM).  Target: 8 MiB.
 
+NVT_BENCH_PROCESSES=1000 or 4000 runs it on h100-8gpu-1000.json or h100-16gpu-4000.json with as
+many stand-ins, with fewer scrapes in 1. (docs/performance.md, "A thousand GPU processes": targets
+there 1 % of a core scraped every second and 20 MiB).
+
 CPU time is the process's own utime + stime from /proc/PID/stat, which includes the threads that
 have exited; the floors report getrusage(RUSAGE_SELF), the same thing.
 """
@@ -31,6 +35,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE = os.path.join(HERE, '../..')
 SCRAPES = 2000
 TICKS = os.sysconf('SC_CLK_TCK')
+SCENARIOS = {20: 'h100-8gpu.json', 1000: 'h100-8gpu-1000.json', 4000: 'h100-16gpu-4000.json'}
+PROCESSES = int(os.environ.get('NVT_BENCH_PROCESSES', '20'))
+if PROCESSES not in SCENARIOS:
+    PROCESSES = 20
+SCRAPES = max(50, SCRAPES * 20 // PROCESSES)
 
 
 def cpu_s(pid):
@@ -140,9 +149,10 @@ def main():
     with tempfile.TemporaryDirectory(prefix='nvt-bench-exporter-') as state:
         env = dict(os.environ, NVT_STANDIN_STATE=state,
                    LD_LIBRARY_PATH=os.path.join(build, 'sim-driver'),
-                   NVML_SIM_SCENARIO=os.path.join(SOURCE, 'sim/scenarios/h100-8gpu.json'))
-        out = subprocess.run(['sh', os.path.join(SOURCE, 'scripts/standins.sh'), 'start', '20'],
-                             env=env, capture_output=True, check=True, timeout=60).stdout.decode()
+                   NVML_SIM_SCENARIO=os.path.join(SOURCE, 'sim/scenarios', SCENARIOS[PROCESSES]))
+        out = subprocess.run(['sh', os.path.join(SOURCE, 'scripts/standins.sh'), 'start',
+                              str(PROCESSES)],
+                             env=env, capture_output=True, check=True, timeout=600).stdout.decode()
         for line in out.splitlines():
             key, _, value = line[len('export '):].partition('=')
             env[key] = value.strip('\'"')
@@ -164,6 +174,7 @@ def run(build, env, seconds):
     wall = time.monotonic() - wall
     per_scrape_ms = (cpu_s(proc.pid) - before) / SCRAPES * 1000
     stop(proc)
+    print(f'{SCENARIOS[PROCESSES]}, {PROCESSES} processes')
     print(f'exposition: {sizes[1]} bytes, {sizes[0]} gzip-compressed')
     print(f'per scrape: {per_scrape_ms:.3f} ms CPU ({SCRAPES} scrapes in {wall:.1f} s; '
           f'target 0.5 ms)')
@@ -176,7 +187,8 @@ def run(build, env, seconds):
     for label, (run_time, ticks, _, _) in (('not scraped', idle),
                                            ('scraped every second', busy)):
         print(f'  exporter, {label + ":":21} {run_time:.3f} s CPU '
-              f'({run_time / seconds * 1000:.2f} ms/s; utime+stime {ticks:.2f} s)')
+              f'({run_time / seconds * 100:.2f} % of a core; utime+stime {ticks:.2f} s; '
+              f'{run_time / seconds / PROCESSES * 1e6:.2f} us per process per refresh)')
     used = busy[0]
     for name, figures in (('bench-exporter-floor', exporter_floor),
                           ('bench-monitor-floor', monitor_floor)):

@@ -14,7 +14,9 @@
 #include "util/sys/clock.h"
 
 #define MAX_DEVICES   64
-#define MAX_PROCESSES 256
+#define MAX_PROCESSES 8192
+/* Slots of the pid index: a power of two, at least twice MAX_PROCESSES. */
+#define INDEX_SLOTS 16384
 /* How long a process's status and cmdline are kept (the library's HOST_IDENTITY_TTL_S). */
 #define IDENTITY_TTL_S 10.0
 
@@ -31,6 +33,14 @@ struct kept_process {
     unsigned long pass; /* the last pass that saw it */
 };
 
+/* Where a pid stands, found in a few probes whatever the count (open addressing; pid 0 is an
+ * empty slot): its place in kept (+1, 0 for none) and the last pass that listed it. */
+struct index_slot {
+    unsigned pid;
+    unsigned kept;
+    unsigned long noted;
+};
+
 struct bench_floor {
     struct nvml_lib lib;
     nvmlDevice_t devices[MAX_DEVICES];
@@ -44,8 +54,18 @@ struct bench_floor {
     struct kept_process kept[MAX_PROCESSES];
     unsigned kept_count;
     unsigned long pass;
+    struct index_slot index[INDEX_SLOTS];
     char buffer[1 << 16];
 };
+
+static struct index_slot *slot_of(struct bench_floor *floor, unsigned pid) {
+    unsigned i = (pid * 2654435761u) & (INDEX_SLOTS - 1);
+    while (floor->index[i].pid != 0 && floor->index[i].pid != pid) {
+        i = (i + 1) & (INDEX_SLOTS - 1);
+    }
+    floor->index[i].pid = pid;
+    return &floor->index[i];
+}
 
 int bench_floor_open(struct bench_floor **out) {
     struct bench_floor *floor = calloc(1, sizeof(*floor));
@@ -116,13 +136,12 @@ static void reread(struct bench_floor *floor, int *fd, const char *path) {
 /* One GPU process: its stat file through a kept descriptor, status and cmdline when first seen
  * and when 10 s old. */
 static void read_process(struct bench_floor *floor, unsigned pid, double now) {
-    struct kept_process *p = NULL;
-    for (unsigned i = 0; i < floor->kept_count && p == NULL; i++) {
-        p = floor->kept[i].pid == pid ? &floor->kept[i] : NULL;
-    }
+    struct index_slot *slot = slot_of(floor, pid);
+    struct kept_process *p = slot->kept > 0 ? &floor->kept[slot->kept - 1] : NULL;
     if (p == NULL && floor->kept_count < MAX_PROCESSES) {
         p = &floor->kept[floor->kept_count++];
         *p = (struct kept_process){.pid = pid, .stat_fd = -1, .identity_s = -1e9};
+        slot->kept = floor->kept_count;
     }
     if (p == NULL) {
         return;
@@ -140,12 +159,17 @@ static void read_process(struct bench_floor *floor, unsigned pid, double now) {
     }
 }
 
-/* Processes not seen in the last two passes are forgotten, their descriptors closed. */
+/* Processes not seen in the last two passes are forgotten, their descriptors closed, and the
+ * index rebuilt for the others. */
 static void forget_old(struct bench_floor *floor) {
+    memset(floor->index, 0, sizeof(floor->index));
     unsigned kept = 0;
     for (unsigned i = 0; i < floor->kept_count; i++) {
         if (floor->pass - floor->kept[i].pass < 2) {
             floor->kept[kept++] = floor->kept[i];
+            struct index_slot *slot = slot_of(floor, floor->kept[i].pid);
+            slot->kept = kept;
+            slot->noted = floor->kept[i].pass;
         } else if (floor->kept[i].stat_fd >= 0) {
             close(floor->kept[i].stat_fd);
         }
@@ -154,11 +178,11 @@ static void forget_old(struct bench_floor *floor) {
 }
 
 static void note_pid(struct bench_floor *floor, unsigned pid) {
-    for (unsigned i = 0; i < floor->pid_count; i++) {
-        if (floor->pids[i] == pid) {
-            return;
-        }
+    struct index_slot *slot = slot_of(floor, pid);
+    if (pid == 0 || slot->noted == floor->pass) {
+        return;
     }
+    slot->noted = floor->pass;
     if (floor->pid_count < MAX_PROCESSES) {
         floor->pids[floor->pid_count++] = pid;
     }

@@ -16,6 +16,10 @@
 #
 # CPU time is the scheduler's run time of every thread (/proc/PID/task/*/sched, microseconds)
 # where the kernel has it, else utime + stime in clock ticks.
+#
+# NVT_BENCH_PROCESSES=1000 or 4000 runs it on h100-8gpu-1000.json or h100-16gpu-4000.json with as
+# many stand-ins, and prints the CPU per process per refresh (docs/performance.md, "A thousand
+# GPU processes").
 set -eu
 
 mode=bench
@@ -44,8 +48,7 @@ nvtop=${NVTOP:-$(command -v nvtop 2>/dev/null || true)}
 socket_base="nvt-bench-$$"
 socket=$socket_base
 bench_workspace nvt-bench-monitor "$socket_base" "$socket_base-main" "$socket_base-metrics"
-export NVML_SIM_SCENARIO="$source_dir/sim/scenarios/h100-8gpu.json"
-bench_standins 20
+bench_scenario
 
 ticks_per_s=$(getconf CLK_TCK)
 # cpu_s PID: CPU seconds of all its threads so far.
@@ -172,10 +175,12 @@ if [ "$mode" = metrics ]; then
     socket=$socket_base
     main="$a0 $a1 $arss $(sum_calls "$work/calls-main") $main_life"
     metrics="$b0 $b1 $brss $(sum_calls "$work/calls-metrics") $metrics_life"
-    awk -v main="$main" -v metrics="$metrics" -v seconds="$seconds" 'BEGIN {
+    awk -v main="$main" -v metrics="$metrics" -v seconds="$seconds" \
+        -v name="$bench_scenario_name" -v processes="$bench_processes" 'BEGIN {
         split(main, a, " "); split(metrics, b, " ")
         acpu = a[2] - a[1]; bcpu = b[2] - b[1]; arate = a[4] / a[5]; brate = b[4] / b[5]
-        printf "two monitors on h100-8gpu.json (8 GPUs, 20 processes) at once, 1 s interval, "
+        printf "two monitors on %s (%d processes) at once, 1 s interval, ", name, processes
+        printf "
         printf "%d s;\nnvml calls/s over the whole life of each, start-up included\n", seconds
         printf "%-16s %10s %10s %14s %10s\n", "", "cpu_s", "cpu_%core", "nvml_calls/s", "rss_kib"
         printf "%-16s %10.4f %10.4f %14.1f %10d\n", "main screen", acpu, 100 * acpu / seconds,
@@ -199,15 +204,20 @@ floor_out=$(NVML_SIM_CALLS_FILE="$work/calls-floor" "$floor" "$seconds" "$interv
 floor_calls=$(sum_calls "$work/calls-floor")
 
 awk -v monitor="$monitor" -v nvtop="$nvtop_row" -v floor="$floor_out" -v fcalls="$floor_calls" \
-    -v seconds="$seconds" 'function row(name, cpu, rate, rss) {
-        printf "%-8s %10.4f %10.4f %14.1f %10d\n", name, cpu, 100 * cpu / seconds, rate, rss
+    -v seconds="$seconds" -v interval="$interval" -v name="$bench_scenario_name" \
+    -v processes="$bench_processes" 'function row(name, cpu, rate, rss) {
+        printf "%-8s %10.4f %10.4f %14.1f %10d %12.2f\n", name, cpu, 100 * cpu / seconds, rate,
+            rss, 1e6 * cpu / (seconds / interval) / processes
     }
     BEGIN {
     split(monitor, m, " "); mcpu = m[2] - m[1]; mrate = m[4] / m[5]
     split(floor, f, /[ =]/); fcpu = f[2]; frate = fcalls / seconds
-    printf "monitors on h100-8gpu.json, 1 s interval, %d s each (20 stand-in processes);\n", seconds
-    printf "nvml calls/s over the whole life of each program, start-up included\n"
-    printf "%-8s %10s %10s %14s %10s\n", "", "cpu_s", "cpu_%core", "nvml_calls/s", "rss_kib"
+    printf "monitors on %s, %s s interval, %d s each (%d stand-in processes);\n", name, interval,
+        seconds, processes
+    printf "nvml calls/s over the whole life of each program, start-up included; us_cpu/proc: CPU "
+    printf "per process per refresh\n"
+    printf "%-8s %10s %10s %14s %10s %12s\n", "", "cpu_s", "cpu_%core", "nvml_calls/s", "rss_kib",
+        "us_cpu/proc"
     row("monitor", mcpu, mrate, m[3])
     if (nvtop != "") {
         split(nvtop, n, " "); ncpu = n[2] - n[1]; nrate = n[4] / n[5]

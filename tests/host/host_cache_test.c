@@ -3,12 +3,14 @@
  * readings and for environ and cwd; and for a long-lived caller that reads processes one by one,
  * without snapshots (which end a generation after every pass), readings and kept /proc/<pid>/stat
  * descriptors stay bounded however many distinct pids are read, and those of processes not read
- * again (exited ones included) are forgotten and closed.
+ * again (exited ones included) are forgotten and closed.  The descriptors kept are half the soft
+ * RLIMIT_NOFILE: a thousand processes fit where the limit allows.
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include "host_fixture.h"
 #include "linux_internal.h"
 #include "nvt_cmocka.h"
+#include "util/array.h"
 
 #define FIRST_PID  1000
 #define PID_COUNT  600
@@ -151,7 +154,7 @@ static void test_many_pids_stay_bounded(void **state) {
             read_pid(host, pid, NVT_HOST_OK);
             read_pid(host, pid, NVT_HOST_OK);
             assert_true(cached(host) <= 2 * GENERATION);
-            assert_true(host->pids.kept_fds <= HOST_KEPT_STAT_FDS);
+            assert_true(host->pids.kept_fds <= host->pids.kept_max);
             /* The proc root's descriptor, and the kept stat files. */
             assert_true(open_fds() <= baseline + 1 + host->pids.kept_fds);
         }
@@ -187,6 +190,42 @@ static void test_many_pids_stay_bounded(void **state) {
     fixture_remove(dir);
 }
 
+/* The budget of kept descriptors follows the soft RLIMIT_NOFILE of host_open(): a low limit keeps
+ * few (and every process is still read), a high one keeps one for each of PID_COUNT processes'
+ * stat files. */
+static void test_kept_budget_follows_nofile(void **state) {
+    (void)state;
+    char dir[1024];
+    make_tree(dir, sizeof(dir));
+    struct rlimit saved;
+    assert_int_equal(getrlimit(RLIMIT_NOFILE, &saved), 0);
+    const rlim_t limits[] = {64, 4 * PID_COUNT};
+    for (size_t i = 0; i < ARRAY_SIZE(limits); i++) {
+        if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < limits[i]) {
+            continue;
+        }
+        struct rlimit lowered = {limits[i], saved.rlim_max};
+        assert_int_equal(setrlimit(RLIMIT_NOFILE, &lowered), 0);
+        struct host_ctx *host = NULL;
+        assert_int_equal(host_open(dir, &host), NVT_OK);
+        assert_int_equal(host->pids.kept_max, limits[i] / 2);
+        for (unsigned round = 0; round < 2; round++) {
+            for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
+                read_pid(host, pid, NVT_HOST_OK);
+            }
+            host_generation_end(host);
+        }
+        assert_true(host->pids.kept_fds <= host->pids.kept_max);
+        /* Room for every stat file (and statm, here missing from the fixture) under the high
+         * limit, filled up to the low one. */
+        assert_int_equal(host->pids.kept_fds,
+                         limits[i] / 2 < PID_COUNT ? limits[i] / 2 : PID_COUNT);
+        host_close(host);
+    }
+    assert_int_equal(setrlimit(RLIMIT_NOFILE, &saved), 0);
+    fixture_remove(dir);
+}
+
 /* A caller that reads the same few processes again and again keeps measuring their CPU percentage
  * between reads: ending generations forgets only what was not read in the last one. */
 static void test_repeated_reads_survive_aging(void **state) {
@@ -213,6 +252,7 @@ int main(void) {
         cmocka_unit_test(test_recycled_pid_is_read_again),
         cmocka_unit_test(test_environ_cwd_of_recycled_pid),
         cmocka_unit_test(test_many_pids_stay_bounded),
+        cmocka_unit_test(test_kept_budget_follows_nofile),
         cmocka_unit_test(test_repeated_reads_survive_aging),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

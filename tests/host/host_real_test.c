@@ -203,7 +203,10 @@ static void test_kept_stat_file(void **state) {
         assert_string_equal(p.pub.command, "sleep 30");
         host_process_fini(&p);
     }
-    assert_int_equal(open_fd_count(), before + 2); /* its stat and statm */
+    /* Its stat, and its statm unless stat's resident count stayed the same since the first read
+     * (then statm is not read again, so not opened). */
+    size_t kept = open_fd_count();
+    assert_true(kept == before + 1 || kept == before + 2);
     reap(pid);
     host_generation_end(*state);
     assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);

@@ -23,6 +23,7 @@
 #include "render.h"
 #include "tls_files.h"
 #include "util/sys/clock.h"
+#include "util/sys/nofile.h"
 
 /* Open NVML as nvitop-exporter does: a clear message and status 1 without it or without GPUs. */
 static nvt_context *open_driver(void) {
@@ -171,6 +172,8 @@ int main(int argc, char **argv) {
     sigaddset(&signals, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &signals, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* A descriptor kept open per GPU process (docs/performance.md, "A thousand GPU processes"). */
+    nofile_raise_soft_limit();
 
     char error[1024];
     struct tls_files tls;

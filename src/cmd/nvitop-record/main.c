@@ -22,6 +22,7 @@
 #include "record/related.h"
 #include "record/sample_flags.h"
 #include "util/sys/clock.h"
+#include "util/sys/nofile.h"
 #include "util/text/parse.h"
 
 #define PROG "nvitop-record"
@@ -306,5 +307,7 @@ int main(int argc, char **argv) {
     sigaddset(&set, SIGTERM);
     sigaddset(&set, SIGHUP);
     pthread_sigmask(SIG_BLOCK, &set, NULL);
+    /* A descriptor kept open per GPU process (docs/performance.md, "A thousand GPU processes"). */
+    nofile_raise_soft_limit();
     return record(&o, &set);
 }

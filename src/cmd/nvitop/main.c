@@ -23,6 +23,7 @@
 #include "record/file/writer.h"
 #include "tui/tui.h"
 #include "util/array.h"
+#include "util/sys/nofile.h"
 #include "util/xalloc.h"
 #include "view/config.h"
 
@@ -241,6 +242,8 @@ done:
 
 int main(int argc, char **argv) {
     struct nvitop_options options;
+    /* A descriptor kept open per GPU process (docs/performance.md, "A thousand GPU processes"). */
+    nofile_raise_soft_limit();
     int code = nvitop_options_parse(&options, argc, argv);
     bool driver_busy = false;
     if (code < 0 && cluster_requested(&options)) {

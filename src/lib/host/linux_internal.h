@@ -15,22 +15,28 @@
 #include "proc_parse.h"
 
 /* How long what /proc/<pid>/status and cmdline said of a process is used before they are read
- * again: in between, a pass reads only /proc/<pid>/stat (a third of the files).  A process that
- * changes its title or its uids shows the change within this time; one that calls exec() (its
- * name in stat changes) at once. */
+ * again: in between, a pass reads only /proc/<pid>/stat (a third of the files).  Each process
+ * keeps them between half and one and a half times this long (spread by pid), so that a thousand
+ * processes met at once are not all read again in the same pass.  A process that changes its
+ * title or its uids shows the change within that time; one that calls exec() (its name in stat
+ * changes) at once. */
 #define HOST_IDENTITY_TTL_S 10.0
 
-/* At most this many /proc/<pid>/stat and statm files are kept open between reads (read again with
- * pread(2) instead of opened and closed each time); the others are opened each time.  A kept file
- * is closed when its process is forgotten (below), its read fails, or at host_close(). */
-#define HOST_KEPT_STAT_FDS 256
+/* /proc/<pid>/stat and statm files are kept open between reads (read again with pread(2) instead
+ * of opened and closed each time) up to a budget fixed at host_open(): half the soft
+ * RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to the
+ * hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
+ * unknown.  Past the budget, files are opened each time.  A kept file is closed when its process
+ * is forgotten (below), its read fails, or at host_close(). */
+#define HOST_KEPT_FDS_MAX     65536
+#define HOST_KEPT_FDS_UNKNOWN 256
 
 /* Bounds on the pid cache for callers that read processes without snapshots (which end a
  * generation after every pass): a generation also ends when it holds this many processes or when
  * its first reading is this old, so that processes not read again are forgotten (with their kept
  * descriptors) after two generations.  A pass of a snapshot reads fewer processes and is quicker,
  * so neither bound ends a generation in the middle of one. */
-#define HOST_GENERATION_MAX_COUNT 1024
+#define HOST_GENERATION_MAX_COUNT 65536
 #define HOST_GENERATION_MAX_AGE_S 60.0
 
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
@@ -38,6 +44,12 @@ struct process_identity {
     double read_s; /* clock_monotonic_s() of the read */
     int stat_fd;   /* /proc/<pid>/stat kept open, or -1 */
     int statm_fd;  /* /proc/<pid>/statm kept open, or -1 */
+    /* The last statm reading, and stat's resident count when it was taken: both come from the
+     * same per-process counters (stat's approximately), so while stat's count stays the same
+     * statm is not read again; a fresh identity (every HOST_IDENTITY_TTL_S or so) reads it. */
+    bool have_statm;
+    uint64_t statm_resident;
+    uint64_t stat_rss_pages;
     char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
     struct proc_pid_status status;
     size_t cmdline_len;
@@ -67,6 +79,7 @@ struct pid_cache {
     struct pid_table current;
     struct pid_table previous;
     size_t kept_fds;             /* stat_fd and statm_fd >= 0 of identities in either generation */
+    size_t kept_max;             /* the budget of kept_fds (HOST_KEPT_FDS_MAX above) */
     double current_started_s;    /* clock_monotonic_s() of the first store into current */
     size_t generation_max;       /* HOST_GENERATION_MAX_COUNT; tests lower it */
     double generation_max_age_s; /* HOST_GENERATION_MAX_AGE_S; tests lower it */
@@ -159,11 +172,11 @@ void process_identity_free(struct pid_cache *cache, struct process_identity *ide
 void process_identity_close_kept(struct pid_cache *cache, int *fd);
 
 /* Open dir_fd/path keeping the descriptor in *fd (&identity->stat_fd or statm_fd) while fewer
- * than HOST_KEPT_STAT_FDS are kept, else only read it; as file_read_into(). */
+ * than cache->kept_max are kept, else only read it; as file_read_into(). */
 int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
                         size_t size);
 
-/* Start the cache with the default bounds. */
+/* Start the cache with the default bounds and the descriptor budget of the soft RLIMIT_NOFILE. */
 void pid_cache_init(struct pid_cache *cache);
 
 /* End the current generation when it is full or old (HOST_GENERATION_MAX_*). */

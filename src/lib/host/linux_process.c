@@ -154,12 +154,24 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     return pid_cache_store(&host->pids, &entry);
 }
 
-/* The resident set as psutil reads it (statm), in place of stat's approximate count. */
-static void take_statm(const char *statm, struct proc_pid_stat *st) {
+/* The resident set as psutil reads it (statm), in place of stat's count, remembered with that
+ * count in the identity. */
+static void take_statm(struct process_identity *identity, const char *statm,
+                       struct proc_pid_stat *st) {
     uint64_t resident = 0;
     if (proc_parse_pid_statm_resident(statm, &resident)) {
+        identity->have_statm = true;
+        identity->stat_rss_pages = st->rss_pages;
+        identity->statm_resident = resident;
         st->rss_pages = resident;
     }
+}
+
+/* How long this process's status and cmdline are used: HOST_IDENTITY_TTL_S spread over half to
+ * one and a half times by a hash of the pid (Knuth's multiplicative one). */
+static double identity_ttl(const struct host_ctx *host, uint32_t pid) {
+    uint32_t spread = (pid * UINT32_C(2654435761)) >> 22; /* 0 .. 1023 */
+    return host->identity_ttl_s * (0.5 + (double)spread / 1024.0);
 }
 
 static void fill_from_stat(struct host_ctx *host, struct host_process *p,
@@ -245,17 +257,21 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd
     set_strings(p);
 }
 
-/* Read status and cmdline into a fresh identity; 0, or the errno of the first that failed. */
-static int read_identity(int dir_fd, struct process_identity **out) {
+/* Read status and cmdline into a fresh identity, from dir_fd/<prefix>status and cmdline (prefix
+ * "" or "<pid>/"); 0, or the errno of the first that failed. */
+static int read_identity(int dir_fd, const char *prefix, struct process_identity **out) {
+    char path[32];
     char *status_text = NULL;
     size_t len = 0;
-    int err = file_read_at(dir_fd, "status", STATUS_CAP, &status_text, &len);
+    snprintf(path, sizeof(path), "%sstatus", prefix);
+    int err = file_read_at(dir_fd, path, STATUS_CAP, &status_text, &len);
     if (err != 0) {
         return err;
     }
     char *cmdline = NULL;
     size_t cmdline_len = 0;
-    err = file_read_at(dir_fd, "cmdline", CMDLINE_CAP, &cmdline, &cmdline_len);
+    snprintf(path, sizeof(path), "%scmdline", prefix);
+    err = file_read_at(dir_fd, path, CMDLINE_CAP, &cmdline, &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
@@ -266,6 +282,9 @@ static int read_identity(int dir_fd, struct process_identity **out) {
         identity->read_s = clock_monotonic_s();
         identity->stat_fd = -1;
         identity->statm_fd = -1;
+        identity->have_statm = false;
+        identity->statm_resident = 0;
+        identity->stat_rss_pages = 0;
         identity->comm[0] = '\0';
         proc_parse_pid_status(status_text, &identity->status);
         identity->cmdline_len = cmdline_len;
@@ -288,7 +307,7 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     struct process_identity *identity = NULL;
     int err = file_read_into(dir_fd, "stat", stat_buf, sizeof(stat_buf), NULL);
     if (err == 0 || err == EFBIG) {
-        err = read_identity(dir_fd, &identity);
+        err = read_identity(dir_fd, "", &identity);
     }
     if (err == ENOMEM) {
         return NVT_ERR_NO_MEMORY;
@@ -306,7 +325,7 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
         memcpy(identity->comm, st.comm, sizeof(identity->comm));
         char statm_buf[STATM_BUF_SIZE];
         if (file_read_into(dir_fd, "statm", statm_buf, sizeof(statm_buf), NULL) == 0) {
-            take_statm(statm_buf, &st);
+            take_statm(identity, statm_buf, &st);
         }
     }
     bool ok = fill_process(host, out, &st, stat_ok, identity);
@@ -319,7 +338,7 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
 }
 
 /* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
- * descriptor *fd, or opened (and kept while fewer than HOST_KEPT_STAT_FDS are kept).  0 or an
+ * descriptor *fd, or opened (and kept within the pid cache's descriptor budget).  0 or an
  * errno value; a kept descriptor that failed (the process exited) is closed. */
 static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, char *buf,
                       size_t size) {
@@ -350,18 +369,42 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         process_identity_close_kept(&host->pids, &known->identity->statm_fd);
     }
     struct proc_pid_stat st;
-    /* A new process under the same pid, an exec (another name) or an old identity: read all. */
+    /* A new process under the same pid or an exec (another name): read all. */
     if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
-        st.start_ticks != known->start_ticks ||
-        !(clock_monotonic_s() - known->identity->read_s < host->identity_ttl_s) ||
-        strcmp(known->identity->comm, st.comm) != 0) {
+        st.start_ticks != known->start_ticks || strcmp(known->identity->comm, st.comm) != 0) {
         return false;
     }
     struct process_identity *identity = known->identity;
+    if (!(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid))) {
+        /* The same process (its stat just said so), its status and cmdline due: only those two
+         * are read again; its kept files and statm reading go to the new identity. */
+        struct process_identity *fresh = NULL;
+        char prefix[16];
+        snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
+        if (read_identity(host->root_fd, prefix, &fresh) != 0) {
+            free(fresh);
+            return false;
+        }
+        memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
+        fresh->stat_fd = identity->stat_fd;
+        fresh->statm_fd = identity->statm_fd;
+        fresh->have_statm = identity->have_statm;
+        fresh->statm_resident = identity->statm_resident;
+        fresh->stat_rss_pages = identity->stat_rss_pages;
+        identity->stat_fd = -1;
+        identity->statm_fd = -1;
+        process_identity_free(&host->pids, identity);
+        known->identity = fresh;
+        identity = fresh;
+    }
     known->identity = NULL;
     char statm_buf[STATM_BUF_SIZE];
-    if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) == 0) {
-        take_statm(statm_buf, &st);
+    if (identity->have_statm && identity->stat_rss_pages == st.rss_pages) {
+        /* Unchanged since the last statm reading (see struct process_identity). */
+        st.rss_pages = identity->statm_resident;
+    } else if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) ==
+               0) {
+        take_statm(identity, statm_buf, &st);
     }
     bool ok = fill_process(host, out, &st, true, identity);
     set_strings(out);

@@ -10,6 +10,7 @@
 #include "linux_internal.h"
 #include "util/sys/clock.h"
 #include "util/sys/file.h"
+#include "util/sys/nofile.h"
 
 static size_t slot_of(uint32_t pid, size_t capacity) {
     /* Knuth's multiplicative hash spreads consecutive pids over the table. */
@@ -91,7 +92,7 @@ void process_identity_free(struct pid_cache *cache, struct process_identity *ide
 
 int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
                         size_t size) {
-    if (cache->kept_fds >= HOST_KEPT_STAT_FDS) {
+    if (cache->kept_fds >= cache->kept_max) {
         return file_read_into(dir_fd, path, buf, size, NULL);
     }
     int err = file_open_read_into(dir_fd, path, buf, size, NULL, fd);
@@ -105,6 +106,12 @@ void pid_cache_init(struct pid_cache *cache) {
     memset(cache, 0, sizeof(*cache));
     cache->generation_max = HOST_GENERATION_MAX_COUNT;
     cache->generation_max_age_s = HOST_GENERATION_MAX_AGE_S;
+    uint64_t limit = nofile_soft_limit();
+    if (limit == 0) {
+        cache->kept_max = HOST_KEPT_FDS_UNKNOWN;
+    } else {
+        cache->kept_max = limit / 2 < HOST_KEPT_FDS_MAX ? (size_t)(limit / 2) : HOST_KEPT_FDS_MAX;
+    }
 }
 
 void pid_cache_age(struct pid_cache *cache, double now_s) {
