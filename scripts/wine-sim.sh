@@ -69,20 +69,31 @@ if [ "$count" -eq 0 ]; then
     exec "$wine" "$program" "$@"
 fi
 
-# Stand-ins: standin.exe prints NVT_STANDIN_<i>=<pid> lines, then keeps its jobs until its
-# standard input closes (the descriptor 9 held here).
+# Stand-ins: standin.exe prints NVT_STANDIN_<i>=<pid> lines, then keeps its jobs until the file
+# "stop" exists.  (Not until its standard input ends: a wine process, or the wineserver it starts,
+# can inherit a pipe's other end and keep it open for ever; a soak run hung 40 minutes on that.)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/nvt-wine-sim.XXXXXX")
+# Before the trap: dash runs an EXIT trap in a command substitution's subshell too.
+stop=$(winpath "$dir/stop")
 cleanup() {
-    exec 9>&- 2>/dev/null || true
-    [ -n "${standin_pid:-}" ] && wait "$standin_pid" 2>/dev/null || true
+    : >"$dir/stop"
+    if [ -n "${standin_pid:-}" ]; then
+        # Bounded: 30 s for the jobs to end, then the stand-in is killed (its job object ends the
+        # jobs with it).
+        waited=0
+        while kill -0 "$standin_pid" 2>/dev/null && [ "$waited" -lt 300 ]; do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        kill -KILL "$standin_pid" 2>/dev/null || true
+        wait "$standin_pid" 2>/dev/null || true
+    fi
     rm -rf "$dir"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-mkfifo "$dir/in"
-"$wine" "$build/tests/standin.exe" "$count" <"$dir/in" >"$dir/pids" 2>"$dir/err" &
+"$wine" "$build/tests/standin.exe" "$count" "$stop" </dev/null >"$dir/pids" 2>"$dir/err" &
 standin_pid=$!
-exec 9>"$dir/in"
 tries=0
 while [ "$(grep -c '^NVT_STANDIN_' "$dir/pids" 2>/dev/null || true)" -lt "$count" ]; do
     tries=$((tries + 1))

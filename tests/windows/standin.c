@@ -1,8 +1,10 @@
 /*
  * Stand-in GPU jobs for the Windows tests (scripts/wine-sim.sh): `standin.exe N` starts N copies
  * of itself whose command lines look like training jobs ("python.exe train.py --rank 1 ..."),
- * prints NVT_STANDIN_<i>=<pid> for each, and keeps them until its standard input reaches its end;
- * then it ends them.  The jobs are in a job object that ends them with it, whatever happens.
+ * prints NVT_STANDIN_<i>=<pid> for each, and keeps them until the file STOP exists (`standin.exe
+ * N STOP`); then it ends them.  A file, not the end of standard input: any wine process started
+ * meanwhile, or the wineserver it starts, may inherit the pipe's other end and keep it open for
+ * ever.  The jobs are in a job object that ends them with it, whatever happens.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +27,11 @@ int main(int argc, char **argv) {
         run_job();
         return 0;
     }
-    int count = argc > 1 ? atoi(argv[1]) : 0;
+    int count = argc > 2 ? atoi(argv[1]) : 0;
     if (count < 1 || count > MAX_STANDINS) {
-        fprintf(stderr, "usage: standin.exe N (1 to %d)\n", MAX_STANDINS);
+        fprintf(stderr,
+                "usage: standin.exe N STOP (N from 1 to %d; ends when the file STOP exists)\n",
+                MAX_STANDINS);
         return 2;
     }
     HANDLE job = CreateJobObjectW(NULL, NULL);
@@ -64,8 +68,8 @@ int main(int argc, char **argv) {
         printf("NVT_STANDIN_%d=%lu\n", i + 1, pi.dwProcessId);
         fflush(stdout);
     }
-    char buf[256];
-    while (fread(buf, 1, sizeof(buf), stdin) > 0) {
+    while (GetFileAttributesA(argv[2]) == INVALID_FILE_ATTRIBUTES) {
+        Sleep(100);
     }
     for (int i = 0; i < count; i++) {
         TerminateProcess(children[i], 0);
