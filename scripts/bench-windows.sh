@@ -53,7 +53,7 @@ PY
 # The monitor's CPU: nvitop.exe under wine against the Linux nvitop ($NVT_LINUX_BUILD, default
 # build) on the same scenario, each in a tmux window of 160x50 for $SECONDS_MONITOR seconds
 # (default 20) after a 3 s start; the CPU time of the program's processes (for wine, the
-# program's and wineserver's) from /proc, as a percentage of one core.
+# program's and its prefix's wineserver's) from /proc, as a percentage of one core.
 linux_build=$(cd "${NVT_LINUX_BUILD:-$src/build}" && pwd)
 seconds=${SECONDS_MONITOR:-20}
 socket=nvt-bench-windows-$$
@@ -65,6 +65,11 @@ cpu_of() { # pids...: utime + stime in ticks, summed
         total=$((total + ${12} + ${13}))
     done
     echo "$total"
+}
+prefix_server() { # the wineserver of this prefix (each prefix has its own; the name is wineserver64)
+    for p in $(pgrep wineserver); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$WINEPREFIX" && echo "$p"
+    done
 }
 measure() { # name, pattern of the program's processes, command
     name=$1
@@ -79,7 +84,7 @@ measure() { # name, pattern of the program's processes, command
         *) pids="$pids $p" ;;
         esac
     done
-    [ "$name" = wine ] && pids="$pids $(pgrep -x wineserver | tr '\n' ' ')"
+    [ "$name" = wine ] && pids="$pids $(prefix_server)"
     before=$(cpu_of $pids)
     sleep "$seconds"
     after=$(cpu_of $pids)

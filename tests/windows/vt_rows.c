@@ -7,9 +7,9 @@
  *
  * usage: vt_rows.exe [WIDTH [SECONDS]]   (WIDTH 0: the window's; SECONDS shown before exiting)
  */
-#include <windows.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <windows.h>
 
 int main(int argc, char **argv) {
     int width = argc > 1 ? atoi(argv[1]) : 0;
