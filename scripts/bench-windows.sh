@@ -49,6 +49,25 @@ cpu = lambda r: (r['user'] + r['system']) * 1e3
 print(f'CPU   : nvitop.exe -1 {cpu(ours):6.1f} ms, empty.exe {cpu(floor):6.1f} ms, '
       f'+{cpu(ours) - cpu(floor):5.1f} ms')
 PY
+# hyperfine runs one program's runs, then the other's: on a shared machine the load drifts between
+# the two blocks.  Paired runs, one of each in turn, compare each run with its neighbour.
+python3 - "$runs" "$wine" "$shipped" <<'PY'
+import statistics, subprocess, sys, time
+runs, wine, shipped = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+def once(*args):
+    start = time.perf_counter()
+    subprocess.run([wine, *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return (time.perf_counter() - start) * 1e3
+floor, ours = [], []
+for _ in range(runs):
+    floor.append(once(f'{shipped}/empty.exe'))
+    ours.append(once(f'{shipped}/nvitop.exe', '-1'))
+added = sorted(o - f for o, f in zip(ours, floor))
+print(f'paired: {runs} pairs, nvitop.exe -1 median {statistics.median(ours):.1f} ms, empty.exe '
+      f'median {statistics.median(floor):.1f} ms; added per pair: median {statistics.median(added):+.1f} ms, '
+      f'quartiles {added[len(added) // 4]:+.1f} / {added[3 * len(added) // 4]:+.1f} ms; ratio of medians '
+      f'{statistics.median(ours) / statistics.median(floor):.2f}')
+PY
 
 # The monitor's CPU: nvitop.exe under wine against the Linux nvitop ($NVT_LINUX_BUILD, default
 # build) on the same scenario, each in a tmux window of 160x50 for $SECONDS_MONITOR seconds
@@ -68,7 +87,9 @@ cpu_of() { # pids...: utime + stime in ticks, summed
 }
 prefix_server() { # the wineserver of this prefix (each prefix has its own; the name is wineserver64)
     for p in $(pgrep wineserver); do
-        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$WINEPREFIX" && echo "$p"
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "WINEPREFIX=$WINEPREFIX"; then
+            echo "$p"
+        fi
     done
 }
 measure() { # name, pattern of the program's processes, command
@@ -89,7 +110,7 @@ measure() { # name, pattern of the program's processes, command
     sleep "$seconds"
     after=$(cpu_of $pids)
     tmux -L "$socket" kill-server 2>/dev/null || true
-    echo "$name monitor: $(echo "scale=3; ($after - $before) * 100 / $ticks / $seconds" | bc) % of a core"
+    echo "$name monitor: $(echo "scale=3; ($after - $before) * 100 / $ticks / $seconds" | bc) % of a core ($((after - before)) ticks of 1/$ticks s in $seconds s)"
 }
 measure linux "$linux_build/bin/nvitop" \
     "LD_LIBRARY_PATH=$linux_build/sim-driver NVML_SIM_SCENARIO=$src/sim/scenarios/h100-8gpu.json $linux_build/bin/nvitop"
