@@ -283,11 +283,10 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms) {
         if (timeout_ms > 0 && (ULONGLONG)timeout_ms - waited < slice) {
             slice = (DWORD)((ULONGLONG)timeout_ms - waited);
         }
-        bool console_signalled = false;
-        if (console == NULL) {
-            Sleep(slice);
-        } else if (WaitForSingleObject(console, slice) == WAIT_OBJECT_0) {
-            console_signalled = true;
+        DWORD waited_for = console != NULL ? WaitForSingleObject(console, slice) : WAIT_FAILED;
+        bool console_signalled = waited_for == WAIT_OBJECT_0;
+        if (waited_for != WAIT_OBJECT_0 && waited_for != WAIT_TIMEOUT) {
+            Sleep(slice); /* no console, or a wait that failed: never spin */
         }
         ready = poll_ready(fds, nfds, sources, console_signalled);
         if (console_signalled && ready == 0) {
