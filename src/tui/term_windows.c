@@ -316,6 +316,9 @@ void term_draw(const struct canvas *canvas) {
             col++;
         }
     }
+    if (out->len == 0) {
+        return; /* nothing changed: no write (each is a round trip to the console host) */
+    }
     (void)strbuf_append_str(out, "\033[0m");
     write_all(strbuf_cstr(out), out->len);
 }

@@ -13,6 +13,8 @@ import subprocess
 import sys
 import threading
 import time
+import ctypes
+import ctypes.util
 
 import exporter_lib as lib
 
@@ -76,6 +78,73 @@ def check_malformed(exporter):
         lib.check(exporter.proc.poll() is None, f'the exporter died after {data[:40]!r}')
     status, _, body = exporter.fetch()
     lib.check(status == 200 and 'gpu_utilization_Percentage{' in body, 'scrape after malformed')
+
+
+def raw_answer(port, data, timeout=5):
+    """Send raw bytes and read the whole answer until the server closes (bounded)."""
+    answer = b''
+    with socket.create_connection(('127.0.0.1', port), timeout=timeout) as s:
+        try:
+            s.sendall(data)
+        except OSError:
+            return answer
+        deadline = time.monotonic() + timeout
+        try:
+            while time.monotonic() < deadline and len(answer) < 65536:
+                chunk = s.recv(4096)
+                if not chunk:
+                    break
+                answer += chunk
+        except (ConnectionResetError, socket.timeout):
+            pass
+    return answer
+
+
+def microhttpd_version():
+    """libmicrohttpd's version as a tuple of numbers, from the library the exporter links."""
+    name = ctypes.util.find_library('microhttpd') or 'libmicrohttpd.so.12'
+    library = ctypes.CDLL(name)
+    library.MHD_get_version.restype = ctypes.c_char_p
+    return tuple(int(part) for part in library.MHD_get_version().decode().split('.')[:3])
+
+
+def check_single_answer(exporter):
+    """Every error answer carries one status line and each header once.  libmicrohttpd before
+    1.0 sends the status line and headers of its answer to a bad Content-Length twice (its request
+    parser queues the error answer, then its state machine builds the answer's header again); no
+    callback of that version runs in between, so those cases are checked only from 1.0 on
+    (docs/architecture.md, "The exporter")."""
+    fixed_upstream = microhttpd_version() >= (1, 0, 0)
+    # (request, status code, whether libmicrohttpd < 1.0 repeats the answer's header)
+    cases = [
+        (b'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n', '400', True),
+        (b'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n', '400', True),
+        (b'GET /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 99999999999999999999999\r\n\r\n',
+         '413', True),
+        (b'POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n', '400',
+         False),
+        (b'POST /metrics HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n'
+         b'FFFFFFFFFFFFFFFFFF\r\n', '413', False),
+        (b'GET /metrics HTTP/1.1\r\nHost: x\r\nX-Big: ' + b'a' * 40000 + b'\r\n\r\n', '431', False),
+        (b'GET /' + b'a' * 70000 + b' HTTP/1.1\r\nHost: x\r\n\r\n', '414', False),
+        (b'GET /metrics HTTP/9.9\r\n\r\n', '505', False),
+        (b'DELETE /metrics HTTP/1.1\r\nHost: x\r\n\r\n', '405', False),
+        (b'GET / HTTP/1.1\r\nHost: x\r\n\r\n', '404', False),
+    ]
+    for data, code, library_defect in cases:
+        answer = raw_answer(exporter.port, data)
+        head, _, _ = answer.partition(b'\r\n\r\n')
+        lines = head.decode('latin-1').split('\r\n')
+        what = f'{data[:48]!r}'
+        lib.check(lines[0].startswith(f'HTTP/1.1 {code} '), f'{what}: {lines[0]!r}, expected {code}')
+        statuses = answer.count(b'HTTP/1.1 ')
+        names = [line.split(':', 1)[0].lower() for line in lines[1:]]
+        if not library_defect or fixed_upstream:
+            lib.check(statuses == 1, f'{what}: {statuses} status lines in {answer[:400]!r}')
+            lib.check(len(names) == len(set(names)), f'{what}: repeated headers {names}')
+        elif statuses != 1:
+            print(f'known libmicrohttpd < 1.0 defect: {what} answered with {statuses} status lines')
+        lib.check(exporter.proc.poll() is None, f'the exporter died after {what}')
 
 
 def check_slow_clients(exporter):
@@ -153,6 +222,7 @@ def main(argv):
     binary = argv[0]
     with lib.Exporter(binary, lib.scenario_path('h100-8gpu')) as exporter:
         check_malformed(exporter)
+        check_single_answer(exporter)
         check_slow_clients(exporter)
         check_load(exporter, binary)
         lib.check(exporter.stop() == 0, 'the exporter did not leave cleanly on SIGTERM')

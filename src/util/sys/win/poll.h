@@ -2,7 +2,7 @@
  * poll() for the Windows build (see compat.h), for the monitor's event loop: a descriptor whose
  * handle is the console input is ready when the console has input records; a pipe's read end when
  * PeekNamedPipe sees bytes.  Other descriptors are reported ready at once.  Waits on the console
- * handle when there is one, and checks the pipes every 50 ms meanwhile (Windows cannot wait on an
+ * handle when there is one, and checks the pipes every 100 ms meanwhile (Windows cannot wait on an
  * anonymous pipe).
  */
 #ifndef NVITOP_SRC_UTIL_SYS_WIN_POLL_H
