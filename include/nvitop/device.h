@@ -32,7 +32,9 @@ struct nvt_device_info {
     uint32_t mig_index; /* index within the parent for a MIG device, NVT_NA_U32 otherwise */
     bool is_mig;
     /* NVT_OK, or NVT_ERR_GPU_IS_LOST / NVT_ERR_NVML_UNKNOWN when the driver gave no handle: the
-     * device is then shown as "ERROR: GPU is Lost" / "ERROR: Unknown" with every field N/A. */
+     * device is then shown as "ERROR: GPU is Lost" / "ERROR: Unknown" with every field N/A.  In
+     * a snapshot, a GPU lost during the snapshot is NVT_ERR_GPU_IS_LOST here and in state.status
+     * too, with every state field N/A (and so are its MIG devices). */
     nvt_status handle_status;
     char name[NVT_NAME_LEN]; /* as NVML reports it, e.g. "NVIDIA H100 80GB HBM3" */
     char uuid[NVT_UUID_LEN]; /* "GPU-…" or "MIG-…" */

@@ -21,7 +21,7 @@ static const unsigned branch_first = SIM_BRANCH_FIRST;
 static const unsigned branch_end = SIM_BRANCH_END;
 
 #define REFUSAL                                                                                    \
-    "nvml-sim: %s: driver.version %s is not a version of %s, the branch this build of the "       \
+    "nvml-sim: %s: driver.version %s is not a version of %s, the branch this build of the "        \
     "simulator models (drivers %u to %u.x); use a scenario of that branch, or the build of its "   \
     "branch (docs/scenarios.md, \"Library variants\")"
 

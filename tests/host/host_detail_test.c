@@ -128,10 +128,8 @@ static void test_garbage_and_empty(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_cpu_times),
-        cmocka_unit_test(test_virtual_memory),
-        cmocka_unit_test(test_swap_memory),
-        cmocka_unit_test(test_memory_info),
+        cmocka_unit_test(test_cpu_times),         cmocka_unit_test(test_virtual_memory),
+        cmocka_unit_test(test_swap_memory),       cmocka_unit_test(test_memory_info),
         cmocka_unit_test(test_garbage_and_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -115,6 +115,10 @@ void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device,
                        const struct nvt_device_info *info, struct nvt_device_state *out,
                        bool *memory_unsupported);
 
+/* Every field of *out N/A (NaN, NVT_NA_*, NVT_FEATURE_NA…), status NVT_OK, struct_size the
+ * library's own. */
+void nvml_state_set_na(struct nvt_device_state *out);
+
 /*
  * The processes on a device (compute, graphics and MPS lists merged by pid, sorted by pid) with
  * their per-process utilisation.  Replaces the contents of *out.  Errors from the driver give an
