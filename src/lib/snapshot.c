@@ -236,6 +236,12 @@ static nvt_status sample_host_processes(struct pass *pass) {
     return status;
 }
 
+/* The facts of a device the driver gave no handle for (device.c): its place, nothing else. */
+static void forget_facts(struct nvt_device_info *info) {
+    device_info_init_na(info, info->index, info->mig_index, info->is_mig);
+    info->handle_status = NVT_ERR_GPU_IS_LOST;
+}
+
 /* A GPU lost during the pass (its state, facts or process list answered GPU_IS_LOST after earlier
  * queries had succeeded) is shown as one lost at open: no value read before the loss is kept
  * beside N/A ones, and its MIG devices are lost with it. */
@@ -249,7 +255,7 @@ static void settle_lost(struct pass *pass) {
         }
         nvml_state_set_na(&device->state);
         device->state.status = NVT_ERR_GPU_IS_LOST;
-        device->info.handle_status = NVT_ERR_GPU_IS_LOST;
+        forget_facts(&device->info);
     }
 }
 
