@@ -213,6 +213,12 @@ static inline void nvt_device_state_init(struct nvt_device_state *state) {
 NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
                                     struct nvt_device_state *out);
 
+/* nvitop's Device.current_driver_model() and driver_model(), read from the driver now: "WDDM" or
+ * "WDM" (TCC) on Windows, "N/A" on Linux (whose drivers have one model and answer
+ * NOT_SUPPORTED), for a device without a handle, a MIG device or NULL.  Static string.  Uses the
+ * device's context: one thread at a time. */
+NVT_API const char *nvt_device_driver_model(nvt_device *device);
+
 /*
  * The escape hatch to the driver: the NVML handle (nvmlDevice_t) behind a device, physical or MIG,
  * for an NVML call libnvitop does not make.  Returned as void *: cast it to nvmlDevice_t.  NULL

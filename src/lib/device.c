@@ -298,6 +298,13 @@ void *nvt_device_nvml_handle(const nvt_device *device) {
     return device != NULL && device->nvml != NULL ? nvml_device_raw_handle(device->nvml) : NULL;
 }
 
+const char *nvt_device_driver_model(nvt_device *device) {
+    if (device == NULL || device->nvml == NULL) {
+        return "N/A";
+    }
+    return nvml_device_driver_model(device->ctx->nvml, device->nvml);
+}
+
 const struct nvt_device_info *nvt_device_info(nvt_device *device) {
     device_ensure_facts(device, NVML_FACTS_ALL, NULL);
     return &device->info;

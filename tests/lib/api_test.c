@@ -229,6 +229,9 @@ static void test_nvml_handle(void **state) {
     assert_int_equal(nvt_device_by_index(ctx, 1, &other), NVT_OK);
     assert_ptr_not_equal(nvt_device_nvml_handle(device), nvt_device_nvml_handle(other));
     assert_null(nvt_device_nvml_handle(NULL));
+    /* A Linux driver has one driver model: nvitop's current_driver_model() is N/A there. */
+    assert_string_equal(nvt_device_driver_model(device), "N/A");
+    assert_string_equal(nvt_device_driver_model(NULL), "N/A");
     nvt_close(ctx);
 }
 
