@@ -6,7 +6,8 @@
 # library's symbol probing, which does not differ on Windows.
 list(REMOVE_ITEM NVT_SIM_DRIVER_SOURCES driver/sim_file_id.c)
 add_library(nvt_sim_objects OBJECT ${NVT_SIM_CORE_SOURCES} ${NVT_SIM_DRIVER_SOURCES}
-                                   driver/sim_file_id_windows.c jansson-lite/json_lite.c)
+                                   driver/sim_file_id_windows.c driver/sim_branch.c
+                                   jansson-lite/json_lite.c)
 target_include_directories(nvt_sim_objects PUBLIC ${CMAKE_SOURCE_DIR}/src/lib
                                                   ${CMAKE_CURRENT_SOURCE_DIR}
                                                   ${CMAKE_CURRENT_SOURCE_DIR}/jansson-lite)

@@ -32,7 +32,9 @@ struct nvt_device_info {
     uint32_t mig_index; /* index within the parent for a MIG device, NVT_NA_U32 otherwise */
     bool is_mig;
     /* NVT_OK, or NVT_ERR_GPU_IS_LOST / NVT_ERR_NVML_UNKNOWN when the driver gave no handle: the
-     * device is then shown as "ERROR: GPU is Lost" / "ERROR: Unknown" with every field N/A. */
+     * device is then shown as "ERROR: GPU is Lost" / "ERROR: Unknown" with every field N/A.  In
+     * a snapshot, a GPU lost during the snapshot is NVT_ERR_GPU_IS_LOST here and in state.status
+     * too, with every state field N/A (and so are its MIG devices). */
     nvt_status handle_status;
     char name[NVT_NAME_LEN]; /* as NVML reports it, e.g. "NVIDIA H100 80GB HBM3" */
     char uuid[NVT_UUID_LEN]; /* "GPU-…" or "MIG-…" */
@@ -210,6 +212,12 @@ static inline void nvt_device_state_init(struct nvt_device_state *state) {
  * context: one thread at a time. */
 NVT_API nvt_status nvt_device_state(nvt_device *device, unsigned flags,
                                     struct nvt_device_state *out);
+
+/* nvitop's Device.current_driver_model() and driver_model(), read from the driver now: "WDDM" or
+ * "WDM" (TCC) on Windows, "N/A" on Linux (whose drivers have one model and answer
+ * NOT_SUPPORTED), for a device without a handle, a MIG device or NULL.  Static string.  Uses the
+ * device's context: one thread at a time. */
+NVT_API const char *nvt_device_driver_model(nvt_device *device);
 
 /*
  * The escape hatch to the driver: the NVML handle (nvmlDevice_t) behind a device, physical or MIG,

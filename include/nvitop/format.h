@@ -103,6 +103,19 @@ NVT_API size_t nvt_format_u64(char *buf, size_t size, uint64_t value);
  * Pure; thread-safe. */
 NVT_API size_t nvt_format_i32(char *buf, size_t size, int32_t value);
 
+/* A PCIe throughput (struct nvt_device_state.pcie_tx_kibps, pcie_rx_kibps: KiB/s) as nvitop's
+ * Device.pcie_tx_throughput_human(): bytes2human(kibps * 1024) followed by "/s" ("96.00MiB/s",
+ * "0B/s"), or "N/A" for NVT_NA_U32.  Like snprintf: writes at most size bytes with a NUL and
+ * returns the length of the whole text.
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_pcie_throughput(char *buf, size_t size, uint32_t kibps);
+
+/* An NVLink throughput (struct nvt_device_state.nvlink_tx_kibps[i], nvlink_rx_kibps[i], or their
+ * mean: KiB/s) as nvitop's Device.nvlink_tx_throughput_human(): the bytes rounded half to even,
+ * bytes2human, "/s"; "N/A" for NaN (and for a negative or infinite value).  Like snprintf.
+ * Pure; thread-safe. */
+NVT_API size_t nvt_format_nvlink_throughput(char *buf, size_t size, double kibps);
+
 /* A GPU process's type as nvitop's GpuProcess.type: "C" (compute), "G" (graphics), "C+G" (both),
  * "N/A" (0, unknown).  type: enum nvt_process_type bits.  Static string; pure and thread-safe. */
 NVT_API const char *nvt_process_type_name(unsigned type);

@@ -133,6 +133,83 @@ NVT_API nvt_status nvt_host_disk_usage(nvt_context *ctx, struct nvt_disk_usage *
 NVT_API nvt_status nvt_host_process_container(nvt_context *ctx, uint32_t pid, char *buf,
                                               size_t size);
 
+/* System-wide CPU times in seconds since boot, psutil.cpu_times() on Linux: the "cpu" line of
+ * /proc/stat divided by the clock tick.  guest and guest_nice are also counted in user and nice,
+ * as the kernel and psutil count them. */
+struct nvt_cpu_times {
+    double user;
+    double nice;
+    double system;
+    double idle;
+    double iowait;
+    double irq;
+    double softirq;
+    double steal;
+    double guest;
+    double guest_nice;
+};
+
+/* psutil.virtual_memory() in full (the figures of struct nvt_host_state and the rest), from
+ * /proc/meminfo: active "Active:", inactive "Inactive:", buffers "Buffers:", cached "Cached:" +
+ * "SReclaimable:", shared "Shmem:", slab "Slab:".  A field the file lacks is NVT_NA_U64 (NaN for
+ * percent). */
+struct nvt_virtual_memory {
+    uint64_t total_bytes;
+    uint64_t available_bytes;
+    double percent; /* (total - available) / total * 100, one decimal */
+    uint64_t used_bytes;
+    uint64_t free_bytes;
+    uint64_t active_bytes;
+    uint64_t inactive_bytes;
+    uint64_t buffers_bytes;
+    uint64_t cached_bytes;
+    uint64_t shared_bytes;
+    uint64_t slab_bytes;
+};
+
+/* psutil.swap_memory(): total, used, free and percent from /proc/meminfo; sin and sout, the bytes
+ * swapped in and out since boot, from /proc/vmstat's pswpin and pswpout (counted in 4 KiB pages,
+ * as psutil counts them).  A field the files lack is NVT_NA_U64 (NaN for percent). */
+struct nvt_swap_memory {
+    uint64_t total_bytes;
+    uint64_t used_bytes;
+    uint64_t free_bytes;
+    double percent;
+    uint64_t sin_bytes;
+    uint64_t sout_bytes;
+};
+
+/* A process's memory, psutil's Process.memory_info() on Linux (pmem), from <proc root>/<pid>/statm
+ * in pages times the page size: rss, vms, shared, text, lib, data, dirty (lib and dirty are 0 on
+ * Linux since 2.6, as the kernel writes them). */
+struct nvt_memory_info {
+    uint64_t rss_bytes;
+    uint64_t vms_bytes;
+    uint64_t shared_bytes;
+    uint64_t text_bytes;
+    uint64_t lib_bytes;
+    uint64_t data_bytes;
+    uint64_t dirty_bytes;
+};
+
+/*
+ * Host figures beyond struct nvt_host_state, read now.  On success *out is one allocation freed
+ * with nvt_free().  Failures: NVT_ERR_INVALID_ARGUMENT, NVT_ERR_NO_MEMORY, NVT_ERR_NOT_SUPPORTED
+ * (no proc file system: every back-end but Linux's), and for the host-wide calls
+ * NVT_ERR_NOT_FOUND when /proc/stat's "cpu" line or /proc/meminfo cannot be read.  Uses the
+ * context: one thread at a time.
+ */
+NVT_API nvt_status nvt_host_cpu_times(nvt_context *ctx, struct nvt_cpu_times **out);
+/* As nvt_host_cpu_times(), for psutil.virtual_memory(); one thread at a time. */
+NVT_API nvt_status nvt_host_virtual_memory(nvt_context *ctx, struct nvt_virtual_memory **out);
+/* As nvt_host_cpu_times(), for psutil.swap_memory(); sin and sout are NVT_NA_U64 where /proc/vmstat
+ * cannot be read.  One thread at a time. */
+NVT_API nvt_status nvt_host_swap_memory(nvt_context *ctx, struct nvt_swap_memory **out);
+/* As nvt_host_cpu_times(), for one process: NVT_ERR_NO_SUCH_PROCESS when the pid does not exist,
+ * NVT_ERR_NO_PERMISSION when its statm is unreadable.  One thread at a time. */
+NVT_API nvt_status nvt_host_process_memory_info(nvt_context *ctx, uint32_t pid,
+                                                struct nvt_memory_info **out);
+
 #ifdef __cplusplus
 }
 #endif

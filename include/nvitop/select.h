@@ -55,6 +55,9 @@ static inline void nvt_select_criteria_init(struct nvt_select_criteria *criteria
  * NVT_SAMPLE_PROCESSES and NVT_SAMPLE_HOST_PROCESSES when criteria->free_accounts is set;
  * otherwise NVT_ERR_INVALID_ARGUMENT, and nvt_select_unmet() says what is missing.
  *
+ * A device without a handle or lost (info.handle_status or state.status not NVT_OK) is never
+ * chosen, whatever the criteria.
+ *
  * Fewer qualifying devices than criteria->min_count is not an error: as nvitop's select_devices(),
  * the call returns NVT_OK with the short list; tell by *out_count < criteria->min_count (nvisel
  * then warns "Not enough devices found" and exits with 4).  Returns NVT_OK, or

@@ -71,6 +71,19 @@ NVT_API nvt_status nvt_snapshot_take_devices(nvt_context *ctx, unsigned flags,
                                              const uint32_t *indices, size_t index_count,
                                              struct nvt_snapshot **out);
 
+/*
+ * A snapshot of some devices given by handle, physical or MIG (from nvt_device_by_index(),
+ * nvt_device_mig(), nvt_device_by_cuda_index(), …): nvitop's take_snapshots() over MigDevice
+ * and CudaDevice lists.  A physical device is followed by its MIG devices, as in
+ * nvt_snapshot_take_devices(); a MIG device has a slot of its own, without its parent (parent
+ * NVT_NA_SIZE), in the order given.  NVT_ERR_INVALID_ARGUMENT for a NULL device, a device of
+ * another context, or one given twice (a MIG device and its parent included).  Otherwise as
+ * nvt_snapshot_take().
+ * Uses the context: one thread at a time; the snapshot may be read from any thread. */
+NVT_API nvt_status nvt_snapshot_take_of(nvt_context *ctx, unsigned flags,
+                                        nvt_device *const *devices, size_t device_count,
+                                        struct nvt_snapshot **out);
+
 /* Free a snapshot (nvt_free() does the same).  Accepts NULL.  Any thread, once. */
 NVT_API void nvt_snapshot_free(struct nvt_snapshot *snapshot);
 

@@ -16,14 +16,14 @@ extern "C" {
 #endif
 
 #define NVT_VERSION_MAJOR  0
-#define NVT_VERSION_MINOR  1
+#define NVT_VERSION_MINOR  2
 #define NVT_VERSION_PATCH  0
-#define NVT_VERSION_STRING "0.1.0"
+#define NVT_VERSION_STRING "0.2.0"
 /* One number that grows with every release, for #if and run-time comparisons: 0xMMmmpp, e.g.
  * 0x010203 for 1.2.3 (as curl's LIBCURL_VERSION_NUM). */
 #define NVT_VERSION_NUM ((NVT_VERSION_MAJOR << 16) | (NVT_VERSION_MINOR << 8) | NVT_VERSION_PATCH)
 
-/* The version of the library actually loaded, e.g. "0.1.0".  Static string; pure and
+/* The version of the library actually loaded, e.g. "0.2.0".  Static string; pure and
  * thread-safe. */
 NVT_API const char *nvt_version_string(void);
 

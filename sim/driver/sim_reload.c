@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/sim_branch.h"
 #include "scenario/scenario.h"
 
 static bool same_file(const struct sim_file_id *a, const struct sim_file_id *b) {
@@ -22,7 +23,7 @@ static long long coarse_now_ns(void) {
 static struct sim_model *reload(struct sim_watch *watch, const struct sim_file_id *id) {
     struct sim_model *model = NULL;
     char *message = NULL;
-    nvmlReturn_t ret = scenario_load(watch->path, &model, &message);
+    nvmlReturn_t ret = sim_branch_load(watch->path, &model, &message);
     if (ret == NVML_SUCCESS) {
         watch->loaded = *id;
         watch->has_rejected = false;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "driver/sim_branch.h"
 #include "driver/sim_handle.h"
 #include "driver/sim_latency.h"
 #include "driver/sim_reload.h"
@@ -92,11 +93,14 @@ static nvmlReturn_t load_first(struct sim_driver *d) {
     sim_file_identity(path, &id);
     struct sim_model *model = NULL;
     char *message = NULL;
-    nvmlReturn_t ret = scenario_load(path, &model, &message);
+    nvmlReturn_t ret = sim_branch_load(path, &model, &message);
     if (ret != NVML_SUCCESS) {
         fprintf(stderr, "%s\n", message != NULL ? message : "nvml-sim: out of memory");
         free(message);
-        return ret == NVML_ERROR_MEMORY ? NVML_ERROR_MEMORY : NVML_ERROR_UNKNOWN;
+        if (ret == NVML_ERROR_MEMORY || ret == NVML_ERROR_LIB_RM_VERSION_MISMATCH) {
+            return ret;
+        }
+        return NVML_ERROR_UNKNOWN;
     }
     if (model->init_error != NVML_SUCCESS) {
         ret = model->init_error;

@@ -14,16 +14,12 @@
 #include "nvml/nvml_backend.h"
 #include "util/sys/clock.h"
 
-void device_init(nvt_device *device, nvt_context *ctx, nvt_device *parent, uint32_t index,
-                 uint32_t mig_index) {
-    memset(device, 0, sizeof(*device));
-    device->ctx = ctx;
-    device->parent = parent;
-    struct nvt_device_info *info = &device->info;
+void device_info_init_na(struct nvt_device_info *info, uint32_t index, uint32_t mig_index,
+                         bool is_mig) {
     memset(info, 0xFF, sizeof(*info)); /* every number N/A */
     info->index = index;
     info->mig_index = mig_index;
-    info->is_mig = parent != NULL;
+    info->is_mig = is_mig;
     info->handle_status = NVT_OK;
     info->name[0] = '\0';
     info->uuid[0] = '\0';
@@ -35,6 +31,14 @@ void device_init(nvt_device *device, nvt_context *ctx, nvt_device *parent, uint3
     info->mig_supported = false;
     info->mig_max_count = 0;
     info->nvlink_count = 0;
+}
+
+void device_init(nvt_device *device, nvt_context *ctx, nvt_device *parent, uint32_t index,
+                 uint32_t mig_index) {
+    memset(device, 0, sizeof(*device));
+    device->ctx = ctx;
+    device->parent = parent;
+    device_info_init_na(&device->info, index, mig_index, parent != NULL);
 }
 
 static void copy_parent_location(nvt_device *device) {
@@ -292,6 +296,13 @@ nvt_device *nvt_device_parent(const nvt_device *device) {
 
 void *nvt_device_nvml_handle(const nvt_device *device) {
     return device != NULL && device->nvml != NULL ? nvml_device_raw_handle(device->nvml) : NULL;
+}
+
+const char *nvt_device_driver_model(nvt_device *device) {
+    if (device == NULL || device->nvml == NULL) {
+        return "N/A";
+    }
+    return nvml_device_driver_model(device->ctx->nvml, device->nvml);
 }
 
 const struct nvt_device_info *nvt_device_info(nvt_device *device) {

@@ -44,6 +44,10 @@ struct nvt_context {
 /* The host back-end of a context (never NULL for an open context). */
 struct host_ctx *context_host(nvt_context *ctx);
 
+/* Every fact of *info N/A (strings empty), handle_status NVT_OK, with its place in the tree. */
+void device_info_init_na(struct nvt_device_info *info, uint32_t index, uint32_t mig_index,
+                         bool is_mig);
+
 /* Set up a device whose facts are all N/A (nvml is left NULL for the caller to fill). */
 void device_init(nvt_device *device, nvt_context *ctx, nvt_device *parent, uint32_t index,
                  uint32_t mig_index);

@@ -225,6 +225,10 @@ nvt_status nvt_select_devices(const struct nvt_snapshot *snap, const size_t *can
     }
     size_t count = 0;
     for (size_t i = 0; i < candidate_count; i++) {
+        const struct nvt_device_snapshot *device = &snap->devices[candidates[i]];
+        if (device->info.handle_status != NVT_OK || device->state.status != NVT_OK) {
+            continue; /* a lost (or unknown) GPU runs no job */
+        }
         load(snap, candidates[i], i, criteria, &list[count]);
         if (passes(&list[count], criteria)) {
             count++;

@@ -173,6 +173,21 @@ static void test_not_available(void **state) {
     expect(&c, NVT_OK, "0");
 }
 
+/* A lost GPU (at open, or during the snapshot: state.status) is never chosen, even with no
+ * criteria at all; nor is one the driver gave no handle for. */
+static void test_lost_never_chosen(void **state) {
+    (void)state;
+    struct nvt_select_criteria c;
+    nvt_select_criteria_init(&c);
+    devices[1].state.status = NVT_ERR_GPU_IS_LOST;
+    expect(&c, NVT_OK, "0");
+    devices[1].state.status = NVT_OK;
+    devices[1].info.handle_status = NVT_ERR_GPU_IS_LOST;
+    expect(&c, NVT_OK, "0");
+    devices[0].info.handle_status = NVT_ERR_NVML_UNKNOWN;
+    expect(&c, NVT_OK, "");
+}
+
 static void test_sort_ties(void **state) {
     (void)state;
     struct nvt_select_criteria c;
@@ -295,6 +310,7 @@ int main(void) {
         cmocka_unit_test_setup(test_nvisel_examples, workstation),
         cmocka_unit_test_setup(test_tolerance_and_limits, workstation),
         cmocka_unit_test_setup(test_not_available, workstation),
+        cmocka_unit_test_setup(test_lost_never_chosen, workstation),
         cmocka_unit_test_setup(test_sort_ties, workstation),
         cmocka_unit_test_setup(test_mig_rule, mig_machine),
         cmocka_unit_test_setup(test_bad_arguments, workstation),

@@ -236,6 +236,29 @@ static nvt_status sample_host_processes(struct pass *pass) {
     return status;
 }
 
+/* The facts of a device the driver gave no handle for (device.c): its place, nothing else. */
+static void forget_facts(struct nvt_device_info *info) {
+    device_info_init_na(info, info->index, info->mig_index, info->is_mig);
+    info->handle_status = NVT_ERR_GPU_IS_LOST;
+}
+
+/* A GPU lost during the pass (its state, facts or process list answered GPU_IS_LOST after earlier
+ * queries had succeeded) is shown as one lost at open: no value read before the loss is kept
+ * beside N/A ones, and its MIG devices are lost with it. */
+static void settle_lost(struct pass *pass) {
+    for (size_t slot = 0; slot < pass->device_count; slot++) {
+        struct nvt_device_snapshot *device = &pass->devices[slot];
+        bool parent_lost = device->parent != NVT_NA_SIZE &&
+                           pass->devices[device->parent].info.handle_status == NVT_ERR_GPU_IS_LOST;
+        if (device->state.status != NVT_ERR_GPU_IS_LOST && !parent_lost) {
+            continue;
+        }
+        nvml_state_set_na(&device->state);
+        device->state.status = NVT_ERR_GPU_IS_LOST;
+        forget_facts(&device->info);
+    }
+}
+
 static nvt_status run_pass(struct pass *pass) {
     nvt_status status = NVT_OK;
     /* A host-only snapshot lists no device and asks the driver nothing. */
@@ -246,6 +269,7 @@ static nvt_status run_pass(struct pass *pass) {
     if (status == NVT_OK && (pass->flags & NVT_SAMPLE_PROCESSES) != 0) {
         status = sample_processes(pass);
     }
+    settle_lost(pass);
     if (status == NVT_OK && (pass->flags & NVT_SAMPLE_HOST) != 0) {
         status = sample_host(pass);
     }

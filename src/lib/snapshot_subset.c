@@ -1,5 +1,6 @@
 /*
- * Sampling part of the devices: a snapshot of chosen GPUs (nvt_snapshot_take_devices) and the
+ * Sampling part of the devices: a snapshot of chosen GPUs (nvt_snapshot_take_devices), of chosen
+ * devices, MIG devices and CUDA devices included (nvt_snapshot_take_of), and the
  * process list of one device without a snapshot (nvt_device_processes).  Both are the snapshot's
  * own pass over fewer devices, so values and costs are the same as in a whole snapshot.
  */
@@ -40,6 +41,35 @@ nvt_status nvt_snapshot_take_devices(nvt_context *ctx, unsigned flags, const uin
     nvt_status status =
         snapshot_take_some(ctx, flags, roots, index_count, SNAPSHOT_WHOLE, &block, NULL);
     free(roots);
+    *out = block;
+    return status;
+}
+
+/* True when device is a or one of a's MIG devices, or the other way round. */
+static bool overlaps(const nvt_device *a, const nvt_device *b) {
+    return a == b || a->parent == b || b->parent == a;
+}
+
+nvt_status nvt_snapshot_take_of(nvt_context *ctx, unsigned flags, nvt_device *const *devices,
+                                size_t device_count, struct nvt_snapshot **out) {
+    if (ctx == NULL || out == NULL || (flags & ~(unsigned)NVT_SAMPLE_ALL) != 0 ||
+        (device_count > 0 && devices == NULL)) {
+        return NVT_ERR_INVALID_ARGUMENT;
+    }
+    *out = NULL;
+    for (size_t i = 0; i < device_count; i++) {
+        if (devices[i] == NULL || devices[i]->ctx != ctx) {
+            return NVT_ERR_INVALID_ARGUMENT;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (overlaps(devices[i], devices[j])) {
+                return NVT_ERR_INVALID_ARGUMENT; /* a device would have two slots */
+            }
+        }
+    }
+    void *block = NULL;
+    nvt_status status =
+        snapshot_take_some(ctx, flags, devices, device_count, SNAPSHOT_WHOLE, &block, NULL);
     *out = block;
     return status;
 }

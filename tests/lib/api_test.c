@@ -64,6 +64,51 @@ static void test_device_processes(void **state) {
     nvt_close(ctx);
 }
 
+/* Devices given by handle: a MIG device alone in its slot, a physical one with its MIG devices. */
+static void test_snapshot_of_handles(void **state) {
+    (void)state;
+    nvt_context *ctx = open_basic();
+    nvt_device *a100 = NULL;
+    nvt_device *rtx = NULL;
+    nvt_device *mig = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 0, &a100), NVT_OK);
+    assert_int_equal(nvt_device_by_index(ctx, 1, &rtx), NVT_OK);
+    assert_int_equal(nvt_device_mig(a100, 1, &mig), NVT_OK);
+    nvt_device *const chosen[] = {mig, rtx};
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(
+        nvt_snapshot_take_of(ctx, NVT_SAMPLE_DEFAULT | NVT_SAMPLE_INFO, chosen, 2, &snap), NVT_OK);
+    assert_int_equal(snap->device_count, 2);
+    assert_true(snap->devices[0].info.is_mig);
+    assert_int_equal(snap->devices[0].info.index, 0);
+    assert_int_equal(snap->devices[0].info.mig_index, nvt_device_info(mig)->mig_index);
+    assert_string_equal(snap->devices[0].info.uuid, nvt_device_info(mig)->uuid);
+    assert_int_equal(snap->devices[0].parent, NVT_NA_SIZE);
+    assert_string_equal(snap->devices[1].info.uuid, "GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40");
+    size_t on_mig = 0;
+    for (size_t i = 0; i < snap->process_count; i++) {
+        assert_true(nvt_snapshot_is_leaf(snap, snap->processes[i].device));
+        on_mig += snap->processes[i].device == 0;
+    }
+    assert_true(on_mig > 0);
+    assert_true(snap->process_count > on_mig);
+    nvt_snapshot_free(snap);
+
+    /* The A100 with its MIG devices; a MIG device beside its parent would have two slots. */
+    nvt_device *const whole[] = {a100};
+    assert_int_equal(nvt_snapshot_take_of(ctx, NVT_SAMPLE_DEVICES, whole, 1, &snap), NVT_OK);
+    assert_int_equal(snap->device_count, 3);
+    nvt_snapshot_free(snap);
+    nvt_device *const twice[] = {a100, mig};
+    assert_int_equal(nvt_snapshot_take_of(ctx, NVT_SAMPLE_DEVICES, twice, 2, &snap),
+                     NVT_ERR_INVALID_ARGUMENT);
+    assert_null(snap);
+    nvt_device *const none[] = {NULL};
+    assert_int_equal(nvt_snapshot_take_of(ctx, NVT_SAMPLE_DEVICES, none, 1, &snap),
+                     NVT_ERR_INVALID_ARGUMENT);
+    nvt_close(ctx);
+}
+
 static void test_snapshot_of_some_devices(void **state) {
     (void)state;
     nvt_context *ctx = open_basic();
@@ -229,6 +274,9 @@ static void test_nvml_handle(void **state) {
     assert_int_equal(nvt_device_by_index(ctx, 1, &other), NVT_OK);
     assert_ptr_not_equal(nvt_device_nvml_handle(device), nvt_device_nvml_handle(other));
     assert_null(nvt_device_nvml_handle(NULL));
+    /* A Linux driver has one driver model: nvitop's current_driver_model() is N/A there. */
+    assert_string_equal(nvt_device_driver_model(device), "N/A");
+    assert_string_equal(nvt_device_driver_model(NULL), "N/A");
     nvt_close(ctx);
 }
 
@@ -329,13 +377,10 @@ static void test_contexts_share_nvml(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device_processes),
-        cmocka_unit_test(test_snapshot_of_some_devices),
-        cmocka_unit_test(test_cuda),
-        cmocka_unit_test(test_derived_strings),
-        cmocka_unit_test(test_host),
-        cmocka_unit_test(test_na_and_type_strings),
-        cmocka_unit_test(test_nvml_handle),
+        cmocka_unit_test(test_device_processes),    cmocka_unit_test(test_snapshot_of_some_devices),
+        cmocka_unit_test(test_snapshot_of_handles), cmocka_unit_test(test_cuda),
+        cmocka_unit_test(test_derived_strings),     cmocka_unit_test(test_host),
+        cmocka_unit_test(test_na_and_type_strings), cmocka_unit_test(test_nvml_handle),
         cmocka_unit_test(test_contexts_share_nvml),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -243,6 +243,15 @@ static void check_generation(struct fixture *f, const char *generation, const ch
     char replacement[64];
     snprintf(replacement, sizeof(replacement), "\"generation\": \"%s\"", generation);
     char *changed = tu_replace(f->original, "\"generation\": \"r550\"", replacement);
+    /* A build of one branch takes only that branch's driver versions. */
+    const char *version = variant == NULL                ? NULL
+                          : strcmp(variant, "r535") == 0 ? "\"version\": \"535.104.05\""
+                                                         : "\"version\": \"470.182.03\"";
+    if (version != NULL) {
+        char *again = tu_replace(changed, "\"version\": \"550.54.15\"", version);
+        free(changed);
+        changed = again;
+    }
     tu_write_file(f->path, changed);
     free(changed);
     char library[4096];

@@ -252,7 +252,7 @@ static void test_empty(void **state) {
 
 static void test_legacy(void **state) {
     (void)state;
-    check_scenario("legacy-driver.json", true);
+    check_scenario("r418-driver.json", true);
 }
 
 int main(void) {

@@ -18,7 +18,7 @@ done
 grep -Eq "^│   2 4216005 C +N/A +19400MiB" "$work/once.txt"
 grep -Eq "60W / 400W │ +1000MiB / 80.00GiB │ +3% " "$work/once.txt"
 grep -Eq "200W / 400W │ +20.12GiB / 80.00GiB │ +40% " "$work/once.txt"
-grep -Eq "^│   3  N/A " "$work/once.txt"
+grep -Eq "^│   3  ERROR: GPU is Lost   N/A │ N/A +N/A │" "$work/once.txt"
 ! grep -q 4216006 "$work/once.txt"
 "$NVT_BINARY_DIR/bin/nvitop" --json >"$work/once.json"
 python3 - "$work/once.json" <<'PY'

@@ -137,12 +137,21 @@ static void test_variant_symbols_match_their_generation(void **state) {
         assert_int_equal(probed_stride(), sizeof(nvmlProcessInfo_v2_t));
     } else if (strcmp(variant, "sim-driver-r535") == 0) {
         assert_null(api.nvmlDeviceGetRunningProcessDetailList);
+        assert_null(api.nvmlDeviceGetTemperatureV); /* R555 */
         assert_int_equal(probed_stride(), sizeof(nvmlProcessInfo_v3_t));
         nvmlReturn_t ret = NVML_SUCCESS;
         nvmlDevice_t dev = init_generation("r535");
         assert_int_equal(v3_stride(dev, &ret), probed_stride());
         assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
     } else if (strcmp(variant, "sim-driver-pre-r535") == 0) {
+        /* It models R470: the R510 names are absent, a 535 driver's scenario is refused. */
+        assert_null(api.nvmlDeviceGetMemoryInfo_v2);
+        assert_null(api.nvmlDeviceGetTemperatureV);
+        setenv("NVML_SIM_SCENARIO", sim_scenario_path("workstation-2gpu.json"), 1);
+        assert_int_equal(api.nvmlInit_v2(), NVML_ERROR_LIB_RM_VERSION_MISMATCH);
+        setenv("NVML_SIM_SCENARIO", sim_scenario_path("legacy-driver.json"), 1);
+        assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
+        assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
         assert_null(api.nvmlDeviceGetComputeRunningProcesses_v3);
         assert_null(api.nvmlDeviceGetGraphicsRunningProcesses_v3);
         assert_null(api.nvmlDeviceGetConfComputeMemSizeInfo);
@@ -167,7 +176,11 @@ static void test_variant_symbols_match_their_generation(void **state) {
         assert_non_null(api.nvmlInit);
         assert_non_null(api.nvmlDeviceGetPciInfo);
         assert_int_equal(probed_stride(), sizeof(nvmlProcessInfo_v1_t));
+        /* It models R418: a scenario of another branch (legacy-driver.json is a 470 driver) is
+         * refused as a real library refuses a kernel module of another version. */
         setenv("NVML_SIM_SCENARIO", sim_scenario_path("legacy-driver.json"), 1);
+        assert_int_equal(api.nvmlInit(), NVML_ERROR_LIB_RM_VERSION_MISMATCH);
+        setenv("NVML_SIM_SCENARIO", sim_scenario_path("r418-driver.json"), 1);
         assert_int_equal(api.nvmlInit(), NVML_SUCCESS);
         nvmlDevice_t dev = NULL;
         assert_int_equal(api.nvmlDeviceGetHandleByIndex(0, &dev), NVML_SUCCESS);

@@ -163,7 +163,7 @@ monitor)
             sleep 0.2
         done
     }
-    wait_for 'NVITOP 0.1.0' || fail=1
+    wait_for 'NVITOP 0.2.0' || fail=1
     tmux_ send-keys h # the help screen, then back
     sleep 1
     tmux_ send-keys q

@@ -263,6 +263,24 @@ nvt_status nvml_device_handle_status(const struct nvml_device *device) {
     return device->handle_status;
 }
 
+const char *nvml_device_driver_model(struct nvml_backend *backend,
+                                     const struct nvml_device *device) {
+    nvmlDriverModel_t model = NVML_DRIVER_WDDM;
+    if (device->handle_status != NVT_OK ||
+        NVML_QUERY_QUIET(backend, nvmlDeviceGetCurrentDriverModel, device->handle, &model) !=
+            NVML_SUCCESS) {
+        return "N/A";
+    }
+    switch (model) {
+    case NVML_DRIVER_WDDM:
+        return "WDDM";
+    case NVML_DRIVER_WDM:
+        return "WDM";
+    default:
+        return "N/A";
+    }
+}
+
 void *nvml_device_raw_handle(const struct nvml_device *device) {
     return device->handle_status == NVT_OK ? (void *)device->handle : NULL;
 }

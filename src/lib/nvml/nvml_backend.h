@@ -94,6 +94,10 @@ bool nvml_device_same_handle(const struct nvml_device *a, const struct nvml_devi
 /* NVT_OK when the device has a handle, else why not. */
 nvt_status nvml_device_handle_status(const struct nvml_device *device);
 
+/* nvitop's current_driver_model(): "WDDM", "WDM" (TCC) or "N/A" (Linux, no handle, an error). */
+const char *nvml_device_driver_model(struct nvml_backend *backend,
+                                     const struct nvml_device *device);
+
 /* The driver's nvmlDevice_t, for nvt_device_nvml_handle(); NULL without a handle. */
 void *nvml_device_raw_handle(const struct nvml_device *device);
 
@@ -114,6 +118,10 @@ unsigned nvml_device_facts(struct nvml_backend *backend, struct nvml_device *dev
 void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device, unsigned flags,
                        const struct nvt_device_info *info, struct nvt_device_state *out,
                        bool *memory_unsupported);
+
+/* Every field of *out N/A (NaN, NVT_NA_*, NVT_FEATURE_NA…), status NVT_OK, struct_size the
+ * library's own. */
+void nvml_state_set_na(struct nvt_device_state *out);
 
 /*
  * The processes on a device (compute, graphics and MPS lists merged by pid, sorted by pid) with

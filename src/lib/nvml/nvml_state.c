@@ -36,7 +36,7 @@ static enum nvt_feature feature(bool success, nvmlEnableState_t state) {
     return state == NVML_FEATURE_ENABLED ? NVT_FEATURE_ENABLED : NVT_FEATURE_DISABLED;
 }
 
-static void set_na(struct nvt_device_state *out) {
+void nvml_state_set_na(struct nvt_device_state *out) {
     memset(out, 0xFF, sizeof(*out));
     out->struct_size = sizeof(*out);
     out->status = NVT_OK;
@@ -275,7 +275,7 @@ static void recall_slow(const struct nvml_device *device, struct nvt_device_stat
 void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device, unsigned flags,
                        const struct nvt_device_info *info, struct nvt_device_state *out,
                        bool *memory_unsupported) {
-    set_na(out);
+    nvml_state_set_na(out);
     *memory_unsupported = false;
     if (device->handle == NULL) {
         out->status = device->handle_status;
