@@ -68,6 +68,11 @@ struct nvt_collector_options {
      * frozen one.  The sampling thread still waits on the real monotonic clock. */
     nvt_collector_clock_fn clock;
     void *clock_data;
+    /* Since 0.2.  With devices: when not NULL, mig_indices[i] is the MIG index (nvt_device_info's
+     * mig_index) of one MIG device of GPU devices[i] to follow instead of the whole GPU, named
+     * "gpu:(<index>, <mig index>)" as nvitop names a MIG device it is given; NVT_NA_U32 follows
+     * the whole GPU.  A MIG index the GPU does not have: NVT_ERR_INVALID_ARGUMENT. */
+    const uint32_t *mig_indices;
 };
 
 /* Defaults for every field (all NULL / 0 / false: every GPU, this process and its descendants,

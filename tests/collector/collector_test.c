@@ -2,8 +2,8 @@
  * The metric collector against the simulated driver, through the real dlopen path: tags, nvitop's
  * keys and units, mean/min/max/last over known values with the simulator's time frozen and the
  * collector's clock injected, a process that exits mid-window, a forked grandchild picked up,
- * CUDA naming, the daemon, and concurrent collects from several threads (run under TSan too, see
- * CMakeLists.txt).
+ * CUDA naming, a MIG subset, the daemon, and concurrent collects from several threads (run under
+ * TSan too, see CMakeLists.txt).
  */
 #include <math.h>
 #include <pthread.h>
@@ -400,6 +400,39 @@ static void test_all_processes_and_cuda_names(void **state) {
     nvt_metrics_free(m);
 }
 
+/* A MIG device named directly (mig_indices) is followed alone, under nvitop's name for a MIG
+ * device it is given; a MIG index the GPU lacks is refused. */
+static void test_mig_subset(void **state) {
+    struct fixture *f = *state;
+    static const uint32_t gpus[] = {0, 1};
+    static const uint32_t migs[] = {NVT_NA_U32, 0};
+    struct nvt_collector_options opts = options();
+    opts.manual_sampling = true;
+    opts.no_processes = true;
+    opts.devices = gpus;
+    opts.device_count = 2;
+    opts.mig_indices = migs;
+    nvt_collector *c = create(f, &opts);
+    assert_int_equal(nvt_collector_activate(c, "m"), NVT_OK);
+    struct nvt_metric *m = NULL;
+    size_t n = 0;
+    assert_int_equal(nvt_collector_collect(c, &m, &n), NVT_OK);
+    assert_float_equal(value_of(m, n, "m/gpu:0/memory_used (MiB)/mean"), 1024.0, EPS);
+    assert_float_equal(value_of(m, n, "m/gpu:(1, 0)/memory_used (MiB)/mean"), 10000.0, EPS);
+    assert_float_equal(value_of(m, n, "m/gpu:(1, 0)/memory_total (MiB)/mean"), 19968.0, EPS);
+    assert_false(has_prefix(m, n, "m/gpu:1/"));
+    nvt_metrics_free(m);
+
+    static const uint32_t missing[] = {NVT_NA_U32, 5};
+    opts.mig_indices = missing;
+    nvt_collector *bad = NULL;
+    assert_int_equal(nvt_collector_create(&opts, &bad), NVT_ERR_INVALID_ARGUMENT);
+    assert_null(bad);
+    static const uint32_t not_mig[] = {0, NVT_NA_U32};
+    opts.mig_indices = not_mig; /* GPU 0 has no MIG device 0 */
+    assert_int_equal(nvt_collector_create(&opts, &bad), NVT_ERR_INVALID_ARGUMENT);
+}
+
 /* Written by the daemon thread, read by the test's: atomics. */
 struct daemon_probe {
     atomic_int starts;
@@ -549,6 +582,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_statistics_and_exit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forked_grandchild, setup, teardown),
         cmocka_unit_test_setup_teardown(test_all_processes_and_cuda_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mig_subset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_daemon, setup, teardown),
         cmocka_unit_test_setup_teardown(test_concurrent_collect, setup, teardown),
     };

@@ -74,6 +74,25 @@ static nvt_status resolve_cuda(nvt_context *ctx, const char *value, struct sampl
     return NVT_OK;
 }
 
+/* Whether GPU index has a MIG device of MIG index mig (as nvt_device_info() numbers them). */
+static bool has_mig(nvt_context *ctx, uint32_t index, uint32_t mig) {
+    nvt_device *gpu = NULL;
+    if (nvt_device_by_index(ctx, index, &gpu) != NVT_OK) {
+        return false;
+    }
+    uint32_t count = nvt_device_mig_count(gpu);
+    for (uint32_t k = 0; k < count; k++) {
+        nvt_device *child = NULL;
+        if (nvt_device_mig(gpu, k, &child) == NVT_OK) {
+            const struct nvt_device_info *info = nvt_device_info(child);
+            if (info != NULL && info->mig_index == mig) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 static nvt_status resolve_devices(nvt_context *ctx, const struct nvt_collector_options *opts,
                                   struct sampler_device **out, size_t *count) {
     if (opts->cuda_visible_devices != NULL) {
@@ -87,11 +106,13 @@ static nvt_status resolve_devices(nvt_context *ctx, const struct nvt_collector_o
     }
     for (size_t i = 0; i < n; i++) {
         uint32_t index = opts->devices != NULL ? opts->devices[i] : (uint32_t)i;
-        if (index >= available) {
+        uint32_t mig =
+            opts->devices != NULL && opts->mig_indices != NULL ? opts->mig_indices[i] : NVT_NA_U32;
+        if (index >= available || (!nvt_is_na_u32(mig) && !has_mig(ctx, index, mig))) {
             free(devices);
             return NVT_ERR_INVALID_ARGUMENT;
         }
-        devices[i] = (struct sampler_device){index, NVT_NA_U32, NVT_NA_U32};
+        devices[i] = (struct sampler_device){index, mig, NVT_NA_U32};
     }
     *out = devices;
     *count = n;
