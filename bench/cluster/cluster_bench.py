@@ -268,14 +268,14 @@ def main():
               f'{share * 100:.2f} % of a core ({share * 2 / direct * 1e6:.0f} us per node and '
               'refresh)')
         # One refresh's own cost: a once run minus a once run on an empty fleet (the process's
-        # start and the fourteen requests), per node; flat when the cost is linear in the nodes.
+        # start and the fifteen requests), per node; flat when the cost is linear in the nodes.
         def once_cpu(count):
             gen.prometheus_nodes = count
             return min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'],
                                env) for _ in range(3))
         empty = once_cpu(0)
         print(f'  prometheus,    0 nodes, once: {empty * 1000:.1f} ms CPU (process start and '
-              'fourteen requests)')
+              'fifteen requests)')
         for count in (10, 100, 1000):
             cpu = once_cpu(count)
             print(f'  prometheus, {count:4d} nodes, once: {cpu * 1000:.1f} ms CPU; '
