@@ -19,36 +19,48 @@ static int by_memory(const void *a, const void *b) {
     return strcmp(x->name, y->name);
 }
 
+static int by_name(const void *a, const void *b) {
+    return strcmp(((const struct fleet_user *)a)->name, ((const struct fleet_user *)b)->name);
+}
+
+/* Every node's users, sorted by name and merged (linear after the sort, whatever the fleet). */
 size_t fleet_users(const struct node *nodes, size_t count, struct fleet_user **out) {
-    size_t n = 0, cap = 0;
-    struct fleet_user *users = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        n += nodes[i].has_data ? nodes[i].summary.user_count : 0;
+    }
+    *out = NULL;
+    if (n == 0) {
+        return 0;
+    }
+    struct fleet_user *all = xcalloc(n, sizeof *all);
+    size_t k = 0;
     for (size_t i = 0; i < count; i++) {
         const struct node_summary *s = &nodes[i].summary;
-        for (size_t k = 0; nodes[i].has_data && k < s->user_count; k++) {
-            const struct node_user *u = &s->users[k];
-            size_t j = 0;
-            while (j < n && strcmp(users[j].name, u->name) != 0) {
-                j++;
-            }
-            if (j == n) {
-                if (n == cap) {
-                    cap = cap != 0 ? cap * 2 : 16;
-                    users = xrealloc(users, cap * sizeof *users);
-                }
-                memset(&users[n], 0, sizeof users[n]);
-                str_copy(users[n].name, sizeof users[n].name, u->name);
-                n++;
-            }
-            users[j].gpu_memory_mib += u->gpu_memory_mib;
-            users[j].gpu_count += u->gpu_count;
-            users[j].node_count++;
+        for (size_t u = 0; nodes[i].has_data && u < s->user_count; u++) {
+            str_copy(all[k].name, sizeof all[k].name, s->users[u].name);
+            all[k].gpu_memory_mib = s->users[u].gpu_memory_mib;
+            all[k].gpu_count = s->users[u].gpu_count;
+            all[k++].node_count = 1; /* a node lists a user once */
         }
     }
-    if (n > 0) {
-        qsort(users, n, sizeof *users, by_memory);
+    qsort(all, n, sizeof *all, by_name);
+    size_t merged = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (merged > 0 && strcmp(all[merged - 1].name, all[i].name) == 0) {
+            all[merged - 1].gpu_memory_mib += all[i].gpu_memory_mib;
+            all[merged - 1].gpu_count += all[i].gpu_count;
+            all[merged - 1].node_count++;
+        } else {
+            if (merged != i) {
+                all[merged] = all[i];
+            }
+            merged++;
+        }
     }
-    *out = users;
-    return n;
+    qsort(all, merged, sizeof *all, by_memory);
+    *out = all;
+    return merged;
 }
 
 #define NAME_MIN 4
