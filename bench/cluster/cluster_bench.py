@@ -140,10 +140,11 @@ class Generator:
         """What Prometheus answers for one of nvitop's queries about a synthetic node: a list of
         (extra labels, value) per node."""
         per_gpu_procs = [PROCESSES // GPUS + (1 if g < PROCESSES % GPUS else 0) for g in range(GPUS)]
-        users = {}
+        users, user_gpus = {}, {}
         for g in range(GPUS):
             for p in range(per_gpu_procs[g]):
                 users[f'user{p}'] = users.get(f'user{p}', 0) + 20000 + p
+                user_gpus[f'user{p}'] = user_gpus.get(f'user{p}', 0) + 1
         table = (
             ('"flag"', lambda: []),  # the health flags: none
             ('unless', lambda: [({}, 0)]),  # idle GPUs
@@ -156,7 +157,9 @@ class Generator:
             ('gpu_power_usage', lambda: [({}, 612.5 * GPUS)]),
             ('gpu_temperature', lambda: [({}, 60 + GPUS - 1)]),
             ('topk', lambda: [({'username': u}, v) for u, v in
-                              sorted(users.items(), key=lambda kv: -kv[1])[:3]]),
+                              sorted(users.items(), key=lambda kv: -kv[1])[:16]]),
+            ('count by (instance, job, username)', lambda: [({'username': u}, v) for u, v in
+                                                            user_gpus.items()]),
             ('count by (instance, job) (process', lambda: [({}, PROCESSES)]),
             ('nvitop_info', lambda: [({'driver_version': '550.90.07'}, 1)]),
         )
