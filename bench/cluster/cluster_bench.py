@@ -140,10 +140,11 @@ class Generator:
         """What Prometheus answers for one of nvitop's queries about a synthetic node: a list of
         (extra labels, value) per node."""
         per_gpu_procs = [PROCESSES // GPUS + (1 if g < PROCESSES % GPUS else 0) for g in range(GPUS)]
-        users = {}
+        users, user_gpus = {}, {}
         for g in range(GPUS):
             for p in range(per_gpu_procs[g]):
                 users[f'user{p}'] = users.get(f'user{p}', 0) + 20000 + p
+                user_gpus[f'user{p}'] = user_gpus.get(f'user{p}', 0) + 1
         table = (
             ('"flag"', lambda: []),  # the health flags: none
             ('unless', lambda: [({}, 0)]),  # idle GPUs
@@ -156,7 +157,9 @@ class Generator:
             ('gpu_power_usage', lambda: [({}, 612.5 * GPUS)]),
             ('gpu_temperature', lambda: [({}, 60 + GPUS - 1)]),
             ('topk', lambda: [({'username': u}, v) for u, v in
-                              sorted(users.items(), key=lambda kv: -kv[1])[:3]]),
+                              sorted(users.items(), key=lambda kv: -kv[1])[:16]]),
+            ('count by (instance, job, username)', lambda: [({'username': u}, v) for u, v in
+                                                            user_gpus.items()]),
             ('count by (instance, job) (process', lambda: [({}, PROCESSES)]),
             ('nvitop_info', lambda: [({'driver_version': '550.90.07'}, 1)]),
         )
@@ -268,14 +271,14 @@ def main():
               f'{share * 100:.2f} % of a core ({share * 2 / direct * 1e6:.0f} us per node and '
               'refresh)')
         # One refresh's own cost: a once run minus a once run on an empty fleet (the process's
-        # start and the fourteen requests), per node; flat when the cost is linear in the nodes.
+        # start and the fifteen requests), per node; flat when the cost is linear in the nodes.
         def once_cpu(count):
             gen.prometheus_nodes = count
             return min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'],
                                env) for _ in range(3))
         empty = once_cpu(0)
         print(f'  prometheus,    0 nodes, once: {empty * 1000:.1f} ms CPU (process start and '
-              'fourteen requests)')
+              'fifteen requests)')
         for count in (10, 100, 1000):
             cpu = once_cpu(count)
             print(f'  prometheus, {count:4d} nodes, once: {cpu * 1000:.1f} ms CPU; '

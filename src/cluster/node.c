@@ -11,6 +11,7 @@
 #include "cluster/parse/dcgm.h"
 #include "util/text/str.h"
 #include "util/text/strbuf.h"
+#include "util/xalloc.h"
 
 const char *node_state_name(enum node_state state) {
     switch (state) {
@@ -115,24 +116,43 @@ static double nan_add(double a, double b) {
     return isnan(a) ? b : a + b;
 }
 
-/* Add mib to user's total, keeping a small table (users beyond it are ignored: the top few of a
- * node's users are what is shown, and a node has few). */
+/* Add mib to user's total and the GPU (index, "<gpu>:<mig>" counted as its GPU) to its set,
+ * keeping a small table (users beyond it are ignored: a node has few). */
 #define USER_TABLE 64
-static void add_user(struct node_user *table, size_t *count, const char *user, double mib) {
-    for (size_t i = 0; i < *count; i++) {
-        if (strcmp(table[i].name, user) == 0) {
-            table[i].gpu_memory_mib += mib;
-            return;
+#define USER_GPUS  256
+struct user_acc {
+    struct node_user user;
+    unsigned char gpus[USER_GPUS / 8]; /* a bit per physical GPU index */
+};
+
+static void add_user(struct user_acc *table, size_t *count, const char *user, const char *index,
+                     double mib) {
+    struct user_acc *u = NULL;
+    for (size_t i = 0; i < *count && u == NULL; i++) {
+        if (strcmp(table[i].user.name, user) == 0) {
+            u = &table[i];
         }
     }
-    if (*count < USER_TABLE) {
-        str_copy(table[*count].name, sizeof table[*count].name, user);
-        table[(*count)++].gpu_memory_mib = mib;
+    if (u == NULL) {
+        if (*count == USER_TABLE) {
+            return;
+        }
+        u = &table[(*count)++];
+        memset(u, 0, sizeof *u);
+        str_copy(u->user.name, sizeof u->user.name, user);
+    }
+    u->user.gpu_memory_mib += mib;
+    char *end;
+    unsigned long g = strtoul(index, &end, 10);
+    if (end != index && g < USER_GPUS && (u->gpus[g / 8] & (1u << (g % 8))) == 0) {
+        u->gpus[g / 8] |= (unsigned char)(1u << (g % 8));
+        u->user.gpu_count++;
     }
 }
 
 static int by_memory_desc(const void *a, const void *b) {
-    const struct node_user *x = a, *y = b;
+    const struct node_user *x = &((const struct user_acc *)a)->user;
+    const struct node_user *y = &((const struct user_acc *)b)->user;
     if (x->gpu_memory_mib != y->gpu_memory_mib) {
         return x->gpu_memory_mib < y->gpu_memory_mib ? 1 : -1;
     }
@@ -174,7 +194,7 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     out->memory_used_mib = out->memory_total_mib = NAN;
     out->power_w = out->temperature_max_c = NAN;
     out->xid_last = NAN;
-    struct node_user users[USER_TABLE];
+    struct user_acc *users = xcalloc(USER_TABLE, sizeof *users);
     size_t user_count = 0;
     double util_sum = 0;
     unsigned util_n = 0;
@@ -226,14 +246,18 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
             }
         }
         if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
-            const char *user = prom_label_value(doc, s, "username");
+            /* A process in a container is counted under its container, as a pod is. */
+            const char *user = prom_label_value(doc, s, "container");
+            if (user == NULL || user[0] == '\0') {
+                user = prom_label_value(doc, s, "username");
+            }
             out->process_count++;
-            add_user(users, &user_count, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+            add_user(users, &user_count, user != NULL ? user : "N/A", index, isnan(v) ? 0 : v);
             continue;
         }
         if (strcmp(s->name, "nvitop_pod_gpu_memory_MiB") == 0) { /* a pod: a user, no process */
             const char *pod = prom_label_value(doc, s, "username");
-            add_user(users, &user_count, pod != NULL ? pod : "N/A", isnan(v) ? 0 : v);
+            add_user(users, &user_count, pod != NULL ? pod : "N/A", index, isnan(v) ? 0 : v);
             continue;
         }
         if (strcmp(s->name, "gpu_memory_total_MiB") == 0) {
@@ -266,6 +290,7 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         }
     }
     if (!any) {
+        free(users);
         str_copy(
             why, size,
             "no nvitop-exporter (gpu_*) or dcgm-exporter (DCGM_FI_*) GPU metrics in the answer");
@@ -278,8 +303,11 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
         out->idle_count += gpus[i].quiet && !gpus[i].busy;
     }
     qsort(users, user_count, sizeof users[0], by_memory_desc);
-    out->user_count = user_count < NODE_TOP_USERS ? user_count : NODE_TOP_USERS;
-    memcpy(out->users, users, out->user_count * sizeof users[0]);
+    out->user_count = user_count < NODE_USERS ? user_count : NODE_USERS;
+    for (size_t i = 0; i < out->user_count; i++) {
+        out->users[i] = users[i].user;
+    }
+    free(users);
     return true;
 }
 

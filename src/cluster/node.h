@@ -22,7 +22,8 @@ enum node_state {
     NODE_DOWN,       /* Prometheus: the target's last scrape failed (reason from Prometheus) */
 };
 
-#define NODE_TOP_USERS 3
+#define NODE_TOP_USERS 3  /* the table's TOP USERS and JSON's top_users */
+#define NODE_USERS     16 /* kept per node, largest first, for the fleet's users (fleet_users.h) */
 
 /* What needs a human on a node (docs/cluster.md, "Health"): set on any of its GPUs. */
 enum node_flag {
@@ -34,9 +35,12 @@ enum node_flag {
 };
 #define NODE_FLAG_ALL 0x1fu
 
+/* A user of a node: a process's username (its container when it has one), or a dcgm-exporter
+ * pod ("namespace/pod"). */
 struct node_user {
     char name[64];
     double gpu_memory_mib;
+    unsigned gpu_count; /* physical GPUs it runs on */
 };
 
 /* The summary of one node's metrics.  NaN means N/A. */
@@ -57,7 +61,7 @@ struct node_summary {
     unsigned flags;         /* enum node_flag */
     double xid_last;        /* the largest last XID of its GPUs (NaN: none) */
     size_t user_count;
-    struct node_user users[NODE_TOP_USERS]; /* by GPU memory, largest first */
+    struct node_user users[NODE_USERS]; /* by GPU memory, largest first */
 };
 
 struct node {

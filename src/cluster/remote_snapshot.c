@@ -324,11 +324,27 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         return NULL;
     }
     link_devices(rs);
-    /* Pass 2: device values and processes. */
+    rs->health = xcalloc(snap->device_count, sizeof *rs->health);
+    for (size_t i = 0; i < snap->device_count; i++) {
+        rs->health[i].xid_last = NAN;
+        if (strcmp(rs->devices[i].info.name, "ERROR: GPU is Lost") == 0) {
+            rs->health[i].flags |= NODE_FLAG_LOST;
+        }
+    }
+    /* Pass 2: device values, health and processes. */
     for (size_t i = 0; i < doc->sample_count; i++) {
         const struct prom_sample *s = &doc->samples[i];
         size_t slot = find_device(rs, prom_label_value(doc, s, "index"));
         if (slot == NVT_NA_SIZE) {
+            continue;
+        }
+        double v = node_reading(s->value);
+        if (strcmp(s->name, "nvitop_health_flags") == 0) { /* parse/dcgm.h */
+            rs->health[slot].flags |= isnan(v) ? 0 : (unsigned)v & NODE_FLAG_ALL;
+            continue;
+        }
+        if (strcmp(s->name, "nvitop_xid_last") == 0) {
+            rs->health[slot].xid_last = v > 0 ? v : rs->health[slot].xid_last;
             continue;
         }
         if (str_starts_with(s->name, "gpu_") ||
@@ -374,5 +390,6 @@ void remote_snapshot_free(struct remote_snapshot *rs) {
     free(rs->devices);
     free(rs->processes);
     free(rs->cmdlines);
+    free(rs->health);
     free(rs);
 }

@@ -12,12 +12,19 @@
 
 #include "cluster/parse/promtext.h"
 
+/* What needs a human on one device (docs/cluster.md, "Health"): node.h's NODE_FLAG_* bits. */
+struct remote_health {
+    unsigned flags;
+    double xid_last; /* NaN: none */
+};
+
 struct remote_snapshot {
     struct nvt_snapshot snap; /* first: a pointer to it is a pointer to the whole */
     struct prom_doc doc;      /* the parsed body the strings point into */
     struct nvt_device_snapshot *devices;
     struct nvt_gpu_process *processes;
-    const char **cmdlines; /* one argv entry (the command) per process */
+    const char **cmdlines;        /* one argv entry (the command) per process */
+    struct remote_health *health; /* one per device, in the devices' order */
 };
 
 /* Parse body and build the snapshot.  NULL with a message in err for a malformed body or one

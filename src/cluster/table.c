@@ -53,7 +53,7 @@ static void fmt_age(char *buf, size_t size, const struct node *n, double now) {
 static void fmt_users(char *buf, size_t size, const struct node_summary *s) {
     buf[0] = '\0';
     size_t used = 0;
-    for (size_t i = 0; i < s->user_count && used < size; i++) {
+    for (size_t i = 0; i < s->user_count && i < NODE_TOP_USERS && used < size; i++) {
         int n = snprintf(buf + used, size - used, "%s%s %.1fGiB", i > 0 ? ", " : "",
                          s->users[i].name, s->users[i].gpu_memory_mib / 1024.0);
         used += n > 0 ? (size_t)n : 0;
@@ -63,11 +63,42 @@ static void fmt_users(char *buf, size_t size, const struct node_summary *s) {
     }
 }
 
+/* Each column after NODE: its title, its width (0: as wide as its text; -1: the HOST or HEALTH
+ * width of struct table_widths) and the blanks before it. */
+static const struct {
+    const char *title;
+    int width;
+    const char *sep;
+} columns_of[TABLE_COL_COUNT] = {
+    [TABLE_COL_HOST] = {"HOST", -1, "  "},
+    [TABLE_COL_GPUS] = {"GPUS", 4, "  "},
+    [TABLE_COL_MIG] = {"MIG", 3, " "},
+    [TABLE_COL_UTIL] = {"UTIL", 4, " "},
+    [TABLE_COL_MAX] = {"MAX", 4, " "},
+    [TABLE_COL_MEMORY] = {"MEMORY USED / TOTAL", 19, " "},
+    [TABLE_COL_POWER] = {"POWER", 5, " "},
+    [TABLE_COL_TEMP] = {"TEMP", 4, " "},
+    [TABLE_COL_PROCS] = {"PROCS", 5, " "},
+    [TABLE_COL_AGE] = {"AGE", 3, " "},
+    [TABLE_COL_HEALTH] = {"HEALTH", -1, "  "},
+    [TABLE_COL_USERS] = {"TOP USERS (GPU MEMORY)", 0, "  "},
+};
+
+static bool shown(unsigned set, enum table_column c) {
+    return (set & (1u << c)) != 0;
+}
+
 void table_widths(const struct node *nodes, size_t count, size_t columns,
                   struct table_widths *out) {
+    table_widths_shown(nodes, count, columns, TABLE_COLUMNS_ALL, out);
+}
+
+void table_widths_shown(const struct node *nodes, size_t count, size_t columns, unsigned set,
+                        struct table_widths *out) {
     out->node = 4;
     out->host = 4;
     out->health = 6;
+    out->shown = set & TABLE_COLUMNS_ALL;
     for (size_t i = 0; i < count; i++) {
         if (nodes[i].has_data) {
             char flags[128];
@@ -85,9 +116,19 @@ void table_widths(const struct node *nodes, size_t count, size_t columns,
     }
     /* NODE and HOST give way first, the longer one first, down to 8 cells each, so that every
      * figure up to AGE stays visible (TOP USERS may run past the edge). */
-    int room = (int)columns - TABLE_FIXED_CELLS - out->health - 2;
-    while (out->node + out->host > room && (out->node > 8 || out->host > 8)) {
-        if (out->node >= out->host && out->node > 8) {
+    int fixed = 0;
+    for (int c = 0; c < TABLE_COL_COUNT; c++) {
+        if (shown(out->shown, (enum table_column)c) && c != TABLE_COL_USERS) {
+            fixed += (int)strlen(columns_of[c].sep) + (columns_of[c].width > 0 ? columns_of[c].width
+                                                       : c == TABLE_COL_HEALTH ? out->health
+                                                                               : 0);
+        }
+    }
+    int room = (int)columns - fixed;
+    bool host = shown(out->shown, TABLE_COL_HOST);
+    while (out->node + (host ? out->host : 0) > room &&
+           (out->node > 8 || (host && out->host > 8))) {
+        if ((!host || out->node >= out->host) && out->node > 8) {
             out->node--;
         } else {
             out->host--;
@@ -95,9 +136,7 @@ void table_widths(const struct node *nodes, size_t count, size_t columns,
     }
 }
 
-/* text in exactly width cells: cut with "~" when longer (never inside a character), padded with
- * spaces when shorter. */
-static void cell(char *buf, size_t size, const char *text, int width) {
+void table_cell(char *buf, size_t size, const char *text, int width) {
     size_t len = strlen(text);
     size_t cells = 0;
     size_t keep = utf8_fit(text, len, (size_t)width, &cells);
@@ -123,13 +162,39 @@ static void cell(char *buf, size_t size, const char *text, int width) {
     buf[used] = '\0';
 }
 
+/* Join NODE's cell and the shown columns' texts (texts[c] for column c) as the header and rows
+ * are laid out. */
+static void join(char *buf, size_t size, const char *node, const char *const *texts,
+                 const struct table_widths *w) {
+    size_t used = 0;
+    int n = snprintf(buf, size, "%s", node);
+    used = n > 0 ? (size_t)n : 0;
+    for (int c = 0; c < TABLE_COL_COUNT && used < size; c++) {
+        if (!shown(w->shown, (enum table_column)c)) {
+            continue;
+        }
+        if (c == TABLE_COL_HOST) {
+            char host[TABLE_CELL_MAX];
+            table_cell(host, sizeof host, texts[c], w->host);
+            n = snprintf(buf + used, size - used, "%s%s", columns_of[c].sep, host);
+        } else if (c == TABLE_COL_HEALTH) {
+            n = snprintf(buf + used, size - used, "%s%-*s", columns_of[c].sep, w->health, texts[c]);
+        } else {
+            n = snprintf(buf + used, size - used, "%s%*s", columns_of[c].sep, columns_of[c].width,
+                         texts[c]);
+        }
+        used += n > 0 ? (size_t)n : 0;
+    }
+}
+
 void table_header(char *buf, size_t size, const struct table_widths *w) {
-    char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
-    cell(node, sizeof node, "NODE", w->node);
-    cell(host, sizeof host, "HOST", w->host);
-    snprintf(buf, size, "%s  %s  %4s %3s %4s %4s %19s %5s %4s %5s %3s  %-*s  %s", node, host,
-             "GPUS", "MIG", "UTIL", "MAX", "MEMORY USED / TOTAL", "POWER", "TEMP", "PROCS", "AGE",
-             w->health, "HEALTH", "TOP USERS (GPU MEMORY)");
+    char node[TABLE_CELL_MAX];
+    table_cell(node, sizeof node, "NODE", w->node);
+    const char *texts[TABLE_COL_COUNT];
+    for (int c = 0; c < TABLE_COL_COUNT; c++) {
+        texts[c] = columns_of[c].title;
+    }
+    join(buf, size, node, texts, w);
 }
 
 bool table_same_host(const struct node *nodes, size_t count, char *buf, size_t size) {
@@ -169,9 +234,13 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
         char problem[sizeof n->reason + 32];
         char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
         table_problem(problem, sizeof problem, n);
-        cell(node, sizeof node, n->address, w->node);
-        cell(host, sizeof host, "-", w->host);
-        snprintf(buf, size, "%s  %s  %s", node, host, problem);
+        table_cell(node, sizeof node, n->address, w->node);
+        if (shown(w->shown, TABLE_COL_HOST)) {
+            table_cell(host, sizeof host, "-", w->host);
+            snprintf(buf, size, "%s  %s  %s", node, host, problem);
+        } else {
+            snprintf(buf, size, "%s  %s", node, problem);
+        }
         return;
     }
     char age[16], util[16], max[16], used[32], total[32], mem[80], power[24], temp[16], procs[16];
@@ -192,12 +261,25 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
     } else {
         snprintf(procs, sizeof procs, "%u", s->process_count);
     }
-    char node[TABLE_CELL_MAX], host[TABLE_CELL_MAX];
-    cell(node, sizeof node, n->address, w->node);
-    cell(host, sizeof host, s->hostname[0] != '\0' ? s->hostname : "-", w->host);
-    snprintf(buf, size, "%s  %s  %4u %3u %4s %4s %19s %5s %4s %5s %3s  %-*s  %s", node, host,
-             s->gpu_count, s->mig_count, util, max, mem, power, temp, procs, age, w->health, flags,
-             users);
+    char node[TABLE_CELL_MAX], gpus[16], migs[16];
+    table_cell(node, sizeof node, n->address, w->node);
+    snprintf(gpus, sizeof gpus, "%u", s->gpu_count);
+    snprintf(migs, sizeof migs, "%u", s->mig_count);
+    const char *texts[TABLE_COL_COUNT] = {
+        [TABLE_COL_HOST] = s->hostname[0] != '\0' ? s->hostname : "-",
+        [TABLE_COL_GPUS] = gpus,
+        [TABLE_COL_MIG] = migs,
+        [TABLE_COL_UTIL] = util,
+        [TABLE_COL_MAX] = max,
+        [TABLE_COL_MEMORY] = mem,
+        [TABLE_COL_POWER] = power,
+        [TABLE_COL_TEMP] = temp,
+        [TABLE_COL_PROCS] = procs,
+        [TABLE_COL_AGE] = age,
+        [TABLE_COL_HEALTH] = flags,
+        [TABLE_COL_USERS] = users,
+    };
+    join(buf, size, node, texts, w);
 }
 
 static double nan_sum(double a, double b) {

@@ -10,14 +10,32 @@
 
 #include "cluster/node.h"
 
+/* The columns after NODE, in their order (the settings file's [cluster] columns, docs/cluster.md).
+ */
+enum table_column {
+    TABLE_COL_HOST,
+    TABLE_COL_GPUS,
+    TABLE_COL_MIG,
+    TABLE_COL_UTIL,
+    TABLE_COL_MAX,
+    TABLE_COL_MEMORY,
+    TABLE_COL_POWER,
+    TABLE_COL_TEMP,
+    TABLE_COL_PROCS,
+    TABLE_COL_AGE,
+    TABLE_COL_HEALTH,
+    TABLE_COL_USERS,
+    TABLE_COL_COUNT
+};
+#define TABLE_COLUMNS_ALL ((1u << TABLE_COL_COUNT) - 1)
+
 struct table_widths {
     int node; /* cells */
     int host;
-    int health; /* HEALTH: "ok" or the flags (node_flags_text()), at least 6 */
+    int health;     /* HEALTH: "ok" or the flags (node_flags_text()), at least 6 */
+    unsigned shown; /* the columns shown: bit (1u << enum table_column) */
 };
 
-/* The cells a line takes besides NODE, HOST, HEALTH and TOP USERS. */
-#define TABLE_FIXED_CELLS 63
 /* Room for a NODE or HOST cell (an address is at most 255 bytes, a cut one ends with '~'). */
 #define TABLE_CELL_MAX 1024
 
@@ -25,6 +43,14 @@ struct table_widths {
  * every figure up to AGE fit in that many columns (NODE and HOST are cut first, down to 8 cells
  * each; a cut text ends with '~').  columns 0: no limit. */
 void table_widths(const struct node *nodes, size_t count, size_t columns, struct table_widths *out);
+
+/* As table_widths(), for the columns in shown (TABLE_COLUMNS_ALL: every one). */
+void table_widths_shown(const struct node *nodes, size_t count, size_t columns, unsigned shown,
+                        struct table_widths *out);
+
+/* text in exactly width cells (buf holds TABLE_CELL_MAX): cut with "~" when longer (never inside
+ * a character), padded with spaces when shorter. */
+void table_cell(char *buf, size_t size, const char *text, int width);
 
 /* When two nodes with data report the same hostname (a machine listed twice, or a copied
  * --hostname): true, with a sentence naming them in buf. */

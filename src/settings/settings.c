@@ -48,6 +48,7 @@ void tui_settings_defaults(struct tui_settings *s) {
     s->graph_upper = TUI_GRAPH_MEMORY;
     s->graph_lower = TUI_GRAPH_GPU_UTIL;
     s->graph_height = TUI_GRAPH_HEIGHT_DEFAULT;
+    s->cluster.columns = TUI_CLUSTER_COLUMNS_ALL;
 }
 
 /* One parse: where it is, for the messages. */
@@ -273,7 +274,65 @@ static bool apply_collect(struct parse *p, struct tui_collect_settings *c, const
     return true;
 }
 
-static const char *const sections[] = {"monitor", "layout", "collect"};
+static void trim(const char **start, const char **end);
+
+const char *const tui_cluster_column_names[TUI_CLUSTER_COLUMN_COUNT] = {
+    "host",  "gpus", "mig",   "util", "max",    "memory",
+    "power", "temp", "procs", "age",  "health", "users"};
+
+/* "all", or column names separated by commas (blanks allowed around them). */
+static bool set_columns(struct parse *p, const char *key, const char *value, unsigned *out) {
+    if (strcmp(value, "all") == 0) {
+        *out = TUI_CLUSTER_COLUMNS_ALL;
+        return true;
+    }
+    unsigned columns = 0;
+    const char *word = value;
+    while (*word != '\0') {
+        const char *end = strchr(word, ',');
+        end = end != NULL ? end : word + strlen(word);
+        const char *a = word, *b = end;
+        trim(&a, &b);
+        char name[16];
+        size_t len = (size_t)(b - a);
+        int index = -1;
+        if (len > 0 && len < sizeof name) {
+            memcpy(name, a, len);
+            name[len] = '\0';
+            index = choice(name, tui_cluster_column_names, TUI_CLUSTER_COLUMN_COUNT);
+        }
+        if (index < 0) {
+            return complain(p,
+                            "%s: invalid value '%s' (expected all, or some of: host, gpus, mig, "
+                            "util, max, memory, power, temp, procs, age, health, users)",
+                            key, value);
+        }
+        columns |= 1u << index;
+        word = *end == ',' ? end + 1 : end;
+    }
+    *out = columns;
+    return true;
+}
+
+static bool apply_cluster(struct parse *p, struct tui_cluster_settings *c, const char *key,
+                          const char *value) {
+    if (strcmp(key, "columns") == 0) {
+        set_columns(p, key, value, &c->columns);
+    } else if (strcmp(key, "group") == 0) {
+        if (strcmp(value, "none") == 0) {
+            c->group[0] = '\0';
+        } else if (strlen(value) >= sizeof c->group) {
+            complain(p, "%s: value too long", key);
+        } else {
+            snprintf(c->group, sizeof c->group, "%s", value);
+        }
+    } else {
+        return false;
+    }
+    return true;
+}
+
+static const char *const sections[] = {"monitor", "layout", "collect", "cluster"};
 
 /* Trim blanks (and a CR left by a CRLF file) from both ends of [start, end). */
 static void trim(const char **start, const char **end) {
@@ -317,7 +376,9 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
         name[len - 2] = '\0';
         *section = choice(name, sections, COUNT(sections));
         if (*section < 0) {
-            complain(p, "unknown section [%s] (expected [monitor], [layout] or [collect])", name);
+            complain(p,
+                     "unknown section [%s] (expected [monitor], [layout], [collect] or [cluster])",
+                     name);
             *section = -2;
         }
         return;
@@ -349,15 +410,17 @@ static void parse_line(struct parse *p, struct tui_settings *s, const char *star
     if (*section == -2) {
         return; /* in an unknown section, already reported */
     }
-    static const char *const where[] = {" in [monitor]", " in [layout]", " in [collect]"};
+    static const char *const where[] = {" in [monitor]", " in [layout]", " in [collect]",
+                                        " in [cluster]"};
     bool known = *section == 0   ? apply_monitor(p, s, name, value)
                  : *section == 1 ? apply_layout(p, s, name, value)
                  : *section == 2 ? apply_collect(p, &s->collect, name, value)
+                 : *section == 3 ? apply_cluster(p, &s->cluster, name, value)
                                  : false;
     if (!known) {
         complain(p, "unknown key '%s'%s", name,
                  *section >= 0 ? where[*section]
-                               : " (keys go under [monitor], [layout] or [collect])");
+                               : " (keys go under [monitor], [layout], [collect] or [cluster])");
     }
 }
 

@@ -1,6 +1,7 @@
 /*
  * The monitor's settings file (nvitop.conf, docs/man/nvitop.1.scd "FILES"): an INI-style text of
- * "key = value" lines under [monitor], [layout] and [collect] headers, with comments from a "#" or
+ * "key = value" lines under [monitor], [layout], [collect] and [cluster] headers, with comments
+ * from a "#" or
  * ";" at the start of a line or after a blank.  Parsing and formatting are pure (settings.c, also
  * built into the fuzz target); reading, locating and the atomic save are in settings_file.c.
  *
@@ -45,6 +46,20 @@ struct tui_collect_settings {
     bool cumulative;
 };
 
+/* The [cluster] section: the cluster view's table (nvitop --hosts, --prometheus;
+ * docs/cluster.md, "Settings"). */
+#define TUI_CLUSTER_COLUMN_COUNT 12
+#define TUI_CLUSTER_COLUMNS_ALL  ((1u << TUI_CLUSTER_COLUMN_COUNT) - 1)
+/* The columns after NODE, in the table's order: host, gpus, mig, util, max, memory, power, temp,
+ * procs, age, health, users; bit i of tui_cluster_settings.columns is column i. */
+extern const char *const tui_cluster_column_names[TUI_CLUSTER_COLUMN_COUNT];
+#define TUI_CLUSTER_GROUP_MAX 96
+
+struct tui_cluster_settings {
+    unsigned columns;                  /* the columns shown; TUI_CLUSTER_COLUMNS_ALL by default */
+    char group[TUI_CLUSTER_GROUP_MAX]; /* a pattern over the node name grouping rows; "" none */
+};
+
 #define TUI_GRAPH_HEIGHT_MIN     2
 #define TUI_GRAPH_HEIGHT_MAX     10
 #define TUI_GRAPH_HEIGHT_DEFAULT 5
@@ -64,6 +79,7 @@ struct tui_settings {
     enum tui_graph_metric graph_lower;
     int graph_height; /* rows of each right-hand graph, TUI_GRAPH_HEIGHT_MIN..MAX */
     struct tui_collect_settings collect;
+    struct tui_cluster_settings cluster;
 };
 
 /* A problem found in a file: line is 0 when it concerns the whole file (unreadable). */

@@ -47,6 +47,33 @@ static bool format_collect(const struct tui_collect_settings *c, struct strbuf *
         c->cumulative ? "cumulative" : "window");
 }
 
+static bool format_cluster(const struct tui_cluster_settings *c, struct strbuf *out) {
+    bool ok = strbuf_appendf(out, "\n[cluster]\n"
+                                  "# the cluster view's columns after NODE (nvitop --hosts, "
+                                  "--prometheus): all, or some of\n"
+                                  "# host, gpus, mig, util, max, memory, power, temp, procs, age, "
+                                  "health, users\n"
+                                  "columns = ");
+    if (c->columns == TUI_CLUSTER_COLUMNS_ALL) {
+        ok = strbuf_appendf(out, "all") && ok;
+    } else {
+        bool first = true;
+        for (unsigned i = 0; i < TUI_CLUSTER_COLUMN_COUNT; i++) {
+            if ((c->columns & (1u << i)) != 0) {
+                ok = strbuf_appendf(out, "%s%s", first ? "" : ",", tui_cluster_column_names[i]) &&
+                     ok;
+                first = false;
+            }
+        }
+    }
+    return strbuf_appendf(out,
+                          "\n# rows grouped by a pattern over the node name (its first group, "
+                          "e.g. rack=(r\\d+)), or none\n"
+                          "group = %s\n",
+                          c->group[0] != '\0' ? c->group : "none") &&
+           ok;
+}
+
 bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
     char interval[40];
     seconds_text(interval, sizeof(interval), s->interval_s);
@@ -94,5 +121,5 @@ bool tui_settings_format(const struct tui_settings *s, struct strbuf *out) {
         s->hide_processes ? "hide" : "show", s->hide_bandwidth ? "hide" : "show",
         tui_graph_metric_name(s->graph_upper), tui_graph_metric_name(s->graph_lower),
         s->graph_height);
-    return ok && format_collect(&s->collect, out);
+    return ok && format_collect(&s->collect, out) && format_cluster(&s->cluster, out);
 }

@@ -45,7 +45,8 @@ static void test_every_key(void **state) {
                   "host-panel = hide\nprocess-panel = hide\nbandwidth = hide\n"
                   "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"
                   "[collect]\nformat = jsonl\ninterval = 0.5\nevery = 10\n"
-                  "tag = run-1\nprocesses = all\nstatistics = cumulative\n"),
+                  "tag = run-1\nprocesses = all\nstatistics = cumulative\n"
+                  "[cluster]\ncolumns = host, util,health\ngroup = rack=(r\\d+)\n"),
         0);
     assert_string_equal(warnings, "");
     assert_int_equal(s.mode, VIEW_MODE_COMPACT);
@@ -70,6 +71,8 @@ static void test_every_key(void **state) {
     assert_string_equal(s.collect.tag, "run-1");
     assert_true(s.collect.all_processes);
     assert_true(s.collect.cumulative);
+    assert_int_equal(s.cluster.columns, (1u << 0) | (1u << 3) | (1u << 10));
+    assert_string_equal(s.cluster.group, "rack=(r\\d+)");
 }
 
 /* Each bad line: its message, and the default kept for that key while the good keys apply. */
@@ -79,12 +82,12 @@ static void test_bad_lines(void **state) {
         const char *text;
         const char *message;
     } cases[] = {
-        {"mode = full\n",
-         "t.conf:1: unknown key 'mode' (keys go under [monitor], [layout] or [collect])\n"},
+        {"mode = full\n", "t.conf:1: unknown key 'mode' (keys go under [monitor], [layout], "
+                          "[collect] or [cluster])\n"},
         {"[monitor]\nmood = full\n", "t.conf:2: unknown key 'mood' in [monitor]\n"},
         {"[layout]\nmode = full\n", "t.conf:2: unknown key 'mode' in [layout]\n"},
-        {"[colors]\nmode = full\n",
-         "t.conf:1: unknown section [colors] (expected [monitor], [layout] or [collect])\n"},
+        {"[colors]\nmode = full\n", "t.conf:1: unknown section [colors] (expected [monitor], "
+                                    "[layout], [collect] or [cluster])\n"},
         {"[monitor\n", "t.conf:1: expected a section header like [monitor]\n"},
         {"[]\n", "t.conf:1: expected a section header like [monitor]\n"},
         {"[monitor]\nmode full\n", "t.conf:2: expected 'key = value'\n"},
@@ -122,6 +125,9 @@ static void test_bad_lines(void **state) {
          "power, pcie-rx, pcie-tx, mem-bandwidth)\n"},
         {"[layout]\ngraph-height = 11\n",
          "t.conf:2: graph-height: invalid value '11' (expected an integer from 2 to 10)\n"},
+        {"[cluster]\ncolumns = host,fans\n",
+         "t.conf:2: columns: invalid value 'host,fans' (expected all, or some of: host, gpus, mig, "
+         "util, max, memory, power, temp, procs, age, health, users)\n"},
         {"[collect]\nformat = xml\n",
          "t.conf:2: format: invalid value 'xml' (expected one of: auto, csv, jsonl)\n"},
         {"[collect]\ninterval = 0.2\n",

@@ -70,14 +70,16 @@ def main():
         expect('bad user file: status', status, 0)
         expect('bad user file: report printed', 'NVITOP' in out, True)
         expect('bad user file: warnings', err,
-               f"{user}:2: unknown key 'mode' (keys go under [monitor], [layout] or [collect])\n"
+               f"{user}:2: unknown key 'mode' (keys go under [monitor], [layout], [collect] or "
+               "[cluster])\n"
                f"{user}:4: unknown key 'colour' in [monitor]\n"
                f"{user}:5: mode: invalid value 'sideways' (expected one of: auto, full, "
                "compact)\n"
                f"{user}:6: gpu-util-thresh: invalid value '5' (expected two integers from 1 "
                "to 99)\n"
                f"{user}:7: expected 'key = value'\n"
-               f"{user}:8: unknown section [panels] (expected [monitor], [layout] or [collect])\n"
+               f"{user}:8: unknown section [panels] (expected [monitor], [layout], [collect] or "
+               "[cluster])\n"
                f"{user}:10: expected a section header like [monitor]\n")
 
         # --no-config reads neither file: no warning.

@@ -125,8 +125,26 @@ def test(argv):
                       '0:2      3g.40gb', '20224MiB / 39.28GiB', 'No running processes found')
             wait_until(lambda: all(w in tmux.capture() for w in wanted), 20,
                        'the node view of the MIG node')
+            # Health per GPU, on the line under the title: the XID is GPU 1's.
+            check(tmux.capture().splitlines()[1].rstrip() == 'Health: GPU 1 XID:79',
+                  tmux.capture())
         finally:
             tmux.close()
+        # The other nodes' health per GPU in their node views (the flags of DCGM_EXPECTED, and
+        # the faulty scenario's lost GPU).
+        for name, health in (('dcgm-3x.prom', 'Health: GPU 0 THROTTLE,HOT'),
+                             ('dcgm-4x-k8s.prom', 'Health: GPU 3 ECC'),
+                             ('faulty', 'Health: GPU 0 LOST')):
+            tmux = Tmux(f'{shlex.quote(nvitop)} -U --hosts {addresses[name]}; sleep 60')
+            try:
+                wait_until(lambda: '1 ok' in tmux.capture().splitlines()[0], 20,
+                           f'{name} answering')
+                tmux.keys('Enter')
+                wait_until(lambda: 'Health:' in tmux.capture(), 20, f'the node view of {name}')
+                line = tmux.capture().splitlines()[1].rstrip()
+                check(line == health, f'{name}: got {line!r}, expected {health!r}')
+            finally:
+                tmux.close()
 
 
 if __name__ == '__main__':

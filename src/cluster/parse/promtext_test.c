@@ -144,11 +144,14 @@ static void test_summary(void **state) {
     assert_true(s.memory_used_mib == 500 && s.memory_total_mib == 3000);
     assert_true(s.power_w == 150.5 && s.temperature_max_c == 70);
     assert_int_equal(s.process_count, 5);
-    assert_int_equal(s.user_count, 3);
+    assert_int_equal(s.user_count, 4); /* the table shows NODE_TOP_USERS of them */
     assert_string_equal(s.users[0].name, "bob");
     assert_true(s.users[0].gpu_memory_mib == 350);
+    assert_int_equal(s.users[0].gpu_count, 2); /* GPU 0 (its MIG device 0:0) and GPU 1 */
     assert_string_equal(s.users[1].name, "amy");
+    assert_int_equal(s.users[1].gpu_count, 1);
     assert_string_equal(s.users[2].name, "dan");
+    assert_string_equal(s.users[3].name, "cat"); /* NaN: no memory, but a user */
     prom_doc_free(&doc);
 
     assert_int_equal(prom_parse("up 1\n", 5, &doc, err, sizeof err), 0);

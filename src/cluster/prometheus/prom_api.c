@@ -17,7 +17,7 @@
 #include "util/xalloc.h"
 
 /* The figures of the summary (node.c), aggregated by Prometheus: each answer holds one series per
- * node (three for the users), so nvitop's work grows with the nodes, not with their GPUs and
+ * node (sixteen for the users), so nvitop's work grows with the nodes, not with their GPUs and
  * processes.  ">= 0" drops NaN samples, which node_summarize() skips too. */
 enum field {
     F_GPUS, /* creates the node; carries the hostname label */
@@ -29,7 +29,8 @@ enum field {
     F_POWER,
     F_TEMP,
     F_PROCS,
-    F_USERS,
+    F_USERS,     /* a node's NODE_USERS largest users by GPU memory */
+    F_USER_GPUS, /* their GPU counts (after F_USERS: applied to the users it found) */
     F_DRIVER,
     F_IDLE,
     F_HEALTH, /* one series per flag of a node, its label "flag" (the XID's value: the last XID) */
@@ -51,6 +52,12 @@ enum field {
 #define DCGM_CLOCK_EVENTS                                                                          \
     "((DCGM_FI_DEV_CLOCKS_EVENT_REASONS or DCGM_FI_DEV_CLOCK_THROTTLE_REASONS)" NOT_BLANK ")"
 #define BY_NODE "count by (instance, job) "
+#define PROCESS_USERS(cond)                                                                        \
+    "label_replace(process_gpu_memory_MiB" cond ", \"username\", \"$1\", \"container\", \"(.+)\")"
+#define DCGM_USERS(cond)                                                                           \
+    "label_join(DCGM_FI_DEV_FB_USED{pod!=\"\"}" cond                                               \
+    ", \"username\", \"/\", \"namespace\", \"pod\")"
+#define NODE_USERS_TEXT "16" /* NODE_USERS */
 #define HEALTH_LOST                                                                                \
     FLAG("lost", BY_NODE "(gpu_memory_total_MiB{devicename=\"ERROR: GPU is Lost\"})")
 #define HEALTH_XID FLAG("xid", "max by (instance, job) (DCGM_FI_DEV_XID_ERRORS > 0" NOT_BLANK ")")
@@ -88,11 +95,14 @@ static const char *const queries[F_COUNT] = {
     [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000) or "
                "max by (instance, job) (DCGM_FI_DEV_GPU_TEMP" DCGM_PHYSICAL NOT_BLANK ")",
     [F_PROCS] = "count by (instance, job) (process_gpu_memory_MiB)",
-    /* dcgm-exporter's pods (its Kubernetes labels) stand in for users, "namespace/pod". */
-    [F_USERS] = "topk by (instance, job) (3, sum by (instance, job, username) "
-                "(process_gpu_memory_MiB >= 0) or sum by (instance, job, username) "
-                "(label_join(DCGM_FI_DEV_FB_USED{pod!=\"\"}" NOT_BLANK ", \"username\", \"/\", "
-                "\"namespace\", \"pod\")))",
+    /* A process in a container is counted under its container (node.c); dcgm-exporter's pods
+     * (its Kubernetes labels) stand in for users, "namespace/pod". */
+    [F_USERS] = "topk by (instance, job) (" NODE_USERS_TEXT ", sum by (instance, job, username) "
+                "(" PROCESS_USERS(" >= 0") ") or sum by (instance, job, username) "
+                                           "(" DCGM_USERS(NOT_BLANK) "))",
+    [F_USER_GPUS] = "count by (instance, job, username) (count by (instance, job, username, gpu) "
+                    "(label_replace(" PROCESS_USERS("") ", \"gpu\", \"$1\", \"index\", "
+                                                        "\"([0-9]+).*\") or " DCGM_USERS("") "))",
     [F_DRIVER] = "max by (instance, job, driver_version, exporter) (nvitop_info) or "
                  "label_replace(label_replace(max by (instance, job, DCGM_FI_DRIVER_VERSION) "
                  "(DCGM_FI_DEV_FB_USED), \"driver_version\", \"$1\", \"DCGM_FI_DRIVER_VERSION\", "
@@ -176,10 +186,11 @@ static struct node *add_node(struct node **nodes, size_t *count, size_t *cap, co
 }
 
 static void add_user(struct node_summary *s, const char *user, double mib) {
-    if (s->user_count == NODE_TOP_USERS) {
+    if (s->user_count == NODE_USERS) {
         return;
     }
     str_copy(s->users[s->user_count].name, sizeof s->users[0].name, user);
+    s->users[s->user_count].gpu_count = 0;
     s->users[s->user_count++].gpu_memory_mib = mib;
     /* Largest first, then by name, as node_summarize() orders them. */
     for (size_t i = s->user_count - 1; i > 0; i--) {
@@ -191,6 +202,15 @@ static void add_user(struct node_summary *s, const char *user, double mib) {
         struct node_user t = *a;
         *a = *b;
         *b = t;
+    }
+}
+
+/* The GPU count of a user F_USERS found (others are not kept). */
+static void set_user_gpus(struct node_summary *s, const char *user, double count) {
+    for (size_t i = 0; i < s->user_count; i++) {
+        if (strcmp(s->users[i].name, user) == 0) {
+            s->users[i].gpu_count = isnan(count) || count > 1e6 ? 0 : (unsigned)count;
+        }
     }
 }
 
@@ -281,6 +301,11 @@ static void on_field(const struct prom_json_series *series, void *context) {
     case F_USERS: {
         const char *user = prom_json_label(series, "username");
         add_user(s, user != NULL ? user : "N/A", isnan(v) ? 0 : v);
+        break;
+    }
+    case F_USER_GPUS: {
+        const char *user = prom_json_label(series, "username");
+        set_user_gpus(s, user != NULL ? user : "N/A", v);
         break;
     }
     case F_HEALTH: {

@@ -1,6 +1,6 @@
 /*
  * The Prometheus source: every node's summary read from a Prometheus server through its HTTP API
- * in fourteen requests per refresh, whatever the number of nodes: one instant query per figure,
+ * in fifteen requests per refresh, whatever the number of nodes: one instant query per figure,
  * aggregated by Prometheus to one series per node, and the list of scrape targets (health, last
  * error, last scrape time).  Not thread-safe: one call at a time.
  */

@@ -1,6 +1,7 @@
 /* The cluster screen's node view (cluster_node.h). */
 #include "tui/cluster/cluster_node.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,40 @@ void node_view_close(struct node_view *v) {
     memset(v, 0, sizeof *v);
 }
 
+/* The health of each flagged device ("Health: GPU 0 THROTTLE,HOT  GPU 1:2 XID:79"), or "Health:
+ * ok"; true when a device is flagged. */
+static bool health_line(const struct remote_snapshot *rs, char *buf, size_t size) {
+    size_t used = (size_t)snprintf(buf, size, "Health:");
+    bool flagged = false;
+    for (size_t i = 0; i < rs->snap.device_count && used < size; i++) {
+        const struct remote_health *h = &rs->health[i];
+        if (h->flags == 0) {
+            continue;
+        }
+        struct node_summary one;
+        memset(&one, 0, sizeof one);
+        one.flags = h->flags;
+        one.xid_last = h->xid_last;
+        char flags[128];
+        node_flags_text(flags, sizeof flags, &one);
+        const struct nvt_device_info *info = &rs->devices[i].info;
+        char index[32];
+        if (info->is_mig) {
+            snprintf(index, sizeof index, "%u:%u", info->index, info->mig_index);
+        } else {
+            snprintf(index, sizeof index, "%u", info->index);
+        }
+        int n =
+            snprintf(buf + used, size - used, "%sGPU %s %s", flagged ? "  " : " ", index, flags);
+        used += n > 0 ? (size_t)n : 0;
+        flagged = true;
+    }
+    if (!flagged) {
+        snprintf(buf, size, "Health: ok");
+    }
+    return flagged;
+}
+
 void node_view_draw(struct node_view *v, const struct view_config *config, const struct node *n,
                     struct canvas *canvas, int rows, int cols) {
     struct view_style bold = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_BOLD);
@@ -58,6 +93,10 @@ void node_view_draw(struct node_view *v, const struct view_config *config, const
         return;
     }
     const struct nvt_snapshot *snap = &v->rs->snap;
+    bool flagged = health_line(v->rs, line, sizeof line);
+    canvas_text(canvas, 1, 0, line,
+                flagged ? view_style_make(VIEW_COLOR_YELLOW, VIEW_ATTR_BOLD)
+                        : view_style_make(VIEW_COLOR_DEFAULT, 0));
     size_t width = cols < 79 ? 79 : (size_t)cols;
     struct view_lines lines;
     view_lines_init(&lines);
@@ -67,11 +106,11 @@ void node_view_draw(struct node_view *v, const struct view_config *config, const
     view_process_table_build(snap, config, VIEW_SORT_NATURAL, false, &table);
     view_process_table_lines(&table, config, snap->host.hostname, width, &lines);
     view_process_table_fini(&table);
-    int body = rows - 3; /* title, problem line, key line */
+    int body = rows - 4; /* title, health line, problem line, key line */
     int max_scroll = (int)lines.count > body ? (int)lines.count - body : 0;
     v->scroll = v->scroll > max_scroll ? max_scroll : v->scroll < 0 ? 0 : v->scroll;
     for (int i = 0; i < body && (size_t)(i + v->scroll) < lines.count; i++) {
-        canvas_line(canvas, 1 + i, 0, &lines.items[i + v->scroll]);
+        canvas_line(canvas, 2 + i, 0, &lines.items[i + v->scroll]);
     }
     view_lines_fini(&lines);
 }

@@ -18,8 +18,10 @@
 #include "tui/cluster/cluster_help.h"
 #include "tui/cluster/cluster_node.h"
 #include "tui/cluster/cluster_order.h"
+#include "tui/cluster/cluster_users.h"
 #include "tui/term.h"
 #include "util/sys/clock.h"
+#include "util/text/utf8.h"
 #include "util/xalloc.h"
 
 #define TICK_MS 1000
@@ -37,9 +39,12 @@ struct screen {
     bool help;      /* the key list is shown */
     char selected[sizeof(((struct node *)0)->address)]; /* kept across refreshes */
     size_t cursor;
-    size_t top; /* first shown line */
+    size_t top;  /* first shown line */
+    int hscroll; /* cells of the table scrolled off the left (Left, Right) */
     bool quit;
-    bool in_node; /* the node view is shown */
+    bool in_users;    /* the users view is shown */
+    int users_scroll; /* its lines scrolled off the top */
+    bool in_node;     /* the node view is shown */
     struct node_view node;
     struct poller *poller;
 };
@@ -48,6 +53,9 @@ static void arrange(struct screen *s) {
     free(s->shown);
     s->shown = xcalloc(s->count + 1, sizeof *s->shown);
     s->shown_count = cluster_arrange(s->nodes, s->count, &s->arrangement, s->shown);
+    if (s->config->grouping != NULL) {
+        node_grouping_sort(s->config->grouping, s->nodes, s->shown, s->shown_count);
+    }
     s->cursor = 0;
     for (size_t i = 0; i < s->shown_count; i++) {
         if (strcmp(s->nodes[s->shown[i]].address, s->selected) == 0) {
@@ -64,6 +72,17 @@ static void select_line(struct screen *s, size_t line) {
     memcpy(s->selected, s->nodes[s->shown[s->cursor]].address, sizeof s->selected);
 }
 
+#define HSCROLL_STEP 8
+
+/* A table line drawn from its hscroll-th cell on; returns its width in cells. */
+static int table_text(struct canvas *canvas, int y, const char *line, int hscroll,
+                      struct view_style style) {
+    size_t len = strlen(line), skipped = 0;
+    size_t from = utf8_fit(line, len, (size_t)hscroll, &skipped);
+    canvas_text(canvas, y, 0, line + from, style);
+    return (int)utf8_width(line, len);
+}
+
 static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     canvas_clear(canvas);
     if (s->in_node) {
@@ -78,6 +97,10 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     }
     if (s->help) {
         cluster_help_draw(canvas, rows);
+        return;
+    }
+    if (s->in_users) {
+        cluster_users_draw(s->nodes, s->count, &s->users_scroll, canvas, rows, cols);
         return;
     }
     struct view_style plain = view_style_make(VIEW_COLOR_DEFAULT, 0);
@@ -120,10 +143,22 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     if (table_same_host(s->nodes, s->count, line, sizeof line)) {
         canvas_text(canvas, y++, 0, line, view_style_make(VIEW_COLOR_YELLOW, 0));
     }
+    /* The settings' columns, and a GROUP column first when rows are grouped (the room it takes
+     * is not the other columns'). */
+    const struct node_grouping *grouping = s->config->grouping;
+    int group_width = grouping != NULL ? node_grouping_width(grouping, s->nodes, s->count) : 0;
+    int room = grouping != NULL ? cols - group_width - 2 : cols;
     struct table_widths w;
-    table_widths(s->nodes, s->count, (size_t)cols, &w);
-    table_header(line, sizeof line, &w);
-    canvas_text(canvas, ++y, 0, line, view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_REVERSE));
+    table_widths_shown(s->nodes, s->count, (size_t)(room > 1 ? room : 1), s->config->columns, &w);
+    char row[1024], group[TABLE_CELL_MAX] = "";
+    if (grouping != NULL) {
+        table_cell(group, sizeof group, "GROUP", group_width);
+        strcat(group, "  ");
+    }
+    table_header(row, sizeof row, &w);
+    snprintf(line, sizeof line, "%s%s", group, row);
+    struct view_style header = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_REVERSE);
+    int widest = table_text(canvas, ++y, line, s->hscroll, header);
     y++;
     int body = rows - y - 2; /* the last two lines: the selected node's problem, the keys */
     body = body < 1 ? 1 : body;
@@ -135,7 +170,11 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     double now = clock_wall_s();
     for (size_t i = s->top; i < s->shown_count && y < rows - 2; i++, y++) {
         const struct node *n = &s->nodes[s->shown[i]];
-        table_row(line, sizeof line, n, &w, now);
+        if (grouping != NULL) {
+            node_grouping_cell(grouping, n, group_width, group, sizeof group);
+        }
+        table_row(row, sizeof row, n, &w, now);
+        snprintf(line, sizeof line, "%s%s", group, row);
         struct view_style style = n->state == NODE_OK ? plain : bad;
         if (n->state == NODE_PENDING) {
             style = plain;
@@ -146,7 +185,19 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
             style.attrs |= VIEW_ATTR_REVERSE;
             canvas_fill(canvas, y, 0, cols, " ", style);
         }
-        canvas_text(canvas, y, 0, line, style);
+        int width = table_text(canvas, y, line, s->hscroll, style);
+        widest = width > widest ? width : widest;
+    }
+    /* Right stops when the widest line's end is on the screen. */
+    int max_hscroll = widest > cols ? widest - cols : 0;
+    if (s->hscroll > max_hscroll) {
+        s->hscroll = max_hscroll;
+        draw(s, canvas, rows, cols);
+        return;
+    }
+    if (s->hscroll > 0) {
+        snprintf(line, sizeof line, "<%d", s->hscroll);
+        canvas_text(canvas, 0, cols - (int)strlen(line), line, bold);
     }
     if (s->shown_count > 0) {
         table_problem(line, sizeof line, &s->nodes[s->shown[s->cursor]]);
@@ -159,8 +210,8 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
                  s->arrangement.filter);
     } else {
         snprintf(line, sizeof line,
-                 "Sort: %s%s  (h: keys  , . o: sort  /: reverse  \\: filter  Enter: open  q: "
-                 "quit)",
+                 "Sort: %s%s  (h: keys  , . o: sort  /: reverse  \\: filter  Enter: open  u: "
+                 "users  q: quit)",
                  cluster_order_name(s->arrangement.order),
                  s->arrangement.reverse ? " (reversed)" : "");
     }
@@ -198,6 +249,36 @@ static void node_key(struct screen *s, int key, int rows) {
     }
 }
 
+static void users_key(struct screen *s, int key, int rows) {
+    switch (key) {
+    case TUI_KEY_ESC:
+    case 'q':
+    case 'Q':
+    case 'u':
+        s->in_users = false;
+        return;
+    case TUI_KEY_CTRL_C:
+        s->quit = true;
+        return;
+    case TUI_KEY_UP:
+    case 'k':
+        s->users_scroll--;
+        return;
+    case TUI_KEY_DOWN:
+    case 'j':
+        s->users_scroll++;
+        return;
+    case TUI_KEY_PAGE_UP:
+        s->users_scroll -= rows / 2;
+        return;
+    case TUI_KEY_PAGE_DOWN:
+        s->users_scroll += rows / 2;
+        return;
+    default:
+        return;
+    }
+}
+
 /* A key while the filter is typed: the nodes are filtered as it changes. */
 static void filter_key(struct screen *s, int key) {
     if (cluster_filter_key(s->arrangement.filter, sizeof s->arrangement.filter, key, &s->editing)) {
@@ -227,6 +308,10 @@ static void handle_key(struct screen *s, int key, int rows) {
         s->help = false; /* any key returns, as nvitop's help does */
         return;
     }
+    if (s->in_users) {
+        users_key(s, key, rows);
+        return;
+    }
     if (s->editing) {
         filter_key(s, key);
         return;
@@ -253,6 +338,10 @@ static void handle_key(struct screen *s, int key, int rows) {
     case '?':
         s->help = true;
         return;
+    case 'u':
+        s->in_users = true;
+        s->users_scroll = 0;
+        return;
     case TUI_KEY_UP:
     case 'k':
         select_line(s, s->cursor > 0 ? s->cursor - 1 : 0);
@@ -269,6 +358,12 @@ static void handle_key(struct screen *s, int key, int rows) {
         return;
     case TUI_KEY_HOME:
         select_line(s, 0);
+        return;
+    case TUI_KEY_LEFT:
+        s->hscroll = s->hscroll > HSCROLL_STEP ? s->hscroll - HSCROLL_STEP : 0;
+        return;
+    case TUI_KEY_RIGHT:
+        s->hscroll += HSCROLL_STEP; /* kept within the widest line when drawn */
         return;
     case TUI_KEY_END:
         select_line(s, s->shown_count);

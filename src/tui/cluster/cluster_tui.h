@@ -10,11 +10,14 @@
 #include <stddef.h>
 
 #include "cluster/fetch/poller.h"
+#include "cluster/group.h"
 #include "view/config.h"
 
 struct cluster_tui_config {
-    struct view_config view; /* ascii, light, colorful */
-    const char *source;      /* shown in the title: "3 hosts", the Prometheus URL */
+    struct view_config view;              /* ascii, light, colorful */
+    const char *source;                   /* shown in the title: "3 hosts", the Prometheus URL */
+    unsigned columns;                     /* the table's columns (enum table_column bits) */
+    const struct node_grouping *grouping; /* rows grouped (a GROUP column first), or NULL */
 };
 
 /* Run until the user quits.  Returns 0, or -1 with the reason in error when curses cannot

@@ -10,7 +10,9 @@
 #include "cluster/fetch/fetch.h"
 #include "cluster/fetch/hosts.h"
 #include "cluster/prometheus/prom_api.h"
+#include "cluster/table.h"
 #include "cmd/nvitop/cli/options_help.h"
+#include "cmd/nvitop/cli/settings_resolve.h"
 #include "cmd/nvitop/modes/cluster_report.h"
 #include "tui/cluster/cluster_tui.h"
 #include "util/sys/clock.h"
@@ -20,8 +22,11 @@
 #define DEFAULT_INTERVAL_S 2.0
 #define MIN_INTERVAL_S     0.25
 
+_Static_assert(TUI_CLUSTER_COLUMN_COUNT == TABLE_COL_COUNT, "one settings name per column");
+
 static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
-                          const struct cluster_source_info *source);
+                          const struct cluster_source_info *source,
+                          const struct cluster_table_options *table);
 
 /* As for the local GPUs: the monitor on a terminal unless -1 or --json. */
 static bool wants_monitor(const struct nvitop_options *options) {
@@ -32,8 +37,8 @@ static bool wants_monitor(const struct nvitop_options *options) {
 /* The cluster screen, fed by a poller; the nodes are freed.  Without a terminal, or when curses
  * cannot start, an error (as the local monitor's). */
 static int run_monitor(const struct nvitop_options *options, struct node *nodes, size_t count,
-                       const struct fetch_options *fetch,
-                       const struct cluster_source_info *source) {
+                       const struct fetch_options *fetch, const struct cluster_source_info *source,
+                       const struct cluster_table_options *table) {
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         free(nodes);
         fputs("ERROR: You must run monitor mode from a TTY terminal.\n", stderr);
@@ -45,7 +50,8 @@ static int run_monitor(const struct nvitop_options *options, struct node *nodes,
     } else {
         snprintf(title, sizeof title, "%zu host%s", count, count == 1 ? "" : "s");
     }
-    struct cluster_tui_config config = {.source = title};
+    struct cluster_tui_config config = {
+        .source = title, .columns = table->columns, .grouping = table->grouping};
     config.view.ascii = options->ascii;
     config.view.light = options->light;
     config.view.color = true;
@@ -74,7 +80,31 @@ bool cluster_requested(const struct nvitop_options *options) {
 }
 
 /* The cluster view with libcurl open (in fetch); the caller closes it. */
-static int run_with_curl(const struct nvitop_options *options, const struct fetch_options *fetch);
+static int run_with_curl(const struct nvitop_options *options, const struct fetch_options *fetch,
+                         const struct cluster_table_options *table);
+
+/* The settings file's [cluster] section (the other sections are the local monitor's): its
+ * columns and grouping.  A bad pattern is warned about and ignored.  Returns the grouping (NULL
+ * without one); free it with node_grouping_free(). */
+static struct node_grouping *cluster_settings(const struct nvitop_options *options,
+                                              struct cluster_table_options *table) {
+    struct tui_settings settings;
+    char *path = NULL;
+    nvitop_settings_resolve(options, &settings, &path);
+    free(path);
+    table->columns = settings.cluster.columns;
+    table->grouping = NULL;
+    if (settings.cluster.group[0] == '\0') {
+        return NULL;
+    }
+    char err[300];
+    struct node_grouping *g = node_grouping_new(settings.cluster.group, err, sizeof err);
+    if (g == NULL) {
+        fprintf(stderr, "nvitop: [cluster] group: %s (rows are not grouped)\n", err);
+    }
+    table->grouping = g;
+    return g;
+}
 
 int cluster_run(const struct nvitop_options *options) {
     if (options->output == NVITOP_OUTPUT_QUERY) {
@@ -99,12 +129,16 @@ int cluster_run(const struct nvitop_options *options) {
         .key = options->key,
         .curl = &curl,
     };
-    int code = run_with_curl(options, &fetch);
+    struct cluster_table_options table;
+    struct node_grouping *grouping = cluster_settings(options, &table);
+    int code = run_with_curl(options, &fetch, &table);
+    node_grouping_free(grouping);
     curl_api_close(&curl);
     return code;
 }
 
-static int run_with_curl(const struct nvitop_options *options, const struct fetch_options *fetch) {
+static int run_with_curl(const struct nvitop_options *options, const struct fetch_options *fetch,
+                         const struct cluster_table_options *table) {
     struct node *nodes = NULL;
     size_t count = 0;
     struct cluster_source_info source = {.kind = "hosts", .url = NULL};
@@ -112,14 +146,14 @@ static int run_with_curl(const struct nvitop_options *options, const struct fetc
     if (options->prometheus != NULL) {
         source = (struct cluster_source_info){.kind = "prometheus", .url = options->prometheus};
         if (wants_monitor(options)) {
-            return run_monitor(options, NULL, 0, fetch, &source);
+            return run_monitor(options, NULL, 0, fetch, &source, table);
         }
         if (!prom_api_read(options->prometheus, fetch, &nodes, &count, err, sizeof err)) {
             term_text_clean_in_place(err);
             fprintf(stderr, "nvitop: cannot read Prometheus at %s: %s\n", options->prometheus, err);
             return 1;
         }
-        return print_and_free(options, nodes, count, &source);
+        return print_and_free(options, nodes, count, &source, table);
     }
     if (!hosts_parse(options->hosts, &nodes, &count, err, sizeof err)) {
         char message[600];
@@ -128,15 +162,16 @@ static int run_with_curl(const struct nvitop_options *options, const struct fetc
         return 2;
     }
     if (wants_monitor(options)) {
-        return run_monitor(options, nodes, count, fetch, &source);
+        return run_monitor(options, nodes, count, fetch, &source, table);
     }
     fetch_nodes(nodes, count, fetch);
-    return print_and_free(options, nodes, count, &source);
+    return print_and_free(options, nodes, count, &source, table);
 }
 
 /* Print the nodes as asked and free them. */
 static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
-                          const struct cluster_source_info *source) {
+                          const struct cluster_source_info *source,
+                          const struct cluster_table_options *table) {
     double now = clock_wall_s();
     int code = 0;
     for (size_t i = 0; i < count; i++) {
@@ -147,7 +182,7 @@ static int print_and_free(const struct nvitop_options *options, struct node *nod
             code = 1;
         }
     } else {
-        cluster_print_table(stdout, nodes, count, now);
+        cluster_print_table(stdout, nodes, count, now, table);
     }
     free(nodes);
     return code;

@@ -12,6 +12,7 @@
 #include "cmd/nvitop/output/json_writer.h"
 #include "util/text/strbuf.h"
 #include "util/text/term_text.h"
+#include "util/xalloc.h"
 
 /* The columns to fit the table in: $COLUMNS, else the terminal's; 0 (no limit) for a pipe or a
  * file, so that scripts get whole addresses. */
@@ -31,30 +32,55 @@ static size_t table_columns(FILE *out) {
     return 0;
 }
 
-void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now) {
+void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now,
+                         const struct cluster_table_options *options) {
     char same[600];
     if (table_same_host(nodes, count, same, sizeof same)) {
         term_text_clean_in_place(same);
         fprintf(stderr, "nvitop: warning: %s\n", same);
     }
+    const struct node_grouping *grouping = options->grouping;
+    int group_width = grouping != NULL ? node_grouping_width(grouping, nodes, count) : 0;
+    size_t columns = table_columns(out);
+    if (columns > 0 && grouping != NULL) {
+        columns = columns > (size_t)group_width + 2 ? columns - (size_t)group_width - 2 : 1;
+    }
     struct table_widths w;
-    table_widths(nodes, count, table_columns(out), &w);
-    char line[1024];
+    table_widths_shown(nodes, count, columns, options->columns, &w);
+    char line[1024], group[TABLE_CELL_MAX] = "";
+    if (grouping != NULL) {
+        table_cell(group, sizeof group, "GROUP", group_width);
+        strcat(group, "  ");
+    }
     table_header(line, sizeof line, &w);
-    fprintf(out, "%s\n", line);
-    /* Rows carry the nodes' own labels and reasons: shown as plain characters (term_text.h). */
+    fprintf(out, "%s%s\n", group, line);
+    size_t *order = xcalloc(count + 1, sizeof *order);
     for (size_t i = 0; i < count; i++) {
+        order[i] = i;
+    }
+    if (grouping != NULL) {
+        node_grouping_sort(grouping, nodes, order, count);
+    }
+    /* Rows carry the nodes' own labels and reasons: shown as plain characters (term_text.h). */
+    for (size_t k = 0; k < count; k++) {
+        size_t i = order[k];
+        if (grouping != NULL) {
+            node_grouping_cell(grouping, &nodes[i], group_width, group, sizeof group);
+            term_text_clean_in_place(group);
+        }
         table_row(line, sizeof line, &nodes[i], &w, now);
         term_text_clean_in_place(line);
-        fprintf(out, "%s\n", line);
+        fprintf(out, "%s%s\n", group, line);
         if (nodes[i].has_data && nodes[i].state != NODE_OK) {
             /* Stale data: say why it is not fresh, under it. */
             char problem[320];
             table_problem(problem, sizeof problem, &nodes[i]);
             term_text_clean_in_place(problem);
-            fprintf(out, "%-*s  %-*s  %s\n", w.node, "", w.host, "", problem);
+            fprintf(out, "%*s%-*s  %-*s  %s\n", grouping != NULL ? group_width + 2 : 0, "", w.node,
+                    "", w.host, "", problem);
         }
     }
+    free(order);
     struct table_totals totals;
     table_totals(nodes, count, &totals);
     table_total_line(line, sizeof line, &totals);
@@ -124,7 +150,7 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
     number(w, "xid_last", s->xid_last);
     json_key(w, "top_users");
     json_begin_array(w);
-    for (size_t i = 0; i < s->user_count; i++) {
+    for (size_t i = 0; i < s->user_count && i < NODE_TOP_USERS; i++) {
         json_begin_object(w);
         json_key(w, "username");
         json_string(w, s->users[i].name);

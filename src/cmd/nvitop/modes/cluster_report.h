@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cluster/group.h"
 #include "cluster/node.h"
 
 /* The version of the cluster JSON document; bumped only when a key is removed, renamed or
@@ -21,8 +22,15 @@ struct cluster_source_info {
     const char *url;  /* the Prometheus URL, or NULL */
 };
 
+/* The settings file's [cluster] choices (docs/cluster.md, "Settings"). */
+struct cluster_table_options {
+    unsigned columns;                     /* enum table_column bits */
+    const struct node_grouping *grouping; /* NULL: no GROUP column */
+};
+
 /* The table; now is the wall clock the ages are measured against. */
-void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now);
+void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now,
+                         const struct cluster_table_options *options);
 
 /* The JSON document; false when writing failed. */
 bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, double now,

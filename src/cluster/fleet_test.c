@@ -1,0 +1,102 @@
+/* The fleet's users (fleet_users.h) and the grouping of rows (group.h) on hand-made nodes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster/fleet_users.h"
+#include "cluster/group.h"
+#include "cluster/table.h"
+#include "nvt_cmocka.h"
+#include "util/array.h"
+#include "util/text/str.h"
+
+static void add_user(struct node *n, const char *name, double mib, unsigned gpus) {
+    struct node_user *u = &n->summary.users[n->summary.user_count++];
+    str_copy(u->name, sizeof u->name, name);
+    u->gpu_memory_mib = mib;
+    u->gpu_count = gpus;
+}
+
+static void test_users(void **state) {
+    (void)state;
+    struct node nodes[3];
+    memset(nodes, 0, sizeof nodes);
+    nodes[0].has_data = nodes[1].has_data = true;
+    add_user(&nodes[0], "alice", 2048, 2);
+    add_user(&nodes[0], "bob", 4096, 1);
+    add_user(&nodes[1], "alice", 3072, 1);
+    add_user(&nodes[1], "carol", 1024, 1);
+    add_user(&nodes[1], "dan", 1024, 2);
+    add_user(&nodes[2], "eve", 9999, 1); /* no data: not counted */
+    struct fleet_user *users;
+    size_t n = fleet_users(nodes, ARRAY_SIZE(nodes), &users);
+    assert_int_equal(n, 4);
+    /* By memory, then GPUs, then name. */
+    assert_string_equal(users[0].name, "alice");
+    assert_true(users[0].gpu_memory_mib == 5120);
+    assert_int_equal(users[0].gpu_count, 3);
+    assert_int_equal(users[0].node_count, 2);
+    assert_string_equal(users[1].name, "bob");
+    assert_string_equal(users[2].name, "dan");
+    assert_string_equal(users[3].name, "carol");
+    int width = fleet_users_name_width(users, n);
+    assert_int_equal(width, 5);
+    char line[128];
+    fleet_users_header(line, sizeof line, width);
+    assert_string_equal(line, "USER   GPU MEMORY   GPUS  NODES");
+    fleet_user_line(line, sizeof line, &users[0], width);
+    assert_string_equal(line, "alice      5.0GiB      3      2");
+    free(users);
+
+    assert_int_equal(fleet_users(nodes, 0, &users), 0);
+    assert_null(users);
+}
+
+static void test_group(void **state) {
+    (void)state;
+    char err[200];
+    assert_null(node_grouping_new("(r", err, sizeof err));
+    assert_true(strncmp(err, "invalid pattern '(r': ", 22) == 0);
+
+    struct node nodes[4];
+    memset(nodes, 0, sizeof nodes);
+    str_copy(nodes[0].address, sizeof nodes[0].address, "gpu7.rack=r2:9101");
+    str_copy(nodes[1].address, sizeof nodes[1].address, "10.0.0.1:9101");
+    str_copy(nodes[1].summary.hostname, sizeof nodes[1].summary.hostname, "gpu1.rack=r1");
+    str_copy(nodes[2].address, sizeof nodes[2].address, "login:9101");
+    str_copy(nodes[3].address, sizeof nodes[3].address, "gpu3.rack=r1:9101");
+    struct node_grouping *g = node_grouping_new("rack=(r\\d+)", err, sizeof err);
+    assert_non_null(g);
+    char group[64];
+    node_grouping_of(g, &nodes[0], group, sizeof group);
+    assert_string_equal(group, "r2");
+    node_grouping_of(g, &nodes[1], group, sizeof group); /* from its host name */
+    assert_string_equal(group, "r1");
+    node_grouping_of(g, &nodes[2], group, sizeof group);
+    assert_string_equal(group, "");
+    size_t order[] = {0, 1, 2, 3};
+    node_grouping_sort(g, nodes, order, ARRAY_SIZE(order));
+    assert_int_equal(order[0], 1); /* r1, in the order given */
+    assert_int_equal(order[1], 3);
+    assert_int_equal(order[2], 0); /* r2 */
+    assert_int_equal(order[3], 2); /* no group: last */
+    assert_int_equal(node_grouping_width(g, nodes, ARRAY_SIZE(nodes)), 5);
+    char cell[TABLE_CELL_MAX];
+    node_grouping_cell(g, &nodes[2], 5, cell, sizeof cell);
+    assert_string_equal(cell, "-      ");
+    node_grouping_free(g);
+
+    /* No parenthesised part: the whole match. */
+    g = node_grouping_new("gpu\\d", err, sizeof err);
+    assert_non_null(g);
+    node_grouping_of(g, &nodes[3], group, sizeof group);
+    assert_string_equal(group, "gpu3");
+    node_grouping_free(g);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_users),
+        cmocka_unit_test(test_group),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
