@@ -41,7 +41,7 @@ struct node_summary {
     double memory_total_mib;
     double power_w; /* sum over physical GPUs that report it */
     double temperature_max_c;
-    unsigned process_count; /* distinct (device, pid) pairs */
+    unsigned process_count; /* distinct pids (a MIG GPU's copies of its MIG processes left out) */
     size_t user_count;
     struct node_user users[NODE_TOP_USERS]; /* by GPU memory, largest first */
 };

@@ -428,6 +428,16 @@ void canvas_color(struct canvas *canvas, int y, int x, int n, uint16_t color) {
     }
 }
 
+void canvas_background(struct canvas *canvas, int y, int x, int n, uint16_t bg) {
+    int row = y - canvas->origin;
+    if (row < 0 || row >= canvas->rows) {
+        return;
+    }
+    for (int col = x < 0 ? 0 : x; col < x + n && col < canvas->cols; col++) {
+        cell_at(canvas, row, col)->style.bg = bg;
+    }
+}
+
 const struct canvas_cell *canvas_row(const struct canvas *canvas, int row) {
     if (row < 0 || row >= canvas->rows) {
         return NULL;

@@ -80,6 +80,10 @@ void canvas_attrs(struct canvas *canvas, int y, int x, int n, uint16_t add, uint
 /* Set the colour of n cells from (y, x), keeping their attributes. */
 void canvas_color(struct canvas *canvas, int y, int x, int n, uint16_t color);
 
+/* Set the background colour (one of the eight, or VIEW_COLOR_DEFAULT) of n cells from (y, x),
+ * keeping their foreground colour and attributes. */
+void canvas_background(struct canvas *canvas, int y, int x, int n, uint16_t bg);
+
 /* The cell at screen position (row, col) (the origin is not applied); NULL outside. */
 const struct canvas_cell *canvas_cell(const struct canvas *canvas, int row, int col);
 

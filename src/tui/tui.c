@@ -249,6 +249,10 @@ enum tui_result tui_run(const struct tui_config *config, char *error, size_t err
     struct sampler_schedule schedule;
     plan_schedule(config, &schedule);
     schedule.recorder = config->recorder;
+    if (config->source == NULL) {
+        /* Made before the first reading, as nvitop's are; a recording's run on its own clock. */
+        app_start_graphs(&app, clock_monotonic_s());
+    }
     struct tui_source source;
     if (config->source != NULL) {
         source = *config->source; /* a recording's, opened by the caller: ours from here on */

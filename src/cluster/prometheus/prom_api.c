@@ -35,6 +35,13 @@ enum field {
 };
 
 #define PHYSICAL "{index!~\".*:.*\"}"
+/* The process rows of leaf devices: a GPU with MIG devices lists their processes again (as
+ * nvitop-exporter 1.7 does), left out by the GPU index its MIG devices' indices start with.  In
+ * parentheses: `unless` binds more loosely than a comparison after it. */
+#define LEAF_PROCESSES                                                                             \
+    "(process_gpu_memory_MiB unless on (instance, job, index) "                                    \
+    "label_replace(gpu_memory_total_MiB{index=~\".*:.*\"}, \"index\", \"$1\", \"index\", "         \
+    "\"([^:]+):.*\"))"
 static const char *const queries[F_COUNT] = {
     [F_GPUS] = "count by (instance, job, hostname) (gpu_memory_total_MiB" PHYSICAL ")",
     [F_MIG] = "count by (instance, job) (gpu_memory_total_MiB{index=~\".*:.*\"})",
@@ -44,9 +51,9 @@ static const char *const queries[F_COUNT] = {
     [F_MEM_TOTAL] = "sum by (instance, job) (gpu_memory_total_MiB" PHYSICAL " >= 0)",
     [F_POWER] = "sum by (instance, job) (gpu_power_usage_W" PHYSICAL " >= 0)",
     [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000)",
-    [F_PROCS] = "count by (instance, job) (process_gpu_memory_MiB)",
+    [F_PROCS] = "count by (instance, job) (count by (instance, job, pid) (" LEAF_PROCESSES "))",
     [F_USERS] = "topk by (instance, job) (3, sum by (instance, job, username) "
-                "(process_gpu_memory_MiB >= 0))",
+                "(" LEAF_PROCESSES " >= 0))",
     [F_DRIVER] = "max by (instance, job, driver_version) (nvitop_info)",
 };
 

@@ -29,7 +29,8 @@ int device_panel_height(const struct tui_app *app, bool compact) {
 
 static void draw_clock_line(struct canvas *canvas, int y, double wall_s) {
     const struct view_style plain = {0};
-    const struct view_style key = {VIEW_COLOR_MAGENTA, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC};
+    const struct view_style key = {VIEW_COLOR_MAGENTA, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC,
+                                   VIEW_COLOR_DEFAULT};
     time_t now = (time_t)wall_s;
     struct tm local;
     char text[64] = "";
