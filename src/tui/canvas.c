@@ -233,7 +233,7 @@ static void add_combining(struct canvas *canvas, int row, int col, const char *b
     if (cell->width == 0 && col >= 2) {
         cell = cell_at(canvas, row, col - 2);
     }
-    if (cell->len + len < sizeof(cell->text)) {
+    if (cell->len + len <= sizeof(cell->text)) {
         memcpy(cell->text + cell->len, bytes, len);
         cell->len = (uint8_t)(cell->len + len);
     }
@@ -407,14 +407,14 @@ void canvas_fill(struct canvas *canvas, int y, int x, int n, const char *ch,
     }
 }
 
-void canvas_attrs(struct canvas *canvas, int y, int x, int n, uint16_t add, uint16_t remove) {
+void canvas_attrs(struct canvas *canvas, int y, int x, int n, uint8_t add, uint8_t remove) {
     int row = y - canvas->origin;
     if (row < 0 || row >= canvas->rows) {
         return;
     }
     for (int col = x < 0 ? 0 : x; col < x + n && col < canvas->cols; col++) {
         struct canvas_cell *cell = cell_at(canvas, row, col);
-        cell->style.attrs = (uint16_t)((cell->style.attrs & ~remove) | add);
+        cell->style.attrs = (uint8_t)((cell->style.attrs & ~remove) | add);
     }
 }
 

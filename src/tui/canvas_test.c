@@ -92,7 +92,7 @@ static void test_origin_and_styles(void **state) {
     assert_int_equal(canvas_cell(canvas, 0, 0)->style.color, VIEW_COLOR_RED);
     assert_int_equal(canvas_cell(canvas, 0, 1)->style.attrs, VIEW_ATTR_BOLD);
     assert_int_equal(canvas_cell(canvas, 0, 3)->style.attrs, 0);
-    canvas_attrs(canvas, 3, 0, 4, VIEW_ATTR_DIM, 0xFFFF);
+    canvas_attrs(canvas, 3, 0, 4, VIEW_ATTR_DIM, 0xFF);
     assert_int_equal(canvas_cell(canvas, 0, 1)->style.attrs, VIEW_ATTR_DIM);
     canvas_destroy(canvas);
 }

@@ -289,7 +289,7 @@ static void environ_draw(struct tui_app *app, struct canvas *canvas, double wall
             canvas_line(canvas, y, 0, &cut);
             if (i == st->selected) {
                 canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_CYAN);
-                canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFFFF);
+                canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFF);
             }
         }
         view_line_fini(&full);

@@ -260,15 +260,15 @@ static void paint_row(const struct tui_app *app, const struct tree_state *st, st
     bool tagged = is_tagged(st, row->pid);
     if (st->selected && st->index == i) {
         canvas_color(canvas, y, 0, app->cols, tagged ? VIEW_COLOR_YELLOW : VIEW_COLOR_GREEN);
-        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFFFF);
+        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFF);
     } else if (tagged) {
         canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_YELLOW);
         canvas_attrs(canvas, y, 0, app->cols,
-                     row->owned ? VIEW_ATTR_BOLD : VIEW_ATTR_BOLD | VIEW_ATTR_DIM, 0xFFFF);
+                     row->owned ? VIEW_ATTR_BOLD : VIEW_ATTR_BOLD | VIEW_ATTR_DIM, 0xFF);
     } else if (!row->owned) {
         /* As nvitop: the whole row dim in the default colour, the tree's green prefix included. */
         canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_DEFAULT);
-        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_DIM, 0xFFFF);
+        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_DIM, 0xFF);
     }
 }
 

@@ -44,7 +44,7 @@ static void draw_clock_line(struct canvas *canvas, int y, double wall_s) {
     static const int key_offsets[] = {7, 18}; /* the `h` and the `q` */
     for (size_t i = 0; i < ARRAY_SIZE(key_offsets); i++) {
         canvas_color(canvas, y, x + key_offsets[i], 1, key.color);
-        canvas_attrs(canvas, y, x + key_offsets[i], 1, key.attrs, 0xFFFF);
+        canvas_attrs(canvas, y, x + key_offsets[i], 1, key.attrs, 0xFF);
     }
 }
 

@@ -64,10 +64,10 @@ void signal_hint_draw(struct canvas *canvas, int y, int right) {
         int width = hint_spans[i].width;
         if (hint_spans[i].key) {
             canvas_color(canvas, y, at, width, VIEW_COLOR_MAGENTA);
-            canvas_attrs(canvas, y, at, width, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC, 0xFFFF);
+            canvas_attrs(canvas, y, at, width, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC, 0xFF);
         } else {
             canvas_color(canvas, y, at, width, VIEW_COLOR_RED);
-            canvas_attrs(canvas, y, at, width, VIEW_ATTR_BOLD, 0xFFFF);
+            canvas_attrs(canvas, y, at, width, VIEW_ATTR_BOLD, 0xFF);
         }
     }
 }
@@ -128,8 +128,8 @@ static void draw_host_titles(const struct tui_app *app, struct canvas *canvas, i
     canvas_text(canvas, y, width - 2, " │", plain);
 }
 
-static void mark(struct canvas *canvas, int y, int x, int width, uint16_t attrs) {
-    canvas_attrs(canvas, y, x, width, attrs, 0xFFFF);
+static void mark(struct canvas *canvas, int y, int x, int width, uint8_t attrs) {
+    canvas_attrs(canvas, y, x, width, attrs, 0xFF);
 }
 
 static void draw_sort_indicator(const struct tui_app *app, struct canvas *canvas, int y) {
