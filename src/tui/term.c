@@ -143,18 +143,24 @@ static void define_home_end_keys(void) {
     }
 }
 
-/* The terminal's size from the kernel, or from the terminal's description (24x80 without one). */
+/* A positive number from the environment, or fallback. */
+static int env_size(const char *name, int fallback) {
+    const char *text = getenv(name);
+    char *end = NULL;
+    long value = text != NULL ? strtol(text, &end, 10) : 0;
+    return text != NULL && end != text && *end == '\0' && value > 0 && value < 10000 ? (int)value
+                                                                                     : fallback;
+}
+
+/* The terminal's size as curses finds it at the start: the kernel's (24x80 for a pty nobody
+ * sized), LINES and COLUMNS from the environment taking precedence.  (Not the terminal
+ * description's numbers: curses wrote our one-cell size into them, see new_small_term().)  After
+ * a SIGWINCH the kernel's size is taken, see apply_resize(). */
 static void read_size(int *rows, int *cols) {
     struct winsize size;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0) {
-        *rows = size.ws_row;
-        *cols = size.ws_col;
-        return;
-    }
-    int described_lines = tigetnum("lines");
-    int described_columns = tigetnum("cols");
-    *rows = described_lines > 0 ? described_lines : 24;
-    *cols = described_columns > 0 ? described_columns : 80;
+    bool known = ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0;
+    *rows = env_size("LINES", known ? size.ws_row : 24);
+    *cols = env_size("COLUMNS", known ? size.ws_col : 80);
 }
 
 /* Put an environment variable back as it was (value NULL: unset). */
