@@ -36,9 +36,6 @@ static struct {
      * its own (pushed back, or queued by a resize) that poll() cannot see. */
     bool input_ready;
     bool wake_ready;
-    /* The terminal's size, from the kernel: curses' own windows are kept at 1x1 (term_start()). */
-    int rows;
-    int cols;
 } session = {.wake_pipe = {-1, -1}, .log = {.saved_fd = -1}};
 
 static volatile sig_atomic_t interrupt_pending;
@@ -143,53 +140,6 @@ static void define_home_end_keys(void) {
     }
 }
 
-/* A positive number from the environment, or fallback. */
-static int env_size(const char *name, int fallback) {
-    const char *text = getenv(name);
-    char *end = NULL;
-    long value = text != NULL ? strtol(text, &end, 10) : 0;
-    return text != NULL && end != text && *end == '\0' && value > 0 && value < 10000 ? (int)value
-                                                                                     : fallback;
-}
-
-/* The terminal's size as curses finds it at the start: the kernel's (24x80 for a pty nobody
- * sized), LINES and COLUMNS from the environment taking precedence.  (Not the terminal
- * description's numbers: curses wrote our one-cell size into them, see new_small_term().)  After
- * a SIGWINCH the kernel's size is taken, see apply_resize(). */
-static void read_size(int *rows, int *cols) {
-    struct winsize size;
-    bool known = ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0;
-    *rows = env_size("LINES", known ? size.ws_row : 24);
-    *cols = env_size("COLUMNS", known ? size.ws_col : 80);
-}
-
-/* Put an environment variable back as it was (value NULL: unset). */
-static void restore_env(const char *name, const char *value) {
-    if (value != NULL) {
-        setenv(name, value, 1);
-    } else {
-        unsetenv(name);
-    }
-}
-
-/* newterm() with windows of one cell.  curses keeps three windows as large as the screen
- * (stdscr, curscr, newscr: 28 bytes a cell, 1 MiB at 200x60), which we never draw into
- * (term_screen.c writes the terminal itself): LINES=1 COLUMNS=1 in the environment, which curses
- * prefers to the kernel's size, for the call only.  curses is never told the real size
- * (resizeterm() would make them large again), except when the session ends (term_stop()). */
-static SCREEN *new_small_term(const char *term) {
-    char *saved_lines = getenv("LINES") != NULL ? xstrdup(getenv("LINES")) : NULL;
-    char *saved_columns = getenv("COLUMNS") != NULL ? xstrdup(getenv("COLUMNS")) : NULL;
-    setenv("LINES", "1", 1);
-    setenv("COLUMNS", "1", 1);
-    SCREEN *screen = newterm(term, stdout, stdin);
-    restore_env("LINES", saved_lines);
-    restore_env("COLUMNS", saved_columns);
-    free(saved_lines);
-    free(saved_columns);
-    return screen;
-}
-
 int term_start(const struct term_options *options, char *error, size_t error_size) {
     if (session.active) {
         snprintf(error, error_size, "curses is already running");
@@ -202,7 +152,7 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     /* A lone Esc must be told from an escape sequence quickly (25 ms, as nvitop sets it). */
     setenv("ESCDELAY", "25", 0);
     const char *term = getenv("TERM");
-    SCREEN *screen = new_small_term(term);
+    SCREEN *screen = newterm(term, stdout, stdin);
     if (screen == NULL) {
         snprintf(error, error_size, "setupterm: could not find terminal %s",
                  term != NULL ? term : "(unset)");
@@ -226,7 +176,6 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     session.screen = screen;
     session.input_ready = true; /* until a poll() says otherwise */
     session.wake_ready = true;
-    read_size(&session.rows, &session.cols);
     cbreak();
     noecho();
     nonl();
@@ -276,9 +225,6 @@ void term_stop(void) {
     session.active = false;
     mousemask(0, NULL);
     curs_set(1);
-    /* The real size for endwin(), which moves the cursor to the last line where the terminal has
-     * no alternate screen (a KEY_RESIZE it queues is never read). */
-    resizeterm(session.rows, session.cols);
     /* endwin() leaves the alternate screen, which puts the cursor back under the prompt (where the
      * report is printed, as nvitop does); on a terminal without one, curses moves it to the last
      * line itself.  A move of ours would land after the switch, at the bottom of the shell's
@@ -311,8 +257,8 @@ void term_repaint(void) {
 }
 
 void term_size(int *rows, int *cols) {
-    *rows = session.rows > 0 ? session.rows : LINES;
-    *cols = session.cols > 0 ? session.cols : COLS;
+    *rows = LINES;
+    *cols = COLS;
 }
 
 bool term_has_gradients(void) {
@@ -321,7 +267,7 @@ bool term_has_gradients(void) {
 
 void term_draw(const struct canvas *canvas) {
     if (session.active) {
-        term_screen_draw(canvas, session.rows, session.cols);
+        term_screen_draw(canvas);
     }
 }
 
@@ -361,13 +307,11 @@ static void drain_wake_pipe(void) {
     } while (n == (ssize_t)sizeof(buf));
 }
 
-/* Apply a pending SIGWINCH: ask the kernel for the size (curses is not told: its windows stay
- * at one cell, see new_small_term()). */
+/* Apply a pending SIGWINCH: ask the kernel for the size and tell curses. */
 static void apply_resize(void) {
     struct winsize size;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0) {
-        session.rows = size.ws_row;
-        session.cols = size.ws_col;
+        resizeterm(size.ws_row, size.ws_col);
     }
 }
 
@@ -465,7 +409,8 @@ bool term_read_event(struct tui_event *event) {
     if (resize_pending) {
         resize_pending = 0;
         apply_resize();
-        term_screen_forget(); /* redraw every row */
+        session.input_ready = true; /* curses may have queued a KEY_RESIZE */
+        term_screen_forget();       /* redraw every row */
         event->type = TUI_EVENT_RESIZE;
         return true;
     }
