@@ -119,7 +119,9 @@ struct nvt_device_state {
 /* What nvt_device_state() and nvt_snapshot_take() read.  Fields not asked for stay N/A. */
 enum nvt_sample_flags {
     /* memory, utilisation, fan, temperature, power usage and limit, performance state,
-     * persistence, display-active and compute modes, ECC (what nvitop shows) */
+     * persistence, display-active and compute modes, ECC (what nvitop shows).  The power limit,
+     * persistence, display-active and compute modes, and a fan the driver says is not there, are
+     * read again at most every 30 s per context (set by hand, they seldom change). */
     NVT_SAMPLE_DEVICES = 1U << 0,
     NVT_SAMPLE_PROCESSES = 1U << 1,      /* GPU process lists and per-process utilisation */
     NVT_SAMPLE_HOST = 1U << 2,           /* host CPU, memory, swap, load, uptime */

@@ -51,6 +51,12 @@ void scenario_pop(struct scenario_ctx *ctx);
 int scenario_fail(struct scenario_ctx *ctx, enum scenario_target target, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Splits "${NAME}" / "${NAME:-default}" into name and default (NULL when absent).  The name and
+ * default are copied into `buf`.  Returns false when the text has another shape.  In
+ * scenario_process.c (pids were the first placeholders). */
+bool scenario_split_placeholder(const char *text, char *buf, size_t size, const char **name,
+                                const char **fallback);
+
 /* Records an allocation failure and returns -1. */
 int scenario_no_memory(struct scenario_ctx *ctx);
 

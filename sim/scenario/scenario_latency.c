@@ -3,6 +3,8 @@
  * real driver blocks (nvmlDeviceGetPcieThroughput for about 20 ms) or stalls (any call, for
  * seconds, on a GPU without persistence mode).  Keys are NVML entry points, "*" sets the default.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "scenario/scenario_internal.h"
@@ -10,18 +12,46 @@
 /* An hour is far past any real stall; larger values are typos (milliseconds for seconds). */
 #define SCENARIO_MAX_LATENCY_S 3600.0
 
-/* Reads one value into *seconds; returns 0 or -1. */
-static int read_seconds(struct scenario_ctx *ctx, const json_t *value, double *seconds) {
-    if (!json_is_number(value)) {
-        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected seconds (a number)");
-    }
-    double v = json_number_value(value);
+static int check_seconds(struct scenario_ctx *ctx, double v, double *seconds) {
     if (!(v >= 0.0 && v <= SCENARIO_MAX_LATENCY_S)) {
         return scenario_fail(ctx, SCENARIO_AT_VALUE, "value %g is out of range 0..%g", v,
                              SCENARIO_MAX_LATENCY_S);
     }
     *seconds = v;
     return 0;
+}
+
+/* Reads one value into *seconds: a number, or a placeholder "${NAME:-default}" whose variable
+ * (or default) holds one, so that one file serves a driver that blocks and one that does not
+ * (NVT_SIM_PCIE_LATENCY=0 with h100-8gpu.json).  Returns 0 or -1. */
+static int read_seconds(struct scenario_ctx *ctx, const json_t *value, double *seconds) {
+    if (json_is_number(value)) {
+        return check_seconds(ctx, json_number_value(value), seconds);
+    }
+    char buf[256];
+    const char *name = NULL;
+    const char *fallback = NULL;
+    if (!json_is_string(value) ||
+        !scenario_split_placeholder(json_string_value(value), buf, sizeof(buf), &name, &fallback)) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE,
+                             "expected seconds (a number or a placeholder \"${NAME:-seconds}\")");
+    }
+    const char *env = getenv(name);
+    const char *text = env != NULL && env[0] != '\0' ? env : fallback;
+    if (text == NULL) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE,
+                             "environment variable %s is not set and the placeholder has no "
+                             "default",
+                             name);
+    }
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno != 0) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "%s \"%s\" is not a number of seconds",
+                             text == env ? name : "default", text);
+    }
+    return check_seconds(ctx, v, seconds);
 }
 
 /* Reads one member: "*" or an entry point the driver answers through its state. */

@@ -42,10 +42,8 @@ static bool parse_pid(const char *text, unsigned int *pid) {
     return true;
 }
 
-/* Splits "${NAME}" / "${NAME:-default}" into name and default (NULL when absent).  The name and
- * default are copied into `buf`.  Returns false when the text has another shape. */
-static bool split_placeholder(const char *text, char *buf, size_t size, const char **name,
-                              const char **fallback) {
+bool scenario_split_placeholder(const char *text, char *buf, size_t size, const char **name,
+                                const char **fallback) {
     size_t len = strlen(text);
     if (len < 4 || len >= size || strncmp(text, "${", 2) != 0 || text[len - 1] != '}') {
         return false;
@@ -85,7 +83,7 @@ static int read_pid(struct scenario_ctx *ctx, const json_t *value, void *base) {
     const char *name = NULL;
     const char *fallback = NULL;
     if (!json_is_string(value) ||
-        !split_placeholder(json_string_value(value), buf, sizeof(buf), &name, &fallback)) {
+        !scenario_split_placeholder(json_string_value(value), buf, sizeof(buf), &name, &fallback)) {
         return scenario_fail(ctx, SCENARIO_AT_VALUE,
                              "expected a pid or a placeholder \"${NAME}\" / \"${NAME:-default}\"");
     }

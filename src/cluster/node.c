@@ -1,6 +1,7 @@
 /* Summarising nvitop-exporter metrics of one node (node.h).  Series are matched by their exposed
  * names (docs/exporter.md); a MIG device's index label is "<gpu>:<mig>", which keeps MIG devices
- * out of the per-GPU figures (their memory is part of the parent's). */
+ * out of the per-GPU figures (their memory is part of the parent's), and the process rows of a GPU
+ * with MIG devices out of the process figures (they are its MIG devices' processes again). */
 #include "cluster/node.h"
 
 #include <math.h>
@@ -188,6 +189,65 @@ static struct gpu_use *gpu_use_of(struct gpu_use *table, size_t *count, const ch
     return &table[(*count)++];
 }
 
+/* The physical GPUs of the answer that have MIG devices: the "<gpu>" of every MIG device's
+ * "<gpu>:<mig>" index.  nvitop-exporter 1.7 (and ours) lists their MIG devices' processes under
+ * them too; those rows are the same processes again.  At most MIG_PARENTS are kept (an answer with
+ * more GPUs than that counts the rest's copies, nothing worse). */
+#define MIG_PARENTS 64
+struct mig_parents {
+    char index[MIG_PARENTS][16];
+    size_t count;
+};
+
+static void find_mig_parents(const struct prom_doc *doc, struct mig_parents *parents) {
+    parents->count = 0;
+    for (size_t i = 0; i < doc->sample_count; i++) {
+        const struct prom_sample *s = &doc->samples[i];
+        const char *index =
+            strcmp(s->name, "gpu_memory_total_MiB") == 0 ? prom_label_value(doc, s, "index") : NULL;
+        const char *colon = index != NULL ? strchr(index, ':') : NULL;
+        size_t len = colon != NULL ? (size_t)(colon - index) : 0;
+        if (len == 0 || len >= sizeof parents->index[0]) {
+            continue;
+        }
+        bool known = false;
+        for (size_t k = 0; k < parents->count && !known; k++) {
+            known = strncmp(parents->index[k], index, len) == 0 && parents->index[k][len] == '\0';
+        }
+        if (!known && parents->count < MIG_PARENTS) {
+            memcpy(parents->index[parents->count], index, len);
+            parents->index[parents->count++][len] = '\0';
+        }
+    }
+}
+
+static bool is_mig_parent(const struct mig_parents *parents, const char *index) {
+    for (size_t k = 0; k < parents->count; k++) {
+        if (strcmp(parents->index[k], index) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+static int by_pid(const void *a, const void *b) {
+    unsigned long x = *(const unsigned long *)a, y = *(const unsigned long *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The number of distinct values among n pids (sorted in place). */
+static unsigned distinct_pids(unsigned long *pids, size_t n) {
+    if (n == 0) {
+        return 0;
+    }
+    qsort(pids, n, sizeof pids[0], by_pid);
+    unsigned count = 1;
+    for (size_t i = 1; i < n; i++) {
+        count += pids[i] != pids[i - 1];
+    }
+    return count;
+}
+
 bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *why, size_t size) {
     memset(out, 0, sizeof *out);
     out->util_mean = out->util_max = NAN;
@@ -201,6 +261,12 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     struct gpu_use gpus[GPU_TABLE];
     size_t gpu_n = 0;
     bool any = false;
+    struct mig_parents parents;
+    find_mig_parents(doc, &parents);
+    /* The pids of the process rows; a row without a readable pid counts as one of its own. */
+    unsigned long *pids = xcalloc(doc->sample_count + 1, sizeof *pids);
+    size_t pid_count = 0;
+    unsigned unnamed = 0;
     for (size_t i = 0; i < doc->sample_count; i++) {
         const struct prom_sample *s = &doc->samples[i];
         if (!str_starts_with(s->name, "gpu_") && !str_starts_with(s->name, "process_") &&
@@ -246,12 +312,22 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
             }
         }
         if (strcmp(s->name, "process_gpu_memory_MiB") == 0) {
+            if (!mig && is_mig_parent(&parents, index)) {
+                continue; /* the same process as under its MIG device */
+            }
             /* A process in a container is counted under its container, as a pod is. */
             const char *user = prom_label_value(doc, s, "container");
             if (user == NULL || user[0] == '\0') {
                 user = prom_label_value(doc, s, "username");
             }
-            out->process_count++;
+            const char *pid = prom_label_value(doc, s, "pid");
+            char *end = NULL;
+            unsigned long number = pid != NULL ? strtoul(pid, &end, 10) : 0;
+            if (pid != NULL && pid[0] != '\0' && *end == '\0') {
+                pids[pid_count++] = number;
+            } else {
+                unnamed++;
+            }
             add_user(users, &user_count, user != NULL ? user : "N/A", index, isnan(v) ? 0 : v);
             continue;
         }
@@ -289,6 +365,8 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
             out->temperature_max_c = nan_max(out->temperature_max_c, v);
         }
     }
+    out->process_count = distinct_pids(pids, pid_count) + unnamed;
+    free(pids);
     if (!any) {
         free(users);
         str_copy(

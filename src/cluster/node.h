@@ -56,7 +56,7 @@ struct node_summary {
     double memory_total_mib;
     double power_w; /* sum over physical GPUs that report it */
     double temperature_max_c;
-    unsigned process_count; /* distinct (device, pid) pairs */
+    unsigned process_count; /* distinct pids (a MIG GPU's copies of its MIG processes left out) */
     unsigned idle_count;    /* physical GPUs with utilization under 5 % and no process (or pod) */
     unsigned flags;         /* enum node_flag */
     double xid_last;        /* the largest last XID of its GPUs (NaN: none) */

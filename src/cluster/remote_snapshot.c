@@ -1,6 +1,8 @@
 /* A node's metrics as a snapshot (remote_snapshot.h).  Devices come from gpu_memory_total_MiB
  * (every device has it), ordered physical GPU then its MIG devices as a local snapshot is;
- * processes from process_gpu_memory_MiB, joined with the other process_* series by (index, pid). */
+ * processes from process_gpu_memory_MiB, joined with the other process_* series by (index, pid),
+ * those a GPU with MIG devices lists again for them left out (a node's processes are its leaf
+ * devices', as the monitor shows them). */
 #include "cluster/remote_snapshot.h"
 
 #include <math.h>
@@ -358,6 +360,9 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         if (!str_starts_with(s->name, "process_") || pid_text == NULL || *end != '\0' ||
             pid > UINT32_MAX) {
             continue;
+        }
+        if (rs->devices[slot].child_count > 0) {
+            continue; /* a GPU with MIG devices lists their processes again: they are shown there */
         }
         set_process_value(process_of(rs, slot, (uint32_t)pid, &proc_cap), doc, s);
     }

@@ -3,6 +3,7 @@
  */
 #include "tui/app.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,7 @@ bool app_init(struct tui_app *app, const struct tui_config *config) {
         fini_histories(h);
         return false;
     }
+    h->start_s = NAN; /* from the first value, unless app_start_graphs() says when */
     return true;
 }
 
@@ -141,6 +143,7 @@ void app_source_jumped(struct tui_app *app) {
      * widest graph can show, two points a column). */
     fini_histories(&app->histories);
     struct app_histories *h = &app->histories;
+    h->start_s = NAN; /* only a recording jumps: its graphs start at its first frame */
     /* Out of memory leaves an empty history, which draws nothing and takes nothing. */
     (void)(history_init(&h->cpu) & history_init(&h->memory) & history_init(&h->swap) &
            history_init(&h->gpu[0]) & history_init(&h->gpu[1]));
@@ -224,7 +227,8 @@ static void draw_note(struct tui_app *app, struct canvas *canvas, double now_s) 
         app->note[0] = '\0';
         return;
     }
-    const struct view_style style = {VIEW_COLOR_YELLOW, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE};
+    const struct view_style style = {VIEW_COLOR_YELLOW, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE,
+                                     VIEW_COLOR_DEFAULT};
     char text[sizeof(app->note) + 2];
     snprintf(text, sizeof(text), " %s ", app->note);
     int width = canvas_text_width(text, strlen(text));

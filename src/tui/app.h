@@ -35,6 +35,10 @@ struct app_histories {
     struct history gpu[APP_GRAPHS]; /* average over the shown leaf devices */
     struct history *device[APP_GRAPHS];
     size_t device_count;
+    /* When the live monitor made its graphs (monotonic seconds): their buckets count from there,
+     * as nvitop's do.  NaN for a recording, whose graphs run on its own clock from its first
+     * frame. */
+    double start_s;
 };
 
 /* The screens (docs/nvitop-behaviour.md §3.2); screens/screen.h has their table. */
@@ -155,6 +159,11 @@ struct tui_app {
      * frame, so that a selection key acts on the rows it shows. */
     bool source_moved;
 };
+
+/* The live monitor's graphs count their one-second buckets from now_s (monotonic seconds), the
+ * moment they were made, as nvitop's do: the first value shows once a value comes a second after
+ * now_s, not a second after the first value.  Before the first snapshot; in host_history.c. */
+void app_start_graphs(struct tui_app *app, double now_s);
 
 /* Choose what right-hand graph i plots; its history starts anew. */
 void app_set_graph(struct tui_app *app, size_t i, enum tui_graph_metric metric);

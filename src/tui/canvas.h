@@ -15,11 +15,13 @@
 
 #include "view/draw/line.h"
 
-/* One cell: the UTF-8 bytes of one character (plus combining marks that fit), its display width
- * (2 for the left half of a wide character, 0 for the right half) and its style.  The bytes of
- * text past len are zero, so that two cells that look the same compare equal with memcmp(). */
+/* One cell: the UTF-8 bytes of one character (plus combining marks that fit: a two-byte mark
+ * after any character), its display width (2 for the left half of a wide character, 0 for the
+ * right half) and its style.  The bytes of text past len are zero, so that two cells that look the
+ * same compare equal with memcmp().  12 bytes: a 200x60 canvas and its copy on screen take
+ * 280 KiB. */
 struct canvas_cell {
-    char text[8];
+    char text[6];
     uint8_t len;
     uint8_t width;
     struct view_style style;
@@ -73,12 +75,16 @@ int canvas_line(struct canvas *canvas, int y, int x, const struct view_line *lin
 void canvas_fill(struct canvas *canvas, int y, int x, int n, const char *ch,
                  struct view_style style);
 
-/* Remove and then add attribute bits (enum view_attr) on n cells from (y, x); remove 0xFFFF
+/* Remove and then add attribute bits (enum view_attr) on n cells from (y, x); remove 0xFF
  * replaces the attributes. */
-void canvas_attrs(struct canvas *canvas, int y, int x, int n, uint16_t add, uint16_t remove);
+void canvas_attrs(struct canvas *canvas, int y, int x, int n, uint8_t add, uint8_t remove);
 
 /* Set the colour of n cells from (y, x), keeping their attributes. */
 void canvas_color(struct canvas *canvas, int y, int x, int n, uint16_t color);
+
+/* Set the background colour (one of the eight, or VIEW_COLOR_DEFAULT) of n cells from (y, x),
+ * keeping their foreground colour and attributes. */
+void canvas_background(struct canvas *canvas, int y, int x, int n, uint16_t bg);
 
 /* The cell at screen position (row, col) (the origin is not applied); NULL outside. */
 const struct canvas_cell *canvas_cell(const struct canvas *canvas, int row, int col);

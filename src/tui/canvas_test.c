@@ -92,7 +92,7 @@ static void test_origin_and_styles(void **state) {
     assert_int_equal(canvas_cell(canvas, 0, 0)->style.color, VIEW_COLOR_RED);
     assert_int_equal(canvas_cell(canvas, 0, 1)->style.attrs, VIEW_ATTR_BOLD);
     assert_int_equal(canvas_cell(canvas, 0, 3)->style.attrs, 0);
-    canvas_attrs(canvas, 3, 0, 4, VIEW_ATTR_DIM, 0xFFFF);
+    canvas_attrs(canvas, 3, 0, 4, VIEW_ATTR_DIM, 0xFF);
     assert_int_equal(canvas_cell(canvas, 0, 1)->style.attrs, VIEW_ATTR_DIM);
     canvas_destroy(canvas);
 }
@@ -101,7 +101,7 @@ static void test_line_spans(void **state) {
     (void)state;
     struct canvas *canvas = canvas_create(1, 10);
     char text[] = "ab cd ef";
-    struct view_span spans[] = {{3, 2, {VIEW_COLOR_GREEN, VIEW_ATTR_BOLD}}};
+    struct view_span spans[] = {{3, 2, {VIEW_COLOR_GREEN, VIEW_ATTR_BOLD, VIEW_COLOR_DEFAULT}}};
     struct view_line line = {.text = text, .len = 8, .spans = spans, .span_count = 1};
     assert_int_equal(canvas_line(canvas, 0, 1, &line), 9);
     assert_row(canvas, 0, " ab cd ef ");

@@ -9,6 +9,7 @@ bool history_init(struct history *history) {
     history->bucket_start = 0.0;
     history->bucket_sum = 0.0;
     history->bucket_count = 0;
+    history->bucket_samples = 0;
     history->started = false;
     return ring_init(&history->values, sizeof(double), HISTORY_CAPACITY);
 }
@@ -25,9 +26,12 @@ static void push(struct history *history, double value) {
 static void close_buckets(struct history *history, double now_s, double value) {
     double mean =
         history->bucket_count > 0 ? history->bucket_sum / (double)history->bucket_count : NAN;
+    /* The first bucket is never followed by filled ones: nvitop interpolates from a previous
+     * value only (a first value that came late after the graph was made). */
+    bool first = history->values.count == 0;
     push(history, mean);
     double elapsed = floor(now_s - history->bucket_start);
-    size_t skipped = elapsed > 1.0 ? (size_t)(elapsed - 1.0) : 0;
+    size_t skipped = elapsed > 1.0 && !first ? (size_t)(elapsed - 1.0) : 0;
     if (skipped > HISTORY_CAPACITY) {
         skipped = HISTORY_CAPACITY;
     }
@@ -38,6 +42,14 @@ static void close_buckets(struct history *history, double now_s, double value) {
     history->bucket_start += elapsed;
     history->bucket_sum = 0.0;
     history->bucket_count = 0;
+    history->bucket_samples = 0;
+}
+
+void history_start(struct history *history, double start_s) {
+    if (!history->started) {
+        history->started = true;
+        history->bucket_start = start_s;
+    }
 }
 
 void history_add(struct history *history, double now_s, double value) {
@@ -47,9 +59,10 @@ void history_add(struct history *history, double now_s, double value) {
     if (!history->started) {
         history->started = true;
         history->bucket_start = now_s;
-    } else if (now_s >= history->bucket_start + 1.0) {
+    } else if (now_s >= history->bucket_start + 1.0 && history->bucket_samples > 0) {
         close_buckets(history, now_s, value);
     }
+    history->bucket_samples++;
     if (!isnan(value)) {
         history->bucket_sum += value;
         history->bucket_count++;

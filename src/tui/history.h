@@ -18,7 +18,8 @@ struct history {
     struct ring values; /* doubles, oldest first */
     double bucket_start;
     double bucket_sum;
-    size_t bucket_count;
+    size_t bucket_count;   /* values in the open bucket other than N/A */
+    size_t bucket_samples; /* values in the open bucket, N/A included */
     bool started;
 };
 
@@ -26,7 +27,14 @@ struct history {
 bool history_init(struct history *history);
 void history_fini(struct history *history);
 
-/* Record value (NaN for N/A) observed at time now_s (monotonic seconds). */
+/* Start the buckets at start_s, the time the graph was made, as nvitop's graphs count from their
+ * creation: the first bucket closes with the first value at or after start_s + 1 s.  Without this
+ * call the buckets start at the first value's time (a recording's graphs, on its own clock).  Call
+ * before the first history_add(). */
+void history_start(struct history *history, double start_s);
+
+/* Record value (NaN for N/A) observed at time now_s (monotonic seconds).  A bucket closes when a
+ * value comes a second or more after it began and it holds at least one value (N/A counts). */
 void history_add(struct history *history, double now_s, double value);
 
 /* Number of completed buckets. */

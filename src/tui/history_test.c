@@ -35,6 +35,42 @@ static void test_buckets_average_and_interpolate(void **state) {
     history_fini(&h);
 }
 
+/* nvitop's graphs count their buckets from when they were made, not from the first value: a first
+ * value 0.3 s after the start shows with the next value 0.95 s later (counting from the first
+ * value, the graph would wait for a third, one sample behind nvitop's). */
+static void test_buckets_count_from_the_start(void **state) {
+    (void)state;
+    struct history h;
+    assert_true(history_init(&h));
+    history_start(&h, 100.0);
+    history_add(&h, 100.3, 10.0);
+    history_add(&h, 101.25, 20.0);
+    assert_int_equal(history_count(&h), 1);
+    assert_true(history_at(&h, 0) == 10.0);
+    history_fini(&h);
+
+    /* The same values without a start: the buckets start at the first value. */
+    assert_true(history_init(&h));
+    history_add(&h, 100.3, 10.0);
+    history_add(&h, 101.25, 20.0);
+    assert_int_equal(history_count(&h), 0);
+    history_fini(&h);
+
+    /* A first value later than a second after the start waits for the next one, and nothing is
+     * filled in before it (there is no earlier value to interpolate from). */
+    assert_true(history_init(&h));
+    history_start(&h, 100.0);
+    history_add(&h, 102.5, 10.0);
+    assert_int_equal(history_count(&h), 0);
+    history_add(&h, 103.1, 20.0);
+    assert_int_equal(history_count(&h), 1);
+    assert_true(history_at(&h, 0) == 10.0);
+    history_add(&h, 104.2, 30.0);
+    assert_int_equal(history_count(&h), 2);
+    assert_true(history_at(&h, 0) == 20.0);
+    history_fini(&h);
+}
+
 static void test_capacity(void **state) {
     (void)state;
     struct history h;
@@ -97,6 +133,7 @@ int main(void) {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_buckets_average_and_interpolate),
+        cmocka_unit_test(test_buckets_count_from_the_start),
         cmocka_unit_test(test_capacity),
         cmocka_unit_test(test_symbols_and_dots),
         cmocka_unit_test(test_graph_draw),

@@ -169,6 +169,10 @@ static struct look look_of(struct view_style style) {
         style.color <= VIEW_COLOR_WHITE) {
         look.bg = COLOR_BLACK;
     }
+    /* A background of its own (the kill box's chosen button, the tree view's signal hint). */
+    if (style.bg >= VIEW_COLOR_BLACK && style.bg <= VIEW_COLOR_WHITE) {
+        look.bg = style.bg - VIEW_COLOR_BLACK;
+    }
     return look;
 }
 

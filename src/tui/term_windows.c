@@ -212,7 +212,7 @@ static int gradient_cube_index(double fraction) {
            (int)lround(rgb[i][2] * 5.0);
 }
 
-/* The SGR parameters of a style: reset, attributes, then the foreground colour. */
+/* The SGR parameters of a style: reset, attributes, the foreground colour, then the background. */
 static void append_style(struct strbuf *out, struct view_style style) {
     (void)strbuf_append_str(out, "\033[0");
     static const struct {
@@ -248,12 +248,16 @@ static void append_style(struct strbuf *out, struct view_style style) {
             (void)strbuf_appendf(out, ";38;5;%d", 16 + session.gradient_index[step] - 1);
         }
     }
+    if (style.bg >= VIEW_COLOR_BLACK && style.bg <= VIEW_COLOR_WHITE) {
+        (void)strbuf_appendf(out, ";%d", 40 + style.bg - VIEW_COLOR_BLACK);
+    }
     (void)strbuf_append_str(out, "m");
 }
 
 static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) {
     return a->len == b->len && a->width == b->width && a->style.color == b->style.color &&
-           a->style.attrs == b->style.attrs && memcmp(a->text, b->text, sizeof(a->text)) == 0;
+           a->style.attrs == b->style.attrs && a->style.bg == b->style.bg &&
+           memcmp(a->text, b->text, sizeof(a->text)) == 0;
 }
 
 void term_draw(const struct canvas *canvas) {
@@ -276,7 +280,7 @@ void term_draw(const struct canvas *canvas) {
         (void)strbuf_append_str(out, "\033[0m\033[2J");
     }
     bool styled = false;
-    struct view_style current = {0, 0};
+    struct view_style current = {0};
     for (int row = 0; row < rows; row++) {
         const struct canvas_cell *cells = canvas_row(canvas, row);
         struct canvas_cell *shown =
@@ -297,7 +301,7 @@ void term_draw(const struct canvas *canvas) {
                 }
                 if (cell->width != 0) {
                     if (!styled || cell->style.color != current.color ||
-                        cell->style.attrs != current.attrs) {
+                        cell->style.attrs != current.attrs || cell->style.bg != current.bg) {
                         append_style(out, cell->style);
                         current = cell->style;
                         styled = true;

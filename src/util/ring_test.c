@@ -31,6 +31,26 @@ static void test_ring(void **state) {
     ring_fini(&ring);
 }
 
+/* The storage grows by doubling while the ring fills and wraps at the capacity. */
+static void test_ring_grows(void **state) {
+    (void)state;
+    struct ring ring;
+    assert_true(ring_init(&ring, sizeof(int), 300));
+    assert_true(ring.allocated < 300);
+    for (int i = 0; i < 1000; i++) {
+        ring_push(&ring, &i);
+        assert_int_equal(ring.count, i < 300 ? i + 1 : 300);
+        assert_int_equal(*(const int *)ring_newest(&ring), i);
+        assert_int_equal(*(const int *)ring_at(&ring, 0), i < 300 ? 0 : i - 299);
+    }
+    assert_int_equal(ring.allocated, 300);
+    ring_clear(&ring);
+    int v = 7;
+    ring_push(&ring, &v);
+    assert_int_equal(*(const int *)ring_at(&ring, 0), 7);
+    ring_fini(&ring);
+}
+
 static void test_clock(void **state) {
     (void)state;
     uint64_t a = clock_monotonic_ns();
@@ -58,6 +78,7 @@ static void test_xalloc(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring),
+        cmocka_unit_test(test_ring_grows),
         cmocka_unit_test(test_clock),
         cmocka_unit_test(test_xalloc),
     };

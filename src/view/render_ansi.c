@@ -33,6 +33,12 @@ static bool add_codes(struct strbuf *out, struct view_style style) {
             return false;
         }
     }
+    /* termcolor's on_color (background) comes between the attributes and the colour: 40-47, its
+     * white 107 as its foreground white is 97. */
+    if (style.bg != VIEW_COLOR_DEFAULT && style.bg < ARRAY_SIZE(color_codes) &&
+        !strbuf_appendf(out, "\033[%dm", color_codes[style.bg] + 10)) {
+        return false;
+    }
     if (style.color != VIEW_COLOR_DEFAULT && style.color < sizeof(color_codes) / sizeof(int)) {
         return strbuf_appendf(out, "\033[%dm", color_codes[style.color]);
     }

@@ -7,6 +7,7 @@ On success the devices found are printed as nvitop-exporter prints them.
 usage: cli_test.py NVITOP_EXPORTER_BINARY
 """
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -93,7 +94,16 @@ def main(argv):
 
     # Start-up lines, as nvitop-exporter prints them.
     with lib.Exporter(binary, lib.scenario_path('a100-mig')) as exporter:
-        pass
+        _, _, body = exporter.fetch()
+    # MIG processes under their GPU too, before their MIG devices list them, as nvitop-exporter
+    # 1.7 exports what NVML answers for a MIG-enabled GPU (all its instances' processes).
+    series = [(re.search(r'index="([^"]*)"', line).group(1),
+               re.search(r'pid="([^"]*)"', line).group(1))
+              for line in body.splitlines() if line.startswith('process_gpu_memory_MiB{')]
+    expected_series = [('0', '4424301'), ('0', '4424302'), ('0', '4424303'),
+                       ('0:0', '4424301'), ('0:1', '4424302'), ('0:1', '4424303'),
+                       ('1', '4424304'), ('1', '4424305')]
+    lib.check(series == expected_series, f'MIG process series: {series}')
     lines = exporter.stderr().splitlines()
     expected = [
         'INFO: Found 2 physical device(s) and 3 MIG device(s).',

@@ -167,11 +167,19 @@ def check_devices(by_name, scenario):
                   f'GPU {index} labels {labels}')
 
 
-def leaf_processes(scenario):
-    """(index label, uuid, process spec) of every process on a leaf device."""
+def exported_processes(scenario):
+    """(index label, uuid, process spec) of every process on a leaf device, and of every process
+    of a MIG device under its GPU too (once per pid), as nvitop-exporter 1.7 lists them: NVML's
+    process query on a MIG-enabled GPU answers for all its instances."""
     for index, device in enumerate(scenario['devices']):
         mig = device.get('mig') or {}
         if mig.get('mode'):
+            seen = set()
+            for instance in mig.get('instances', []):
+                for process in instance.get('processes', []):
+                    if process['pid'] not in seen:
+                        seen.add(process['pid'])
+                        yield str(index), device['uuid'], process
             for instance in mig.get('instances', []):
                 for process in instance.get('processes', []):
                     yield f'{index}:{instance["slot"]}', instance['uuid'], process
@@ -188,7 +196,7 @@ def check_processes(by_name, scenario):
     info = {(lb['index'], lb['pid']): lb for lb, _ in by_name['process_info_info']}
     expected_total = 0.0
     count = 0
-    for index, uuid, process in leaf_processes(scenario):
+    for index, uuid, process in exported_processes(scenario):
         key = (index, str(process['pid']))
         lib.check(key in memory, f'no process_gpu_memory_MiB for pid {key[1]} on {index}')
         labels, value = memory[key]

@@ -111,6 +111,31 @@ static void test_configured_calls_take_their_latency(void **state) {
     assert_int_equal(api.nvmlDeviceGetFanSpeed(dev, &fan), NVML_ERROR_UNINITIALIZED);
 }
 
+/* A latency may come from the environment ("${NAME:-default}"), so that one file serves a driver
+ * that blocks and one that answers at once (h100-8gpu.json's PCIe query). */
+static void test_latency_from_a_placeholder(void **state) {
+    (void)state;
+    const char *path = write_machine("placeholder.json", "NVIDIA L4",
+                                     "\"nvmlDeviceGetFanSpeed\": \"${NVT_TEST_FAN_LATENCY:-0.2}\"");
+    setenv("NVML_SIM_SCENARIO", path, 1);
+    unsetenv("NVT_TEST_FAN_LATENCY");
+    assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
+    nvmlDevice_t dev = NULL;
+    assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(0, &dev), NVML_SUCCESS);
+    assert_true(time_fan(dev) >= 0.2); /* the default */
+    assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
+
+    setenv("NVT_TEST_FAN_LATENCY", "0.3", 1);
+    assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(0, &dev), NVML_SUCCESS);
+    assert_true(time_fan(dev) >= 0.3); /* the variable's */
+    assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
+
+    setenv("NVT_TEST_FAN_LATENCY", "fast", 1); /* not a number: the scenario is refused */
+    assert_int_equal(api.nvmlInit_v2(), NVML_ERROR_UNKNOWN);
+    unsetenv("NVT_TEST_FAN_LATENCY");
+}
+
 static void test_latency_follows_the_file(void **state) {
     (void)state;
     const char *path = write_machine("reload.json", "NVIDIA L4", "");
@@ -256,6 +281,7 @@ static void test_a_stall_holds_no_lock(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_configured_calls_take_their_latency),
+        cmocka_unit_test(test_latency_from_a_placeholder),
         cmocka_unit_test(test_latency_follows_the_file),
         cmocka_unit_test(test_signals_do_not_shorten_the_sleep),
         cmocka_unit_test(test_a_stall_holds_no_lock),

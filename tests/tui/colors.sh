@@ -24,6 +24,25 @@ has_line "│${esc}[33m   1  GeForce RTX 3090"
 has_line "│${esc}[31m   0${esc}[39m"
 has_line "│${esc}[33m   1${esc}[39m"
 has_line "(Press ${esc}[1;3m${esc}[35mh"
+# The kill box as nvitop 1.7 draws it: the chosen button (SIGKILL after K) reversed on a red
+# background (its colours swapped), the other signals' names in red.
+keys Down
+wait_for "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
+keys K
+wait_for "Send signal to process "
+has_line "${esc}[41mSIG"
+has_line "${esc}[31mSIG"
+keys Escape
+wait_gone "Send signal to process "
+# The tree view's signal hint inside its cyan reverse header: keys on yellow, signal names on red
+# (reversed, they read yellow and red on cyan), a blank before it.
+keys t
+wait_for "NLWP"
+has_line "${esc}[43m^C"
+has_line "${esc}[41mINT"
+has_line "${esc}[41mKILL"
+keys t
+wait_for " $NVT_STANDIN_3 X "
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status"
 

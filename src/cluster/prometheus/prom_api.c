@@ -52,8 +52,15 @@ enum field {
 #define DCGM_CLOCK_EVENTS                                                                          \
     "((DCGM_FI_DEV_CLOCKS_EVENT_REASONS or DCGM_FI_DEV_CLOCK_THROTTLE_REASONS)" NOT_BLANK ")"
 #define BY_NODE "count by (instance, job) "
+/* The process rows of leaf devices: a GPU with MIG devices lists their processes again (as
+ * nvitop-exporter 1.7 does), left out by the GPU index its MIG devices' indices start with.  In
+ * parentheses: `unless` binds more loosely than a comparison after it. */
+#define LEAF_PROCESSES                                                                             \
+    "(process_gpu_memory_MiB unless on (instance, job, index) "                                    \
+    "label_replace(gpu_memory_total_MiB{index=~\".*:.*\"}, \"index\", \"$1\", \"index\", "         \
+    "\"([^:]+):.*\"))"
 #define PROCESS_USERS(cond)                                                                        \
-    "label_replace(process_gpu_memory_MiB" cond ", \"username\", \"$1\", \"container\", \"(.+)\")"
+    "label_replace(" LEAF_PROCESSES cond ", \"username\", \"$1\", \"container\", \"(.+)\")"
 #define DCGM_USERS(cond)                                                                           \
     "label_join(DCGM_FI_DEV_FB_USED{pod!=\"\"}" cond                                               \
     ", \"username\", \"/\", \"namespace\", \"pod\")"
@@ -94,7 +101,7 @@ static const char *const queries[F_COUNT] = {
                 "sum by (instance, job) (DCGM_FI_DEV_POWER_USAGE" DCGM_PHYSICAL NOT_BLANK ")",
     [F_TEMP] = "max by (instance, job) (gpu_temperature_C" PHYSICAL " > -1000) or "
                "max by (instance, job) (DCGM_FI_DEV_GPU_TEMP" DCGM_PHYSICAL NOT_BLANK ")",
-    [F_PROCS] = "count by (instance, job) (process_gpu_memory_MiB)",
+    [F_PROCS] = "count by (instance, job) (count by (instance, job, pid) (" LEAF_PROCESSES "))",
     /* A process in a container is counted under its container (node.c); dcgm-exporter's pods
      * (its Kubernetes labels) stand in for users, "namespace/pod". */
     [F_USERS] = "topk by (instance, job) (" NODE_USERS_TEXT ", sum by (instance, job, username) "

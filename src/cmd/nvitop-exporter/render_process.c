@@ -137,30 +137,83 @@ static void process_labels(struct render_out *out, const struct render_input *in
     render_label(out, labels, "container", container, false);
 }
 
+/* One series set of the exposition: a process under one device. */
+struct process_row {
+    size_t process; /* index into the snapshot's processes */
+    size_t device;  /* the device whose labels it carries; NVT_NA_SIZE: none */
+};
+
+static bool pid_listed(const struct nvt_snapshot *snap, const struct process_row *rows, size_t from,
+                       size_t to, uint32_t pid) {
+    for (size_t r = from; r < to; r++) {
+        if (snap->processes[rows[r].process].pid == pid) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The rows in nvitop-exporter 1.7's order: device by device, each device's processes.  A GPU with
+ * MIG devices lists every process of its MIG devices too, once per pid (the first row of that pid
+ * gives the values), before the MIG devices list them: NVML's process query on a MIG-enabled GPU
+ * answers for all its instances, and 1.7 exports what it answers.  Processes of no known device
+ * come last.  rows has room for twice the processes; returns the count. */
+static size_t process_rows(const struct nvt_snapshot *snap, struct process_row *rows) {
+    size_t n = 0;
+    size_t processes = snap->process_count;
+    for (size_t slot = 0; slot < snap->device_count; slot++) {
+        const struct nvt_device_snapshot *d = &snap->devices[slot];
+        if (!d->info.is_mig && d->child_count > 0 && d->first_child != NVT_NA_SIZE) {
+            size_t first = n;
+            for (size_t i = 0; i < processes; i++) {
+                size_t device = snap->processes[i].device;
+                if (device >= d->first_child && device < d->first_child + d->child_count &&
+                    !pid_listed(snap, rows, first, n, snap->processes[i].pid)) {
+                    rows[n++] = (struct process_row){i, slot};
+                }
+            }
+        }
+        for (size_t i = 0; i < processes; i++) {
+            if (snap->processes[i].device == slot) {
+                rows[n++] = (struct process_row){i, slot};
+            }
+        }
+    }
+    for (size_t i = 0; i < processes; i++) {
+        if (snap->processes[i].device >= snap->device_count) {
+            rows[n++] = (struct process_row){i, NVT_NA_SIZE};
+        }
+    }
+    return n;
+}
+
 void render_processes(struct render_out *out, const struct render_input *in,
                       const struct strbuf *device_labels) {
     const struct nvt_snapshot *snap = in->snapshot;
-    size_t n = snap->process_count;
-    struct strbuf *labels = calloc(n != 0 ? n : 1, sizeof(*labels));
+    size_t capacity = 2 * snap->process_count + 1;
+    struct process_row *rows = calloc(capacity, sizeof(*rows));
+    struct strbuf *labels = calloc(capacity, sizeof(*labels));
     struct strbuf info = STRBUF_INIT;
-    if (labels == NULL) {
+    if (rows == NULL || labels == NULL) {
+        free(rows);
+        free(labels);
         out->ok = false;
         return;
     }
+    size_t n = process_rows(snap, rows);
     static const struct strbuf no_device = STRBUF_INIT;
-    for (size_t i = 0; i < n; i++) {
-        const struct nvt_gpu_process *p = &snap->processes[i];
+    for (size_t r = 0; r < n; r++) {
         /* The device's label text of this pass, or none for a process of an unknown device. */
         const struct strbuf *device =
-            p->device < snap->device_count ? &device_labels[p->device] : &no_device;
-        process_labels(out, in, i, device, &labels[i]);
+            rows[r].device != NVT_NA_SIZE ? &device_labels[rows[r].device] : &no_device;
+        process_labels(out, in, rows[r].process, device, &labels[r]);
     }
     static const char info_name[] = "process_info_info";
     render_family(out, info_name, "Process information.");
-    for (size_t i = 0; i < n; i++) {
-        const struct nvt_host_process *h = &snap->processes[i].host;
+    for (size_t r = 0; r < n; r++) {
+        const struct nvt_host_process *h = &snap->processes[rows[r].process].host;
         strbuf_clear(&info);
-        out->ok = strbuf_append(&info, strbuf_cstr(&labels[i]), labels[i].len) && out->ok;
+        out->ok = strbuf_append(&info, strbuf_cstr(&labels[r]), labels[r].len) && out->ok;
         render_label(out, &info, "status", status_name(h), false);
         render_label(out, &info, "command", command_text(h), false);
         struct render_text family = {info_name, sizeof(info_name) - 1};
@@ -171,15 +224,17 @@ void render_processes(struct render_out *out, const struct render_input *in,
         const char *name = process_families[metric].name;
         render_family(out, name, process_families[metric].help);
         struct render_text family = {name, strlen(name)};
-        for (size_t i = 0; i < n; i++) {
-            struct render_text process = {strbuf_cstr(&labels[i]), labels[i].len};
-            render_sample_text(out, family, process, "", 0,
-                               process_value(&snap->processes[i], (enum process_metric)metric));
+        for (size_t r = 0; r < n; r++) {
+            struct render_text process = {strbuf_cstr(&labels[r]), labels[r].len};
+            render_sample_text(
+                out, family, process, "", 0,
+                process_value(&snap->processes[rows[r].process], (enum process_metric)metric));
         }
     }
-    for (size_t i = 0; i < n; i++) {
-        strbuf_fini(&labels[i]);
+    for (size_t r = 0; r < n; r++) {
+        strbuf_fini(&labels[r]);
     }
     free(labels);
+    free(rows);
     strbuf_fini(&info);
 }

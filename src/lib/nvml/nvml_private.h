@@ -85,7 +85,14 @@ struct nvml_device {
     /* The slow fields of the last full reading, repeated by NVT_SAMPLE_DEVICES_FAST. */
     bool slow_known;
     struct nvt_device_state slow;
+    /* When the facts that change only by an administrator's hand (power limit, persistence,
+     * display and compute mode, and a fan the driver says is not there) were last read
+     * (nvml_state.c): full readings repeat them for NVML_FACTS_PERIOD_S. */
+    double facts_read_s;
+    bool fan_unsupported;
 };
+
+#define NVML_FACTS_PERIOD_S 30.0
 
 /*
  * Note an entry point that was needed: records it for nvt_missing_functions() when the result is

@@ -133,30 +133,27 @@ static void read_utilization(struct reader *r) {
     }
 }
 
-/* The fields nvitop's monitor refreshes only every 5 s (docs/nvitop-behaviour.md §3.16). */
-static void read_slow(struct reader *r) {
+/* The facts among the slow fields: set by an administrator (nvidia-smi -pl, -pm, -c), or a fan
+ * the board does not have.  nvitop asks for them at every reading; they are read again every
+ * NVML_FACTS_PERIOD_S here, the readings between repeat the last answers (4 or 5 NVML calls a GPU
+ * fewer each time). */
+static void read_facts(struct reader *r, struct nvml_device *device) {
     struct nvml_backend *b = r->backend;
     struct nvt_device_state *out = r->out;
     nvmlDevice_t h = r->handle;
+    double now = clock_monotonic_s();
+    if (device->slow_known && now - device->facts_read_s < NVML_FACTS_PERIOD_S) {
+        out->power_limit_mw = device->slow.power_limit_mw;
+        out->persistence_mode = device->slow.persistence_mode;
+        out->display_active = device->slow.display_active;
+        out->compute_mode = device->slow.compute_mode;
+        return;
+    }
+    device->facts_read_s = now;
     unsigned int value = 0;
     nvmlEnableState_t state = NVML_FEATURE_DISABLED;
-
-    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetFanSpeed, h, &value))) {
-        out->fan_speed_pct = value;
-    }
-    if (!lost(r)) {
-        out->temperature_c = read_temperature(r);
-    }
-    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPowerUsage, h, &value))) {
-        out->power_usage_mw = value;
-    }
     if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPowerManagementLimit, h, &value))) {
         out->power_limit_mw = value;
-    }
-    nvmlPstates_t pstate = NVML_PSTATE_UNKNOWN;
-    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPerformanceState, h, &pstate)) &&
-        pstate <= NVML_PSTATE_15) {
-        out->performance_state = (uint32_t)pstate;
     }
     if (!lost(r)) {
         bool success = ok(r, NVML_QUERY(b, nvmlDeviceGetPersistenceMode, h, &state));
@@ -166,16 +163,45 @@ static void read_slow(struct reader *r) {
         bool success = ok(r, NVML_QUERY(b, nvmlDeviceGetDisplayActive, h, &state));
         out->display_active = feature(success, state);
     }
+    nvmlComputeMode_t mode = NVML_COMPUTEMODE_DEFAULT;
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetComputeMode, h, &mode)) &&
+        mode < NVML_COMPUTEMODE_COUNT) {
+        out->compute_mode = (enum nvt_compute_mode)mode;
+    }
+    device->fan_unsupported = false; /* asked again below */
+}
+
+/* The fields nvitop's monitor refreshes only every 5 s (docs/nvitop-behaviour.md §3.16). */
+static void read_slow(struct reader *r, struct nvml_device *device) {
+    struct nvml_backend *b = r->backend;
+    struct nvt_device_state *out = r->out;
+    nvmlDevice_t h = r->handle;
+    unsigned int value = 0;
+
+    read_facts(r, device);
+    if (!lost(r) && !device->fan_unsupported) {
+        nvmlReturn_t result = NVML_QUERY(b, nvmlDeviceGetFanSpeed, h, &value);
+        if (ok(r, result)) {
+            out->fan_speed_pct = value;
+        }
+        device->fan_unsupported = result == NVML_ERROR_NOT_SUPPORTED;
+    }
+    if (!lost(r)) {
+        out->temperature_c = read_temperature(r);
+    }
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPowerUsage, h, &value))) {
+        out->power_usage_mw = value;
+    }
+    nvmlPstates_t pstate = NVML_PSTATE_UNKNOWN;
+    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetPerformanceState, h, &pstate)) &&
+        pstate <= NVML_PSTATE_15) {
+        out->performance_state = (uint32_t)pstate;
+    }
     unsigned long long ecc = 0;
     if (!lost(r) &&
         ok(r, NVML_QUERY(b, nvmlDeviceGetTotalEccErrors, h, NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
                          NVML_VOLATILE_ECC, &ecc))) {
         out->ecc_uncorrected_volatile = ecc;
-    }
-    nvmlComputeMode_t mode = NVML_COMPUTEMODE_DEFAULT;
-    if (!lost(r) && ok(r, NVML_QUERY(b, nvmlDeviceGetComputeMode, h, &mode)) &&
-        mode < NVML_COMPUTEMODE_COUNT) {
-        out->compute_mode = (enum nvt_compute_mode)mode;
     }
 }
 
@@ -300,7 +326,7 @@ void nvml_device_state(struct nvml_backend *backend, struct nvml_device *device,
             read_utilization(&r);
         }
         if (!device->is_mig && full) {
-            read_slow(&r);
+            read_slow(&r, device);
             if (!lost(&r)) {
                 remember_slow(device, out);
             }

@@ -218,7 +218,8 @@ bool replay_key(void *impl, int key, double now_s) {
 }
 
 static void draw_prompt(const struct replay *r, struct canvas *canvas, int y, int cols) {
-    const struct view_style style = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE};
+    const struct view_style style = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE,
+                                     VIEW_COLOR_DEFAULT};
     char text[256];
     snprintf(text, sizeof(text),
              "Jump to (HH:MM[:SS], YYYY-MM-DD HH:MM, @SECONDS): %s_   Enter: jump  Esc: cancel",
@@ -230,7 +231,7 @@ static void draw_prompt(const struct replay *r, struct canvas *canvas, int y, in
 /* "[=====|-----]": where the shown time is between the first and the last frame. */
 static void draw_bar(const struct replay *r, struct canvas *canvas, int y, int x, int width) {
     const struct view_style plain = {0};
-    const struct view_style mark = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD};
+    const struct view_style mark = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD, VIEW_COLOR_DEFAULT};
     double first = rec_reader_first_time(r->reader);
     double span = rec_reader_last_time(r->reader) - first;
     size_t shown = replay_shown_frame(r);
@@ -252,9 +253,10 @@ void replay_draw_timeline(void *impl, struct canvas *canvas, int y, int cols) {
         return;
     }
     const struct view_style plain = {0};
-    const struct view_style label = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE};
+    const struct view_style label = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE,
+                                     VIEW_COLOR_DEFAULT};
     const struct view_style state = {r->playing ? VIEW_COLOR_GREEN : VIEW_COLOR_YELLOW,
-                                     VIEW_ATTR_BOLD};
+                                     VIEW_ATTR_BOLD, VIEW_COLOR_DEFAULT};
     size_t shown = replay_shown_frame(r);
     char when[64];
     when_format(time_of(r, shown), when, sizeof(when));

@@ -194,8 +194,8 @@ static void environ_leave(struct tui_app *app) {
 /* One "NAME=value" line, newlines shown as ␤ (? in ASCII mode), name blue bold, '=' magenta. */
 static void entry_line(const char *entry, bool ascii, struct view_line *line) {
     const struct view_style plain = {0};
-    const struct view_style name = {VIEW_COLOR_BLUE, VIEW_ATTR_BOLD};
-    const struct view_style equals = {VIEW_COLOR_MAGENTA, 0};
+    const struct view_style name = {VIEW_COLOR_BLUE, VIEW_ATTR_BOLD, VIEW_COLOR_DEFAULT};
+    const struct view_style equals = {VIEW_COLOR_MAGENTA, 0, VIEW_COLOR_DEFAULT};
     size_t len = strcspn(entry, "=");
     view_line_add_n(line, entry, len, name);
     view_line_add(line, "=", equals);
@@ -211,7 +211,7 @@ static void entry_line(const char *entry, bool ascii, struct view_line *line) {
 }
 
 static void draw_title(struct tui_app *app, struct environ_state *st, struct canvas *canvas) {
-    const struct view_style prefix = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD};
+    const struct view_style prefix = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD, VIEW_COLOR_DEFAULT};
     const struct view_style plain = {0};
     int x = canvas_text(canvas, 0, 0, st->title, prefix);
     struct view_line full;
@@ -229,7 +229,7 @@ static void draw_title(struct tui_app *app, struct environ_state *st, struct can
     }
     view_line_fini(&full);
     view_line_fini(&cut);
-    const struct view_style rule = {VIEW_COLOR_GREEN, VIEW_ATTR_BOLD};
+    const struct view_style rule = {VIEW_COLOR_GREEN, VIEW_ATTR_BOLD, VIEW_COLOR_DEFAULT};
     canvas_fill(canvas, 1, 0, app->cols, "#", rule);
 }
 
@@ -251,7 +251,7 @@ static void clamp(struct tui_app *app, struct environ_state *st) {
 
 /* A notice in place of the list: a full-width bar, cyan reverse, as nvitop draws it. */
 static void notice_bar(struct tui_app *app, struct canvas *canvas, const char *text) {
-    const struct view_style notice = {VIEW_COLOR_CYAN, VIEW_ATTR_REVERSE};
+    const struct view_style notice = {VIEW_COLOR_CYAN, VIEW_ATTR_REVERSE, VIEW_COLOR_DEFAULT};
     canvas_fill(canvas, 2, 0, app->cols, " ", notice);
     canvas_text(canvas, 2, 0, text, notice);
 }
@@ -289,7 +289,7 @@ static void environ_draw(struct tui_app *app, struct canvas *canvas, double wall
             canvas_line(canvas, y, 0, &cut);
             if (i == st->selected) {
                 canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_CYAN);
-                canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFFFF);
+                canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFF);
             }
         }
         view_line_fini(&full);

@@ -92,9 +92,9 @@ static const struct row_colors row_colors[] = {
 #define OWN_FIRST_ROW 31
 #define RIGHT_COLUMN  39
 
-static void paint(struct canvas *canvas, int y, int x, int width, uint16_t color, uint16_t attrs) {
+static void paint(struct canvas *canvas, int y, int x, int width, uint16_t color, uint8_t attrs) {
     canvas_color(canvas, y, x, width, color);
-    canvas_attrs(canvas, y, x, width, attrs, 0xFFFF);
+    canvas_attrs(canvas, y, x, width, attrs, 0xFF);
 }
 
 /* Our lines' keys in cyan: the left key column, and a right-hand key where the line has one (the
@@ -134,7 +134,7 @@ static int draw_replay_keys(struct canvas *canvas) {
         }
     }
     canvas_attrs(canvas, HELP_LINE_COUNT - 1, 0, (int)strlen(replay_lines[0]), VIEW_ATTR_BOLD,
-                 0xFFFF);
+                 0xFF);
     row++; /* a blank line before the last */
     canvas_text(canvas, row, 0, help_lines[HELP_LINE_COUNT - 1], plain);
     return row;
@@ -177,16 +177,16 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
     paint(canvas, 1, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
     int last = replaying(app) ? draw_replay_keys(canvas) : HELP_LINE_COUNT - 1;
     paint(canvas, last, 0, width, VIEW_COLOR_CYAN, VIEW_ATTR_BOLD);
-    canvas_attrs(canvas, 3, 0, 17, VIEW_ATTR_BOLD, 0xFFFF);
+    canvas_attrs(canvas, 3, 0, 17, VIEW_ATTR_BOLD, 0xFF);
     static const int type_letters[] = {18, 30, 43};
     static const int first_letters[] = {21, 33, 48};
     for (int i = 0; i < 3; i++) {
         paint(canvas, 3, type_letters[i], 1, VIEW_COLOR_MAGENTA, VIEW_ATTR_BOLD);
-        canvas_attrs(canvas, 3, first_letters[i], 1, VIEW_ATTR_UNDERLINE, 0xFFFF);
+        canvas_attrs(canvas, 3, first_letters[i], 1, VIEW_ATTR_UNDERLINE, 0xFF);
     }
-    canvas_attrs(canvas, 5, 0, 21, VIEW_ATTR_BOLD, 0xFFFF);
+    canvas_attrs(canvas, 5, 0, 21, VIEW_ATTR_BOLD, 0xFF);
     for (int row = 6; row <= 7; row++) {
-        const uint16_t attrs = VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC;
+        const uint8_t attrs = VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC;
         paint(canvas, row, 21, 5, VIEW_COLOR_GREEN, attrs);
         paint(canvas, row, 36, 8, VIEW_COLOR_YELLOW, attrs);
         paint(canvas, row, 54, 5, VIEW_COLOR_RED, attrs);
@@ -199,7 +199,7 @@ static void help_screen_draw(struct tui_app *app, struct canvas *canvas, double 
         }
         /* The red rows are the process-mutating keys that --readonly disables. */
         if (readonly && rc->right == VIEW_COLOR_RED) {
-            canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFFFF);
+            canvas_attrs(canvas, rc->row, 39, width - 39, VIEW_ATTR_DIM, 0xFF);
         } else if (help_lines[rc->row] == NULL || strlen(help_lines[rc->row]) > 39) {
             paint(canvas, rc->row, RIGHT_COLUMN, 13, rc->right, VIEW_ATTR_BOLD);
         }

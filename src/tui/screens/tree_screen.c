@@ -214,7 +214,8 @@ static void tree_leave(struct tui_app *app) {
 }
 
 static void draw_header(struct tui_app *app, struct tree_state *st, struct canvas *canvas) {
-    const struct view_style header_style = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE};
+    const struct view_style header_style = {VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE,
+                                            VIEW_COLOR_DEFAULT};
     struct view_line line;
     view_line_init(&line);
     if (st->x_offset < (int)st->tree.command_col) {
@@ -259,15 +260,15 @@ static void paint_row(const struct tui_app *app, const struct tree_state *st, st
     bool tagged = is_tagged(st, row->pid);
     if (st->selected && st->index == i) {
         canvas_color(canvas, y, 0, app->cols, tagged ? VIEW_COLOR_YELLOW : VIEW_COLOR_GREEN);
-        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFFFF);
+        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE, 0xFF);
     } else if (tagged) {
         canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_YELLOW);
         canvas_attrs(canvas, y, 0, app->cols,
-                     row->owned ? VIEW_ATTR_BOLD : VIEW_ATTR_BOLD | VIEW_ATTR_DIM, 0xFFFF);
+                     row->owned ? VIEW_ATTR_BOLD : VIEW_ATTR_BOLD | VIEW_ATTR_DIM, 0xFF);
     } else if (!row->owned) {
         /* As nvitop: the whole row dim in the default colour, the tree's green prefix included. */
         canvas_color(canvas, y, 0, app->cols, VIEW_COLOR_DEFAULT);
-        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_DIM, 0xFFFF);
+        canvas_attrs(canvas, y, 0, app->cols, VIEW_ATTR_DIM, 0xFF);
     }
 }
 
@@ -309,7 +310,7 @@ static void tree_draw(struct tui_app *app, struct canvas *canvas, double wall_s)
     bool hint = app_can_signal(app) && signal_targets(st, &targets) > 0;
     if (hint) {
         free(targets);
-        signal_hint_draw(canvas, 0, app->cols);
+        signal_hint_draw_header(canvas, 0, app->cols);
     }
 }
 

@@ -29,7 +29,8 @@ int device_panel_height(const struct tui_app *app, bool compact) {
 
 static void draw_clock_line(struct canvas *canvas, int y, double wall_s) {
     const struct view_style plain = {0};
-    const struct view_style key = {VIEW_COLOR_MAGENTA, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC};
+    const struct view_style key = {VIEW_COLOR_MAGENTA, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC,
+                                   VIEW_COLOR_DEFAULT};
     time_t now = (time_t)wall_s;
     struct tm local;
     char text[64] = "";
@@ -43,7 +44,7 @@ static void draw_clock_line(struct canvas *canvas, int y, double wall_s) {
     static const int key_offsets[] = {7, 18}; /* the `h` and the `q` */
     for (size_t i = 0; i < ARRAY_SIZE(key_offsets); i++) {
         canvas_color(canvas, y, x + key_offsets[i], 1, key.color);
-        canvas_attrs(canvas, y, x + key_offsets[i], 1, key.attrs, 0xFFFF);
+        canvas_attrs(canvas, y, x + key_offsets[i], 1, key.attrs, 0xFF);
     }
 }
 

@@ -91,11 +91,22 @@ static void free_device_histories(struct app_histories *histories, size_t g) {
     histories->device[g] = NULL;
 }
 
-static bool ensure_device_histories(struct app_histories *histories, size_t count) {
+/* Start a history at start_s unless that is NaN (a recording's: from its first value). */
+static void start_history(struct history *history, double start_s) {
+    if (!isnan(start_s)) {
+        history_start(history, start_s);
+    }
+}
+
+static bool ensure_device_histories(struct app_histories *histories, size_t count, double now_s) {
     if (histories->device_count == count && histories->device[0] != NULL &&
         histories->device[1] != NULL) {
         return true;
     }
+    /* The first ones count from the graphs' start, as nvitop makes them with the panel; those made
+     * again for a new set of devices from now. */
+    bool first = histories->device[0] == NULL && histories->device[1] == NULL;
+    double start_s = isnan(histories->start_s) ? NAN : first ? histories->start_s : now_s;
     bool ok = true;
     for (size_t g = 0; g < APP_GRAPHS; g++) {
         free_device_histories(histories, g);
@@ -105,6 +116,7 @@ static bool ensure_device_histories(struct app_histories *histories, size_t coun
         ok = ok && histories->device[g] != NULL;
         for (size_t i = 0; histories->device[g] != NULL && i < count; i++) {
             history_init(&histories->device[g][i]);
+            start_history(&histories->device[g][i], start_s);
         }
     }
     histories->device_count = count;
@@ -123,11 +135,25 @@ void app_set_graph(struct tui_app *app, size_t g, enum tui_graph_metric metric) 
         return;
     }
     app->graphs[g] = metric;
+    double start_s = isnan(histories->start_s) ? NAN : app->now_s;
     history_fini(&histories->gpu[g]);
     history_init(&histories->gpu[g]);
+    start_history(&histories->gpu[g], start_s);
     for (size_t i = 0; histories->device[g] != NULL && i < histories->device_count; i++) {
         history_fini(&histories->device[g][i]);
         history_init(&histories->device[g][i]);
+        start_history(&histories->device[g][i], start_s);
+    }
+}
+
+void app_start_graphs(struct tui_app *app, double now_s) {
+    struct app_histories *h = &app->histories;
+    h->start_s = now_s;
+    history_start(&h->cpu, now_s);
+    history_start(&h->memory, now_s);
+    history_start(&h->swap, now_s);
+    for (size_t g = 0; g < APP_GRAPHS; g++) {
+        history_start(&h->gpu[g], now_s);
     }
 }
 
@@ -144,7 +170,7 @@ void host_panel_record(struct tui_app *app, const struct nvt_snapshot *snap, dou
     for (size_t g = 0; g < APP_GRAPHS; g++) {
         history_add(&histories->gpu[g], now_s, gpu_average(app, snap, app->graphs[g]));
     }
-    if (!ensure_device_histories(histories, snap->device_count)) {
+    if (!ensure_device_histories(histories, snap->device_count, now_s)) {
         return;
     }
     for (size_t slot = 0; slot < snap->device_count; slot++) {

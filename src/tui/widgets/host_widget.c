@@ -76,7 +76,7 @@ static void draw_frame(struct canvas *canvas, int y, int width, int joint, int b
                        int height) {
     const struct view_style plain = {0};
     const int axis = height / 2 - 1; /* the time-axis rule between the graphs */
-    const struct view_style dim = {0, VIEW_ATTR_DIM};
+    const struct view_style dim = {0, VIEW_ATTR_DIM, VIEW_COLOR_DEFAULT};
     bool right = width >= 100;
     canvas_text(canvas, y - 1, 0,
                 "╞═══════════════════════════════╧══════════════════════╧══════════════════════╡",

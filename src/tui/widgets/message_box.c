@@ -272,6 +272,9 @@ static void draw_frame(const struct message_box *box, struct canvas *canvas, int
     canvas_text(canvas, row, x + 2 + inner, "╛ ", plain);
 }
 
+/* An option's colours as nvitop sets them: a signal's name in red with its letter bold and
+ * underlined; the chosen button in standout and bold with foreground and background swapped, so
+ * that its name stands on red (reversed by standout) instead of being drawn in red. */
 static void color_option(struct canvas *canvas, int y, int x, int i, bool current) {
     const struct option_info *option = &options[i];
     int name_x = x + 6 + i * SLOT_WIDTH + option->name_offset;
@@ -282,8 +285,11 @@ static void color_option(struct canvas *canvas, int y, int x, int i, bool curren
         }
     }
     if (option->signal_number != 0) {
-        canvas_color(canvas, y, name_x, option->name_len, VIEW_COLOR_RED);
-        canvas_color(canvas, y, name_x + option->hot_offset, 1, VIEW_COLOR_RED);
+        if (current) {
+            canvas_background(canvas, y, name_x, option->name_len, VIEW_COLOR_RED);
+        } else {
+            canvas_color(canvas, y, name_x, option->name_len, VIEW_COLOR_RED);
+        }
     }
     canvas_attrs(canvas, y, name_x + option->hot_offset, 1, VIEW_ATTR_BOLD | VIEW_ATTR_UNDERLINE,
                  0);

@@ -46,10 +46,14 @@ static void test_single_target_layout(void **state) {
     for (int i = 0; i < 8; i++) {
         assert_row(canvas, 8 + i, expected[i]);
     }
-    /* The current button is standout over its three rows; option names are red. */
+    /* The current button is standout over its three rows, its name on a red background (nvitop
+     * swaps the colours of the chosen option); the other names are red on the default. */
     assert_true(canvas_cell(canvas, 12, 13)->style.attrs & VIEW_ATTR_STANDOUT);
     assert_false(canvas_cell(canvas, 12, 27)->style.attrs & VIEW_ATTR_STANDOUT);
-    assert_int_equal(canvas_cell(canvas, 13, 15)->style.color, VIEW_COLOR_RED);
+    assert_int_equal(canvas_cell(canvas, 13, 15)->style.color, VIEW_COLOR_DEFAULT);
+    assert_int_equal(canvas_cell(canvas, 13, 15)->style.bg, VIEW_COLOR_RED);
+    assert_int_equal(canvas_cell(canvas, 13, 29)->style.color, VIEW_COLOR_RED);
+    assert_int_equal(canvas_cell(canvas, 13, 29)->style.bg, VIEW_COLOR_DEFAULT);
     assert_true(canvas_cell(canvas, 13, 18)->style.attrs & VIEW_ATTR_UNDERLINE);
     /* Everything else is dimmed. */
     assert_true(canvas_cell(canvas, 0, 0)->style.attrs & VIEW_ATTR_DIM);

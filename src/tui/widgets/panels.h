@@ -52,6 +52,10 @@ void process_panel_draw(struct tui_app *app, struct canvas *canvas, int y, bool 
  * right of row y (the main screen's caution line, the tree view's header). */
 void signal_hint_draw(struct canvas *canvas, int y, int right);
 
+/* The same hint inside a cyan reverse header (the tree view's), a blank before it, as nvitop
+ * draws it there: keys on yellow, signal names on red (shown reversed: yellow and red on cyan). */
+void signal_hint_draw_header(struct canvas *canvas, int y, int right);
+
 /* The process row drawn at stack row y, or -1. */
 int process_panel_row_at(const struct tui_app *app, int y);
 

@@ -47,24 +47,44 @@ int process_panel_height(const struct tui_app *app, bool compact) {
     return 1 + (5 + rows > 6 ? 5 + rows : 6);
 }
 
+/* The hint's keys and signal names: offset in the text, width, and whether it is a key. */
+static const struct {
+    int offset;
+    int width;
+    bool key;
+} hint_spans[] = {{7, 2, true},   {10, 3, false}, {15, 1, true},
+                  {17, 4, false}, {23, 1, true},  {25, 4, false}};
+
 void signal_hint_draw(struct canvas *canvas, int y, int right) {
-    static const struct {
-        int offset;
-        int width;
-        bool key;
-    } spans[] = {{7, 2, true},   {10, 3, false}, {15, 1, true},
-                 {17, 4, false}, {23, 1, true},  {25, 4, false}};
     const struct view_style plain = {0};
     int x = right - (int)strlen(SIGNAL_HINT);
     canvas_text(canvas, y, x, SIGNAL_HINT, plain);
-    for (size_t i = 0; i < ARRAY_SIZE(spans); i++) {
-        int at = x + spans[i].offset;
-        if (spans[i].key) {
-            canvas_color(canvas, y, at, spans[i].width, VIEW_COLOR_MAGENTA);
-            canvas_attrs(canvas, y, at, spans[i].width, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC, 0xFFFF);
+    for (size_t i = 0; i < ARRAY_SIZE(hint_spans); i++) {
+        int at = x + hint_spans[i].offset;
+        int width = hint_spans[i].width;
+        if (hint_spans[i].key) {
+            canvas_color(canvas, y, at, width, VIEW_COLOR_MAGENTA);
+            canvas_attrs(canvas, y, at, width, VIEW_ATTR_BOLD | VIEW_ATTR_ITALIC, 0xFF);
         } else {
-            canvas_color(canvas, y, at, spans[i].width, VIEW_COLOR_RED);
-            canvas_attrs(canvas, y, at, spans[i].width, VIEW_ATTR_BOLD, 0xFFFF);
+            canvas_color(canvas, y, at, width, VIEW_COLOR_RED);
+            canvas_attrs(canvas, y, at, width, VIEW_ATTR_BOLD, 0xFF);
+        }
+    }
+}
+
+void signal_hint_draw_header(struct canvas *canvas, int y, int right) {
+    const struct view_style header =
+        view_style_make(VIEW_COLOR_CYAN, VIEW_ATTR_BOLD | VIEW_ATTR_REVERSE);
+    int x = right - (int)strlen(SIGNAL_HINT);
+    canvas_text(canvas, y, x - 1, " " SIGNAL_HINT, header);
+    for (size_t i = 0; i < ARRAY_SIZE(hint_spans); i++) {
+        int at = x + hint_spans[i].offset;
+        int width = hint_spans[i].width;
+        if (hint_spans[i].key) {
+            canvas_background(canvas, y, at, width, VIEW_COLOR_YELLOW);
+            canvas_attrs(canvas, y, at, width, VIEW_ATTR_ITALIC, 0);
+        } else {
+            canvas_background(canvas, y, at, width, VIEW_COLOR_RED);
         }
     }
 }
@@ -72,8 +92,8 @@ void signal_hint_draw(struct canvas *canvas, int y, int right) {
 static void draw_caution_line(const struct tui_app *app, struct canvas *canvas, int y) {
     int width = panel_width(app);
     if (app->view.superuser) {
-        const struct view_style caution = {VIEW_COLOR_YELLOW, VIEW_ATTR_ITALIC};
-        const struct view_style mark = {VIEW_COLOR_RED, VIEW_ATTR_BLINK};
+        const struct view_style caution = {VIEW_COLOR_YELLOW, VIEW_ATTR_ITALIC, VIEW_COLOR_DEFAULT};
+        const struct view_style mark = {VIEW_COLOR_RED, VIEW_ATTR_BLINK, VIEW_COLOR_DEFAULT};
         canvas_text(canvas, y, 1, CAUTION_TEXT, caution);
         canvas_text(canvas, y, 1, "!", mark);
     }
@@ -108,8 +128,8 @@ static void draw_host_titles(const struct tui_app *app, struct canvas *canvas, i
     canvas_text(canvas, y, width - 2, " │", plain);
 }
 
-static void mark(struct canvas *canvas, int y, int x, int width, uint16_t attrs) {
-    canvas_attrs(canvas, y, x, width, attrs, 0xFFFF);
+static void mark(struct canvas *canvas, int y, int x, int width, uint8_t attrs) {
+    canvas_attrs(canvas, y, x, width, attrs, 0xFF);
 }
 
 static void draw_sort_indicator(const struct tui_app *app, struct canvas *canvas, int y) {
@@ -190,7 +210,7 @@ static void paint_row(struct tui_app *app, struct canvas *canvas, int y, size_t 
         return;
     }
     if (selection_is_same_on_host(selection, row)) {
-        const struct view_style marker = {0, VIEW_ATTR_BOLD | VIEW_ATTR_BLINK};
+        const struct view_style marker = {0, VIEW_ATTR_BOLD | VIEW_ATTR_BLINK, VIEW_COLOR_DEFAULT};
         canvas_text(canvas, y, 1, "=", marker);
     }
     if (tagged) {
@@ -230,7 +250,7 @@ static void draw_rows(struct tui_app *app, struct canvas *canvas, int y, bool co
              * processes still say so (as nvitop does), within the host columns. */
             struct view_line text;
             view_line_init(&text);
-            const struct view_style style = {(uint16_t)row->command_color, 0};
+            const struct view_style style = {(uint16_t)row->command_color, 0, VIEW_COLOR_DEFAULT};
             int room = width - HOST_COLUMN - 2;
             int cells = canvas_text_width(row->command, strlen(row->command));
             view_line_add_fit(&text, row->command, (size_t)(cells < room ? cells : room), false,

@@ -61,7 +61,7 @@ static void push_span(struct view_line *line, size_t start, size_t len, struct v
 }
 
 static bool style_is_plain(struct view_style style) {
-    return style.color == VIEW_COLOR_DEFAULT && style.attrs == 0;
+    return style.color == VIEW_COLOR_DEFAULT && style.attrs == 0 && style.bg == VIEW_COLOR_DEFAULT;
 }
 
 void view_line_add_n(struct view_line *line, const char *text, size_t len,

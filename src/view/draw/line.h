@@ -35,9 +35,11 @@ enum view_attr {
     VIEW_ATTR_STANDOUT = 1U << 6
 };
 
+/* Four bytes: the canvas holds one per cell, twice (what is drawn and what the terminal shows). */
 struct view_style {
     uint16_t color; /* enum view_color */
-    uint16_t attrs; /* enum view_attr bits */
+    uint8_t attrs;  /* enum view_attr bits */
+    uint8_t bg;     /* background: VIEW_COLOR_DEFAULT or one of the eight (no gradients) */
 };
 
 /* A run of bytes of the line's text drawn with one style. */
@@ -66,7 +68,7 @@ struct view_lines {
 
 /* Styles used everywhere. */
 static inline struct view_style view_style_make(enum view_color color, unsigned attrs) {
-    struct view_style style = {(uint16_t)color, (uint16_t)attrs};
+    struct view_style style = {(uint16_t)color, (uint8_t)attrs, VIEW_COLOR_DEFAULT};
     return style;
 }
 

@@ -8,7 +8,7 @@
 #include "nvt_cmocka.h"
 #include "view/render_ansi.h"
 
-static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0};
+static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0, VIEW_COLOR_DEFAULT};
 
 static char *render(const struct view_line *line, bool color, bool ascii) {
     static char buf[1024];

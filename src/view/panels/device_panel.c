@@ -42,7 +42,7 @@ struct panel {
     size_t selected_slot;
 };
 
-static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0};
+static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0, VIEW_COLOR_DEFAULT};
 
 size_t view_shown_devices(const struct nvt_snapshot *snap, const struct view_config *config,
                           size_t *slots, size_t max) {

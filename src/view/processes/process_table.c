@@ -20,7 +20,7 @@
 
 #define HOST_COLUMNS 45 /* cells before the host columns plus the closing " │" */
 
-static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0};
+static const struct view_style plain = {VIEW_COLOR_DEFAULT, 0, VIEW_COLOR_DEFAULT};
 
 static bool host_is_gone(const struct nvt_host_process *host) {
     return host->status == NVT_HOST_GONE || host->status == NVT_HOST_NOT_IN_NAMESPACE;

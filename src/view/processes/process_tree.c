@@ -402,7 +402,7 @@ static void emit_rows(struct builder *b, const struct flat *flat) {
         widen(&w, &texts[i]);
     }
     const struct view_style plain = {0};
-    const struct view_style prefix_style = {VIEW_COLOR_GREEN, VIEW_ATTR_BOLD};
+    const struct view_style prefix_style = {VIEW_COLOR_GREEN, VIEW_ATTR_BOLD, VIEW_COLOR_DEFAULT};
     view_line_init(&tree->header);
     add_columns(&tree->header, &w, "PID", "USER", "DEVICE", "NLWP", "%CPU", "%MEM", "TIME");
     tree->command_col = view_line_width(&tree->header);
