@@ -51,11 +51,13 @@ void scenario_pop(struct scenario_ctx *ctx);
 int scenario_fail(struct scenario_ctx *ctx, enum scenario_target target, const char *format, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Splits "${NAME}" / "${NAME:-default}" into name and default (NULL when absent).  The name and
- * default are copied into `buf`.  Returns false when the text has another shape.  In
- * scenario_process.c (pids were the first placeholders). */
-bool scenario_split_placeholder(const char *text, char *buf, size_t size, const char **name,
-                                const char **fallback);
+/* The text a placeholder value "${NAME}" / "${NAME:-default}" stands for: the environment
+ * variable NAME when set and not empty, else the default.  *origin is NAME or "default", for
+ * messages about the text.  `buf` holds the copies the pointers point into.  A value of another
+ * shape fails with "expected <expected>"; a variable not set without a default fails too.
+ * Returns 0 or -1.  In scenario_process.c (pids were the first placeholders). */
+int scenario_placeholder_text(struct scenario_ctx *ctx, const json_t *value, char *buf, size_t size,
+                              const char *expected, const char **text, const char **origin);
 
 /* Records an allocation failure and returns -1. */
 int scenario_no_memory(struct scenario_ctx *ctx);

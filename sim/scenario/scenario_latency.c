@@ -29,27 +29,19 @@ static int read_seconds(struct scenario_ctx *ctx, const json_t *value, double *s
         return check_seconds(ctx, json_number_value(value), seconds);
     }
     char buf[256];
-    const char *name = NULL;
-    const char *fallback = NULL;
-    if (!json_is_string(value) ||
-        !scenario_split_placeholder(json_string_value(value), buf, sizeof(buf), &name, &fallback)) {
-        return scenario_fail(ctx, SCENARIO_AT_VALUE,
-                             "expected seconds (a number or a placeholder \"${NAME:-seconds}\")");
-    }
-    const char *env = getenv(name);
-    const char *text = env != NULL && env[0] != '\0' ? env : fallback;
-    if (text == NULL) {
-        return scenario_fail(ctx, SCENARIO_AT_VALUE,
-                             "environment variable %s is not set and the placeholder has no "
-                             "default",
-                             name);
+    const char *text = NULL;
+    const char *origin = NULL;
+    if (scenario_placeholder_text(ctx, value, buf, sizeof(buf),
+                                  "seconds (a number or a placeholder \"${NAME:-seconds}\")", &text,
+                                  &origin) != 0) {
+        return -1;
     }
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
     if (end == text || *end != '\0' || errno != 0) {
-        return scenario_fail(ctx, SCENARIO_AT_VALUE, "%s \"%s\" is not a number of seconds",
-                             text == env ? name : "default", text);
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "%s \"%s\" is not a number of seconds", origin,
+                             text);
     }
     return check_seconds(ctx, v, seconds);
 }

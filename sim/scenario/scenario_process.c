@@ -42,8 +42,8 @@ static bool parse_pid(const char *text, unsigned int *pid) {
     return true;
 }
 
-bool scenario_split_placeholder(const char *text, char *buf, size_t size, const char **name,
-                                const char **fallback) {
+static bool split_placeholder(const char *text, char *buf, size_t size, const char **name,
+                              const char **fallback) {
     size_t len = strlen(text);
     if (len < 4 || len >= size || strncmp(text, "${", 2) != 0 || text[len - 1] != '}') {
         return false;
@@ -68,6 +68,26 @@ bool scenario_split_placeholder(const char *text, char *buf, size_t size, const 
     return true;
 }
 
+int scenario_placeholder_text(struct scenario_ctx *ctx, const json_t *value, char *buf, size_t size,
+                              const char *expected, const char **text, const char **origin) {
+    const char *name = NULL;
+    const char *fallback = NULL;
+    if (!json_is_string(value) ||
+        !split_placeholder(json_string_value(value), buf, size, &name, &fallback)) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected %s", expected);
+    }
+    const char *env = getenv(name);
+    *text = env != NULL && env[0] != '\0' ? env : fallback;
+    *origin = *text == env ? name : "default";
+    if (*text == NULL) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE,
+                             "environment variable %s is not set and the placeholder has no "
+                             "default",
+                             name);
+    }
+    return 0;
+}
+
 static int read_pid(struct scenario_ctx *ctx, const json_t *value, void *base) {
     struct sim_process *proc = base;
     if (json_is_integer(value)) {
@@ -80,24 +100,16 @@ static int read_pid(struct scenario_ctx *ctx, const json_t *value, void *base) {
         return 0;
     }
     char buf[256];
-    const char *name = NULL;
-    const char *fallback = NULL;
-    if (!json_is_string(value) ||
-        !scenario_split_placeholder(json_string_value(value), buf, sizeof(buf), &name, &fallback)) {
-        return scenario_fail(ctx, SCENARIO_AT_VALUE,
-                             "expected a pid or a placeholder \"${NAME}\" / \"${NAME:-default}\"");
-    }
-    const char *env = getenv(name);
-    const char *text = env != NULL && env[0] != '\0' ? env : fallback;
-    if (text == NULL) {
-        return scenario_fail(ctx, SCENARIO_AT_VALUE,
-                             "environment variable %s is not set and the placeholder has no "
-                             "default",
-                             name);
+    const char *text = NULL;
+    const char *origin = NULL;
+    if (scenario_placeholder_text(ctx, value, buf, sizeof(buf),
+                                  "a pid or a placeholder \"${NAME}\" / \"${NAME:-default}\"",
+                                  &text, &origin) != 0) {
+        return -1;
     }
     if (!parse_pid(text, &proc->pid)) {
-        return scenario_fail(ctx, SCENARIO_AT_VALUE, "%s \"%s\" is not a pid in 1..%d",
-                             text == env ? name : "default", text, SIM_PID_MAX);
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "%s \"%s\" is not a pid in 1..%d", origin,
+                             text, SIM_PID_MAX);
     }
     return 0;
 }
