@@ -73,7 +73,6 @@ fi
 # "stop" exists.  (Not until its standard input ends: a wine process, or the wineserver it starts,
 # can inherit a pipe's other end and keep it open for ever; a soak run hung 40 minutes on that.)
 dir=$(mktemp -d "${TMPDIR:-/tmp}/nvt-wine-sim.XXXXXX")
-# Before the trap: dash runs an EXIT trap in a command substitution's subshell too.
 stop=$(winpath "$dir/stop")
 cleanup() {
     : >"$dir/stop"
@@ -92,10 +91,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-"$wine" "$build/tests/standin.exe" "$count" "$stop" </dev/null >"$dir/pids" 2>"$dir/err" &
+# The files exist before the stand-in starts: the loop below must not read them before the
+# background job has created them (grep -c then prints nothing).
+: >"$dir/pids"
+: >"$dir/err"
+"$wine" "$build/tests/standin.exe" "$count" "$stop" </dev/null >>"$dir/pids" 2>>"$dir/err" &
 standin_pid=$!
 tries=0
-while [ "$(grep -c '^NVT_STANDIN_' "$dir/pids" 2>/dev/null || true)" -lt "$count" ]; do
+while [ "$(grep -c '^NVT_STANDIN_' "$dir/pids" || true)" -lt "$count" ]; do
     tries=$((tries + 1))
     if [ "$tries" -gt 600 ] || ! kill -0 "$standin_pid" 2>/dev/null; then
         echo "wine-sim.sh: the stand-ins did not start" >&2
