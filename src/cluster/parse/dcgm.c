@@ -222,8 +222,10 @@ static void append_label(struct strbuf *out, const char *name, const char *value
     append(out, "\"");
 }
 
+/* A value that is not finite is no reading (docs/cluster.md): NaN, which Prometheus text spells
+ * so ("%g" would write "-inf", which it does not read). */
 static void append_value(struct strbuf *out, double v) {
-    check(isnan(v) ? strbuf_append_str(out, " NaN\n") : strbuf_appendf(out, " %.17g\n", v));
+    check(!isfinite(v) ? strbuf_append_str(out, " NaN\n") : strbuf_appendf(out, " %.17g\n", v));
 }
 
 /* name{hostname="...",index="...",devicename="...",uuid="..."} value */
