@@ -6,11 +6,13 @@
 #
 # Collects: nvidia-smi -q and --query-compute-apps (when nvidia-smi exists), the entry points the
 # driver library exports (nm -D), every answer nvml-walk reads, nvitop -1, --json and -q, the
-# list-devices example, a monitor capture (20 s; HW_CHECK_MONITOR_S overrides), all while a small
-# CUDA job runs (when PyTorch is importable), and writes what it read as a scenario file
-# (OUTDIR/scenario.json).  Nothing is installed: the build directory (BUILD, default ./build)
+# list-devices example, nvisel, CUDA's view of CUDA_VISIBLE_DEVICES (the probe helper), the wall
+# time of nvitop -1, one scrape of the exporter and a monitor capture (20 s; HW_CHECK_MONITOR_S
+# overrides), all while a small CUDA job runs (when PyTorch is importable), and writes what it
+# read as a scenario file (OUTDIR/scenario.json).  Nothing is installed: the build directory (BUILD, default ./build)
 # is used as it is, and build/hw-libs/ (made by `hw-check.sh --pack`: the shared libraries our
-# programs need, found with ldd) is put on the library path when present.
+# programs need, found with ldd) is put on the library path when present, build/hw-tools/ (tmux
+# and nm) on the end of PATH and build/hw-terminfo/ on TERMINFO_DIRS.
 set -u
 
 usage() {
@@ -23,25 +25,49 @@ build=${BUILD:-$root/build}
 programs="$build/bin/nvitop $build/tests/nvml-walk $build/examples/example-list-devices"
 
 # --pack: copy the shared libraries our programs need (but not the C library or the driver,
-# which the GPU machine has) next to the build, for carrying to a machine that lacks them.
+# which the GPU machine has) next to the build, for carrying to a machine that lacks them; with
+# them tmux and nm (which a GPU machine's image may lack) and the terminal descriptions the
+# monitor capture uses.
 if [ "${1:-}" = "--pack" ]; then
-    mkdir -p "$build/hw-libs" || exit 1
-    for p in $programs; do
+    mkdir -p "$build/hw-libs" "$build/hw-tools" "$build/hw-terminfo" || exit 1
+    tools=
+    for t in tmux nm; do
+        if command -v "$t" >/dev/null 2>&1; then
+            cp -L "$(command -v "$t")" "$build/hw-tools/" || exit 1
+            tools="$tools $build/hw-tools/$t"
+        fi
+    done
+    for p in $programs "$build"/bin/* $tools; do
         ldd "$p" 2>/dev/null | awk '$3 ~ /^\// {print $3}'
     done | sort -u | while read -r lib; do
         case $(basename "$lib") in
-        libc.so* | libm.so* | libdl.so* | libpthread.so* | librt.so* | ld-linux* | libnvidia-ml*) ;;
+        libc.so* | libm.so* | libdl.so* | libpthread.so* | librt.so* | libresolv.so* | \
+            libutil.so* | libanl.so* | libnss_* | ld-linux* | libnvidia-ml*) ;;
         *) cp -L "$lib" "$build/hw-libs/" ;;
         esac
     done
-    echo "hw-check: $(ls "$build/hw-libs" | wc -l) libraries in $build/hw-libs"
+    for t in s/screen s/screen-256color t/tmux t/tmux-256color x/xterm x/xterm-256color; do
+        for dir in /etc/terminfo /lib/terminfo /usr/share/terminfo; do
+            if [ -e "$dir/$t" ]; then
+                mkdir -p "$build/hw-terminfo/${t%/*}" && cp -L "$dir/$t" "$build/hw-terminfo/$t"
+                break
+            fi
+        done
+    done
+    echo "hw-check: $(ls "$build/hw-libs" | wc -l) libraries in $build/hw-libs," \
+        "$(ls "$build/hw-tools" | wc -l) tools in $build/hw-tools"
     exit 0
 fi
 
 [ $# -eq 1 ] || usage
 out=$1
 mkdir -p "$out" || exit 1
+# Python (the CUDA job, the scrape) keeps the machine's own library path: the carried libraries
+# are Debian's and may be older than the ones its modules need.
+host_ld=${LD_LIBRARY_PATH:-}
 [ -d "$build/hw-libs" ] && LD_LIBRARY_PATH="$build/hw-libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+[ -d "$build/hw-tools" ] && PATH="$PATH:$build/hw-tools"
+[ -d "$build/hw-terminfo" ] && export TERMINFO_DIRS="$build/hw-terminfo:"
 export LD_LIBRARY_PATH="${LD_LIBRARY_PATH:-}"
 monitor_s=${HW_CHECK_MONITOR_S:-20}
 log="$out/hw-check.log"
@@ -68,8 +94,9 @@ echo "driver: ${driver:-not found}" >>"$log"
 
 # A small CUDA job, so that the process lists have something real in them.
 job=
-if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
-    python3 -c '
+if env LD_LIBRARY_PATH="$host_ld" python3 -c \
+    'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+    env LD_LIBRARY_PATH="$host_ld" python3 -c '
 import time, torch
 x = torch.randn(4096, 4096, device="cuda")
 end = time.time() + 90
@@ -93,11 +120,38 @@ step nvitop-once.txt 60 "$build/bin/nvitop" -1
 step nvitop.json 60 "$build/bin/nvitop" --json
 step nvitop-query.txt 60 "$build/bin/nvitop" -q
 step list-devices.txt 60 "$build/examples/example-list-devices"
+step nvisel.txt 60 sh -c "'$build/bin/nvisel' --newline; '$build/bin/nvisel' -O uuid -f 1GiB"
+# CUDA's own view of CUDA_VISIBLE_DEVICES, through the probe helper and the real libcuda.
+step cuda-visible.txt 60 env CUDA_VISIBLE_DEVICES=0 NVITOP_CUDA_PROBE="$build/bin/nvitop-cuda-probe" \
+    "$build/bin/nvitop" -1 --only-visible
+# Wall time of nvitop -1, five times, beside two floors: the list-devices example (NVML's
+# initialisation and a few queries) and nvidia-smi -L.
+# shellcheck disable=SC2016
+step timing.txt 120 sh -c 'for what in "$1/bin/nvitop -1" "$1/examples/example-list-devices" \
+    "nvidia-smi -L"; do for i in 1 2 3 4 5; do s=$(date +%s%N); $what >/dev/null 2>&1
+    e=$(date +%s%N); echo "$what run $i: $(((e - s) / 1000000)) ms"; done; done' sh "$build"
+# The exporter for a few seconds, and one scrape of /metrics.
+port=${HW_CHECK_PORT:-19473}
+"$build/bin/nvitop-exporter" --bind-address 127.0.0.1 --port "$port" \
+    >"$out/exporter.log" 2>&1 &
+exporter=$!
+sleep 3
+step exporter-metrics.txt 30 env LD_LIBRARY_PATH="$host_ld" python3 -c "import sys, urllib.request
+sys.stdout.write(urllib.request.urlopen('http://127.0.0.1:$port/metrics', timeout=10).read().decode())"
+kill "$exporter" 2>/dev/null
+wait "$exporter" 2>/dev/null
 # The monitor in a private tmux server (so that it inherits this environment), 160x50, a screen
 # captured every 5 s.
-if command -v tmux >/dev/null 2>&1; then
+# The machine's own tmux runs with its own libraries (the carried ones can be older than it
+# needs); the carried tmux, with them.
+tmux_ld=$LD_LIBRARY_PATH
+if env LD_LIBRARY_PATH="$host_ld" tmux -V >/dev/null 2>&1; then
+    tmux_ld=$host_ld
+fi
+if env LD_LIBRARY_PATH="$tmux_ld" tmux -V >/dev/null 2>&1; then
     sock=hw-check-$$
-    tmux -L "$sock" new-session -d -x 160 -y 50 -s monitor "'$build/bin/nvitop'"
+    env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$sock" new-session -d -x 160 -y 50 -s monitor \
+        "env LD_LIBRARY_PATH='$LD_LIBRARY_PATH' '$build/bin/nvitop'"
     waited=0
     : >"$out/monitor.txt"
     while [ "$waited" -lt "$monitor_s" ]; do
@@ -105,10 +159,16 @@ if command -v tmux >/dev/null 2>&1; then
         waited=$((waited + 1))
         if [ $((waited % 5)) -eq 0 ] || [ "$waited" -eq "$monitor_s" ]; then
             echo "--- ${waited}s" >>"$out/monitor.txt"
-            tmux -L "$sock" capture-pane -p -t monitor >>"$out/monitor.txt" 2>&1
+            env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$sock" capture-pane -p -t monitor \
+                >>"$out/monitor.txt" 2>&1
         fi
     done
-    tmux -L "$sock" kill-server 2>/dev/null
+    # The monitor's processor time over the capture (utime + stime of /proc/PID/stat).
+    pid=$(pgrep -n -x nvitop 2>/dev/null)
+    ticks=$(awk '{print $14 + $15}' "/proc/${pid:-0}/stat" 2>/dev/null)
+    echo "monitor cpu: ${ticks:-?} ticks of 1/$(getconf CLK_TCK) s in ${monitor_s} s" \
+        >>"$out/monitor.txt"
+    env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$sock" kill-server 2>/dev/null
     echo "monitor.txt: $(grep -c '^--- ' "$out/monitor.txt") screens" >>"$log"
 fi
 
@@ -119,7 +179,8 @@ fi
 
 # What nvml-walk read, as a scenario file the simulator loads.
 if command -v python3 >/dev/null 2>&1 && [ -s "$out/walk.tsv" ]; then
-    python3 "$root/scripts/hw-scenario.py" "$out/walk.tsv" >"$out/scenario.json" \
+    LD_LIBRARY_PATH="$host_ld" python3 "$root/scripts/hw-scenario.py" "$out/walk.tsv" \
+        >"$out/scenario.json" \
         2>"$out/scenario.err"
     echo "scenario.json: exit $?" >>"$log"
 fi

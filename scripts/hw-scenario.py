@@ -122,6 +122,8 @@ def main():
             if where == "-":
                 system[query] = answer
                 continue
+            if not where.isdigit():
+                continue  # an entry point the driver does not export ("not exported")
             index = int(where)
             device = devices.setdefault(index, {})
             if query.startswith("nvmlDeviceGetFanSpeed_v2(") and not ERROR.match(answer):
