@@ -78,14 +78,22 @@ nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_v1_t *pci) {
     return sim_end(&q, ret);
 }
 
-static nvmlReturn_t pci_info(enum sim_call_id id, nvmlDevice_t device, nvmlPciInfo_t *pci) {
+/* _v3 fills the whole structure.  _v2 fills the structure of its time: the 16-byte bus id (now
+ * busIdLegacy) and the numbers after it, and never writes the 32-byte busId that came later: a
+ * real H100 on driver 580 leaves it as the caller had it (docs/hardware.md), and a caller built
+ * against an old nvml.h has no room for it. */
+static nvmlReturn_t pci_info(enum sim_call_id id, nvmlDevice_t device, nvmlPciInfo_t *pci,
+                             bool full) {
     struct sim_query q;
     nvmlReturn_t ret = sim_begin_gpu(&q, id, device, pci != NULL);
     if (ret == NVML_SUCCESS) {
-        memset(pci, 0, sizeof(*pci));
+        if (full) {
+            memset(pci, 0, sizeof(*pci));
+            snprintf(pci->busId, sizeof(pci->busId), "%s", q.device->pci.bus_id);
+        }
+        memset(pci->busIdLegacy, 0, sizeof(pci->busIdLegacy));
         snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%04X:%02X:%02X.0",
                  q.device->pci.domain, q.device->pci.bus, q.device->pci.device);
-        snprintf(pci->busId, sizeof(pci->busId), "%s", q.device->pci.bus_id);
         pci_common(&q, &pci->domain, &pci->bus, &pci->device, &pci->pciDeviceId,
                    &pci->pciSubSystemId);
     }
@@ -93,11 +101,11 @@ static nvmlReturn_t pci_info(enum sim_call_id id, nvmlDevice_t device, nvmlPciIn
 }
 
 nvmlReturn_t nvmlDeviceGetPciInfo_v2(nvmlDevice_t device, nvmlPciInfo_t *pci) {
-    return pci_info(SIM_CALL_nvmlDeviceGetPciInfo_v2, device, pci);
+    return pci_info(SIM_CALL_nvmlDeviceGetPciInfo_v2, device, pci, false);
 }
 
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci) {
-    return pci_info(SIM_CALL_nvmlDeviceGetPciInfo_v3, device, pci);
+    return pci_info(SIM_CALL_nvmlDeviceGetPciInfo_v3, device, pci, true);
 }
 
 nvmlReturn_t nvmlDeviceGetCurrPcieLinkGeneration(nvmlDevice_t device, unsigned int *currLinkGen) {

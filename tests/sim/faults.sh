@@ -30,6 +30,10 @@ devices = d["devices"]
 # MemoryInfo_v2 is FUNCTION_NOT_FOUND on GPU 2: v1 counts the reserved 600 MiB as used.
 assert devices[2]["memory_used_bytes"] == (20000 + 600) * 1048576, devices[2]
 assert devices[1]["gpu_util_percent"] == 3, devices[1]
+# PciInfo_v3 is FUNCTION_NOT_FOUND on GPU 2: _v2 fills only the 16-byte bus id (as a real driver
+# does), which the library widens; every GPU keeps its full bus id.
+bus_ids = [dev["bus_id"] for dev in devices[:3]]
+assert bus_ids == ["00000000:07:00.0", "00000000:0F:00.0", "00000000:47:00.0"], bus_ids
 # GPU 3 falls off the bus in the middle of the snapshot: reported lost, its process not listed,
 # the other GPUs untouched.
 assert devices[3]["status"] == "gpu_is_lost", devices[3]

@@ -30,6 +30,18 @@ static bool format_bus_id(const char *text, char *out, size_t size) {
     return true;
 }
 
+/* A 16-byte bus id with a 4-digit domain ("0000:1A:00.0"), in the 8-digit form of current
+ * drivers, so that ids look and compare the same. */
+static void widen_bus_id(const char *legacy, size_t size, struct nvt_device_info *info) {
+    char bus_id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+    size_t n = strnlen(legacy, size < sizeof(bus_id) ? size : sizeof(bus_id) - 1);
+    memcpy(bus_id, legacy, n);
+    bus_id[n] = '\0';
+    if (!format_bus_id(bus_id, info->bus_id, sizeof(info->bus_id))) {
+        str_copy(info->bus_id, sizeof(info->bus_id), bus_id);
+    }
+}
+
 /* Old drivers: the unversioned call and its layout. */
 static void read_pci_legacy(struct nvml_backend *backend, nvmlDevice_t handle,
                             struct nvt_device_info *info) {
@@ -37,14 +49,7 @@ static void read_pci_legacy(struct nvml_backend *backend, nvmlDevice_t handle,
     memset(&legacy, 0, sizeof(legacy));
     nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetPciInfo, handle, &legacy);
     if (result == NVML_SUCCESS) {
-        /* The old layout has a 16-byte bus id with a 4-digit domain ("0000:1A:00.0"); give it
-         * the 8-digit form of current drivers, so that ids look and compare the same. */
-        char bus_id[sizeof(legacy.busId) + 1];
-        memcpy(bus_id, legacy.busId, sizeof(legacy.busId));
-        bus_id[sizeof(legacy.busId)] = '\0';
-        if (!format_bus_id(bus_id, info->bus_id, sizeof(info->bus_id))) {
-            str_copy(info->bus_id, sizeof(info->bus_id), bus_id);
-        }
+        widen_bus_id(legacy.busId, sizeof(legacy.busId), info);
         info->pci_domain = legacy.domain;
         info->pci_bus = legacy.bus;
         info->pci_device = legacy.device;
@@ -61,7 +66,7 @@ static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
     memset(&pci, 0, sizeof(pci));
     if (lib->pci_info != NULL) {
         result = lib->pci_info(handle, &pci);
-        /* A _v3 stub: _v2 fills the same layout; without it, the legacy call below. */
+        /* A _v3 stub: _v2 (its 16-byte field, widened below); without it, the legacy call. */
         if (result == NVML_ERROR_FUNCTION_NOT_FOUND &&
             lib->pci_info != lib->api.nvmlDeviceGetPciInfo_v2 &&
             lib->api.nvmlDeviceGetPciInfo_v2 != NULL) {
@@ -75,8 +80,13 @@ static void read_pci(struct nvml_backend *backend, nvmlDevice_t handle,
     }
     if (result != NVML_ERROR_FUNCTION_NOT_FOUND) {
         nvml_note(backend, "nvmlDeviceGetPciInfo", result);
-        if (result == NVML_SUCCESS) {
+        if (result == NVML_SUCCESS && pci.busId[0] == '\0') {
+            /* _v2 fills only the 16-byte field (a real driver leaves busId as it was). */
+            widen_bus_id(pci.busIdLegacy, sizeof(pci.busIdLegacy), info);
+        } else if (result == NVML_SUCCESS) {
             str_copy(info->bus_id, sizeof(info->bus_id), pci.busId);
+        }
+        if (result == NVML_SUCCESS) {
             info->pci_domain = pci.domain;
             info->pci_bus = pci.bus;
             info->pci_device = pci.device;
