@@ -198,14 +198,8 @@ nvmlReturn_t nvmlDeviceGetComputeMode(nvmlDevice_t device, nvmlComputeMode_t *mo
     return ret;
 }
 
-/* Driver models (WDDM/WDM) exist on Windows only; Linux drivers answer NOT_SUPPORTED. */
-nvmlReturn_t nvmlDeviceGetCurrentDriverModel(nvmlDevice_t device, nvmlDriverModel_t *current) {
-    struct sim_query q;
-    nvmlReturn_t ret =
-        sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetCurrentDriverModel, device, current != NULL);
-    return sim_end(&q, ret == NVML_SUCCESS ? NVML_ERROR_NOT_SUPPORTED : ret);
-}
-
+/* Driver models (WDDM/WDM) exist on Windows only; Linux drivers answer NOT_SUPPORTED.  (NVML has
+ * no "current driver model" entry point: NVIDIA's Python bindings build theirs on this one.) */
 nvmlReturn_t nvmlDeviceGetDriverModel(nvmlDevice_t device, nvmlDriverModel_t *current,
                                       nvmlDriverModel_t *pending) {
     struct sim_query q;

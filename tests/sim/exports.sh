@@ -31,3 +31,8 @@ grep -E '^nvml[A-Za-z0-9_]+ +R418$' "$NVT_SOURCE_DIR/sim/exports.txt" | awk '{pr
 grep -E '^nvml[A-Za-z0-9_]+ +R(4[6-9]|5)[0-9]+$' "$NVT_SOURCE_DIR/sim/exports.txt" |
     awk '{print $1}' | sort | comm -12 - "$work/legacy" >"$work/extra"
 [ ! -s "$work/extra" ] || { echo "legacy build exports later names:"; cat "$work/extra"; exit 1; }
+# Every name in the table is a real entry point: the driver read on real hardware (driver
+# 580.159.04, docs/hardware.md) exports each of them.
+LC_ALL=C sort "$NVT_SOURCE_DIR/tests/sim/expected/real-580.159.04-exports.txt" >"$work/real"
+LC_ALL=C sort "$work/table" | LC_ALL=C comm -23 - "$work/real" >"$work/unreal"
+[ ! -s "$work/unreal" ] || { echo "not exported by a real driver:"; cat "$work/unreal"; exit 1; }

@@ -442,7 +442,6 @@ typedef struct nvmlHwbcEntry_st {
       (nvmlDevice_t device, nvmlMemoryErrorType_t errorType, nvmlEccCounterType_t counterType,     \
        unsigned long long *eccCounts))                                                             \
     X(nvmlDeviceGetComputeMode, (nvmlDevice_t device, nvmlComputeMode_t * mode))                   \
-    X(nvmlDeviceGetCurrentDriverModel, (nvmlDevice_t device, nvmlDriverModel_t * current))         \
     X(nvmlDeviceGetDriverModel,                                                                    \
       (nvmlDevice_t device, nvmlDriverModel_t * current, nvmlDriverModel_t * pending))             \
     X(nvmlDeviceGetCudaComputeCapability, (nvmlDevice_t device, int *major, int *minor))           \

@@ -266,8 +266,9 @@ nvt_status nvml_device_handle_status(const struct nvml_device *device) {
 const char *nvml_device_driver_model(struct nvml_backend *backend,
                                      const struct nvml_device *device) {
     nvmlDriverModel_t model = NVML_DRIVER_WDDM;
+    nvmlDriverModel_t pending = NVML_DRIVER_WDDM;
     if (device->handle_status != NVT_OK ||
-        NVML_QUERY_QUIET(backend, nvmlDeviceGetCurrentDriverModel, device->handle, &model) !=
+        NVML_QUERY_QUIET(backend, nvmlDeviceGetDriverModel, device->handle, &model, &pending) !=
             NVML_SUCCESS) {
         return "N/A";
     }
