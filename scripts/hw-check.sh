@@ -180,8 +180,7 @@ fi
 # What nvml-walk read, as a scenario file the simulator loads.
 if command -v python3 >/dev/null 2>&1 && [ -s "$out/walk.tsv" ]; then
     LD_LIBRARY_PATH="$host_ld" python3 "$root/scripts/hw-scenario.py" "$out/walk.tsv" \
-        >"$out/scenario.json" \
-        2>"$out/scenario.err"
+        "$out/nvitop.json" >"$out/scenario.json" 2>"$out/scenario.err"
     echo "scenario.json: exit $?" >>"$log"
 fi
 cat "$log"

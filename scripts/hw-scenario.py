@@ -2,7 +2,11 @@
 """Turns what nvml-walk printed (device TAB query TAB answer) into a scenario file for the
 simulator (docs/scenarios.md), so that a machine seen once can be replayed: every value becomes a
 constant, NOT_SUPPORTED leaves its key out, any other error becomes {"error": NAME}.  Used by
-scripts/hw-check.sh.  Usage: hw-scenario.py WALK.tsv > scenario.json"""
+scripts/hw-check.sh.  Usage: hw-scenario.py WALK.tsv [NVITOP.json] > scenario.json
+
+With the `nvitop --json` of the same machine, the memory in use (and the driver's reservation)
+and the GPU processes join it: their pids are the real machine's, which replay as processes that
+no longer exist."""
 import json
 import re
 import sys
@@ -73,7 +77,12 @@ SIMPLE = {
     "inforom.power": ("inforom.power", TEXT),
     "nvmlDeviceGetRetiredPagesPendingStatus": ("retired_pages_pending", BOOL),
     "nvmlDeviceGetAccountingMode": ("accounting", BOOL),
+    "nvmlDeviceGetMigMode(current)": ("mig.mode", BOOL),
+    "nvmlDeviceGetMaxMigDeviceCount": ("mig.max_count", NUM),
 }
+for key in ("volatile_corrected", "volatile_uncorrected", "aggregate_corrected",
+            "aggregate_uncorrected"):
+    SIMPLE["ecc." + key] = ("ecc." + key, NUM)
 for clock in ("graphics", "sm", "memory", "video"):
     SIMPLE["nvmlDeviceGetClockInfo(%s)" % clock] = ("clocks." + clock, NUM)
     SIMPLE["nvmlDeviceGetMaxClockInfo(%s)" % clock] = ("clocks.%s_max" % clock, NUM)
@@ -106,6 +115,40 @@ def put(device, path, value):
     for key in keys[:-1]:
         device = device.setdefault(key, {})
     device[keys[-1]] = value
+
+
+PROCESS_TYPES = {"C": "compute", "G": "graphics", "C+G": "compute+graphics"}
+MIB = 1 << 20
+
+
+def add_report(devices, path):
+    """Memory in use and the processes from nvitop --json, by device index."""
+    with open(path, encoding="utf-8") as f:
+        report = json.load(f)
+    for entry in report.get("devices", []):
+        device = devices.get(entry.get("index"))
+        if device is None or entry.get("mig_index") is not None:
+            continue
+        total, used = entry.get("memory_total_bytes"), entry.get("memory_used_bytes")
+        free = entry.get("memory_free_bytes")
+        if None not in (total, used, free):
+            put(device, "memory.used_mib", round(used / MIB, 3))
+            put(device, "memory.reserved_mib", round((total - used - free) / MIB))
+        if entry.get("bar1_used_bytes") is not None:
+            put(device, "bar1.used_mib", round(entry["bar1_used_bytes"] / MIB))
+    for process in report.get("processes", []):
+        where = process.get("device", {})
+        device = devices.get(where.get("index"))
+        if device is None or where.get("mig_index") is not None:
+            continue
+        item = {"pid": process["pid"], "type": PROCESS_TYPES.get(process.get("type"), "compute")}
+        if process.get("gpu_memory_bytes") is not None:
+            item["used_mib"] = round(process["gpu_memory_bytes"] / MIB)
+        for key, name in (("sm", "sm_util_percent"), ("mem", "memory_bandwidth_util_percent"),
+                          ("enc", "encoder_util_percent"), ("dec", "decoder_util_percent")):
+            if process.get(name) is not None:
+                item[key] = process[name]
+        device.setdefault("processes", []).append(item)
 
 
 def main():
@@ -149,6 +192,8 @@ def main():
             value = convert(answer, spec[1], spec[2] if len(spec) > 2 else 0)
             if value is not None:
                 put(device, spec[0], value)
+    if len(sys.argv) > 2:
+        add_report(devices, sys.argv[2])
     for index, speeds in fans.items():
         devices[index]["fans"] = speeds
     for index, count in links.items():

@@ -13,15 +13,16 @@
 
 #define DEV(member) offsetof(struct sim_device, member)
 
-/* A board with "fans" has that many; otherwise one, unless "fan" says it has none
- * (NOT_SUPPORTED: passively cooled data-centre boards). */
+/* A board with "fans" has that many; otherwise one, unless "fan" says it has none (passively
+ * cooled data-centre boards).  Those have zero fans, not an unsupported count: a real H100 on
+ * driver 580 answers 0, and INVALID_ARGUMENT for fan 0 (docs/hardware.md). */
 static nvmlReturn_t fan_count(const struct sim_device *d, unsigned int *count) {
     if (d->fan_count > 0) {
         *count = (unsigned int)d->fan_count;
         return NVML_SUCCESS;
     }
-    *count = 1;
-    return d->fan.error == NVML_ERROR_NOT_SUPPORTED ? NVML_ERROR_NOT_SUPPORTED : NVML_SUCCESS;
+    *count = d->fan.error == NVML_ERROR_NOT_SUPPORTED ? 0 : 1;
+    return NVML_SUCCESS;
 }
 
 nvmlReturn_t nvmlDeviceGetNumFans(nvmlDevice_t device, unsigned int *numFans) {

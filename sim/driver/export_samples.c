@@ -1,6 +1,6 @@
 /*
- * Exports: nvmlDeviceGetSamples (the driver's ring buffers of utilisation, power and clock
- * samples) and accounting (mode, pids, per-process statistics).
+ * Exports: nvmlDeviceGetSamples (the driver's ring buffers of utilisation and power samples;
+ * the clock types have none) and accounting (mode, pids, per-process statistics).
  *
  * The simulated driver takes a sample every SAMPLE_PERIOD_US of real time since the first init
  * and keeps the last SAMPLE_RING of them, as NVIDIA's does; a sample's value is the scenario's
@@ -99,6 +99,12 @@ nvmlReturn_t nvmlDeviceGetSamples(nvmlDevice_t device, nvmlSamplingType_t type,
     if (ret == NVML_SUCCESS) {
         ret = num != NULL ? num->error : NVML_ERROR_INVALID_ARGUMENT;
     }
+    /* The clock types keep no samples: a real H100 on driver 580 answers NOT_FOUND for both
+     * (docs/hardware.md). */
+    if (ret == NVML_SUCCESS &&
+        (type == NVML_PROCESSOR_CLK_SAMPLES || type == NVML_MEMORY_CLK_SAMPLES)) {
+        ret = NVML_ERROR_NOT_FOUND;
+    }
     if (ret == NVML_SUCCESS && num != NULL) {
         *sampleValType = NVML_VALUE_TYPE_UNSIGNED_INT;
         ret = fill_samples(&q, num, scale, lastSeenTimeStamp, sampleCount, samples);
@@ -120,14 +126,14 @@ nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device, nvmlEnableState_t 
     return sim_end(&q, ret);
 }
 
-/* Accounting answers only while the mode is on; it covers the GPU's compute processes (those of
- * its MIG devices included). */
-static nvmlReturn_t accounting_on(const struct sim_query *q) {
+/* Accounting covers the GPU's compute processes (those of its MIG devices included) while the
+ * mode is on; while it is off the driver knows no process (an empty list, NOT_FOUND for a pid:
+ * what a real H100 on driver 580 answers, docs/hardware.md).  A board without accounting
+ * answers NOT_SUPPORTED. */
+static nvmlReturn_t accounting_on(const struct sim_query *q, bool *on) {
     unsigned int v = 0;
     nvmlReturn_t ret = sim_value_uint(&q->device->accounting_mode, q->t_s, &v);
-    if (ret == NVML_SUCCESS && v == 0) {
-        ret = NVML_ERROR_NOT_SUPPORTED;
-    }
+    *on = ret == NVML_SUCCESS && v != 0;
     return ret;
 }
 
@@ -140,10 +146,11 @@ nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device, unsigned int *coun
     struct sim_query q;
     nvmlReturn_t ret =
         sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetAccountingPids, device, count != NULL);
+    bool on = false;
     if (ret == NVML_SUCCESS) {
-        ret = accounting_on(&q);
+        ret = accounting_on(&q, &on);
     }
-    if (ret == NVML_SUCCESS) {
+    if (ret == NVML_SUCCESS && on) {
         ret = q.device->processes.error;
     }
     if (ret != NVML_SUCCESS) {
@@ -151,7 +158,7 @@ nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device, unsigned int *coun
     }
     const struct sim_process_list *list = &q.device->processes;
     unsigned int n = 0;
-    for (size_t i = 0; i < list->count; i++) {
+    for (size_t i = 0; on && i < list->count; i++) {
         n += accounted(&list->items[i]) ? 1U : 0U;
     }
     if (pids == NULL || *count < n) {
@@ -160,7 +167,7 @@ nvmlReturn_t nvmlDeviceGetAccountingPids(nvmlDevice_t device, unsigned int *coun
         return sim_end(&q, ret);
     }
     n = 0;
-    for (size_t i = 0; i < list->count; i++) {
+    for (size_t i = 0; on && i < list->count; i++) {
         if (accounted(&list->items[i])) {
             pids[n++] = list->items[i].pid;
         }
@@ -174,8 +181,12 @@ nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned int pid,
     struct sim_query q;
     nvmlReturn_t ret =
         sim_begin_gpu(&q, SIM_CALL_nvmlDeviceGetAccountingStats, device, stats != NULL);
+    bool on = false;
     if (ret == NVML_SUCCESS) {
-        ret = accounting_on(&q);
+        ret = accounting_on(&q, &on);
+    }
+    if (ret == NVML_SUCCESS && !on) {
+        ret = NVML_ERROR_NOT_FOUND;
     }
     if (ret == NVML_SUCCESS) {
         ret = q.device->processes.error;

@@ -1,6 +1,7 @@
 #include "driver/sim_procs.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <time.h>
 
@@ -109,6 +110,12 @@ static unsigned int percent(const struct sim_num *num, double t_s) {
     return v;
 }
 
+/* The driver samples each process six times a second and keeps the last PROC_SAMPLE_RING
+ * periods: a size query names every sample since the time stamp given, not every process (a real
+ * H100 on driver 580 counted 72 for its one process, docs/hardware.md). */
+#define PROC_SAMPLE_PERIOD_US 166667ULL
+#define PROC_SAMPLE_RING      72ULL
+
 nvmlReturn_t sim_procs_utilization(const struct sim_query *q,
                                    nvmlProcessUtilizationSample_t *samples, unsigned int *count,
                                    unsigned long long last_seen_us) {
@@ -121,34 +128,53 @@ nvmlReturn_t sim_procs_utilization(const struct sim_query *q,
     }
     struct timespec now;
     clock_gettime(CLOCK_REALTIME, &now);
-    unsigned long long stamp =
+    unsigned long long now_us =
         (unsigned long long)now.tv_sec * 1000000ULL + (unsigned long long)now.tv_nsec / 1000ULL;
-    size_t needed = 0;
+    unsigned long long since_init_us =
+        q->elapsed_s > 0.0 ? (unsigned long long)llround(q->elapsed_s * 1e6) : 0ULL;
+    unsigned long long start_us = now_us > since_init_us ? now_us - since_init_us : 0ULL;
+    /* Periods first..newest, stamped with their start: those after last_seen_us. */
+    unsigned long long newest = since_init_us / PROC_SAMPLE_PERIOD_US;
+    unsigned long long first = newest >= PROC_SAMPLE_RING ? newest - PROC_SAMPLE_RING + 1 : 0;
+    unsigned long long newest_us = start_us + newest * PROC_SAMPLE_PERIOD_US;
+    if (last_seen_us >= newest_us) {
+        return NVML_ERROR_NOT_FOUND;
+    }
+    if (last_seen_us >= start_us + first * PROC_SAMPLE_PERIOD_US) {
+        first = (last_seen_us - start_us) / PROC_SAMPLE_PERIOD_US + 1;
+    }
+    size_t procs = 0;
     for (size_t l = 0; l < s.count; l++) {
         for (size_t i = 0; i < s.lists[l]->count; i++) {
-            needed += s.lists[l]->items[i].sm.error == NVML_SUCCESS ? 1 : 0;
+            procs += s.lists[l]->items[i].sm.error == NVML_SUCCESS ? 1 : 0;
         }
     }
-    if (needed == 0 || stamp <= last_seen_us) {
+    size_t needed = procs * (size_t)(newest - first + 1);
+    if (needed == 0) {
         return NVML_ERROR_NOT_FOUND;
     }
     if (samples == NULL || needed > *count) {
-        *count = (unsigned int)needed;
+        *count = needed > UINT32_MAX ? UINT32_MAX : (unsigned int)needed;
         return NVML_ERROR_INSUFFICIENT_SIZE;
     }
     size_t n = 0;
-    for (size_t l = 0; l < s.count; l++) {
-        for (size_t i = 0; i < s.lists[l]->count; i++) {
-            const struct sim_process *p = &s.lists[l]->items[i];
-            if (p->sm.error == NVML_SUCCESS) {
-                samples[n++] = (nvmlProcessUtilizationSample_t){
-                    .pid = p->pid,
-                    .timeStamp = stamp,
-                    .smUtil = percent(&p->sm, q->t_s),
-                    .memUtil = percent(&p->mem, q->t_s),
-                    .encUtil = percent(&p->enc, q->t_s),
-                    .decUtil = percent(&p->dec, q->t_s),
-                };
+    for (unsigned long long k = first; k <= newest; k++) {
+        unsigned long long stamp = start_us + k * PROC_SAMPLE_PERIOD_US;
+        double t = q->frozen ? q->t_s : q->t_s - (double)(now_us - stamp) / 1e6;
+        t = t < 0.0 ? 0.0 : t;
+        for (size_t l = 0; l < s.count; l++) {
+            for (size_t i = 0; i < s.lists[l]->count; i++) {
+                const struct sim_process *p = &s.lists[l]->items[i];
+                if (p->sm.error == NVML_SUCCESS) {
+                    samples[n++] = (nvmlProcessUtilizationSample_t){
+                        .pid = p->pid,
+                        .timeStamp = stamp,
+                        .smUtil = percent(&p->sm, t),
+                        .memUtil = percent(&p->mem, t),
+                        .encUtil = percent(&p->enc, t),
+                        .decUtil = percent(&p->dec, t),
+                    };
+                }
             }
         }
     }
