@@ -115,7 +115,7 @@ if command -v nvidia-smi >/dev/null 2>&1; then
         --query-compute-apps=pid,process_name,used_gpu_memory,gpu_uuid --format=csv
 fi
 [ -n "$driver" ] && step exports.txt 30 sh -c "nm -D --defined-only '$driver' | awk '{print \$3}' | sort"
-step walk.tsv 120 "$build/tests/nvml-walk"
+step walk.tsv 120 "$build/tests/nvml-walk" --times "$out/walk-times.tsv"
 step nvitop-once.txt 60 "$build/bin/nvitop" -1
 step nvitop.json 60 "$build/bin/nvitop" --json
 step nvitop-query.txt 60 "$build/bin/nvitop" -q
@@ -180,7 +180,8 @@ fi
 # What nvml-walk read, as a scenario file the simulator loads.
 if command -v python3 >/dev/null 2>&1 && [ -s "$out/walk.tsv" ]; then
     LD_LIBRARY_PATH="$host_ld" python3 "$root/scripts/hw-scenario.py" "$out/walk.tsv" \
-        "$out/nvitop.json" >"$out/scenario.json" 2>"$out/scenario.err"
+        "$out/nvitop.json" --times "$out/walk-times.tsv" >"$out/scenario.json" \
+        2>"$out/scenario.err"
     echo "scenario.json: exit $?" >>"$log"
 fi
 cat "$log"

@@ -2,11 +2,13 @@
 """Turns what nvml-walk printed (device TAB query TAB answer) into a scenario file for the
 simulator (docs/scenarios.md), so that a machine seen once can be replayed: every value becomes a
 constant, NOT_SUPPORTED leaves its key out, any other error becomes {"error": NAME}.  Used by
-scripts/hw-check.sh.  Usage: hw-scenario.py WALK.tsv [NVITOP.json] > scenario.json
+scripts/hw-check.sh.  Usage: hw-scenario.py WALK.tsv [NVITOP.json] [--times WALK-TIMES.tsv]
 
 With the `nvitop --json` of the same machine, the memory in use (and the driver's reservation)
 and the GPU processes join it: their pids are the real machine's, which replay as processes that
-no longer exist."""
+no longer exist.  With the walker's times, every entry point whose calls took LATENCY_FLOOR_US or
+more each becomes a `call_latency`: a walker case's time divided by the answers it printed."""
+import argparse
 import json
 import re
 import sys
@@ -151,12 +153,44 @@ def add_report(devices, path):
         device.setdefault("processes", []).append(item)
 
 
+LATENCY_FLOOR_US = 500
+# Answers the walker prints under another name than their entry point's.
+ANSWER_OF = {"ecc": "nvmlDeviceGetTotalEccErrors", "inforom": "nvmlDeviceGetInforomVersion"}
+
+
+def call_latencies(times_path, walk_path):
+    """Seconds per call of the slow entry points, from the first device's timings."""
+    answers = {}
+    with open(walk_path, encoding="utf-8", errors="replace") as walk:
+        for line in walk:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) == 3 and fields[0] == "0":
+                name = fields[1].split("(", 1)[0]
+                name = ANSWER_OF.get(name.split(".", 1)[0], name)
+                answers[name] = answers.get(name, 0) + 1
+    latency = {}
+    with open(times_path, encoding="utf-8") as times:
+        for line in times:
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 3 or fields[0] != "0" or not fields[1].startswith("nvml"):
+                continue
+            per_call = float(fields[2]) / max(1, answers.get(fields[1], 1))
+            if per_call >= LATENCY_FLOOR_US:
+                latency[fields[1]] = round(per_call / 1e6, 4)
+    return latency
+
+
 def main():
+    parser = argparse.ArgumentParser(description="nvml-walk's answers as a scenario file")
+    parser.add_argument("walk")
+    parser.add_argument("report", nargs="?")
+    parser.add_argument("--times")
+    args = parser.parse_args()
     system = {}
     devices = {}
     fans = {}
     links = {}
-    with open(sys.argv[1], encoding="utf-8", errors="replace") as walk:
+    with open(args.walk, encoding="utf-8", errors="replace") as walk:
         for line in walk:
             fields = line.rstrip("\n").split("\t")
             if len(fields) != 3:
@@ -192,16 +226,20 @@ def main():
             value = convert(answer, spec[1], spec[2] if len(spec) > 2 else 0)
             if value is not None:
                 put(device, spec[0], value)
-    if len(sys.argv) > 2:
-        add_report(devices, sys.argv[2])
+    if args.report is not None:
+        add_report(devices, args.report)
     for index, speeds in fans.items():
         devices[index]["fans"] = speeds
     for index, count in links.items():
         devices[index].setdefault("nvlink", {})["links"] = count
     driver = {"version": system.get("nvmlSystemGetDriverVersion", "0.0"),
               "cuda_version": int(system.get("nvmlSystemGetCudaDriverVersion_v2", "0") or 0)}
-    scenario = {"driver": driver,
-                "devices": [devices[i] for i in sorted(devices) if "uuid" in devices[i]]}
+    scenario = {"driver": driver}
+    if args.times is not None:
+        latency = call_latencies(args.times, args.walk)
+        if latency:
+            scenario["call_latency"] = latency
+    scenario["devices"] = [devices[i] for i in sorted(devices) if "uuid" in devices[i]]
     json.dump(scenario, sys.stdout, indent=2)
     sys.stdout.write("\n")
 

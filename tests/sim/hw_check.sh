@@ -16,6 +16,9 @@ for step in exports.txt walk.tsv nvitop-once.txt nvitop.json nvitop-query.txt li
     [ -s "$work/out/$step" ] || { echo "step $step wrote nothing"; exit 1; }
 done
 grep -q 'Driver Version: 570.86.15' "$work/out/nvitop-once.txt"
+# The walker timed each entry point: the simulated PCIe throughput blocks 20 ms, as documented.
+awk -F '\t' '$2 == "nvmlDeviceGetPcieThroughput" && $3 >= 20000 {n++} END {exit n > 0 ? 0 : 1}' \
+    "$work/out/walk-times.tsv"
 grep -qx 'nvmlDeviceGetFanSpeed_v2' "$work/out/exports.txt"
 if command -v tmux >/dev/null 2>&1; then
     grep -q 'NVIDIA H100 80GB HBM3\|Driver Version: 570.86.15' "$work/out/monitor.txt"

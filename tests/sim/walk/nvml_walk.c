@@ -7,6 +7,8 @@
  *
  * With --check SCENARIO it also compares each answer (value or error) with what the scenario
  * file says, read independently with jansson; the clock must be frozen at 0 (NVML_SIM_TIME=0).
+ * With --times FILE it writes each case's wall time there ("<device>\t<entry point>\t<us>": a
+ * case's total, which for the per-link and per-clock cases spans many calls).
  * Every entry point must have a case here: one without fails the walk (exit 2), so an entry
  * point cannot be added to the simulator without a test.  Exit 1: a mismatch.
  */
@@ -60,13 +62,17 @@ static json_t *load_scenario(const char *path) {
 int main(int argc, char **argv) {
     const char *library = "libnvidia-ml.so.1";
     const char *scenario = NULL;
+    const char *times_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--library") == 0 && i + 1 < argc) {
             library = argv[++i];
         } else if (strcmp(argv[i], "--check") == 0 && i + 1 < argc) {
             scenario = argv[++i];
+        } else if (strcmp(argv[i], "--times") == 0 && i + 1 < argc) {
+            times_path = argv[++i];
         } else {
-            fprintf(stderr, "usage: nvml-walk [--library PATH] [--check SCENARIO.json]\n");
+            fprintf(stderr, "usage: nvml-walk [--library PATH] [--check SCENARIO.json] "
+                            "[--times FILE]\n");
             return 2;
         }
     }
@@ -86,8 +92,19 @@ int main(int argc, char **argv) {
         dlclose(handle);
         return 2;
     }
-    struct walk w = {.api = &api, .root = root, .out = stdout};
+    FILE *times = NULL;
+    if (times_path != NULL && (times = fopen(times_path, "w")) == NULL) {
+        perror(times_path);
+        json_decref(root);
+        dlclose(handle);
+        return 2;
+    }
+    struct walk w = {.api = &api, .root = root, .out = stdout, .times = times};
     int rc = walk_all(&w);
+    if (times != NULL && fclose(times) != 0) {
+        perror(times_path);
+        rc = rc == 0 ? 2 : rc;
+    }
     json_decref(root);
     dlclose(handle);
     if (rc == 0 && w.failures > 0) {

@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/array.h"
@@ -1126,6 +1127,12 @@ static bool exported(const struct walk *w, size_t i) {
     return slot != NULL;
 }
 
+static double now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
 static void walk_scope(struct walk *w, enum walk_scope wanted) {
     for (size_t i = 0; entry_points[i] != NULL; i++) {
         enum walk_scope scope;
@@ -1139,12 +1146,20 @@ static void walk_scope(struct walk *w, enum walk_scope wanted) {
                     entry_points[i]);
             continue;
         }
+        double start = now_us();
         fn(w, entry_points[i]);
+        if (w->times != NULL) {
+            fprintf(w->times, "%s\t%s\t%.0f\n", label(w), entry_points[i], now_us() - start);
+        }
     }
 }
 
 int walk_all(struct walk *w) {
+    double start = now_us();
     nvmlReturn_t ret = w->api->nvmlInit_v2 != NULL ? w->api->nvmlInit_v2() : w->api->nvmlInit();
+    if (w->times != NULL) {
+        fprintf(w->times, "-\tnvmlInit_v2 (first)\t%.0f\n", now_us() - start);
+    }
     if (ret != NVML_SUCCESS) {
         fprintf(stderr, "nvml-walk: nvmlInit: %s\n", walk_error_name(ret));
         return 2;
