@@ -22,7 +22,7 @@ struct walk {
     const struct walk_api *api;
     const json_t *root; /* the scenario, or NULL: print only */
     FILE *out;
-    FILE *times; /* or NULL: each case's wall time, "<device>\t<entry point>\t<us>" */
+    FILE *times;       /* or NULL: each case's wall time, "<device>\t<entry point>\t<us>" */
     const json_t *dev; /* the current device's object in the scenario */
     nvmlDevice_t handle;
     unsigned int index;
