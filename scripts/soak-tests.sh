@@ -2,6 +2,7 @@
 # Run the whole ctest suite of a build N times with two CPU-bound processes beside it (a loaded
 # machine, where timing flakes show), and print how often each test failed.
 #   usage: scripts/soak-tests.sh N [BUILD_DIR] [JOBS]
+# SOAK_LOGS=DIR keeps the ctest log of each failed run there (with the failed tests' output).
 # Exit status 0 when every run passed, 1 otherwise.  The burners are stopped on any exit.
 set -eu
 runs=${1:?usage: soak-tests.sh N [BUILD_DIR] [JOBS]}
@@ -24,12 +25,15 @@ done
 i=1
 while [ "$i" -le "$runs" ]; do
     start=$(date +%s)
-    if (cd "$build" && ctest -j "$jobs" >"$work/run-$i.log" 2>&1); then
+    if (cd "$build" && ctest -j "$jobs" --output-on-failure >"$work/run-$i.log" 2>&1); then
         echo "soak-tests: run $i/$runs passed ($(($(date +%s) - start)) s)"
     else
         grep -E '^[[:space:]]+[0-9]+ - ' "$work/run-$i.log" | sed -e 's/^[[:space:]]*[0-9]* - //' \
             -e 's/ (.*//' >"$work/failed-$i"
         cat "$work/failed-$i" >>"$work/failed"
+        if [ -n "${SOAK_LOGS:-}" ] && mkdir -p "$SOAK_LOGS"; then
+            cp "$work/run-$i.log" "$SOAK_LOGS/run-$i.log"
+        fi
         echo "soak-tests: run $i/$runs failed ($(($(date +%s) - start)) s):" \
             "$(tr '\n' ' ' <"$work/failed-$i")"
     fi

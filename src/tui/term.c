@@ -187,6 +187,14 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     mouseinterval(0);
     define_home_end_keys();
     install_handlers();
+    /* A resize between curses reading the size and our handler's arrival was lost (before
+     * curses installs its own handler, SIGWINCH is ignored): look again now that ours is in
+     * place.  It happened when a terminal was resized as the monitor started. */
+    struct winsize size;
+    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0 &&
+        (size.ws_row != LINES || size.ws_col != COLS)) {
+        resize_pending = 1;
+    }
     /* From here on the screen is ours: nothing may write over it (see stderr_log.h).  Standard
      * error sent elsewhere by the user stays where it was sent. */
     if (isatty(STDERR_FILENO)) {

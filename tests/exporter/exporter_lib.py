@@ -43,7 +43,8 @@ def free_port():
 
 
 def wait_until(predicate, timeout, what, step=0.2):
-    """Call predicate until it returns a true value (returned) or timeout seconds pass."""
+    """Call predicate until it returns a true value (returned) or timeout seconds pass.  `what`
+    names what was awaited; a callable is called for it then (to show the state at the time)."""
     deadline = time.monotonic() + timeout
     last_error = None
     while time.monotonic() < deadline:
@@ -54,6 +55,7 @@ def wait_until(predicate, timeout, what, step=0.2):
         except (OSError, ValueError, KeyError, http.client.HTTPException) as ex:
             last_error = ex
         time.sleep(step)
+    what = what() if callable(what) else what
     raise Failure(f'timed out after {timeout}s waiting for {what} (last error: {last_error})')
 
 
