@@ -41,6 +41,16 @@ WORKSTATION_GPU0 = [
 ]
 
 
+# igpu reads nvmlDeviceGetMemoryInfo (v1), whose "used" counts the driver's reservation: GPU 0
+# of fault-realism.json has 40000 MiB used and 600 reserved of 81920 (a real H100 on driver 580
+# reserves 480 MiB, docs/hardware.md).
+RESERVED_GPU0 = [
+    '    Total :   81920.00 MiB (100.00%)',
+    '    Used  :   40600.00 MiB ( 49.56%)',
+    '    Free  :   41320.00 MiB ( 50.44%)',
+]
+
+
 def run(binary, scenario, *args):
     env = dict(os.environ, NVML_SIM_SCENARIO=os.path.join(SCENARIOS, scenario), NVML_SIM_TIME='1000')
     proc = subprocess.run([binary, '--query', *args], env=env, capture_output=True, timeout=60,
@@ -65,6 +75,11 @@ def main():
         blocks = text.count('\nGPU MEMORY:\n')
         if blocks == 0 and 'No visible devices found' not in text:
             problems.append(f'{name}: no device block')
+    rc, text = run(binary, 'fault-realism.json', '-o', '0')
+    lines = text.split('\n')
+    for line in RESERVED_GPU0:
+        if line not in lines:
+            problems.append(f'fault-realism: missing line {line!r}')
     rc, text = run(binary, 'workstation-2gpu.json', '-o', '1')
     if text.count('INDEX        : ') != 1 or 'INDEX        : 1' not in text:
         problems.append('-o 1 did not restrict the report to GPU 1')

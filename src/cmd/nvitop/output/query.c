@@ -22,12 +22,18 @@ static void text_or_na(struct strbuf *out, const char *value) {
     (void)strbuf_appendf(out, "%s\n", value == NULL || value[0] == '\0' ? "N/A" : value);
 }
 
+/* igpu reads nvmlDeviceGetMemoryInfo's first version, whose "used" counts the driver's reserved
+ * memory (the library's used, as nvitop's, leaves it out): total less free, where free is known. */
 static void memory_section(struct strbuf *out, const struct nvt_device_state *state) {
     (void)strbuf_append_str(out, "GPU MEMORY:\n");
     bool known = !nvt_is_na_u64(state->memory_total_bytes) &&
                  !nvt_is_na_u64(state->memory_used_bytes) && state->memory_total_bytes > 0;
     double total = known ? (double)state->memory_total_bytes / MiB : NAN;
     double used = known ? (double)state->memory_used_bytes / MiB : NAN;
+    if (known && !nvt_is_na_u64(state->memory_free_bytes) &&
+        state->memory_free_bytes <= state->memory_total_bytes) {
+        used = (double)(state->memory_total_bytes - state->memory_free_bytes) / MiB;
+    }
     const char *names[3] = {"Total", "Used", "Free"};
     double values[3] = {total, used, total - used};
     for (size_t i = 0; i < 3; i++) {
