@@ -90,9 +90,8 @@ void device_note_lost(nvt_device *device) {
  * handles answer as lost): the next listing reads the new handle's. */
 static nvt_status retire_children(nvt_device *device) {
     if (device->child_count > 0) {
-        nvt_device **retired = realloc(device->retired, (device->retired_count +
-                                                         device->child_count) *
-                                                            sizeof(nvt_device *));
+        nvt_device **retired = realloc(
+            device->retired, (device->retired_count + device->child_count) * sizeof(nvt_device *));
         if (retired == NULL) {
             return NVT_ERR_NO_MEMORY;
         }
@@ -115,8 +114,8 @@ static nvt_status retire_children(nvt_device *device) {
 static void reacquire(nvt_device *device) {
     device->lost_seen = false;
     struct nvml_device *fresh = NULL;
-    if (nvml_device_reopen(device->ctx->nvml, device->info.index, device->info.uuid,
-                           device->nvml, &fresh) != NVT_OK ||
+    if (nvml_device_reopen(device->ctx->nvml, device->info.index, device->info.uuid, device->nvml,
+                           &fresh) != NVT_OK ||
         fresh == NULL) {
         return;
     }

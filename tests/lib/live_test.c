@@ -266,7 +266,9 @@ static void test_lost_gpu_lookups_bounded(void **state) {
     tu_write_file(f->path, lost);
     free(lost);
     assert_true(poll_until(ctx, rtx_lost));
-    enum { SNAPSHOTS = 5 };
+    enum {
+        SNAPSHOTS = 5
+    };
     for (int i = 0; i < SNAPSHOTS; i++) {
         struct nvt_snapshot *snap = NULL;
         assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap), NVT_OK);

@@ -20,15 +20,16 @@ static char path[512];
 /* Two GPUs; GPU 1 is lost or not, after `resets` resets, with `used_mib` of memory in use. */
 static void write_machine(bool lost, int resets, int used_mib) {
     char text[1024];
-    snprintf(text, sizeof(text),
-             "{\"driver\": {\"version\": \"550.127.05\", \"cuda_version\": 12040},\n"
-             " \"devices\": [\n"
-             "  {\"name\": \"NVIDIA A100\", \"uuid\": \"GPU-5e7a1c2d-0b3f-4d6e-8a9b-1c2d3e4f5a01\",\n"
-             "   \"pci\": {\"bus_id\": \"00000000:07:00.0\"}, \"temperature\": 60},\n"
-             "  {\"name\": \"NVIDIA A100\", \"uuid\": \"" UUID_1 "\",\n"
-             "   \"pci\": {\"bus_id\": \"" BUS_ID_1 "\"}, \"lost\": %s, \"resets\": %d,\n"
-             "   \"memory\": {\"total_mib\": 81920, \"used_mib\": %d}}]}\n",
-             lost ? "true" : "false", resets, used_mib);
+    snprintf(
+        text, sizeof(text),
+        "{\"driver\": {\"version\": \"550.127.05\", \"cuda_version\": 12040},\n"
+        " \"devices\": [\n"
+        "  {\"name\": \"NVIDIA A100\", \"uuid\": \"GPU-5e7a1c2d-0b3f-4d6e-8a9b-1c2d3e4f5a01\",\n"
+        "   \"pci\": {\"bus_id\": \"00000000:07:00.0\"}, \"temperature\": 60},\n"
+        "  {\"name\": \"NVIDIA A100\", \"uuid\": \"" UUID_1 "\",\n"
+        "   \"pci\": {\"bus_id\": \"" BUS_ID_1 "\"}, \"lost\": %s, \"resets\": %d,\n"
+        "   \"memory\": {\"total_mib\": 81920, \"used_mib\": %d}}]}\n",
+        lost ? "true" : "false", resets, used_mib);
     sim_write_file(path, text);
 }
 
@@ -172,8 +173,7 @@ static void test_bundled_scenario(void **state) {
     nvmlDevice_t dev = NULL;
     assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(1, &dev), NVML_SUCCESS);
     unsigned int temp = 0;
-    assert_int_equal(api.nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &temp),
-                     NVML_SUCCESS);
+    assert_int_equal(api.nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &temp), NVML_SUCCESS);
     assert_int_equal(temp, 31);
 }
 
