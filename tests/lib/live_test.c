@@ -349,6 +349,45 @@ static void test_mig_repartitioned(void **state) {
     assert_int_equal(nvt_device_mig_count(a100), 2);
 }
 
+static bool a100_lost(const struct nvt_snapshot *snap) {
+    return snap->devices[0].state.status == NVT_ERR_GPU_IS_LOST;
+}
+
+/* A GPU in MIG mode reset: its MIG devices are enumerated again through the new handle, and a MIG
+ * device of the old handle that a caller still holds answers as lost. */
+static void test_mig_gpu_reset(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    assert_true(poll_until(ctx, mig_2_back));
+    nvt_device *a100 = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 0, &a100), NVT_OK);
+    void *old_handle = nvt_device_nvml_handle(a100);
+    nvt_device *old_mig = NULL;
+    assert_int_equal(nvt_device_mig(a100, 1, &old_mig), NVT_OK);
+    void *old_mig_handle = nvt_device_nvml_handle(old_mig);
+    const char *key = "\"uuid\": \"GPU-3eb79704-1571-707c-aee8-f43ce747313d\",";
+    char *key_reset = malloc(strlen(key) + 16);
+    assert_non_null(key_reset);
+    snprintf(key_reset, strlen(key) + 16, "%s \"resets\": 3,", key);
+    char *reset = tu_replace(f->original, key, key_reset);
+    free(key_reset);
+    tu_write_file(f->path, reset);
+    free(reset);
+    assert_true(poll_until(ctx, a100_lost));
+    assert_true(poll_until(ctx, mig_2_back));
+    assert_ptr_not_equal(nvt_device_nvml_handle(a100), old_handle);
+    assert_int_equal(nvt_device_mig_count(a100), 2);
+    nvt_device *new_mig = NULL;
+    assert_int_equal(nvt_device_mig(a100, 1, &new_mig), NVT_OK);
+    assert_ptr_not_equal(new_mig, old_mig);
+    assert_ptr_not_equal(nvt_device_nvml_handle(new_mig), old_mig_handle);
+    struct nvt_device_state state_of_old;
+    nvt_device_state_init(&state_of_old);
+    assert_int_equal(nvt_device_state(old_mig, NVT_SAMPLE_DEVICES, &state_of_old), NVT_OK);
+    assert_int_equal(state_of_old.status, NVT_ERR_GPU_IS_LOST);
+    assert_string_equal(nvt_device_info(new_mig)->name, "NVIDIA A100-SXM4-40GB MIG 1g.5gb");
+}
+
 /* Open the scenario with another driver generation, on the simulated driver that exports what
  * that generation's drivers export (sim-driver-<variant>/, NULL for the default one: the library
  * decides the process layout by the symbols, as nvitop does), and check the RTX's processes. */
@@ -427,6 +466,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_facts_after_early_loss, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mig_repartitioned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mig_gpu_reset, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
