@@ -162,9 +162,10 @@ enum nvt_sample_flags {
 NVT_API uint32_t nvt_device_count(const nvt_context *ctx);
 
 /* The physical device with this NVML index.  NVT_ERR_OUT_OF_RANGE for a bad index.  A lost GPU
- * still yields a device whose info.handle_status says so.
- * The handle is owned by the context (never freed).  Any thread: the table of physical devices is
- * fixed at nvt_open(). */
+ * still yields a device whose info.handle_status says so; it is looked up again before each read
+ * (one lookup per read while it stays lost), and a GPU that comes back, after a reset under a new
+ * handle, is read afresh.  The handle is owned by the context (never freed).  Any thread: the table
+ * of physical devices is fixed at nvt_open(). */
 NVT_API nvt_status nvt_device_by_index(nvt_context *ctx, uint32_t index, nvt_device **out);
 
 /* A physical or MIG device by UUID: "GPU-<uuid>", "MIG-<uuid>", "MIG-GPU-<uuid>/<gi>/<ci>", or
@@ -226,7 +227,9 @@ NVT_API const char *nvt_device_driver_model(nvt_device *device);
  * for an NVML call libnvitop does not make.  Returned as void *: cast it to nvmlDevice_t.  NULL
  * when the device has no handle (see info.handle_status) or device is NULL.  The handle belongs to
  * the context's NVML session: valid until nvt_close(), and NVML calls on it follow the context's
- * thread rule (one thread at a time).  Reads only the device: any thread.
+ * thread rule (one thread at a time).  A GPU reset gives the device a new handle at its next read
+ * (the old one answers NVML_ERROR_GPU_IS_LOST for good): ask again rather than keeping it.  Uses
+ * the device's context (a read may replace the handle): one thread at a time.
  */
 NVT_API void *nvt_device_nvml_handle(const nvt_device *device);
 

@@ -113,10 +113,11 @@ nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned int index, nvmlDevice_t *dev
 }
 
 /* Finds a GPU or MIG device by UUID; returns the handle or NULL. */
-static nvmlDevice_t find_uuid(const struct sim_model *model, const char *uuid, bool *lost) {
+static nvmlDevice_t find_uuid(const struct sim_query *q, const char *uuid, bool *lost) {
+    const struct sim_model *model = q->model;
     for (size_t i = 0; i < model->device_count; i++) {
         const struct sim_device *dev = &model->devices[i];
-        *lost = dev->lost;
+        *lost = sim_device_gone(q, (unsigned int)i);
         if (dev->uuid.value != NULL && strcmp(dev->uuid.value, uuid) == 0) {
             return sim_handle_of((unsigned int)i, 0);
         }
@@ -138,7 +139,7 @@ nvmlReturn_t nvmlDeviceGetHandleByUUID(const char *uuid, nvmlDevice_t *device) {
     }
     if (ret == NVML_SUCCESS) {
         bool lost = false;
-        nvmlDevice_t found = find_uuid(q.model, uuid, &lost);
+        nvmlDevice_t found = find_uuid(&q, uuid, &lost);
         if (found == NULL) {
             ret = NVML_ERROR_NOT_FOUND;
         } else if (lost) {
@@ -172,7 +173,7 @@ static nvmlReturn_t handle_by_bus_id(enum sim_call_id id, const char *bus_id,
     ret = NVML_ERROR_NOT_FOUND;
     for (size_t i = 0; i < q.model->device_count; i++) {
         if (same_bus_id(q.model->devices[i].pci.bus_id, bus_id)) {
-            ret = q.model->devices[i].lost ? NVML_ERROR_GPU_IS_LOST : NVML_SUCCESS;
+            ret = sim_device_gone(&q, (unsigned int)i) ? NVML_ERROR_GPU_IS_LOST : NVML_SUCCESS;
             break;
         }
     }

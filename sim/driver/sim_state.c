@@ -234,7 +234,8 @@ nvmlReturn_t sim_begin_device(struct sim_query *q, enum sim_call_id id, nvmlDevi
     }
     unsigned int index = 0;
     unsigned int slot = 0;
-    if (!sim_handle_decode(device, &index, &slot) || !args_ok) {
+    unsigned int generation = 0;
+    if (!sim_handle_decode(device, &index, &slot, &generation) || !args_ok) {
         return NVML_ERROR_INVALID_ARGUMENT;
     }
     if (index >= q->model->device_count) {
@@ -243,7 +244,8 @@ nvmlReturn_t sim_begin_device(struct sim_query *q, enum sim_call_id id, nvmlDevi
     q->index = index;
     q->mig_slot = slot;
     q->device = &q->model->devices[index];
-    if (q->device->lost) {
+    /* A handle from before the GPU's last reset stays invalid (a reset GPU gets new handles). */
+    if (q->device->lost || generation != q->device->resets) {
         return NVML_ERROR_GPU_IS_LOST;
     }
     /* A GPU that falls off the bus in the middle of a snapshot: its first queries answer. */
@@ -284,6 +286,11 @@ bool sim_device_gone(const struct sim_query *q, unsigned int index) {
     return dev->lost || (dev->lost_after_queries > 0 &&
                          atomic_load_explicit(&sim_driver.device_queries[index],
                                               memory_order_relaxed) >= dev->lost_after_queries);
+}
+
+unsigned int sim_device_resets(unsigned int index) {
+    const struct sim_model *model = sim_driver.model;
+    return model != NULL && index < model->device_count ? model->devices[index].resets : 0;
 }
 
 nvmlReturn_t sim_end(struct sim_query *q, nvmlReturn_t ret) {

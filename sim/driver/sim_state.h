@@ -57,6 +57,10 @@ nvmlReturn_t sim_begin_gpu(struct sim_query *q, enum sim_call_id id, nvmlDevice_
  * up).  For handle lookups, which do not go through sim_begin_device. */
 bool sim_device_gone(const struct sim_query *q, unsigned int index);
 
+/* The reset generation ("resets") of GPU `index` in the current model, 0 for an index it does not
+ * have: the plane of the GPU's handles (sim_handle.h).  Called during a query (the lock held). */
+unsigned int sim_device_resets(unsigned int index);
+
 /* Ends a query: releases the lock if held, then sleeps the call's latency (sim_latency.h), and
  * returns `ret`, for `return sim_end(&q, ret)`. */
 nvmlReturn_t sim_end(struct sim_query *q, nvmlReturn_t ret);

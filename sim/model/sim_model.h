@@ -18,6 +18,8 @@
 /* The fixed handle table (sim_handle.c) bounds these; scenarios beyond them are rejected. */
 #define SIM_MAX_DEVICES   64
 #define SIM_MAX_MIG_SLOTS 7
+/* "resets": how many times a GPU may have been reset (each reset gives it new handles). */
+#define SIM_MAX_RESETS 15
 
 /* How a number changes with time; see docs/scenarios.md. */
 enum sim_num_kind {
@@ -211,6 +213,9 @@ struct sim_device {
     struct sim_num accounting_mode;
     /* "lost_after_queries": the GPU answers this many queries, then is lost (0: never). */
     unsigned int lost_after_queries;
+    /* "resets": how many times the GPU has been reset (0..SIM_MAX_RESETS).  Its handles carry
+     * this generation; handles of another generation answer GPU_IS_LOST. */
+    unsigned int resets;
     /* Faults of this GPU only: "call_errors", "call_latency" and "field_errors". */
     nvmlReturn_t call_error[SIM_CALL_COUNT];
     double call_latency_s[SIM_CALL_COUNT];

@@ -28,6 +28,7 @@ static int read_device_latency(struct scenario_ctx *ctx, const json_t *value, vo
 static int read_field_errors(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_process_race(struct scenario_ctx *ctx, const json_t *value, void *base);
 static int read_lost_after(struct scenario_ctx *ctx, const json_t *value, void *base);
+static int read_resets(struct scenario_ctx *ctx, const json_t *value, void *base);
 
 /* NVML_PCIE_LINK_MAX_SPEED_* in code order. */
 static const char *const pcie_speeds[] = {"invalid", "2500",  "5000",  "8000",
@@ -250,6 +251,7 @@ static const struct scenario_field device_fields[] = {
     {.key = "field_errors", .kind = FIELD_CUSTOM, .custom = read_field_errors},
     {.key = "process_race", .kind = FIELD_CUSTOM, .custom = read_process_race},
     {.key = "lost_after_queries", .kind = FIELD_CUSTOM, .custom = read_lost_after},
+    {.key = "resets", .kind = FIELD_CUSTOM, .custom = read_resets},
     {.key = "mig", .kind = FIELD_CUSTOM, .custom = scenario_read_mig},
     {.key = "processes", .kind = FIELD_CUSTOM, .custom = read_device_processes},
     {.key = "process_utilization", .kind = FIELD_CUSTOM, .custom = read_process_utilization},
@@ -424,6 +426,17 @@ static int read_lost_after(struct scenario_ctx *ctx, const json_t *value, void *
         return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected a number of queries 1..1000000000");
     }
     dev->lost_after_queries = (unsigned int)json_integer_value(value);
+    return 0;
+}
+
+static int read_resets(struct scenario_ctx *ctx, const json_t *value, void *base) {
+    struct sim_device *dev = base;
+    if (!json_is_integer(value) || json_integer_value(value) < 0 ||
+        json_integer_value(value) > SIM_MAX_RESETS) {
+        return scenario_fail(ctx, SCENARIO_AT_VALUE, "expected a number of resets 0..%d",
+                             SIM_MAX_RESETS);
+    }
+    dev->resets = (unsigned int)json_integer_value(value);
     return 0;
 }
 

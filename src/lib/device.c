@@ -80,13 +80,69 @@ void device_ensure_facts(nvt_device *device, unsigned groups,
     device->facts_read |= settled;
 }
 
+void device_note_lost(nvt_device *device) {
+    if (!device->info.is_mig) {
+        device->lost_seen = true;
+    }
+}
+
+/* Retire the MIG devices of a GPU that got a new handle (callers may still hold them; their old
+ * handles answer as lost): the next listing reads the new handle's. */
+static nvt_status retire_children(nvt_device *device) {
+    if (device->child_count > 0) {
+        nvt_device **retired = realloc(
+            device->retired, (device->retired_count + device->child_count) * sizeof(nvt_device *));
+        if (retired == NULL) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        device->retired = retired;
+        for (uint32_t k = 0; k < device->child_count; k++) {
+            device->retired[device->retired_count++] = device->children[k];
+        }
+    }
+    free(device->children);
+    device->children = NULL;
+    device->child_count = 0;
+    device->children_listed = false;
+    return NVT_OK;
+}
+
+/* A physical GPU that answered GPU_IS_LOST, at open or in its last read: one handle lookup.  A
+ * reset GPU answers with a new handle; the device then starts afresh (facts, MIG support and
+ * devices, the back-end's per-handle history), so that nothing read through the old handle is
+ * shown beside the new values.  Still lost, or out of memory: the device stays as it was. */
+static void reacquire(nvt_device *device) {
+    device->lost_seen = false;
+    struct nvml_device *fresh = NULL;
+    if (nvml_device_reopen(device->ctx->nvml, device->info.index, device->info.uuid, device->nvml,
+                           &fresh) != NVT_OK ||
+        fresh == NULL) {
+        return;
+    }
+    if (retire_children(device) != NVT_OK) {
+        nvml_device_close(fresh);
+        return;
+    }
+    nvml_device_close(device->nvml);
+    device->nvml = fresh;
+    device_info_init_na(&device->info, device->info.index, device->info.mig_index, false);
+    device->facts_read = 0;
+    device->mig_known = false;
+}
+
 void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_state *out) {
+    if (device->lost_seen) {
+        reacquire(device);
+    }
     if ((flags & NVT_SAMPLE_NVLINK) != 0 && !device->info.is_mig) {
         device_ensure_facts(device, NVML_FACTS_NVLINK, NULL);
     }
     bool memory_unsupported = false;
     nvml_device_state(device->ctx->nvml, device->nvml, flags, &device->info, out,
                       &memory_unsupported);
+    if (out->status == NVT_ERR_GPU_IS_LOST) {
+        device_note_lost(device);
+    }
     if (!memory_unsupported || (flags & (NVT_SAMPLE_DEVICES | NVT_SAMPLE_DEVICES_FAST)) == 0) {
         return;
     }

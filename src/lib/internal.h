@@ -18,6 +18,7 @@ struct nvt_device {
     struct nvt_device_info info;
     unsigned facts_read; /* enum nvml_facts groups already in info */
     bool mig_known;      /* info.mig_supported has been decided */
+    bool lost_seen;      /* the last read answered GPU_IS_LOST: look the handle up again */
     nvt_device *parent;  /* NULL for a physical device */
     /* MIG devices of a physical GPU, enumerated when MIG is first seen enabled and again when
      * the GPU may have been re-partitioned (device_refresh_children). */
@@ -61,9 +62,15 @@ void device_ensure_facts(nvt_device *device, unsigned groups,
 
 /*
  * Read a device's live values, with the unified-memory fallback (host virtual memory when the
- * driver has no memory figures).
+ * driver has no memory figures).  A physical GPU whose previous read answered GPU_IS_LOST is
+ * looked up again first (once per read); a reset GPU's new handle replaces the old one, with its
+ * facts, per-handle history and MIG devices started afresh.
  */
 void device_read_state(nvt_device *device, unsigned flags, struct nvt_device_state *out);
+
+/* Note that a physical GPU answered GPU_IS_LOST outside device_read_state (its process list):
+ * its next read looks its handle up again. */
+void device_note_lost(nvt_device *device);
 
 /* Enumerate the MIG devices of a physical GPU once.  NVT_OK or NVT_ERR_NO_MEMORY. */
 nvt_status device_list_children(nvt_device *device);

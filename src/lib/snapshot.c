@@ -173,6 +173,7 @@ static nvt_status sample_processes(struct pass *pass) {
         if (status == NVT_ERR_GPU_IS_LOST) {
             /* Lost between its state and its processes: a lost device, not an idle one. */
             pass->devices[slot].state.status = NVT_ERR_GPU_IS_LOST;
+            device_note_lost(pass->handles[slot]);
             continue;
         }
         if (status != NVT_OK) {

@@ -173,6 +173,119 @@ static void test_facts_after_early_loss(void **state) {
     assert_true(poll_until(ctx, rtx_named));
 }
 
+#define RTX_UUID_KEY "\"uuid\": \"GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40\","
+#define RTX_USED_KEY "\"used_mib\": 20110,"
+
+static bool rtx_reset(const struct nvt_snapshot *snap) {
+    return snap->devices[RTX_SLOT].state.status == NVT_OK &&
+           snap->devices[RTX_SLOT].state.memory_used_bytes == 5000 * MiB;
+}
+
+/* What a snapshot shows of the RTX while it is reset: the old values (before the driver saw the
+ * rewrite), a lost GPU with nothing read (the old handle answers GPU_IS_LOST), or the new values
+ * with the facts read again through the new handle; never old and new, or lost and values, mixed.
+ * Returns 0, 1 or 2 for those, -1 for anything else. */
+static int reset_phase(const struct nvt_snapshot *snap) {
+    const struct nvt_device_snapshot *rtx = &snap->devices[RTX_SLOT];
+    bool named = strcmp(rtx->info.name, "NVIDIA GeForce RTX 3090") == 0 &&
+                 strcmp(rtx->info.uuid, "GPU-5e3b8a31-8d6f-4c1e-9a2b-3f8e1c7d2a40") == 0;
+    if (rtx_back(snap) && named) {
+        return 0;
+    }
+    if (rtx->state.status == NVT_ERR_GPU_IS_LOST && rtx->info.name[0] == '\0' &&
+        nvt_is_na_u64(rtx->state.memory_used_bytes) && nvt_is_na_u32(rtx->state.temperature_c)) {
+        for (size_t i = 0; i < snap->process_count; i++) {
+            if (snap->processes[i].device == RTX_SLOT) {
+                return -1;
+            }
+        }
+        return 1;
+    }
+    if (rtx_reset(snap) && named && rtx->state.temperature_c == 71) {
+        return 2;
+    }
+    return -1;
+}
+
+/* A GPU reset: the handle the context holds answers GPU_IS_LOST for good and the driver hands out
+ * a new one.  The next snapshot shows the GPU lost, the one after it again, read through the new
+ * handle, with no value of the old handle beside the new ones. */
+static void test_gpu_reset(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    assert_true(poll_until(ctx, rtx_named));
+    nvt_device *rtx = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 1, &rtx), NVT_OK);
+    void *old_handle = nvt_device_nvml_handle(rtx);
+    assert_non_null(old_handle);
+    char *reset1 = tu_replace(f->original, RTX_UUID_KEY, RTX_UUID_KEY " \"resets\": 1,");
+    char *reset = tu_replace(reset1, RTX_USED_KEY, "\"used_mib\": 5000,");
+    free(reset1);
+    tu_write_file(f->path, reset);
+    free(reset);
+    int phase = 0;
+    double deadline = tu_now() + DEADLINE_S;
+    while (phase != 2 && tu_now() < deadline) {
+        struct nvt_snapshot *snap = NULL;
+        assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT | NVT_SAMPLE_INFO, &snap),
+                         NVT_OK);
+        int now = reset_phase(snap);
+        nvt_snapshot_free(snap);
+        assert_true(now >= phase); /* no step back to old values, nothing mixed (-1) */
+        phase = now;
+        usleep(20000);
+    }
+    assert_int_equal(phase, 2);
+    assert_non_null(nvt_device_nvml_handle(rtx));
+    assert_ptr_not_equal(nvt_device_nvml_handle(rtx), old_handle);
+    /* The processes are the ones listed through the new handle. */
+    struct nvt_snapshot *snap = NULL;
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT | NVT_SAMPLE_INFO, &snap), NVT_OK);
+    assert_int_equal(reset_phase(snap), 2);
+    bool listed = false;
+    for (size_t i = 0; i < snap->process_count; i++) {
+        listed = listed || (snap->processes[i].device == RTX_SLOT &&
+                            snap->processes[i].gpu_memory_bytes == 1000 * MiB);
+    }
+    assert_true(listed);
+    nvt_snapshot_free(snap);
+}
+
+/* While a GPU stays lost, each snapshot looks its handle up once, not per query. */
+static void test_lost_gpu_lookups_bounded(void **state) {
+    struct fixture *f = *state;
+    char calls[4096];
+    snprintf(calls, sizeof(calls), "%s/calls.txt", f->dir);
+    setenv("NVML_SIM_CALLS_FILE", calls, 1);
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    assert_true(poll_until(ctx, rtx_named));
+    struct nvt_snapshot *first = NULL; /* with the UUIDs, which the lookups then use */
+    assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_INFO, &first), NVT_OK);
+    nvt_snapshot_free(first);
+    char *lost = tu_replace(f->original, RTX_UUID_KEY, RTX_UUID_KEY " \"lost\": true,");
+    tu_write_file(f->path, lost);
+    free(lost);
+    assert_true(poll_until(ctx, rtx_lost));
+    enum {
+        SNAPSHOTS = 5
+    };
+    for (int i = 0; i < SNAPSHOTS; i++) {
+        struct nvt_snapshot *snap = NULL;
+        assert_int_equal(nvt_snapshot_take(ctx, NVT_SAMPLE_DEFAULT, &snap), NVT_OK);
+        assert_true(rtx_lost(snap));
+        nvt_snapshot_free(snap);
+    }
+    nvt_close(ctx);
+    f->ctx = NULL;
+    unsetenv("NVML_SIM_CALLS_FILE");
+    char *text = tu_read_file(calls);
+    /* At most one lookup per snapshot since the loss was first seen (poll_until's last one
+     * included), none by index beyond the context's own. */
+    assert_true(tu_calls_of(text, "nvmlDeviceGetHandleByUUID") <= SNAPSHOTS + 1);
+    assert_true(tu_calls_of(text, "nvmlDeviceGetHandleByUUID") >= SNAPSHOTS);
+    free(text);
+}
+
 /* The scenario without the A100's MIG instance in slot 2 (the last one). */
 static char *without_mig_slot_2(const char *original) {
     const char *start = strstr(original, "] },\n          { \"slot\": 2,");
@@ -234,6 +347,45 @@ static void test_mig_repartitioned(void **state) {
     tu_write_file(f->path, f->original);
     assert_true(poll_until(ctx, mig_2_back));
     assert_int_equal(nvt_device_mig_count(a100), 2);
+}
+
+static bool a100_lost(const struct nvt_snapshot *snap) {
+    return snap->devices[0].state.status == NVT_ERR_GPU_IS_LOST;
+}
+
+/* A GPU in MIG mode reset: its MIG devices are enumerated again through the new handle, and a MIG
+ * device of the old handle that a caller still holds answers as lost. */
+static void test_mig_gpu_reset(void **state) {
+    struct fixture *f = *state;
+    nvt_context *ctx = f->ctx = tu_open(f->path);
+    assert_true(poll_until(ctx, mig_2_back));
+    nvt_device *a100 = NULL;
+    assert_int_equal(nvt_device_by_index(ctx, 0, &a100), NVT_OK);
+    void *old_handle = nvt_device_nvml_handle(a100);
+    nvt_device *old_mig = NULL;
+    assert_int_equal(nvt_device_mig(a100, 1, &old_mig), NVT_OK);
+    void *old_mig_handle = nvt_device_nvml_handle(old_mig);
+    const char *key = "\"uuid\": \"GPU-3eb79704-1571-707c-aee8-f43ce747313d\",";
+    char *key_reset = malloc(strlen(key) + 16);
+    assert_non_null(key_reset);
+    snprintf(key_reset, strlen(key) + 16, "%s \"resets\": 3,", key);
+    char *reset = tu_replace(f->original, key, key_reset);
+    free(key_reset);
+    tu_write_file(f->path, reset);
+    free(reset);
+    assert_true(poll_until(ctx, a100_lost));
+    assert_true(poll_until(ctx, mig_2_back));
+    assert_ptr_not_equal(nvt_device_nvml_handle(a100), old_handle);
+    assert_int_equal(nvt_device_mig_count(a100), 2);
+    nvt_device *new_mig = NULL;
+    assert_int_equal(nvt_device_mig(a100, 1, &new_mig), NVT_OK);
+    assert_ptr_not_equal(new_mig, old_mig);
+    assert_ptr_not_equal(nvt_device_nvml_handle(new_mig), old_mig_handle);
+    struct nvt_device_state state_of_old;
+    nvt_device_state_init(&state_of_old);
+    assert_int_equal(nvt_device_state(old_mig, NVT_SAMPLE_DEVICES, &state_of_old), NVT_OK);
+    assert_int_equal(state_of_old.status, NVT_ERR_GPU_IS_LOST);
+    assert_string_equal(nvt_device_info(new_mig)->name, "NVIDIA A100-SXM4-40GB MIG 1g.5gb");
 }
 
 /* Open the scenario with another driver generation, on the simulated driver that exports what
@@ -309,9 +461,12 @@ int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_process_appears_and_exits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gpu_lost_and_back, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gpu_reset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lost_gpu_lookups_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_facts_after_early_loss, setup, teardown),
         cmocka_unit_test_setup_teardown(test_generations, setup, teardown),
         cmocka_unit_test_setup_teardown(test_mig_repartitioned, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_mig_gpu_reset, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

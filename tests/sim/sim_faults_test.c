@@ -97,7 +97,8 @@ static void test_stall_one_gpu(void **state) {
     assert_int_equal(u.gpu, 90);
 }
 
-/* GPU 3 answers 8 queries, then is lost for good, handle lookups included; the others go on. */
+/* GPU 3 answers 8 queries, then is lost for good, handle lookups (by index, UUID and bus id)
+ * included; the others go on. */
 static void test_lost_mid_snapshot(void **state) {
     (void)state;
     nvmlDevice_t dev = device(3);
@@ -113,6 +114,11 @@ static void test_lost_mid_snapshot(void **state) {
     assert_int_equal(api.nvmlDeviceGetName(dev, name, sizeof(name)), NVML_ERROR_GPU_IS_LOST);
     nvmlDevice_t again = NULL;
     assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(3, &again), NVML_ERROR_GPU_IS_LOST);
+    assert_int_equal(
+        api.nvmlDeviceGetHandleByUUID("GPU-7c1d0b7e-52a4-4a43-9b1e-6e2f1c0a5d04", &again),
+        NVML_ERROR_GPU_IS_LOST);
+    assert_int_equal(api.nvmlDeviceGetHandleByPciBusId_v2("00000000:4E:00.0", &again),
+                     NVML_ERROR_GPU_IS_LOST);
     assert_int_equal(api.nvmlDeviceGetTemperature(device(2), NVML_TEMPERATURE_GPU, &temp),
                      NVML_SUCCESS);
     assert_int_equal(temp, 50);

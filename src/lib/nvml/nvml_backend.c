@@ -223,6 +223,31 @@ nvt_status nvml_device_open(struct nvml_backend *backend, uint32_t index,
     return NVT_OK;
 }
 
+nvt_status nvml_device_reopen(struct nvml_backend *backend, uint32_t index, const char *uuid,
+                              const struct nvml_device *old, struct nvml_device **out) {
+    *out = NULL;
+    nvmlDevice_t handle = NULL;
+    nvmlReturn_t result = NVML_ERROR_FUNCTION_NOT_FOUND;
+    if (uuid != NULL && uuid[0] != '\0') {
+        result = NVML_QUERY_QUIET(backend, nvmlDeviceGetHandleByUUID, uuid, &handle);
+    }
+    if (result == NVML_ERROR_FUNCTION_NOT_FOUND) {
+        result = call_handle(&backend->lib, index, &handle);
+    }
+    if (result != NVML_SUCCESS) {
+        return nvml_status_from_return(result);
+    }
+    if (old->handle == handle) {
+        return NVT_OK; /* back under its old handle: what was learnt of it still holds */
+    }
+    nvt_status status = device_alloc(false, out);
+    if (status == NVT_OK) {
+        (*out)->handle_status = NVT_OK;
+        (*out)->handle = handle;
+    }
+    return status;
+}
+
 nvt_status nvml_device_open_mig(struct nvml_backend *backend, const struct nvml_device *parent,
                                 uint32_t k, struct nvml_device **out) {
     if (parent->handle == NULL) {

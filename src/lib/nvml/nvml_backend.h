@@ -79,6 +79,17 @@ nvt_status nvml_status_from_return(int nvml_return);
 nvt_status nvml_device_open(struct nvml_backend *backend, uint32_t index, struct nvml_device **out);
 
 /*
+ * Ask the driver again for the handle of a physical GPU that answered GPU_IS_LOST: by UUID when
+ * `uuid` is known (not NULL or empty), else by index.  A GPU reset gives a new handle: *out is
+ * then a fresh back-end device (no per-handle history: utilisation cursor, counter baselines,
+ * process buffer) for the caller to use instead of `old`.  *out is NULL when the driver hands out
+ * old's handle again.  Returns NVT_OK, the lookup's status (NVT_ERR_GPU_IS_LOST while the GPU is
+ * still off the bus) or NVT_ERR_NO_MEMORY.
+ */
+nvt_status nvml_device_reopen(struct nvml_backend *backend, uint32_t index, const char *uuid,
+                              const struct nvml_device *old, struct nvml_device **out);
+
+/*
  * The MIG device in slot k of a physical GPU.  NVT_ERR_NOT_FOUND for an empty slot (or a parent
  * without a handle); NVT_ERR_GPU_IS_LOST gives a device without handle, as for physical devices.
  */
