@@ -1,5 +1,5 @@
-/* A node's utilization history and its sparkline (history.h). */
-#include "cluster/history.h"
+/* A node's utilization history and its sparkline (node_history.h). */
+#include "cluster/node_history.h"
 
 #include <math.h>
 #include <string.h>
@@ -9,7 +9,7 @@ static size_t index_of(long long slot) {
     return (size_t)(i < 0 ? i + NODE_HISTORY_CELLS : i);
 }
 
-void history_add(struct node_history *h, double step_s, double t, double value) {
+void node_history_add(struct node_history *h, double step_s, double t, double value) {
     if (!(step_s > 0) || !isfinite(t) || !isfinite(value)) {
         return;
     }
@@ -30,7 +30,7 @@ void history_add(struct node_history *h, double step_s, double t, double value) 
     }
 }
 
-void history_values(const struct node_history *h, double now, double out[NODE_HISTORY_CELLS]) {
+void node_history_values(const struct node_history *h, double now, double out[NODE_HISTORY_CELLS]) {
     long long last = h->step_s > 0 && isfinite(now) ? (long long)floor(now / h->step_s) : 0;
     for (size_t k = 0; k < NODE_HISTORY_CELLS; k++) {
         long long slot = last - (long long)(NODE_HISTORY_CELLS - 1 - k);
@@ -40,7 +40,7 @@ void history_values(const struct node_history *h, double now, double out[NODE_HI
     }
 }
 
-void history_sparkline(char *buf, size_t size, const double *values, size_t n, bool ascii) {
+void node_sparkline(char *buf, size_t size, const double *values, size_t n, bool ascii) {
     static const char *const bars[8] = {"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"};
     static const char ascii_bars[8] = {'_', '.', ':', '-', '=', '+', '*', '#'};
     size_t used = 0;

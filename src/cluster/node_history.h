@@ -4,8 +4,8 @@
  * each the mean of the samples that fell in it.  A slot without a sample (the node down, not yet
  * read) is a gap, drawn as a blank, never as 0.  No I/O, no allocation; pure.
  */
-#ifndef NVITOP_SRC_CLUSTER_HISTORY_H
-#define NVITOP_SRC_CLUSTER_HISTORY_H
+#ifndef NVITOP_SRC_CLUSTER_NODE_HISTORY_H
+#define NVITOP_SRC_CLUSTER_NODE_HISTORY_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -23,15 +23,15 @@ struct node_history {
 /* Add a sample (a percentage) taken at time t (seconds since the epoch) to the slot of t.  A NaN
  * value or time is no sample (the slot stays a gap).  A step other than the history's empties it
  * first. */
-void history_add(struct node_history *h, double step_s, double t, double value);
+void node_history_add(struct node_history *h, double step_s, double t, double value);
 
 /* The NODE_HISTORY_CELLS slots ending with the one of `now`, oldest first: each slot's mean, NaN
  * for a gap. */
-void history_values(const struct node_history *h, double now, double out[NODE_HISTORY_CELLS]);
+void node_history_values(const struct node_history *h, double now, double out[NODE_HISTORY_CELLS]);
 
 /* The sparkline of n values (percentages, NaN for gaps) in n cells: "▁▂▃▄▅▆▇█" from 0 to 100 %
  * (0 % is the lowest bar, so that an idle node shows), a blank for a gap; with ascii, "_.:-=+*#"
  * instead.  buf holds at least 3 * n + 1 bytes (it is cut otherwise). */
-void history_sparkline(char *buf, size_t size, const double *values, size_t n, bool ascii);
+void node_sparkline(char *buf, size_t size, const double *values, size_t n, bool ascii);
 
-#endif /* NVITOP_SRC_CLUSTER_HISTORY_H */
+#endif /* NVITOP_SRC_CLUSTER_NODE_HISTORY_H */
