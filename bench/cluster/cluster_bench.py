@@ -183,14 +183,16 @@ class Generator:
         rows = cls.aggregate(query)
         # As Prometheus answers an aggregation: only the labels of its "by (...)" clause.
         by_host = 'hostname)' in query
-        points = ({'values': [[now - 30 * k, str(value)] for k in range(19, -1, -1)]}
-                  if kind == 'range' else None)
+        def sample(value):
+            if kind == 'range':  # 20 points 30 s apart, as the history's range query asks
+                return {'values': [[now - 30 * k, str(value)] for k in range(19, -1, -1)]}
+            return {'value': [now, str(value)]}
         result = [{'metric': {'instance': f'node{i:04d}:8000', 'job': 'nvitop',
                               **({'hostname': f'node{i:04d}'} if by_host else {}), **labels},
-                   **(points or {'value': [now, str(value)]})}
+                   **sample(value)}
                   for i in range(count) for labels, value in rows]
         return json.dumps({'status': 'success',
-                           'data': {'resultType': 'matrix' if points else 'vector',
+                           'data': {'resultType': 'matrix' if kind == 'range' else 'vector',
                                     'result': result}}).encode()
 
     def close(self):
