@@ -15,6 +15,7 @@ bodies once, per refresh.
 
 usage: cluster_bench.py BUILD_DIR [SECONDS]"""
 import http.server
+import itertools
 import json
 import os
 import resource
@@ -27,6 +28,7 @@ import time
 import urllib.parse
 
 GPUS, PROCESSES = 8, 20
+SOCKETS = itertools.count()
 
 
 def node_body(i):
@@ -221,7 +223,8 @@ def proc_cpu(pid):
 
 def monitor_cpu(nvitop, args, seconds, env):
     """CPU share of one core used by the cluster screen over `seconds` (after a warm-up)."""
-    socket = f'nvt-cluster-bench-{os.getpid()}'
+    # A new server each time: one just killed may still hold its socket name.
+    socket = f'nvt-cluster-bench-{os.getpid()}-{next(SOCKETS)}'
     command = ' '.join([nvitop, *args])
     subprocess.run(['tmux', '-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '200',
                     '-y', '50', f'exec {command}'], env=env, check=True, timeout=20)
