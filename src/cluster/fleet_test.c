@@ -1,4 +1,5 @@
-/* The fleet's users (fleet_users.h) and the grouping of rows (group.h) on hand-made nodes. */
+/* The fleet's users (fleet_users.h), the grouping of rows (group.h) and the table's UTIL HISTORY
+ * column (table.h) on hand-made nodes. */
 #include <stdlib.h>
 #include <string.h>
 
