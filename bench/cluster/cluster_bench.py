@@ -7,12 +7,15 @@ and 20 processes each) and dcgm-exporter /metrics (8 GPUs, its default counters 
 Kubernetes labels) on one loopback port, one path per node (the direct figures are given for
 nvitop-exporter nodes alone and for a mix of half dcgm-exporter nodes), and a stand-in of
 Prometheus's HTTP API answering nvitop's aggregated queries for N nodes (one series per node per
-query).  nvitop's CPU is read from /proc (the monitor, in tmux) or getrusage (once mode).  The
+query; a range query, at the start of the cluster screen, answered with 20 points per node).  The
+cluster screen is measured with its UTIL HISTORY sparklines off (a settings file without the
+column) and on (the default: the 200-column terminal shows it).  nvitop's CPU is read from /proc (the monitor, in tmux) or getrusage (once mode).  The
 floor, measured in the same run: a minimal client (Python's http.client) reading the same N
 bodies once, per refresh.
 
 usage: cluster_bench.py BUILD_DIR [SECONDS]"""
 import http.server
+import itertools
 import json
 import os
 import resource
@@ -25,6 +28,7 @@ import time
 import urllib.parse
 
 GPUS, PROCESSES = 8, 20
+SOCKETS = itertools.count()
 
 
 def node_body(i):
@@ -107,7 +111,8 @@ class Generator:
                     body = gen.dcgm
                 elif self.path.startswith('/api/v1/query'):
                     query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
-                    body = gen.prometheus_answer('query', query.get('query', [''])[0])
+                    kind = 'range' if self.path.startswith('/api/v1/query_range') else 'query'
+                    body = gen.prometheus_answer(kind, query.get('query', [''])[0])
                 elif self.path.startswith('/api/v1/targets'):
                     body = gen.prometheus_answer('targets')
                 else:
@@ -180,12 +185,17 @@ class Generator:
         rows = cls.aggregate(query)
         # As Prometheus answers an aggregation: only the labels of its "by (...)" clause.
         by_host = 'hostname)' in query
+        def sample(value):
+            if kind == 'range':  # 20 points 30 s apart, as the history's range query asks
+                return {'values': [[now - 30 * k, str(value)] for k in range(19, -1, -1)]}
+            return {'value': [now, str(value)]}
         result = [{'metric': {'instance': f'node{i:04d}:8000', 'job': 'nvitop',
                               **({'hostname': f'node{i:04d}'} if by_host else {}), **labels},
-                   'value': [now, str(value)]}
+                   **sample(value)}
                   for i in range(count) for labels, value in rows]
         return json.dumps({'status': 'success',
-                           'data': {'resultType': 'vector', 'result': result}}).encode()
+                           'data': {'resultType': 'matrix' if kind == 'range' else 'vector',
+                                    'result': result}}).encode()
 
     def close(self):
         self.server.shutdown()
@@ -213,7 +223,8 @@ def proc_cpu(pid):
 
 def monitor_cpu(nvitop, args, seconds, env):
     """CPU share of one core used by the cluster screen over `seconds` (after a warm-up)."""
-    socket = f'nvt-cluster-bench-{os.getpid()}'
+    # A new server each time: one just killed may still hold its socket name.
+    socket = f'nvt-cluster-bench-{os.getpid()}-{next(SOCKETS)}'
     command = ' '.join([nvitop, *args])
     subprocess.run(['tmux', '-L', socket, '-f', '/dev/null', 'new-session', '-d', '-x', '200',
                     '-y', '50', f'exec {command}'], env=env, check=True, timeout=20)
@@ -237,6 +248,13 @@ def main():
     gen = Generator(1000)
     work = tempfile.mkdtemp(prefix='nvt-cluster-bench-')
     try:
+        # The cluster screen without its sparklines (every column but history), and with them
+        # (the default settings).
+        off = os.path.join(work, 'off.conf')
+        with open(off, 'w', encoding='ascii') as f:
+            f.write('[cluster]\ncolumns = host, gpus, mig, util, max, memory, power, temp, procs, '
+                    'age, health, users\n')
+        sparklines = (('off', ['--config', off]), ('on', ['--no-config']))
         direct = 200
         hosts = os.path.join(work, 'hosts')
         mixed = os.path.join(work, 'mixed')
@@ -248,7 +266,7 @@ def main():
         print(f'cluster: synthetic nodes of {GPUS} GPUs and {PROCESSES} processes, '
               f'{len(gen.body)} bytes of /metrics each; dcgm-exporter nodes of {GPUS} GPUs, '
               f'{len(gen.dcgm)} bytes each')
-        once = run_cpu([nvitop, '-1', '--hosts', '@' + hosts], env)
+        once = run_cpu([nvitop, '-1', '--no-config', '--hosts', '@' + hosts], env)
         # The floor: a minimal client (Python's http.client on one kept-alive connection) reading
         # the same bodies, minus the same interpreter doing nothing.
         fetch = ('import http.client,sys\n'
@@ -259,23 +277,26 @@ def main():
                  min(run_cpu([sys.executable, '-c', fetch, '0'], env) for _ in range(3)))
         print(f'  direct, {direct} nodes, once: {once * 1000:.1f} ms CPU (process start included);'
               f' floor (http.client reading the same bodies): {floor * 1000:.1f} ms')
-        share = monitor_cpu(nvitop, ['--hosts', '@' + hosts, '--interval', '2'], seconds, env)
-        per_refresh = share * 2
-        print(f'  direct, {direct} nodes, cluster screen at a 2 s refresh: {share * 100:.2f} % of '
-              f'a core (target 2 %; {per_refresh * 1000:.1f} ms per refresh'
-              f', {per_refresh / floor:.2f}x the floor)')
-        once = run_cpu([nvitop, '-1', '--hosts', '@' + mixed], env)
+        for name, settings in sparklines:
+            share = monitor_cpu(nvitop, [*settings, '--hosts', '@' + hosts, '--interval', '2'],
+                                seconds, env)
+            per_refresh = share * 2
+            print(f'  direct, {direct} nodes, cluster screen at a 2 s refresh, sparklines {name}: '
+                  f'{share * 100:.2f} % of a core (target 1.6 %; {per_refresh * 1000:.1f} ms per '
+                  f'refresh, {per_refresh / floor:.2f}x the floor)')
+        once = run_cpu([nvitop, '-1', '--no-config', '--hosts', '@' + mixed], env)
         print(f'  direct, {direct} nodes, half dcgm-exporter, once: {once * 1000:.1f} ms CPU')
-        share = monitor_cpu(nvitop, ['--hosts', '@' + mixed, '--interval', '2'], seconds, env)
-        print(f'  direct, {direct} nodes, half dcgm-exporter, cluster screen at a 2 s refresh: '
-              f'{share * 100:.2f} % of a core ({share * 2 / direct * 1e6:.0f} us per node and '
-              'refresh)')
+        share = monitor_cpu(nvitop, ['--no-config', '--hosts', '@' + mixed, '--interval', '2'],
+                            seconds, env)
+        print(f'  direct, {direct} nodes, half dcgm-exporter, cluster screen at a 2 s refresh, '
+              f'sparklines on: {share * 100:.2f} % of a core ({share * 2 / direct * 1e6:.0f} us '
+              'per node and refresh)')
         # One refresh's own cost: a once run minus a once run on an empty fleet (the process's
         # start and the fifteen requests), per node; flat when the cost is linear in the nodes.
         def once_cpu(count):
             gen.prometheus_nodes = count
-            return min(run_cpu([nvitop, '-1', '--prometheus', f'http://127.0.0.1:{gen.port}'],
-                               env) for _ in range(3))
+            return min(run_cpu([nvitop, '-1', '--no-config', '--prometheus',
+                                f'http://127.0.0.1:{gen.port}'], env) for _ in range(3))
         empty = once_cpu(0)
         print(f'  prometheus,    0 nodes, once: {empty * 1000:.1f} ms CPU (process start and '
               'fifteen requests)')
@@ -284,10 +305,11 @@ def main():
             print(f'  prometheus, {count:4d} nodes, once: {cpu * 1000:.1f} ms CPU; '
                   f'{(cpu - empty) * 1000:.1f} ms for the nodes, '
                   f'{(cpu - empty) / count * 1000:.3f} ms per node')
-        share = monitor_cpu(nvitop, ['--prometheus', f'http://127.0.0.1:{gen.port}', '--interval',
-                                     '2'], seconds, env)
-        print(f'  prometheus, 1000 nodes, cluster screen at a 2 s refresh: {share * 100:.2f} % '
-              'of a core (target 2 %)')
+        for name, settings in sparklines:
+            share = monitor_cpu(nvitop, [*settings, '--prometheus', f'http://127.0.0.1:{gen.port}',
+                                         '--interval', '2'], seconds, env)
+            print(f'  prometheus, 1000 nodes, cluster screen at a 2 s refresh, sparklines {name}: '
+                  f'{share * 100:.2f} % of a core (target 0.7 %)')
     finally:
         gen.close()
         shutil.rmtree(work, ignore_errors=True)

@@ -1,4 +1,5 @@
-/* The fleet's users (fleet_users.h) and the grouping of rows (group.h) on hand-made nodes. */
+/* The fleet's users (fleet_users.h), the grouping of rows (group.h) and the table's UTIL HISTORY
+ * column (table.h) on hand-made nodes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,10 +94,45 @@ static void test_group(void **state) {
     node_grouping_free(g);
 }
 
+/* UTIL HISTORY in a row, and the first column left out when the table does not fit. */
+static void test_history_column(void **state) {
+    (void)state;
+    struct node n;
+    memset(&n, 0, sizeof n);
+    str_copy(n.address, sizeof n.address, "gpu1:9101");
+    str_copy(n.summary.hostname, sizeof n.summary.hostname, "gpu1");
+    n.state = NODE_OK;
+    n.has_data = true;
+    n.data_time = 1000;
+    n.summary.util_mean = 90;
+    node_history_add(&n.history, 30, 940, 10);
+    node_history_add(&n.history, 30, 1000, 90);
+    unsigned set = (1u << TABLE_COL_UTIL) | (1u << TABLE_COL_HISTORY);
+    struct table_widths w;
+    table_widths_shown(&n, 1, 0, set, &w);
+    char line[512];
+    table_header(line, sizeof line, &w);
+    assert_string_equal(line, "NODE      UTIL  UTIL HISTORY        ");
+    table_row(line, sizeof line, &n, &w, 1000);
+    assert_string_equal(line, "gpu1:9101  90%"
+                              "                   ▁ █");
+    w.ascii = true;
+    table_row(line, sizeof line, &n, &w, 1000);
+    assert_string_equal(line, "gpu1:9101  90%"
+                              "                   _ #");
+    /* 30 columns: no room for it beside the whole NODE; it goes, NODE stays whole. */
+    table_widths_shown(&n, 1, 30, set, &w);
+    assert_int_equal(w.shown, 1u << TABLE_COL_UTIL);
+    assert_int_equal(w.node, 9);
+    table_widths_shown(&n, 1, 40, set, &w);
+    assert_int_equal(w.shown, set);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_users),
         cmocka_unit_test(test_group),
+        cmocka_unit_test(test_history_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

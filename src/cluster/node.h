@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "cluster/node_history.h"
 #include "cluster/parse/promtext.h"
 
 enum node_state {
@@ -73,6 +74,7 @@ struct node {
     bool has_data;    /* summary holds a successful read (maybe older than the last attempt) */
     double data_time; /* wall clock of the data in summary (seconds since the epoch) */
     struct node_summary summary;
+    struct node_history history; /* summary.util_mean over the last minutes (HISTORY) */
 };
 
 /* Summarise one node's samples.  Returns false with a reason when no nvitop-exporter GPU metric

@@ -81,11 +81,25 @@ static const struct {
     [TABLE_COL_PROCS] = {"PROCS", 5, " "},
     [TABLE_COL_AGE] = {"AGE", 3, " "},
     [TABLE_COL_HEALTH] = {"HEALTH", -1, "  "},
+    [TABLE_COL_HISTORY] = {"UTIL HISTORY", NODE_HISTORY_CELLS, "  "},
     [TABLE_COL_USERS] = {"TOP USERS (GPU MEMORY)", 0, "  "},
 };
 
 static bool shown(unsigned set, enum table_column c) {
     return (set & (1u << c)) != 0;
+}
+
+/* The cells taken by the shown columns but NODE, HOST and TOP USERS. */
+static int fixed_width(const struct table_widths *w) {
+    int fixed = 0;
+    for (int c = 0; c < TABLE_COL_COUNT; c++) {
+        if (shown(w->shown, (enum table_column)c) && c != TABLE_COL_USERS) {
+            fixed += (int)strlen(columns_of[c].sep) + (columns_of[c].width > 0 ? columns_of[c].width
+                                                       : c == TABLE_COL_HEALTH ? w->health
+                                                                               : 0);
+        }
+    }
+    return fixed;
 }
 
 void table_widths(const struct node *nodes, size_t count, size_t columns,
@@ -99,6 +113,7 @@ void table_widths_shown(const struct node *nodes, size_t count, size_t columns, 
     out->host = 4;
     out->health = 6;
     out->shown = set & TABLE_COLUMNS_ALL;
+    out->ascii = false;
     for (size_t i = 0; i < count; i++) {
         if (nodes[i].has_data) {
             char flags[128];
@@ -116,16 +131,12 @@ void table_widths_shown(const struct node *nodes, size_t count, size_t columns, 
     }
     /* NODE and HOST give way first, the longer one first, down to 8 cells each, so that every
      * figure up to AGE stays visible (TOP USERS may run past the edge). */
-    int fixed = 0;
-    for (int c = 0; c < TABLE_COL_COUNT; c++) {
-        if (shown(out->shown, (enum table_column)c) && c != TABLE_COL_USERS) {
-            fixed += (int)strlen(columns_of[c].sep) + (columns_of[c].width > 0 ? columns_of[c].width
-                                                       : c == TABLE_COL_HEALTH ? out->health
-                                                                               : 0);
-        }
-    }
-    int room = (int)columns - fixed;
+    int room = (int)columns - fixed_width(out);
     bool host = shown(out->shown, TABLE_COL_HOST);
+    if (shown(out->shown, TABLE_COL_HISTORY) && out->node + (host ? out->host : 0) > room) {
+        out->shown &= ~(1u << TABLE_COL_HISTORY); /* the first to go */
+        room = (int)columns - fixed_width(out);
+    }
     while (out->node + (host ? out->host : 0) > room &&
            (out->node > 8 || (host && out->host > 8))) {
         if ((!host || out->node >= out->host) && out->node > 8) {
@@ -173,10 +184,11 @@ static void join(char *buf, size_t size, const char *node, const char *const *te
         if (!shown(w->shown, (enum table_column)c)) {
             continue;
         }
-        if (c == TABLE_COL_HOST) {
-            char host[TABLE_CELL_MAX];
-            table_cell(host, sizeof host, texts[c], w->host);
-            n = snprintf(buf + used, size - used, "%s%s", columns_of[c].sep, host);
+        if (c == TABLE_COL_HOST || c == TABLE_COL_HISTORY) {
+            char cell[TABLE_CELL_MAX];
+            table_cell(cell, sizeof cell, texts[c],
+                       c == TABLE_COL_HOST ? w->host : NODE_HISTORY_CELLS);
+            n = snprintf(buf + used, size - used, "%s%s", columns_of[c].sep, cell);
         } else if (c == TABLE_COL_HEALTH) {
             n = snprintf(buf + used, size - used, "%s%-*s", columns_of[c].sep, w->health, texts[c]);
         } else {
@@ -255,6 +267,10 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
     fmt_unit(power, sizeof power, s->power_w, "W");
     fmt_unit(temp, sizeof temp, s->temperature_max_c, "C");
     fmt_users(users, sizeof users, s);
+    double history[NODE_HISTORY_CELLS];
+    char spark[4 * NODE_HISTORY_CELLS + 1];
+    node_history_values(&n->history, now, history);
+    node_sparkline(spark, sizeof spark, history, NODE_HISTORY_CELLS, w->ascii);
     /* dcgm-exporter has no process metrics: its count is unknown, not 0. */
     if (s->dcgm) {
         snprintf(procs, sizeof procs, "N/A");
@@ -277,6 +293,7 @@ void table_row(char *buf, size_t size, const struct node *n, const struct table_
         [TABLE_COL_PROCS] = procs,
         [TABLE_COL_AGE] = age,
         [TABLE_COL_HEALTH] = flags,
+        [TABLE_COL_HISTORY] = spark,
         [TABLE_COL_USERS] = users,
     };
     join(buf, size, node, texts, w);

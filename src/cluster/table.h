@@ -24,6 +24,7 @@ enum table_column {
     TABLE_COL_PROCS,
     TABLE_COL_AGE,
     TABLE_COL_HEALTH,
+    TABLE_COL_HISTORY, /* a sparkline of the node's history (node_history.h) */
     TABLE_COL_USERS,
     TABLE_COL_COUNT
 };
@@ -34,14 +35,16 @@ struct table_widths {
     int host;
     int health;     /* HEALTH: "ok" or the flags (node_flags_text()), at least 6 */
     unsigned shown; /* the columns shown: bit (1u << enum table_column) */
+    bool ascii;     /* HISTORY in ASCII characters (the caller sets it) */
 };
 
 /* Room for a NODE or HOST cell (an address is at most 255 bytes, a cut one ends with '~'). */
 #define TABLE_CELL_MAX 1024
 
 /* Column widths that fit every node's address and host name, or, with columns > 0, that make
- * every figure up to AGE fit in that many columns (NODE and HOST are cut first, down to 8 cells
- * each; a cut text ends with '~').  columns 0: no limit. */
+ * every figure up to AGE fit in that many columns (HISTORY is left out first, when NODE and HOST
+ * would not fit whole beside it; then NODE and HOST are cut, down to 8 cells each; a cut text
+ * ends with '~').  columns 0: no limit. */
 void table_widths(const struct node *nodes, size_t count, size_t columns, struct table_widths *out);
 
 /* As table_widths(), for the columns in shown (TABLE_COLUMNS_ALL: every one). */
@@ -60,7 +63,7 @@ bool table_same_host(const struct node *nodes, size_t count, char *buf, size_t s
 void table_header(char *buf, size_t size, const struct table_widths *w);
 
 /* A node's line: its figures when it has data, else "<state>: <reason>" after its address.
- * now: the wall clock its age is measured against. */
+ * now: the wall clock its age and its HISTORY's last slot are measured against. */
 void table_row(char *buf, size_t size, const struct node *n, const struct table_widths *w,
                double now);
 

@@ -49,6 +49,7 @@ void tui_settings_defaults(struct tui_settings *s) {
     s->graph_lower = TUI_GRAPH_GPU_UTIL;
     s->graph_height = TUI_GRAPH_HEIGHT_DEFAULT;
     s->cluster.columns = TUI_CLUSTER_COLUMNS_ALL;
+    s->cluster.history_s = TUI_CLUSTER_HISTORY_DEFAULT_S;
 }
 
 /* One parse: where it is, for the messages. */
@@ -277,13 +278,15 @@ static bool apply_collect(struct parse *p, struct tui_collect_settings *c, const
 static void trim(const char **start, const char **end);
 
 const char *const tui_cluster_column_names[TUI_CLUSTER_COLUMN_COUNT] = {
-    "host",  "gpus", "mig",   "util", "max",    "memory",
-    "power", "temp", "procs", "age",  "health", "users"};
+    "host", "gpus",  "mig", "util",   "max",     "memory", "power",
+    "temp", "procs", "age", "health", "history", "users"};
 
 /* "all", or column names separated by commas (blanks allowed around them). */
-static bool set_columns(struct parse *p, const char *key, const char *value, unsigned *out) {
+static bool set_columns(struct parse *p, const char *key, const char *value,
+                        struct tui_cluster_settings *c) {
     if (strcmp(value, "all") == 0) {
-        *out = TUI_CLUSTER_COLUMNS_ALL;
+        c->columns = TUI_CLUSTER_COLUMNS_ALL;
+        c->history_named = false;
         return true;
     }
     unsigned columns = 0;
@@ -304,20 +307,30 @@ static bool set_columns(struct parse *p, const char *key, const char *value, uns
         if (index < 0) {
             return complain(p,
                             "%s: invalid value '%s' (expected all, or some of: host, gpus, mig, "
-                            "util, max, memory, power, temp, procs, age, health, users)",
+                            "util, max, memory, power, temp, procs, age, health, history, users)",
                             key, value);
         }
         columns |= 1u << index;
         word = *end == ',' ? end + 1 : end;
     }
-    *out = columns;
+    c->columns = columns;
+    c->history_named = (columns & (1u << TUI_CLUSTER_COLUMN_HISTORY)) != 0;
     return true;
 }
 
 static bool apply_cluster(struct parse *p, struct tui_cluster_settings *c, const char *key,
                           const char *value) {
     if (strcmp(key, "columns") == 0) {
-        set_columns(p, key, value, &c->columns);
+        set_columns(p, key, value, c);
+    } else if (strcmp(key, "history") == 0) {
+        double parsed;
+        if (parse_double(value, &parsed) != 0 || parsed < TUI_CLUSTER_HISTORY_MIN_S ||
+            parsed > TUI_CLUSTER_HISTORY_MAX_S) {
+            complain(p, "%s: invalid value '%s' (expected seconds from %g to %g)", key, value,
+                     TUI_CLUSTER_HISTORY_MIN_S, TUI_CLUSTER_HISTORY_MAX_S);
+        } else {
+            c->history_s = parsed;
+        }
     } else if (strcmp(key, "group") == 0) {
         if (strcmp(value, "none") == 0) {
             c->group[0] = '\0';

@@ -48,15 +48,21 @@ struct tui_collect_settings {
 
 /* The [cluster] section: the cluster view's table (nvitop --hosts, --prometheus;
  * docs/cluster.md, "Settings"). */
-#define TUI_CLUSTER_COLUMN_COUNT 12
-#define TUI_CLUSTER_COLUMNS_ALL  ((1u << TUI_CLUSTER_COLUMN_COUNT) - 1)
+#define TUI_CLUSTER_COLUMN_COUNT   13
+#define TUI_CLUSTER_COLUMN_HISTORY 11 /* the bit of "history" */
+#define TUI_CLUSTER_COLUMNS_ALL    ((1u << TUI_CLUSTER_COLUMN_COUNT) - 1)
 /* The columns after NODE, in the table's order: host, gpus, mig, util, max, memory, power, temp,
- * procs, age, health, users; bit i of tui_cluster_settings.columns is column i. */
+ * procs, age, health, history, users; bit i of tui_cluster_settings.columns is column i. */
 extern const char *const tui_cluster_column_names[TUI_CLUSTER_COLUMN_COUNT];
-#define TUI_CLUSTER_GROUP_MAX 96
+#define TUI_CLUSTER_GROUP_MAX         96
+#define TUI_CLUSTER_HISTORY_DEFAULT_S 600.0
+#define TUI_CLUSTER_HISTORY_MIN_S     20.0
+#define TUI_CLUSTER_HISTORY_MAX_S     3600.0
 
 struct tui_cluster_settings {
     unsigned columns;                  /* the columns shown; TUI_CLUSTER_COLUMNS_ALL by default */
+    bool history_named;                /* columns lists history (-1 shows it only then) */
+    double history_s;                  /* the history column's window, seconds */
     char group[TUI_CLUSTER_GROUP_MAX]; /* a pattern over the node name grouping rows; "" none */
 };
 

@@ -52,7 +52,7 @@ static bool format_cluster(const struct tui_cluster_settings *c, struct strbuf *
                                   "# the cluster view's columns after NODE (nvitop --hosts, "
                                   "--prometheus): all, or some of\n"
                                   "# host, gpus, mig, util, max, memory, power, temp, procs, age, "
-                                  "health, users\n"
+                                  "health, history, users\n"
                                   "columns = ");
     if (c->columns == TUI_CLUSTER_COLUMNS_ALL) {
         ok = strbuf_appendf(out, "all") && ok;
@@ -69,8 +69,10 @@ static bool format_cluster(const struct tui_cluster_settings *c, struct strbuf *
     return strbuf_appendf(out,
                           "\n# rows grouped by a pattern over the node name (its first group, "
                           "e.g. rack=(r\\d+)), or none\n"
-                          "group = %s\n",
-                          c->group[0] != '\0' ? c->group : "none") &&
+                          "group = %s\n"
+                          "# the history column's window: seconds from 20 to 3600\n"
+                          "history = %g\n",
+                          c->group[0] != '\0' ? c->group : "none", c->history_s) &&
            ok;
 }
 

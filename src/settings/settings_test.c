@@ -38,15 +38,17 @@ static void test_every_key(void **state) {
     (void)state;
     struct tui_settings s;
     assert_int_equal(
-        parse(&s, "# comment\n; comment\n\n[monitor] # the monitor\nmode = compact\n"
-                  "theme=light # a comment\n  colors =  colorful  \r\ninterval = 0.5\t; another\n"
-                  "gpu-util-thresh = 90 20\nmem-util-thresh = 5 60\n"
-                  "sort = cpu\nsort-order = reversed\n[layout]\n"
-                  "host-panel = hide\nprocess-panel = hide\nbandwidth = hide\n"
-                  "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"
-                  "[collect]\nformat = jsonl\ninterval = 0.5\nevery = 10\n"
-                  "tag = run-1\nprocesses = all\nstatistics = cumulative\n"
-                  "[cluster]\ncolumns = host, util,health\ngroup = rack=(r\\d+)\n"),
+        parse(
+            &s,
+            "# comment\n; comment\n\n[monitor] # the monitor\nmode = compact\n"
+            "theme=light # a comment\n  colors =  colorful  \r\ninterval = 0.5\t; another\n"
+            "gpu-util-thresh = 90 20\nmem-util-thresh = 5 60\n"
+            "sort = cpu\nsort-order = reversed\n[layout]\n"
+            "host-panel = hide\nprocess-panel = hide\nbandwidth = hide\n"
+            "graph-upper = pcie-rx\ngraph-lower = power\ngraph-height = 8\n"
+            "[collect]\nformat = jsonl\ninterval = 0.5\nevery = 10\n"
+            "tag = run-1\nprocesses = all\nstatistics = cumulative\n"
+            "[cluster]\ncolumns = host, util,health,history\ngroup = rack=(r\\d+)\nhistory = 60\n"),
         0);
     assert_string_equal(warnings, "");
     assert_int_equal(s.mode, VIEW_MODE_COMPACT);
@@ -71,7 +73,9 @@ static void test_every_key(void **state) {
     assert_string_equal(s.collect.tag, "run-1");
     assert_true(s.collect.all_processes);
     assert_true(s.collect.cumulative);
-    assert_int_equal(s.cluster.columns, (1u << 0) | (1u << 3) | (1u << 10));
+    assert_int_equal(s.cluster.columns, (1u << 0) | (1u << 3) | (1u << 10) | (1u << 11));
+    assert_true(s.cluster.history_named);
+    assert_true(s.cluster.history_s == 60.0);
     assert_string_equal(s.cluster.group, "rack=(r\\d+)");
 }
 
@@ -127,7 +131,9 @@ static void test_bad_lines(void **state) {
          "t.conf:2: graph-height: invalid value '11' (expected an integer from 2 to 10)\n"},
         {"[cluster]\ncolumns = host,fans\n",
          "t.conf:2: columns: invalid value 'host,fans' (expected all, or some of: host, gpus, mig, "
-         "util, max, memory, power, temp, procs, age, health, users)\n"},
+         "util, max, memory, power, temp, procs, age, health, history, users)\n"},
+        {"[cluster]\nhistory = 10\n",
+         "t.conf:2: history: invalid value '10' (expected seconds from 20 to 3600)\n"},
         {"[collect]\nformat = xml\n",
          "t.conf:2: format: invalid value 'xml' (expected one of: auto, csv, jsonl)\n"},
         {"[collect]\ninterval = 0.2\n",

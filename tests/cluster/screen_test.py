@@ -52,11 +52,26 @@ def rows_of(screen):
     return rows
 
 
+# The UTIL HISTORY sparkline in ASCII (-U): 8 levels of 12.5 % each, oldest first.
+SPARK_ASCII = '_.:-=+*#'
+
+
+def history_of(row):
+    """The row's UTIL HISTORY (after HEALTH) without its blanks, or None."""
+    fields = row.split(' ')
+    if len(fields) > 13 and fields[13] and all(c in SPARK_ASCII for c in fields[13]):
+        return fields[13]
+    return None
+
+
 def normalized(row):
-    """The row with its age replaced by <age>; (row, age in seconds)."""
+    """The row with its age replaced by <age> and its UTIL HISTORY left out; (row, age in
+    seconds)."""
     fields = row.split(' ')
     age = fields[11]
     fields[11] = '<age>'
+    if history_of(row) is not None:
+        del fields[13]
     return ' '.join(fields), int(age[:-1]) if age.endswith('s') and age[:-1].isdigit() else None
 
 
@@ -96,6 +111,12 @@ def test(argv):
             for name, address in good.items():
                 row, _ = normalized(rows[address])
                 check(row == EXPECTED[name], f'{name}: {row!r}, expected {EXPECTED[name]!r}')
+            # UTIL HISTORY: the 8-GPU node's 62 % is the fifth level ('=' in ASCII), newest on
+            # the right (the terminal is wide enough for the column).
+            history = history_of(rows[good['h100']])
+            check(history is not None and history.endswith('='),
+                  f'UTIL HISTORY of the 8-GPU node: {history!r}\n{screen}')
+            check('UTIL HISTORY' in screen, f'no UTIL HISTORY header:\n{screen}')
 
             # The slow node times out; meanwhile the others kept refreshing (their data stays
             # young although one read of the slow node takes 8 s).

@@ -25,6 +25,7 @@ struct poller {
     int pipe_fds[2]; /* [0] polled by the UI, [1] written by the thread */
     struct fetch_options options;
     double interval_s;
+    double history_step_s;
     const char *prometheus_url;
 
     pthread_mutex_t lock; /* guards what follows */
@@ -122,6 +123,10 @@ static void run_hosts(struct poller *p) {
             for (size_t i = 0; i < count; i++) {
                 if (transfers[i] == done) {
                     keep_body(p, i, done);
+                    if (nodes[i].state == NODE_OK) {
+                        node_history_add(&nodes[i].history, p->history_step_s, nodes[i].data_time,
+                                         nodes[i].summary.util_mean);
+                    }
                     busy[i] = false;
                     due[i] = clock_monotonic_s() + p->interval_s;
                     publish_node(p, i, &nodes[i]);
@@ -178,9 +183,31 @@ static bool watch_new(struct poller *p) {
     return now;
 }
 
+/* The nodes just read (sorted by address) take their history from the previous read's (sorted
+ * too), and their utilization is added to it. */
+static void carry_history(struct node *nodes, size_t count, const struct node *old,
+                          size_t old_count, double step_s) {
+    size_t j = 0;
+    for (size_t i = 0; i < count; i++) {
+        int cmp = -1;
+        while (j < old_count && (cmp = strcmp(old[j].address, nodes[i].address)) < 0) {
+            j++;
+        }
+        if (j < old_count && cmp == 0) {
+            nodes[i].history = old[j].history;
+        }
+        if (nodes[i].state == NODE_OK && nodes[i].has_data) {
+            node_history_add(&nodes[i].history, step_s, nodes[i].data_time,
+                             nodes[i].summary.util_mean);
+        }
+    }
+}
+
 /* --prometheus: the fleet every interval_s, and the watched node's series with it (at once when
- * a node was just chosen). */
+ * a node was just chosen).  The first read that works is followed by one range query that fills
+ * the nodes' history. */
 static void run_prometheus(struct poller *p) {
+    bool filled = false;
     while (!atomic_load(&p->stop)) {
         double start = clock_monotonic_s();
         struct node *nodes;
@@ -188,8 +215,16 @@ static void run_prometheus(struct poller *p) {
         char error[256];
         bool ok =
             prom_api_read(p->prometheus_url, &p->options, &nodes, &count, error, sizeof error);
+        if (ok && !filled) {
+            char ignored[256]; /* no history is no error: the column fills as the screen runs */
+            filled = true;
+            prom_api_history(p->prometheus_url, &p->options, nodes, count, p->history_step_s,
+                             clock_wall_s(), ignored, sizeof ignored);
+        }
         pthread_mutex_lock(&p->lock);
         if (ok) {
+            /* p->shared is only written by this thread: read here without a copy. */
+            carry_history(nodes, count, p->shared, p->shared_count, p->history_step_s);
             free(p->shared);
             p->shared = nodes;
             p->shared_count = count;
@@ -221,12 +256,14 @@ static void *thread_main(void *arg) {
 }
 
 struct poller *poller_start(const struct node *nodes, size_t count, const char *prometheus_url,
-                            const struct fetch_options *options, double interval_s) {
+                            const struct fetch_options *options, double interval_s,
+                            double history_step_s) {
     struct poller *p = xcalloc(1, sizeof *p);
     atomic_init(&p->stop, false);
     p->options = *options;
     p->options.cancel = &p->stop;
     p->interval_s = interval_s;
+    p->history_step_s = history_step_s;
     p->prometheus_url = prometheus_url;
     p->shared = xcalloc(count + 1, sizeof *p->shared);
     if (count > 0) { /* nodes is NULL with --prometheus */

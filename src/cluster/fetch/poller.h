@@ -17,10 +17,13 @@
 struct poller;
 
 /* Start reading nodes (copied; --hosts) or the Prometheus at prometheus_url (when not NULL).
- * The options' strings must outlive the poller; its cancel member is ignored (the poller has its
- * own).  NULL when the thread cannot be started. */
+ * Each node's history (node_history.h, history_step_s per slot) gets its utilization at every
+ * answer; with --prometheus, one range query fills it at the first read.  The options' strings must
+ * outlive the poller; its cancel member is ignored (the poller has its own).  NULL when the thread
+ * cannot be started. */
 struct poller *poller_start(const struct node *nodes, size_t count, const char *prometheus_url,
-                            const struct fetch_options *options, double interval_s);
+                            const struct fetch_options *options, double interval_s,
+                            double history_step_s);
 
 /* Readable when new results are waiting (poll it with the terminal). */
 int poller_fd(const struct poller *poller);

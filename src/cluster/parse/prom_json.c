@@ -28,8 +28,8 @@ static bool labels(struct json_scan *s, struct prom_label *out, size_t *count) {
 }
 
 /* [time, "value"] */
-static bool sample_value(struct json_scan *s, struct prom_json_series *series) {
-    if (!jscan_expect(s, '[', "expected [time, \"value\"]") || !jscan_number(s, &series->time) ||
+static bool sample(struct json_scan *s, double *time, double *value) {
+    if (!jscan_expect(s, '[', "expected [time, \"value\"]") || !jscan_number(s, time) ||
         !jscan_expect(s, ',', "expected [time, \"value\"]")) {
         return false;
     }
@@ -39,8 +39,31 @@ static bool sample_value(struct json_scan *s, struct prom_json_series *series) {
     }
     char *end;
     double v = strtod(text, &end);
-    series->value = *text != '\0' && *end == '\0' ? v : NAN;
+    *value = *text != '\0' && *end == '\0' ? v : NAN;
     return true;
+}
+
+static bool sample_value(struct json_scan *s, struct prom_json_series *series) {
+    return sample(s, &series->time, &series->value);
+}
+
+/* [[time, "value"], ...]: the first PROM_JSON_POINTS kept. */
+static bool sample_values(struct json_scan *s, struct prom_json_series *series) {
+    if (!jscan_expect(s, '[', "expected an array of [time, \"value\"]")) {
+        return false;
+    }
+    bool first = true;
+    while (jscan_element(s, &first)) {
+        double time, value;
+        if (!sample(s, &time, &value)) {
+            return false;
+        }
+        if (series->point_count < PROM_JSON_POINTS) {
+            series->point_time[series->point_count] = time;
+            series->point_value[series->point_count++] = value;
+        }
+    }
+    return s->error == NULL;
 }
 
 struct walk {
@@ -50,16 +73,22 @@ struct walk {
 };
 
 static bool one_series(struct json_scan *s, const struct walk *w) {
-    struct prom_json_series series = {.label_count = 0, .time = NAN, .value = NAN};
+    /* Only the counts and the instant sample are set: what they count is filled as read (a
+     * whole zeroed series per answer line would cost more than reading it). */
+    struct prom_json_series series;
+    series.label_count = 0;
+    series.point_count = 0;
+    series.time = series.value = NAN;
     if (!jscan_expect(s, '{', "expected a series object")) {
         return false;
     }
     bool first = true;
     char *key;
     while (jscan_member(s, &first, &key)) {
-        bool ok = strcmp(key, "metric") == 0  ? labels(s, series.labels, &series.label_count)
-                  : strcmp(key, "value") == 0 ? sample_value(s, &series)
-                                              : jscan_skip_value(s, 1);
+        bool ok = strcmp(key, "metric") == 0   ? labels(s, series.labels, &series.label_count)
+                  : strcmp(key, "value") == 0  ? sample_value(s, &series)
+                  : strcmp(key, "values") == 0 ? sample_values(s, &series)
+                                               : jscan_skip_value(s, 1);
         if (!ok) {
             return false;
         }

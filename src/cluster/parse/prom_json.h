@@ -16,13 +16,21 @@
 /* Labels kept per series or target (more are read and ignored; nvitop's series have < 16). */
 #define PROM_JSON_LABELS 32
 
-/* One series of a query's answer ({"metric": {...}, "value": [time, "value"]}).  The strings
- * point into the caller's body and live as long as it. */
+/* Points kept per series of a range query's answer (more are read and ignored; nvitop asks for
+ * at most 21). */
+#define PROM_JSON_POINTS 32
+
+/* One series of a query's answer ({"metric": {...}, "value": [time, "value"]}, or, from a range
+ * query, "values": [[time, "value"], ...]).  The strings point into the caller's body and live
+ * as long as it. */
 struct prom_json_series {
     struct prom_label labels[PROM_JSON_LABELS];
     size_t label_count;
     double time;  /* NaN when absent */
     double value; /* NaN when absent or not a number */
+    size_t point_count;
+    double point_time[PROM_JSON_POINTS]; /* "values", oldest first */
+    double point_value[PROM_JSON_POINTS];
 };
 
 /* One active target of /api/v1/targets.  NULL for a member that is absent or not a string. */
@@ -38,11 +46,11 @@ typedef void prom_json_series_fn(const struct prom_json_series *series, void *co
 typedef void prom_json_target_fn(const struct prom_json_target *target, void *context);
 
 /*
- * Walk an /api/v1/query answer of len bytes at body (NUL-terminated at body[len]; modified in
- * place: strings are decoded where they are).  series() is called for every element of
- * data.result as it is read, so a caller must be ready to drop what it collected when false is
- * returned: the text is no JSON, or not a Prometheus success answer; err (size errlen) says
- * which, e.g. "not a Prometheus API answer (JSON: expected ':' after a key at byte 12)" or
+ * Walk an /api/v1/query (or /api/v1/query_range) answer of len bytes at body (NUL-terminated at
+ * body[len]; modified in place: strings are decoded where they are).  series() is called for every
+ * element of data.result as it is read, so a caller must be ready to drop what it collected when
+ * false is returned: the text is no JSON, or not a Prometheus success answer; err (size errlen)
+ * says which, e.g. "not a Prometheus API answer (JSON: expected ':' after a key at byte 12)" or
  * "Prometheus answered an error: <its message>".
  */
 bool prom_json_vector(char *body, size_t len, prom_json_series_fn *series, void *context, char *err,

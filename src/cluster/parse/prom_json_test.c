@@ -19,7 +19,13 @@ static void on_series(const struct prom_json_series *series, void *context) {
         used += (size_t)snprintf(seen->text + used, sizeof seen->text - used, "%s%s=%s",
                                  i > 0 ? "," : "", series->labels[i].name, series->labels[i].value);
     }
-    snprintf(seen->text + used, sizeof seen->text - used, " %g@%g;", series->value, series->time);
+    used += (size_t)snprintf(seen->text + used, sizeof seen->text - used, " %g@%g", series->value,
+                             series->time);
+    for (size_t i = 0; i < series->point_count; i++) {
+        used += (size_t)snprintf(seen->text + used, sizeof seen->text - used, " %g@%g",
+                                 series->point_value[i], series->point_time[i]);
+    }
+    snprintf(seen->text + used, sizeof seen->text - used, ";");
 }
 
 static void on_target(const struct prom_json_target *t, void *context) {
@@ -51,6 +57,22 @@ static void test_vector(void **state) {
     assert_true(
         vector("{\"status\":\"success\",\"data\":{\"result\":[]}}", &seen, err, sizeof err));
     assert_string_equal(seen.text, "");
+}
+
+static void expect_error(const char *answer, const char *message);
+
+/* A range query's matrix: each series' points, oldest first. */
+static void test_matrix(void **state) {
+    (void)state;
+    struct seen seen;
+    char err[200];
+    assert_true(vector("{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
+                       "{\"metric\":{\"instance\":\"a:1\"},\"values\":[[10,\"20\"],[20,\"40.5\"]]},"
+                       "{\"values\":[],\"metric\":{\"instance\":\"b:1\"}}]}}",
+                       &seen, err, sizeof err));
+    assert_string_equal(seen.text, "instance=a:1 nan@nan 20@10 40.5@20;instance=b:1 nan@nan;");
+    expect_error("{\"status\":\"success\",\"data\":{\"result\":[{\"values\":[1]}]}}",
+                 "not a Prometheus API answer (JSON: expected [time, \"value\"] at byte 49)");
 }
 
 static void expect_error(const char *answer, const char *message) {
@@ -107,6 +129,7 @@ static void test_targets(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vector),
+        cmocka_unit_test(test_matrix),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_targets),
     };

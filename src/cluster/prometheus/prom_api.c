@@ -471,3 +471,42 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
     free(r.targets);
     return ok;
 }
+
+struct history_reading {
+    struct node *nodes;
+    size_t count;
+    double step_s;
+};
+
+static int address_is(const void *key, const void *node) {
+    return strcmp(key, ((const struct node *)node)->address);
+}
+
+static void on_history(const struct prom_json_series *series, void *context) {
+    const struct history_reading *h = context;
+    const char *instance = prom_json_label(series, "instance");
+    struct node *n = instance != NULL && h->count > 0
+                         ? bsearch(instance, h->nodes, h->count, sizeof *h->nodes, address_is)
+                         : NULL;
+    for (size_t i = 0; n != NULL && i < series->point_count; i++) {
+        node_history_add(&n->history, h->step_s, series->point_time[i],
+                         node_reading(series->point_value[i]));
+    }
+}
+
+bool prom_api_history(const char *base_url, const struct fetch_options *options, struct node *nodes,
+                      size_t count, double step_s, double now, char *err, size_t errlen) {
+    /* Points in the middle of the history's slots (node_history.h), so that each falls in its own
+     * whatever the rounding; the last one is not after now. */
+    double end = (floor(now / step_s) + 0.5) * step_s;
+    end = end > now ? end - step_s : end;
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/query_range?start=%.3f&end=%.3f&step=%g&query=",
+             end - (NODE_HISTORY_CELLS - 1) * step_s, end, step_s);
+    struct strbuf body = STRBUF_INIT;
+    struct history_reading h = {nodes, count, step_s};
+    bool ok = prom_api_get(base_url, path, queries[F_UTIL_MEAN], options, &body, err, errlen) &&
+              prom_json_vector(body.data, body.len, on_history, &h, err, errlen);
+    strbuf_fini(&body);
+    return ok;
+}

@@ -23,6 +23,15 @@
 bool prom_api_read(const char *base_url, const struct fetch_options *options, struct node **nodes,
                    size_t *count, char *err, size_t errlen);
 
+/*
+ * Fill the nodes' history (sorted by address, as prom_api_read() gives them) with one range query
+ * of the UTIL figure (GET /api/v1/query_range): NODE_HISTORY_CELLS points step_s apart, in the
+ * middle of the history's slots, the last not after now.  A node Prometheus has no series of keeps
+ * its history.  False with a message in err.
+ */
+bool prom_api_history(const char *base_url, const struct fetch_options *options, struct node *nodes,
+                      size_t count, double step_s, double now, char *err, size_t errlen);
+
 struct strbuf;
 
 /* GET base_url + path (+ query, URL-escaped, when not NULL) into body (the caller's, empty; it

@@ -150,6 +150,7 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
     int room = grouping != NULL ? cols - group_width - 2 : cols;
     struct table_widths w;
     table_widths_shown(s->nodes, s->count, (size_t)(room > 1 ? room : 1), s->config->columns, &w);
+    w.ascii = s->config->view.ascii;
     char row[1024], group[TABLE_CELL_MAX] = "";
     if (grouping != NULL) {
         table_cell(group, sizeof group, "GROUP", group_width);

@@ -60,7 +60,8 @@ static int run_monitor(const struct nvitop_options *options, struct node *nodes,
     config.view.thresholds = (struct view_thresholds){10, 75, 10, 80};
     double interval = options->interval_s > 0 ? options->interval_s : DEFAULT_INTERVAL_S;
     interval = interval < MIN_INTERVAL_S ? MIN_INTERVAL_S : interval; /* as the local monitor */
-    struct poller *poller = poller_start(nodes, count, source->url, fetch, interval);
+    struct poller *poller =
+        poller_start(nodes, count, source->url, fetch, interval, table->history_step_s);
     free(nodes);
     int code = 0;
     char error[256];
@@ -94,6 +95,9 @@ static struct node_grouping *cluster_settings(const struct nvitop_options *optio
     free(path);
     table->columns = settings.cluster.columns;
     table->grouping = NULL;
+    table->history_named = settings.cluster.history_named;
+    table->history_step_s = settings.cluster.history_s / NODE_HISTORY_CELLS;
+    table->ascii = options->ascii;
     if (settings.cluster.group[0] == '\0') {
         return NULL;
     }
@@ -137,6 +141,12 @@ int cluster_run(const struct nvitop_options *options) {
     return code;
 }
 
+/* Whether -1 or --json shows the history: JSON always, the table when the settings name it. */
+static bool history_shown(const struct nvitop_options *options,
+                          const struct cluster_table_options *table) {
+    return options->output == NVITOP_OUTPUT_JSON || table->history_named;
+}
+
 static int run_with_curl(const struct nvitop_options *options, const struct fetch_options *fetch,
                          const struct cluster_table_options *table) {
     struct node *nodes = NULL;
@@ -153,6 +163,14 @@ static int run_with_curl(const struct nvitop_options *options, const struct fetc
             fprintf(stderr, "nvitop: cannot read Prometheus at %s: %s\n", options->prometheus, err);
             return 1;
         }
+        /* The history, when shown: one range query, then the sample just read. */
+        if (history_shown(options, table) &&
+            !prom_api_history(options->prometheus, fetch, nodes, count, table->history_step_s,
+                              clock_wall_s(), err, sizeof err)) {
+            term_text_clean_in_place(err);
+            fprintf(stderr, "nvitop: warning: no history from Prometheus at %s: %s\n",
+                    options->prometheus, err);
+        }
         return print_and_free(options, nodes, count, &source, table);
     }
     if (!hosts_parse(options->hosts, &nodes, &count, err, sizeof err)) {
@@ -168,7 +186,8 @@ static int run_with_curl(const struct nvitop_options *options, const struct fetc
     return print_and_free(options, nodes, count, &source, table);
 }
 
-/* Print the nodes as asked and free them. */
+/* Print the nodes as asked and free them.  Their utilization just read is their history's
+ * newest sample (with --hosts, the only one). */
 static int print_and_free(const struct nvitop_options *options, struct node *nodes, size_t count,
                           const struct cluster_source_info *source,
                           const struct cluster_table_options *table) {
@@ -176,13 +195,22 @@ static int print_and_free(const struct nvitop_options *options, struct node *nod
     int code = 0;
     for (size_t i = 0; i < count; i++) {
         code = nodes[i].state == NODE_OK ? code : 1;
+        if (nodes[i].state == NODE_OK && nodes[i].has_data) {
+            node_history_add(&nodes[i].history, table->history_step_s, nodes[i].data_time,
+                             nodes[i].summary.util_mean);
+        }
     }
     if (options->output == NVITOP_OUTPUT_JSON) {
-        if (!cluster_print_json(stdout, nodes, count, now, source)) {
+        if (!cluster_print_json(stdout, nodes, count, now, source, table->history_step_s)) {
             code = 1;
         }
     } else {
-        cluster_print_table(stdout, nodes, count, now, table);
+        /* -1 shows HISTORY only when the settings name it (with --hosts it is one sample). */
+        struct cluster_table_options shown = *table;
+        if (!table->history_named) {
+            shown.columns &= ~(1u << TABLE_COL_HISTORY);
+        }
+        cluster_print_table(stdout, nodes, count, now, &shown);
     }
     free(nodes);
     return code;

@@ -47,6 +47,7 @@ void cluster_print_table(FILE *out, const struct node *nodes, size_t count, doub
     }
     struct table_widths w;
     table_widths_shown(nodes, count, columns, options->columns, &w);
+    w.ascii = options->ascii;
     char line[1024], group[TABLE_CELL_MAX] = "";
     if (grouping != NULL) {
         table_cell(group, sizeof group, "GROUP", group_width);
@@ -92,6 +93,18 @@ static void number(struct json_writer *w, const char *key, double v) {
     json_double(w, v);
 }
 
+/* "history": the node's mean utilization per slot, oldest first, null for a gap. */
+static void history_array(struct json_writer *w, const struct node *n, double now) {
+    double values[NODE_HISTORY_CELLS];
+    node_history_values(&n->history, now, values);
+    json_key(w, "history");
+    json_begin_array(w);
+    for (size_t i = 0; i < NODE_HISTORY_CELLS; i++) {
+        json_double(w, values[i]);
+    }
+    json_end_array(w);
+}
+
 static void node_object(struct json_writer *w, const struct node *n, double now) {
     const struct node_summary *s = &n->summary;
     json_begin_object(w);
@@ -108,6 +121,7 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
         json_null(w);
     }
     number(w, "age_s", n->has_data ? (now > n->data_time ? now - n->data_time : 0) : NAN);
+    history_array(w, n, now);
     json_key(w, "summary");
     if (!n->has_data) {
         json_null(w);
@@ -163,7 +177,7 @@ static void node_object(struct json_writer *w, const struct node *n, double now)
 }
 
 bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, double now,
-                        const struct cluster_source_info *source) {
+                        const struct cluster_source_info *source, double history_step_s) {
     struct strbuf text = STRBUF_INIT;
     struct json_writer w;
     json_init(&w, &text);
@@ -182,6 +196,7 @@ bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, doubl
     json_key(&w, "url");
     json_string(&w, source->url);
     json_end_object(&w);
+    number(&w, "history_step_s", history_step_s);
     struct table_totals totals;
     table_totals(nodes, count, &totals);
     json_key(&w, "totals");

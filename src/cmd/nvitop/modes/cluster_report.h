@@ -26,14 +26,18 @@ struct cluster_source_info {
 struct cluster_table_options {
     unsigned columns;                     /* enum table_column bits */
     const struct node_grouping *grouping; /* NULL: no GROUP column */
+    bool history_named;                   /* columns lists history (-1 shows it only then) */
+    double history_step_s;                /* seconds per HISTORY cell */
+    bool ascii;                           /* HISTORY in ASCII characters (--ascii) */
 };
 
 /* The table; now is the wall clock the ages are measured against. */
 void cluster_print_table(FILE *out, const struct node *nodes, size_t count, double now,
                          const struct cluster_table_options *options);
 
-/* The JSON document; false when writing failed. */
+/* The JSON document (each node's history over history_step_s slots); false when writing
+ * failed. */
 bool cluster_print_json(FILE *out, const struct node *nodes, size_t count, double now,
-                        const struct cluster_source_info *source);
+                        const struct cluster_source_info *source, double history_step_s);
 
 #endif /* NVITOP_SRC_CMD_NVITOP_MODES_CLUSTER_REPORT_H */
