@@ -11,7 +11,8 @@
 # default, 1000 or 4000; bench_lib.sh) with as many stand-ins, at 200x60 and a 1 s interval, the
 # driver not stalled: `Right` scrolls the tree 5 cells (the header's "  PID" goes), `Left` back.
 # The keys are spread over several refreshes (a pause of 0.1 to 0.3 s before each), so that some
-# arrive while the monitor takes in a new process list, and the 90th percentile is printed too.
+# arrive while the monitor takes in a new process list, and the 90th percentile is printed too,
+# with the CPU time the monitor's UI thread (its main thread) took per second meanwhile.
 #
 #   sh bench/monitor/key_latency.sh [BUILD_DIR] [KEYS] [stalled|tree]   default 40 keys, stalled
 set -eu
@@ -119,6 +120,14 @@ if [ "$mode" = tree ]; then
         fi
         sleep 0.1
     done
+    monitor_pid=$(tmux -L "$socket" display-message -p -t main '#{pane_pid}')
+    ui_ticks() {
+        # utime + stime of the main thread (fields 14 and 15 of its stat, after the name).
+        sed -e 's/^.*) //' "/proc/$monitor_pid/task/$monitor_pid/stat" |
+            awk '{ print $12 + $13 }'
+    }
+    ticks0=$(ui_ticks)
+    wall0=$(now_ns)
     : >"$work/monitor"
     i=1
     while [ "$i" -le "$count" ]; do
@@ -138,6 +147,8 @@ if [ "$mode" = tree ]; then
         echo $(($(now_ns) - t0)) >>"$work/monitor"
         i=$((i + 1))
     done
+    ticks=$(($(ui_ticks) - ticks0))
+    wall=$(($(now_ns) - wall0))
     tmux -L "$socket" send-keys -t main q
     floor=$(stats "$work/floor")
     monitor=$(stats "$work/monitor")
@@ -146,6 +157,8 @@ if [ "$mode" = tree ]; then
     printf "%-28s %8s %8s %8s\n" "" "median" "p90" "max"
     printf "%-28s %s ms\n" "tree view (Right, Left)" "$monitor"
     printf "%-28s %s ms\n" "floor (tmux round trip)" "$floor"
+    echo "$ticks $(getconf CLK_TCK) $wall" | awk '{ printf "UI thread CPU: %.1f ms a second" \
+        " over the keys\n", $1 * 1000 / $2 / ($3 / 1e9) }'
     exit 0
 fi
 
