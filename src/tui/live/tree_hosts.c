@@ -127,7 +127,8 @@ static bool host_gone(const struct nvt_host_process *host) {
 
 struct tree_hosts *tree_hosts_read(nvt_context *ctx, const struct nvt_snapshot *snap) {
     struct tree_hosts *hosts = xcalloc(1, sizeof(*hosts));
-    if (ctx == NULL || nvt_host_ppid_map(ctx, &hosts->pids, &hosts->ppids, &hosts->count) != NVT_OK) {
+    if (ctx == NULL ||
+        nvt_host_ppid_map(ctx, &hosts->pids, &hosts->ppids, &hosts->count) != NVT_OK) {
         free(hosts);
         return NULL;
     }
@@ -141,8 +142,8 @@ struct tree_hosts *tree_hosts_read(nvt_context *ctx, const struct nvt_snapshot *
         gpu_ppids[i] = host_gone(&process->host) ? 0 : process->host.ppid;
     }
     uint32_t *plan = NULL;
-    size_t planned = tree_hosts_plan(gpu, gpu_ppids, n, hosts->pids, hosts->ppids, hosts->count,
-                                     &plan);
+    size_t planned =
+        tree_hosts_plan(gpu, gpu_ppids, n, hosts->pids, hosts->ppids, hosts->count, &plan);
     free(gpu);
     hosts->hosts = xcalloc(planned > 0 ? planned : 1, sizeof(*hosts->hosts));
     for (size_t i = 0; i < planned; i++) {

@@ -41,8 +41,8 @@ static void test_plan_roots_and_loops(void **state) {
     const uint32_t pids[] = {40, 41};
     const uint32_t ppids[] = {41, 40};
     uint32_t *plan = NULL;
-    size_t n = tree_hosts_plan(gpu, gpu_ppids, ARRAY_SIZE(gpu), pids, ppids, ARRAY_SIZE(pids),
-                               &plan);
+    size_t n =
+        tree_hosts_plan(gpu, gpu_ppids, ARRAY_SIZE(gpu), pids, ppids, ARRAY_SIZE(pids), &plan);
     assert_int_equal(n, 2);
     assert_int_equal(plan[0], 40);
     assert_int_equal(plan[1], 41);
