@@ -67,8 +67,10 @@ static bool has_parent(uint32_t pid, uint32_t ppid) {
 size_t tree_hosts_plan(const uint32_t *gpu, const uint32_t *gpu_ppids, size_t gpu_count,
                        const uint32_t *pids, const uint32_t *ppids, size_t count, uint32_t **out) {
     uint32_t *sorted_gpu = xmalloc((gpu_count > 0 ? gpu_count : 1) * sizeof(*sorted_gpu));
-    memcpy(sorted_gpu, gpu, gpu_count * sizeof(*gpu));
-    qsort(sorted_gpu, gpu_count, sizeof(*sorted_gpu), compare_u32);
+    if (gpu_count > 0) {
+        memcpy(sorted_gpu, gpu, gpu_count * sizeof(*gpu));
+        qsort(sorted_gpu, gpu_count, sizeof(*sorted_gpu), compare_u32);
+    }
     uint32_t *by_pid = xmalloc((count > 0 ? count : 1) * 2 * sizeof(*by_pid));
     for (size_t i = 0; i < count; i++) {
         by_pid[2 * i] = pids[i];
@@ -110,7 +112,9 @@ size_t tree_hosts_plan(const uint32_t *gpu, const uint32_t *gpu_ppids, size_t gp
     free(by_pid);
     free(sorted_gpu);
 
-    qsort(list.items, list.count, sizeof(*list.items), compare_u32);
+    if (list.count > 1) {
+        qsort(list.items, list.count, sizeof(*list.items), compare_u32);
+    }
     size_t unique = 0;
     for (size_t i = 0; i < list.count; i++) {
         if (unique == 0 || list.items[unique - 1] != list.items[i]) {
