@@ -3,6 +3,7 @@
  * the panels shown, the bandwidth column, the graphs, and the screens built from processes.
  */
 #include "tui/app.h"
+#include "tui/live/tree_hosts.h"
 #include "tui/widgets/panels.h"
 
 unsigned tui_clock_flags(const struct tui_config *config) {
@@ -37,4 +38,12 @@ void app_update_sample_flags(struct tui_app *app) {
     app->sample_flags = flags;
     app->sample_slow_flags = slow_flags;
     app->sample_process_flags = processes ? NVT_SAMPLE_PROCESSES | NVT_SAMPLE_HOST_PROCESSES : 0U;
+    /* The tree view's processes are read on the sampling thread while it is shown, or the help
+     * screen over it: with a thousand GPU processes reading them delayed keys on the UI thread. */
+    bool tree =
+        app->screen == APP_SCREEN_TREE || (app->screen == APP_SCREEN_HELP && app->depth >= 2 &&
+                                           app->stack[app->depth - 2].screen == APP_SCREEN_TREE);
+    if (processes && tree) {
+        app->sample_process_flags |= TREE_HOSTS_FLAG;
+    }
 }

@@ -127,6 +127,9 @@ expect_subtree() {
 start_monitor 120 50
 wait_for " $GPU_JOB X "
 keys t
+# The tree's own header (the main screen shows the job's command line too: waiting for that raced
+# the key, and the checks below then read the main screen).
+wait_for "DEVICE  NLWP"
 wait_for "sh nvt-tree-gpu-job.sh"
 # The header: columns as wide as their widest value (TIME here depends on the machine's uptime).
 capture | head -n 1 | grep -E '^ +PID  USER +DEVICE  NLWP  %CPU  %MEM +TIME  COMMAND *$' \
@@ -154,6 +157,7 @@ wait_for "(Press h for help or q to quit)"
 keys Down
 wait_for "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
 keys t
+wait_for "DEVICE  NLWP"
 wait_for "sh nvt-tree-gpu-job.sh"
 keys Down K
 wait_for "Send signal to process "

@@ -21,6 +21,7 @@
 #include "record/file/writer.h"
 #include "record/related.h"
 #include "record/sample_flags.h"
+#include "tui/live/tree_hosts.h"
 #include "util/sys/clock.h"
 
 /* nvitop waits this long after delivering signals before looking again (docs/nvitop-behaviour.md
@@ -41,6 +42,8 @@ struct sampler {
     bool recorder_full;             /* the disk was full at the last recorded snapshot */
     char record_note[96];           /* for the monitor, under lock: "" or a change of the above */
     struct related_cache ancestors; /* the recording's, sampling thread only */
+    const char *proc_root;          /* the options' (lent), for tree_ctx */
+    nvt_context *tree_ctx; /* the tree view's host-only context, sampling thread only (lazily) */
     pthread_t thread;
     pthread_mutex_t lock;
     pthread_cond_t wake;
@@ -59,6 +62,7 @@ struct sampler {
     bool resample_slow;      /* the next snapshot must carry the slow fields */
     bool resample_processes; /* the next snapshot must carry processes */
     struct nvt_snapshot *pending;
+    struct tree_hosts *pending_tree; /* the tree view's processes of pending, or NULL */
     bool watching;
     bool watch_now; /* a new target: read it at once */
     struct watch_target watch;
@@ -85,6 +89,8 @@ static void destroy(struct sampler *sampler) {
     pthread_cond_destroy(&sampler->wake);
     pthread_cond_destroy(&sampler->done);
     nvt_snapshot_free(sampler->pending);
+    tree_hosts_free(sampler->pending_tree);
+    nvt_close(sampler->tree_ctx);
     watch_queue_clear(&sampler->watch_queue);
     free(sampler->signal_targets);
     related_cache_fini(&sampler->ancestors);
@@ -177,9 +183,26 @@ static void record_snapshot(struct sampler *sampler, const struct nvt_snapshot *
     related_fini(&related);
 }
 
+/* The tree view's processes of snap, read with a host-only context of this thread's own: the
+ * snapshots' context keeps its host readings for the GPU processes alone. */
+static struct tree_hosts *read_tree(struct sampler *sampler, const struct nvt_snapshot *snap) {
+    if (sampler->tree_ctx == NULL) {
+        struct nvt_options options;
+        nvt_options_init(&options);
+        options.proc_root = sampler->proc_root;
+        options.host_only = true;
+        if (nvt_open(&options, &sampler->tree_ctx) != NVT_OK) {
+            sampler->tree_ctx = NULL;
+            return NULL; /* the UI reads them itself (source_live.c) */
+        }
+    }
+    return tree_hosts_read(sampler->tree_ctx, snap);
+}
+
 static void take_snapshot(struct sampler *sampler, bool with_processes, bool with_slow) {
     struct nvt_snapshot *snap = NULL;
-    unsigned flags = sampler->flags | (with_processes ? sampler->process_flags : 0U);
+    unsigned process_flags = sampler->process_flags & ~(unsigned)TREE_HOSTS_FLAG;
+    unsigned flags = sampler->flags | (with_processes ? process_flags : 0U);
     if (with_slow) {
         flags = (flags & ~(unsigned)NVT_SAMPLE_DEVICES_FAST) | sampler->slow_flags;
     }
@@ -192,9 +215,15 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     if (sampler->recorder != NULL && (snap->flags & NVT_SAMPLE_PROCESSES)) {
         record_snapshot(sampler, snap);
     }
+    struct tree_hosts *tree = NULL;
+    if ((sampler->process_flags & TREE_HOSTS_FLAG) && (snap->flags & NVT_SAMPLE_PROCESSES)) {
+        tree = read_tree(sampler, snap);
+    }
     pthread_mutex_lock(&sampler->lock);
     struct nvt_snapshot *old = sampler->pending;
+    struct tree_hosts *old_tree = sampler->pending_tree;
     sampler->pending = snap;
+    sampler->pending_tree = tree;
     /* A process list or slow fields (the bandwidth column's PCIe figures are read only with
      * them) the UI never saw must not be lost to a newer snapshot without them: the older one is
      * kept, and the next snapshot reads what either of the two had. */
@@ -202,13 +231,16 @@ static void take_snapshot(struct sampler *sampler, bool with_processes, bool wit
     bool lost_slow = old != NULL && (old->flags & NVT_SAMPLE_DEVICES) && !with_slow;
     if (lost_processes || lost_slow) {
         sampler->pending = old;
+        sampler->pending_tree = old_tree;
         old = snap;
+        old_tree = tree;
         sampler->resample_processes =
             sampler->resample_processes || lost_processes || with_processes;
         sampler->resample_slow = sampler->resample_slow || lost_slow || with_slow;
     }
     pthread_mutex_unlock(&sampler->lock);
     nvt_snapshot_free(old);
+    tree_hosts_free(old_tree);
     notify_ui(sampler);
 }
 
@@ -384,6 +416,7 @@ struct sampler *sampler_start(nvt_context *ctx, const struct nvt_options *option
     sampler->watch_period_ns =
         (uint64_t)((schedule->watch_period_s > 0.0 ? schedule->watch_period_s : 0.5) * 1e9);
     sampler->recorder = schedule->recorder;
+    sampler->proc_root = options != NULL ? options->proc_root : NULL;
     sampler->ctx = ctx;
     if (ctx == NULL) {
         nvt_status status = nvt_open(options, &sampler->ctx);
@@ -466,7 +499,7 @@ int sampler_fd(const struct sampler *sampler) {
     return sampler->pipe_fds[0];
 }
 
-struct nvt_snapshot *sampler_take(struct sampler *sampler) {
+struct nvt_snapshot *sampler_take_tree(struct sampler *sampler, struct tree_hosts **tree) {
     /* A read shorter than the buffer emptied the pipe: no second read to learn it (EAGAIN).  A
      * byte written after it wakes the UI's poll again. */
     char buf[64];
@@ -474,8 +507,17 @@ struct nvt_snapshot *sampler_take(struct sampler *sampler) {
     }
     pthread_mutex_lock(&sampler->lock);
     struct nvt_snapshot *snap = sampler->pending;
+    *tree = sampler->pending_tree;
     sampler->pending = NULL;
+    sampler->pending_tree = NULL;
     pthread_mutex_unlock(&sampler->lock);
+    return snap;
+}
+
+struct nvt_snapshot *sampler_take(struct sampler *sampler) {
+    struct tree_hosts *tree = NULL;
+    struct nvt_snapshot *snap = sampler_take_tree(sampler, &tree);
+    tree_hosts_free(tree);
     return snap;
 }
 

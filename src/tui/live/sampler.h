@@ -20,6 +20,7 @@
 #include "tui/live/watch.h"
 
 struct rec_writer;
+struct tree_hosts;
 
 struct sampler;
 
@@ -83,6 +84,11 @@ int sampler_fd(const struct sampler *sampler);
 /* The newest snapshot not yet taken, or NULL.  The caller owns it (nvt_snapshot_free()).  Older
  * snapshots the UI never took are freed by the sampler. */
 struct nvt_snapshot *sampler_take(struct sampler *sampler);
+
+/* As sampler_take(), and the tree view's processes read with that snapshot (tree_hosts.h), or
+ * NULL: read only for snapshots with a process list while process_flags has TREE_HOSTS_FLAG.
+ * The caller owns *tree (tree_hosts_free()). */
+struct nvt_snapshot *sampler_take_tree(struct sampler *sampler, struct tree_hosts **tree);
 
 /* Replace the schedule's flags, slow_flags and process_flags from the next snapshot on (what the
  * screen shows changed: a panel hidden, bandwidth shown).  When process_flags gains bits, a

@@ -1,20 +1,26 @@
 /*
- * The live source (source.h): the sampler's thread takes the snapshots and delivers signals; the
- * UI thread's own /proc-only context reads what the tree view and the environment screen need.
+ * The live source (source.h): the sampler's thread takes the snapshots and delivers signals, and
+ * while the tree view is shown reads its processes with each process list (tree_hosts.h); the UI
+ * thread's own /proc-only context reads what the environment screen needs, and the tree view's
+ * processes the sampler has not read (the first tree after the screen opens).
  */
 #include <errno.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui/host_copy.h"
+#include "tui/live/tree_hosts.h"
 #include "tui/source.h"
 #include "util/sys/clock.h"
 #include "util/xalloc.h"
 
 struct live {
     struct sampler *sampler;
-    const char *proc_root; /* the library options' (lent), for the UI thread's context */
-    nvt_context *host_ctx; /* opened on first use */
+    const char *proc_root;   /* the library options' (lent), for the UI thread's context */
+    nvt_context *host_ctx;   /* opened on first use */
+    struct tree_hosts *tree; /* the sampler's reading for tree_snap, or NULL */
+    const struct nvt_snapshot *tree_snap; /* the newest snapshot with processes taken */
 };
 
 static int live_fd(const void *impl) {
@@ -22,8 +28,24 @@ static int live_fd(const void *impl) {
 }
 
 static struct nvt_snapshot *live_take(void *impl, bool *jumped) {
+    struct live *live = impl;
     *jumped = false;
-    return sampler_take(((struct live *)impl)->sampler);
+    struct tree_hosts *tree = NULL;
+    struct nvt_snapshot *snap = sampler_take_tree(live->sampler, &tree);
+    if (snap != NULL && (snap->flags & NVT_SAMPLE_PROCESSES)) {
+        /* The screens' process snapshot from now on (app_set_snapshot()). */
+        tree_hosts_free(live->tree);
+        live->tree = tree;
+        live->tree_snap = snap;
+    } else {
+        tree_hosts_free(tree);
+    }
+    return snap;
+}
+
+/* The sampler's reading of the tree view's processes for snap, or NULL. */
+static const struct tree_hosts *tree_of(const struct live *live, const struct nvt_snapshot *snap) {
+    return live->tree != NULL && snap != NULL && snap == live->tree_snap ? live->tree : NULL;
 }
 
 static void live_set_flags(void *impl, unsigned flags, unsigned slow_flags,
@@ -76,13 +98,27 @@ bool source_read_parent_map(nvt_context *ctx, uint32_t **pids, uint32_t **ppids,
 
 static bool live_parent_map(void *impl, const struct nvt_snapshot *snap, uint32_t **pids,
                             uint32_t **ppids, size_t *count) {
-    (void)snap;
-    return source_read_parent_map(live_host_context(impl), pids, ppids, count);
+    const struct tree_hosts *tree = tree_of(impl, snap);
+    if (tree == NULL) {
+        return source_read_parent_map(live_host_context(impl), pids, ppids, count);
+    }
+    size_t n = tree->count;
+    *pids = xmalloc((n > 0 ? n : 1) * 2 * sizeof(**pids));
+    *ppids = *pids + n;
+    memcpy(*pids, tree->pids, n * sizeof(**pids));
+    memcpy(*ppids, tree->ppids, n * sizeof(**ppids));
+    *count = n;
+    return true;
 }
 
 static struct nvt_host_process *live_host_process(void *impl, const struct nvt_snapshot *snap,
                                                   uint32_t pid) {
-    (void)snap;
+    const struct tree_host *read = tree_hosts_find(tree_of(impl, snap), pid);
+    if (read != NULL) {
+        return read->host != NULL ? tui_host_copy(read->host) : NULL;
+    }
+    /* Not read by the sampler (it plans from the parent map, the tree from each process's own
+     * parent, which may have changed in between): read now. */
     nvt_context *ctx = live_host_context(impl);
     struct nvt_host_process *process = NULL;
     if (ctx == NULL || nvt_host_process_read(ctx, pid, &process) != NVT_OK) {
@@ -110,6 +146,7 @@ static bool live_stop(void *impl, double wait_s) {
         stopped = sampler_stop_within(live->sampler, wait_s);
     }
     nvt_close(live->host_ctx);
+    tree_hosts_free(live->tree);
     free(live);
     return stopped;
 }

@@ -18,11 +18,6 @@
 /* The frame a snapshot of rec_reader_frame() belongs to. */
 struct frame *replay_frame_of(const struct nvt_snapshot *snap);
 
-/* A copy of host in one allocation, as nvt_host_process_read() returns one (freed with
- * nvt_host_process_free(), i.e. free()).  Aborts through the program's allocator hook when out of
- * memory. */
-struct nvt_host_process *replay_host_copy(const struct nvt_host_process *host);
-
 /* The reading of the watched process in snap, as the sampler would have taken it then.  False
  * when the process is not in snap (not yet started, or exited); *out is then zeroed.  Free with
  * watch_sample_fini(). */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "nvt_cmocka.h"
+#include "tui/host_copy.h"
 
 #define GIB (1024ULL * 1024ULL * 1024ULL)
 
@@ -150,7 +151,7 @@ static void test_host_copy(void **state) {
         .cmdline_count = 4,
         .running_time_s = 61.0,
     };
-    struct nvt_host_process *copy = replay_host_copy(&host);
+    struct nvt_host_process *copy = tui_host_copy(&host);
     assert_int_equal(copy->pid, 42);
     assert_int_equal(copy->ppid, 1);
     assert_string_equal(copy->user, "bob");
@@ -164,7 +165,7 @@ static void test_host_copy(void **state) {
     host.user = NULL;
     host.cmdline = NULL;
     host.cmdline_count = 0;
-    copy = replay_host_copy(&host);
+    copy = tui_host_copy(&host);
     assert_null(copy->user);
     assert_null(copy->cmdline);
     nvt_host_process_free(copy);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "record/codec/frame.h"
+#include "tui/host_copy.h"
 #include "tui/replay/replay_frames.h"
 #include "tui/replay/replay_state.h"
 #include "util/sys/clock.h"
@@ -190,7 +191,7 @@ static struct nvt_host_process *replay_host_process(void *impl, const struct nvt
         return NULL;
     }
     const struct nvt_host_process *host = frame_related(replay_frame_of(snap), pid);
-    return host != NULL ? replay_host_copy(host) : NULL;
+    return host != NULL ? tui_host_copy(host) : NULL;
 }
 
 static nvt_context *replay_host_context(void *impl) {

@@ -1,10 +1,11 @@
 /*
  * The tree-view screen (docs/nvitop-behaviour.md §3.8, keys §3.12): the GPU processes of the main
  * screen's latest process snapshot with their ancestors and direct children
- * (view/processes/process_tree.h), read from /proc through the UI thread's own context.  It is
- * rebuilt when a new process snapshot arrives, and only while it is shown.  Selection by (pid,
- * create time), tags by pid, signals through the same confirmation box and identity check as the
- * main screen.
+ * (view/processes/process_tree.h), from the source (live: read by the sampling thread with the
+ * snapshot while the tree is shown, src/tui/live/tree_hosts.h).  It is rebuilt when a new process
+ * snapshot arrives, and only while it is shown; keys only move the selection and the scroll.
+ * Selection by (pid, create time), tags by pid, signals through the same confirmation box and
+ * identity check as the main screen.
  */
 #include <math.h>
 #include <stdint.h>
