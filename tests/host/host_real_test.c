@@ -18,15 +18,10 @@
 
 #include "host.h"
 #include "nvt_cmocka.h"
+#include "test_clock.h"
 
 /* Poll with a generous deadline: children start and exit at the pace of a loaded machine. */
 #define POLL_LIMIT_S 60.0
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void pause_briefly(void) {
     struct timespec ts = {0, 5 * 1000 * 1000};
@@ -64,7 +59,7 @@ static pid_t spawn_sleeper(struct host_ctx *host) {
         execve("/bin/sleep", argv, envp);
         _exit(127);
     }
-    double deadline = now_s() + POLL_LIMIT_S;
+    double deadline = test_now_s() + POLL_LIMIT_S;
     for (;;) {
         struct host_process p;
         assert_int_equal(host_process_read(host, (uint32_t)pid, &p), NVT_OK);
@@ -73,7 +68,7 @@ static pid_t spawn_sleeper(struct host_ctx *host) {
         if (ready) {
             return pid;
         }
-        assert_true(now_s() < deadline);
+        assert_true(test_now_s() < deadline);
         pause_briefly();
     }
 }
@@ -127,7 +122,7 @@ static void test_zombie_then_gone(void **state) {
     if (pid == 0) {
         _exit(0);
     }
-    double deadline = now_s() + POLL_LIMIT_S;
+    double deadline = test_now_s() + POLL_LIMIT_S;
     struct host_process p;
     for (;;) {
         assert_int_equal(host_process_read(*state, (uint32_t)pid, &p), NVT_OK);
@@ -135,7 +130,7 @@ static void test_zombie_then_gone(void **state) {
             break;
         }
         host_process_fini(&p);
-        assert_true(now_s() < deadline);
+        assert_true(test_now_s() < deadline);
         pause_briefly();
     }
     assert_int_equal(p.pub.status, NVT_HOST_ZOMBIE);

@@ -14,6 +14,7 @@
 
 #include "nvt_cmocka.h"
 #include "sim_support.h"
+#include "test_clock.h"
 
 static struct sim_api api;
 
@@ -33,12 +34,6 @@ static int teardown(void **state) {
         sim_api_unload(&api);
     }
     return 0;
-}
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void pause_ms(long ms) {
@@ -66,9 +61,9 @@ static const char *write_machine(const char *file, const char *name, const char 
 /* Seconds one fan-speed query takes. */
 static double time_fan(nvmlDevice_t dev) {
     unsigned int fan = 0;
-    double start = now_s();
+    double start = test_now_s();
     assert_int_equal(api.nvmlDeviceGetFanSpeed(dev, &fan), NVML_SUCCESS);
-    double elapsed = now_s() - start;
+    double elapsed = test_now_s() - start;
     assert_int_equal(fan, 40);
     return elapsed;
 }
@@ -80,31 +75,31 @@ static void test_configured_calls_take_their_latency(void **state) {
         "\"nvmlDeviceGetFanSpeed\": 0.25, \"*\": 0.05, \"nvmlDeviceGetHandleByIndex_v2\": 0.1");
     setenv("NVML_SIM_SCENARIO", path, 1);
 
-    double start = now_s();
+    double start = test_now_s();
     assert_int_equal(api.nvmlInit_v2(), NVML_SUCCESS);
-    assert_true(now_s() - start >= 0.05);
+    assert_true(test_now_s() - start >= 0.05);
 
     nvmlDevice_t dev = NULL;
-    start = now_s();
+    start = test_now_s();
     assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(0, &dev), NVML_SUCCESS);
-    assert_true(now_s() - start >= 0.1);
+    assert_true(test_now_s() - start >= 0.1);
 
     assert_true(time_fan(dev) >= 0.25);
 
     /* "*" is the default for the rest, errors included. */
     unsigned int temperature = 0;
-    start = now_s();
+    start = test_now_s();
     assert_int_equal(api.nvmlDeviceGetTemperature(dev, NVML_TEMPERATURE_GPU, &temperature),
                      NVML_SUCCESS);
-    assert_true(now_s() - start >= 0.05);
+    assert_true(test_now_s() - start >= 0.05);
     assert_int_equal(temperature, 50);
-    start = now_s();
+    start = test_now_s();
     assert_int_equal(api.nvmlDeviceGetFanSpeed(dev, NULL), NVML_ERROR_INVALID_ARGUMENT);
-    assert_true(now_s() - start >= 0.25);
+    assert_true(test_now_s() - start >= 0.25);
 
-    start = now_s();
+    start = test_now_s();
     assert_int_equal(api.nvmlShutdown(), NVML_SUCCESS);
-    assert_true(now_s() - start >= 0.05);
+    assert_true(test_now_s() - start >= 0.05);
 
     /* Without an initialised driver there is no scenario, so no latency to take. */
     unsigned int fan = 0;
@@ -149,8 +144,8 @@ static void test_latency_follows_the_file(void **state) {
 
     /* The rewrite renames the GPU too, so the test can tell when it has been picked up. */
     write_machine("reload.json", "NVIDIA L40S", "\"nvmlDeviceGetFanSpeed\": 0.3");
-    double deadline = now_s() + 10.0;
-    while (strcmp(name, "NVIDIA L40S") != 0 && now_s() < deadline) {
+    double deadline = test_now_s() + 10.0;
+    while (strcmp(name, "NVIDIA L40S") != 0 && test_now_s() < deadline) {
         pause_ms(10);
         assert_int_equal(api.nvmlDeviceGetName(dev, name, sizeof(name)), NVML_SUCCESS);
     }
@@ -182,9 +177,9 @@ struct timed_call {
 static void *call_fan(void *arg) {
     struct timed_call *call = arg;
     unsigned int fan = 0;
-    double start = now_s();
+    double start = test_now_s();
     nvmlReturn_t ret = api.nvmlDeviceGetFanSpeed(call->dev, &fan);
-    call->elapsed_s = now_s() - start;
+    call->elapsed_s = test_now_s() - start;
     atomic_store(&call->done, true);
     return ret == NVML_SUCCESS ? NULL : (void *)1;
 }
@@ -249,8 +244,8 @@ static void test_a_stall_holds_no_lock(void **state) {
 
     /* A stall announces itself by writing the call counts before it sleeps. */
     char text[8192] = "";
-    double deadline = now_s() + 10.0;
-    while (strstr(text, "nvmlDeviceGetFanSpeed ") == NULL && now_s() < deadline) {
+    double deadline = test_now_s() + 10.0;
+    while (strstr(text, "nvmlDeviceGetFanSpeed ") == NULL && test_now_s() < deadline) {
         pause_ms(10);
         read_text(calls, text, sizeof(text));
     }
@@ -262,8 +257,8 @@ static void test_a_stall_holds_no_lock(void **state) {
     write_machine("stall.json", "NVIDIA L40S", "\"nvmlDeviceGetFanSpeed\": 600");
     nvmlDevice_t dev = call.dev;
     char name[96] = "";
-    deadline = now_s() + 10.0;
-    while (strcmp(name, "NVIDIA L40S") != 0 && now_s() < deadline) {
+    deadline = test_now_s() + 10.0;
+    while (strcmp(name, "NVIDIA L40S") != 0 && test_now_s() < deadline) {
         pause_ms(10);
         assert_int_equal(api.nvmlDeviceGetName(dev, name, sizeof(name)), NVML_SUCCESS);
     }

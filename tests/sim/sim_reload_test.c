@@ -12,6 +12,7 @@
 
 #include "nvt_cmocka.h"
 #include "sim_support.h"
+#include "test_clock.h"
 
 static struct sim_api api;
 
@@ -46,16 +47,10 @@ static void write_machine(const char *path, int processes, bool lost, bool broke
     sim_write_file(path, text);
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Polls the process count until it equals `want` or a generous deadline passes (the driver
  * promises 0.25 s; a loaded machine may take longer to schedule us). */
 static nvmlReturn_t wait_for_count(nvmlDevice_t dev, unsigned int want) {
-    double deadline = now_s() + 10.0;
+    double deadline = test_now_s() + 10.0;
     nvmlReturn_t ret = NVML_SUCCESS;
     do {
         unsigned int count = 0;
@@ -66,7 +61,7 @@ static nvmlReturn_t wait_for_count(nvmlDevice_t dev, unsigned int want) {
         }
         struct timespec pause = {.tv_nsec = 10000000};
         nanosleep(&pause, NULL);
-    } while (now_s() < deadline);
+    } while (test_now_s() < deadline);
     return ret;
 }
 

@@ -10,6 +10,7 @@
 
 #include "nvt_cmocka.h"
 #include "sim_support.h"
+#include "test_clock.h"
 
 static struct sim_api api;
 static char path[512];
@@ -51,16 +52,10 @@ static int teardown(void **state) {
     return 0;
 }
 
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Looks GPU 1 up by index until the lookup answers `want` or a generous deadline passes (the
  * driver sees a rewrite within 0.25 s; a loaded machine may take longer). */
 static nvmlReturn_t wait_for_lookup(nvmlReturn_t want, nvmlDevice_t *out) {
-    double deadline = now_s() + 10.0;
+    double deadline = test_now_s() + 10.0;
     nvmlReturn_t ret;
     do {
         ret = api.nvmlDeviceGetHandleByIndex_v2(1, out);
@@ -69,7 +64,7 @@ static nvmlReturn_t wait_for_lookup(nvmlReturn_t want, nvmlDevice_t *out) {
         }
         struct timespec pause = {.tv_nsec = 10000000};
         nanosleep(&pause, NULL);
-    } while (now_s() < deadline);
+    } while (test_now_s() < deadline);
     return ret;
 }
 
@@ -142,17 +137,17 @@ static void test_second_reset(void **state) {
     assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(1, &first), NVML_SUCCESS);
     write_machine(false, 1, 3000);
     nvmlDevice_t second = NULL;
-    double deadline = now_s() + 10.0;
+    double deadline = test_now_s() + 10.0;
     do {
         assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(1, &second), NVML_SUCCESS);
-    } while (second == first && now_s() < deadline);
+    } while (second == first && test_now_s() < deadline);
     assert_ptr_not_equal(second, first);
     write_machine(false, 2, 4000);
     nvmlDevice_t third = NULL;
-    deadline = now_s() + 10.0;
+    deadline = test_now_s() + 10.0;
     do {
         assert_int_equal(api.nvmlDeviceGetHandleByIndex_v2(1, &third), NVML_SUCCESS);
-    } while (third == second && now_s() < deadline);
+    } while (third == second && test_now_s() < deadline);
     assert_ptr_not_equal(third, second);
     assert_ptr_not_equal(third, first);
     nvmlReturn_t ret;

@@ -15,18 +15,13 @@
 #include <nvitop/nvitop.h>
 
 #include "nvt_cmocka.h"
+#include "test_clock.h"
 #include "tui/live/sampler.h"
 
 /* Far longer than the stop waits in the test, so that the thread is surely still stuck. */
 #define STALL_S "5"
 
 static char work_dir[256];
-
-static double now_s(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static void pause_ms(long ms) {
     struct timespec pause = {.tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L};
@@ -104,16 +99,16 @@ static void test_stalled_sampler_is_left_to_finish(void **state) {
     /* The first snapshot is taken at once and stalls in its utilisation query, which the
      * simulator announces by writing the call counts. */
     struct sampler *sampler = start();
-    double deadline = now_s() + 30.0;
-    while (access(calls, F_OK) != 0 && now_s() < deadline) {
+    double deadline = test_now_s() + 30.0;
+    while (access(calls, F_OK) != 0 && test_now_s() < deadline) {
         pause_ms(10);
     }
     assert_int_equal(access(calls, F_OK), 0);
     assert_false(sampler_stop_within(sampler, 0.05));
     /* The abandoned thread returns from the driver when the stall ends, frees the sampler and
      * closes its context, then exits. */
-    deadline = now_s() + 120.0;
-    while (thread_count() > threads_before && now_s() < deadline) {
+    deadline = test_now_s() + 120.0;
+    while (thread_count() > threads_before && test_now_s() < deadline) {
         pause_ms(50);
     }
     assert_int_equal(thread_count(), threads_before);
