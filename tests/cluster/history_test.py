@@ -36,6 +36,14 @@ def history_cell(line, header):
     return line[start:start + CELLS]
 
 
+def screen_spark(tmux, address):
+    """The UTIL HISTORY cell of the node's row on the screen, or None while either is missing."""
+    screen = tmux.capture().splitlines()
+    header = next((line for line in screen if 'UTIL HISTORY' in line), None)
+    row = next((line for line in screen if line.startswith(address)), None)
+    return None if header is None or row is None else history_cell(row, header)
+
+
 def test_hosts(nvitop, workdir):
     routes = {'/metrics': (200, body(40))}
     with served(routes) as port:
@@ -66,10 +74,7 @@ def test_hosts(nvitop, workdir):
                     f'--hosts {address}; sleep 60')
         try:
             def spark():
-                screen = tmux.capture().splitlines()
-                header = next((line for line in screen if 'UTIL HISTORY' in line), None)
-                row = next((line for line in screen if line.startswith(address)), None)
-                return None if header is None or row is None else history_cell(row, header)
+                return screen_spark(tmux, address)
             # Two cells of 40 %: the older one stays 40 % whenever the change comes (the newer
             # one may also get samples at 90 %).
             wait_until(lambda: (spark() or '').endswith('--'), 60,
@@ -132,10 +137,7 @@ def test_prometheus(nvitop, workdir):
                         'sleep 60')
             try:
                 def spark():
-                    screen = tmux.capture().splitlines()
-                    header = next((line for line in screen if 'UTIL HISTORY' in line), None)
-                    row = next((line for line in screen if line.startswith(address)), None)
-                    return None if header is None or row is None else history_cell(row, header)
+                    return screen_spark(tmux, address)
                 wait_until(lambda: spark() is not None, 60,
                            lambda: f'the node on the screen:\n{tmux.capture()}')
                 check(spark().strip().startswith('_') and spark().strip().endswith('#'),
