@@ -54,9 +54,38 @@ export WINEPREFIX=${WINEPREFIX:-$build/wine-prefix}
 export WINEDEBUG=${WINEDEBUG:--all}
 # No Mono or Gecko installer dialogues when the prefix is created.
 export WINEDLLOVERRIDES=${WINEDLLOVERRIDES:-mscoree,mshtml=}
+if command -v wineserver >/dev/null 2>&1; then
+    wineserver=wineserver
+else
+    wineserver=/usr/lib/wine/wineserver64
+fi
+# Make the prefix in a directory of its own and move it into place only once every process of its
+# creation has ended.  Under load a service of wine crashed while `wineboot -i` ran (winedbg
+# attached to it): the prefix was left half made, its wineboot waiting for ever, and every program
+# started in it after waited too (the CI's ASan run lost two Windows tests that way).  A try that
+# does not end within its bounds is killed and made again, twice at most.
+make_prefix() {
+    fresh="$WINEPREFIX.new.$$"
+    rm -rf "$fresh"
+    mkdir -p "$fresh"
+    WINEPREFIX="$fresh" timeout 300 "$wine" wineboot -i >/dev/null 2>&1 || true
+    # The registry files are written when the prefix's wineserver ends.
+    if WINEPREFIX="$fresh" timeout 120 "$wineserver" -w && [ -f "$fresh/system.reg" ]; then
+        # Another run may have made it meanwhile: keep theirs (mv -T fails on a full directory).
+        mv -T "$fresh" "$WINEPREFIX" 2>/dev/null || rm -rf "$fresh"
+        return 0
+    fi
+    WINEPREFIX="$fresh" "$wineserver" -k 2>/dev/null || true
+    rm -rf "$fresh"
+    return 1
+}
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
-    mkdir -p "$WINEPREFIX"
-    timeout 300 "$wine" wineboot -i >/dev/null 2>&1 || true
+    mkdir -p "$(dirname "$WINEPREFIX")"
+    rmdir "$WINEPREFIX" 2>/dev/null || true # an empty one left by an earlier version of this
+    make_prefix || make_prefix || make_prefix || {
+        echo "wine-sim.sh: could not make the wine prefix $WINEPREFIX" >&2
+        exit 2
+    }
 fi
 NVITOP_NVML_LIBRARY=$(winpath "$build/sim-driver/nvml.dll")
 NVML_SIM_SCENARIO=$(winpath "$scenario")
