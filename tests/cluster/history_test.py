@@ -67,9 +67,11 @@ def test_hosts(nvitop, workdir):
         check(doc['history_step_s'] == 30 and doc['nodes'][0]['history'] == [None] * 19 + [40],
               f'JSON: {out}')
 
-        # The screen (in ASCII, -U: tmux here has no UTF-8 locale): 1 s a cell; the samples as
-        # they come, 40 % ('-') then 90 % ('#').
-        short = write(os.path.join(workdir, 'short.conf'), '[cluster]\nhistory = 20\n')
+        # The screen (in ASCII, -U: tmux here has no UTF-8 locale): 6 s a cell; the samples as
+        # they come, 40 % ('-') then 90 % ('#').  The window (120 s) keeps the 40 % cells on the
+        # screen however long a loaded machine takes to show the change (with 1 s cells a CI run
+        # saw them scroll out first).
+        short = write(os.path.join(workdir, 'short.conf'), '[cluster]\nhistory = 120\n')
         tmux = Tmux(f'{shlex.quote(nvitop)} -U --config {short} --interval 0.25 '
                     f'--hosts {address}; sleep 60')
         try:
