@@ -9,16 +9,14 @@
 #include "tui/app.h"
 
 void app_current_settings(const struct tui_app *app, struct tui_settings *out) {
-    /* What the monitor does not change (the [collect] section) is saved as it was read. */
+    /* What the monitor does not change (the theme, the thresholds, the interval, the [collect]
+     * and [cluster] sections) is saved as it was resolved: the settings are its one source, and
+     * app->view only a copy derived from them for the view layer (tui.h). */
     *out = app->config->settings;
     if (out->graph_height == 0) {
         tui_settings_defaults(out);
     }
     out->mode = app->mode;
-    out->light = app->view.light;
-    out->colorful = app->view.colorful;
-    out->thresholds = app->view.thresholds;
-    out->interval_s = app->config->settings.interval_s;
     out->sort = app->order;
     out->reverse = app->reverse;
     out->hide_host = app->hide_host;

@@ -40,10 +40,11 @@ start_standins 3
 use_scenario h100-8gpu.json
 export NVML_SIM_CALLS_FILE="$WORK/calls"
 
-# 1. A settings file: host panel hidden, power on the upper graph, graphs 3 rows tall.
-user_settings "# test" "[layout]" "host-panel = hide" "graph-upper = power" "graph-height = 3" \
-    "[collect]" "tag = kept"
-start_monitor 120 70 -m full
+# 1. A settings file: host panel hidden, power on the upper graph, graphs 3 rows tall, colourful;
+# the theme and the thresholds from the command line (saved with the rest by S).
+user_settings "# test" "[monitor]" "colors = colorful" "[layout]" "host-panel = hide" \
+    "graph-upper = power" "graph-height = 3" "[collect]" "tag = kept"
+start_monitor 120 70 -m full --light --gpu-util-thresh 60 20
 wait_for "Processes:"
 capture | grep -qF "Load Average" && fail "host panel shown although the settings hide it"
 capture | grep -qF "PCIe" && fail "bandwidth column at 120 columns"
@@ -74,7 +75,8 @@ keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status after S"
 saved="$WORK/config/nvitop/nvitop.conf"
 for line in "mode = full" "host-panel = show" "process-panel = show" "graph-upper = pcie-rx" \
-    "graph-lower = memory" "graph-height = 4" "sort = natural" "tag = kept"; do
+    "graph-lower = memory" "graph-height = 4" "sort = natural" "tag = kept" "theme = light" \
+    "colors = colorful" "gpu-util-thresh = 20 60" "mem-util-thresh = 10 80"; do
     grep -qxF "$line" "$saved" || fail "saved settings lack '$line'"
 done
 [ "$(ls "$WORK/config/nvitop")" = nvitop.conf ] || fail "files beside the settings: $(ls "$WORK/config/nvitop")"
