@@ -1,6 +1,7 @@
 #!/bin/sh
 # Run every benchmark of bench/ against the simulated 8-GPU server (20 processes), then the
-# monitor, -1 and exporter ones with 1,000 and 4,000 processes.  Each prints its figures and a
+# monitor, -1 and exporter ones with 1,000 and 4,000 processes, and the collector, recorder and
+# tree view ones at 20, 1,000 and 4,000 with their cost per process side by side.  Each prints its figures and a
 # ratio against a floor measured in the same run; none fails on a time.
 #   usage: scripts/bench.sh BUILD_DIR [MONITOR_SECONDS]
 set -eu
@@ -42,3 +43,4 @@ for processes in 1000 4000; do
     run env NVT_BENCH_PROCESSES=$processes python3 "$here/bench/exporter/exporter_bench.py" \
         "$build" "$seconds"
 done
+run sh "$here/bench/scale/scale_bench.sh" "$build"

@@ -51,7 +51,9 @@ static void *floor_thread(void *arg) {
     return NULL;
 }
 
-static double measure_floor(double seconds, int *snapshots) {
+/* The floor's CPU time (-1 when the driver cannot be opened); *snapshots taken and *gpus and
+ * *processes of the first one. */
+static double measure_floor(double seconds, int *snapshots, size_t *gpus, size_t *processes) {
     struct floor_run run = {.seconds = seconds};
     if (nvt_open(NULL, &run.ctx) != NVT_OK) {
         return -1.0;
@@ -59,6 +61,8 @@ static double measure_floor(double seconds, int *snapshots) {
     /* Warm-up: the first snapshot reads static facts once. */
     struct nvt_snapshot *snap = NULL;
     if (nvt_snapshot_take(run.ctx, SNAPSHOT_FLAGS, &snap) == NVT_OK) {
+        *gpus = snap->device_count;
+        *processes = snap->process_count;
         nvt_snapshot_free(snap);
     }
     double cpu0 = bench_process_cpu_s();
@@ -111,7 +115,9 @@ int main(int argc, char **argv) {
     size_t standins = bench_start_standins(pids, STANDINS);
     int snapshots = 0;
     size_t keys = 0;
-    double floor = measure_floor(seconds, &snapshots);
+    size_t gpus = 0;
+    size_t processes = 0;
+    double floor = measure_floor(seconds, &snapshots, &gpus, &processes);
     double collector = measure_collector(seconds, &keys);
     bench_stop_standins(pids, standins);
     if (floor < 0.0 || collector < 0.0) {
@@ -119,13 +125,20 @@ int main(int argc, char **argv) {
                         "LD_LIBRARY_PATH?)\n");
         return 1;
     }
-    printf("bench-collector: %.0f s each, sampling every %.2f s, 8 GPUs, %d processes\n", seconds,
-           INTERVAL_S, STANDINS);
+    printf("bench-collector: %.0f s each, sampling every %.2f s, %zu GPUs, %zu GPU processes\n",
+           seconds, INTERVAL_S, gpus, processes);
     printf("floor (snapshots alone):  %.1f ms CPU/s (%d snapshots, %.0f us each)\n",
            floor * 1000.0 / seconds, snapshots, snapshots > 0 ? floor * 1e6 / snapshots : 0.0);
     printf("collector (tag active):   %.1f ms CPU/s (%zu keys per collect, a collect per second)\n",
            collector * 1000.0 / seconds, keys);
     printf("ratio collector / floor:  %.2f (target <= 1.5)\n",
            floor > 0.0 ? collector / floor : 0.0);
+    /* Per GPU process and sample, for the comparison across scenario sizes (scripts/bench.sh). */
+    double samples = seconds / INTERVAL_S;
+    if (processes > 0) {
+        printf("per process:              collector %.2f us, floor %.2f us a sample\n",
+               collector * 1e6 / samples / (double)processes,
+               floor * 1e6 / samples / (double)processes);
+    }
     return 0;
 }

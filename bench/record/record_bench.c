@@ -206,15 +206,27 @@ int main(int argc, char **argv) {
     }
     double per_frame = (double)(rec_writer_size(w) - start_size) / (double)frames;
     rec_writer_close(w);
-    printf("bench-record: %zu frames of h100-8gpu (%zu GPU processes): %.0f bytes/frame "
+    const char *scenario = getenv("NVML_SIM_SCENARIO");
+    const char *slash = scenario != NULL ? strrchr(scenario, '/') : NULL;
+    size_t processes = taken[0].snap->process_count;
+    printf("bench-record: %zu frames of %s (%zu GPU processes): %.0f bytes/frame "
            "(keyframe every %u, zstd level %d)\n",
-           frames, taken[0].snap->process_count, per_frame, keyframe_every ? keyframe_every : 300,
-           level ? level : 3);
+           frames,
+           slash != NULL      ? slash + 1
+           : scenario != NULL ? scenario
+                              : "?",
+           processes, per_frame, keyframe_every ? keyframe_every : 300, level ? level : 3);
     printf("bench-record: 24 h at 1 s: %.1f MB (target 30 MB)\n", per_frame * 86400 / 1e6);
     printf("bench-record: CPU per frame: snapshot %.3f ms (floor), recording %.3f ms (ancestors "
            "%.3f ms): ratio %.3f (target 0.10)\n",
            snap_cpu * 1e3 / (double)frames, record_cpu * 1e3 / (double)frames,
            related_cpu * 1e3 / (double)frames, record_cpu / snap_cpu);
+    if (processes > 0) {
+        printf("bench-record: per process and frame: recording %.2f us, snapshot %.2f us, "
+               "%.1f bytes\n",
+               record_cpu * 1e6 / (double)frames / (double)processes,
+               snap_cpu * 1e6 / (double)frames / (double)processes, per_frame / (double)processes);
+    }
     size_t changed = 0;
     size_t changed_bytes = 0;
     for (size_t i = 1; i < frames; i++) {
@@ -229,7 +241,7 @@ int main(int argc, char **argv) {
     /* 2. A long file, then open, first frame and jumps. */
     unlink(path);
     w = rec_writer_open(path, &wo, error, sizeof(error));
-    size_t total = (size_t)(hours * 3600);
+    size_t total = hours * 3600 >= 1.0 ? (size_t)(hours * 3600) : 1;
     double t0 = 1.7e9;
     for (size_t i = 0; i < total && w != NULL; i++) {
         struct taken *t = &taken[i % frames];

@@ -1,17 +1,20 @@
 /*
  * bench-tree: one rebuild of the monitor's tree view (docs/nvitop-behaviour.md §3.8) over a /proc
- * fixture of 10,000 processes, against a floor measured in the same run: a loop that lists the
- * fixture and reads each <pid>/stat once, without parsing (the least any tree of /proc parent links
- * costs). The rebuild is what the tree screen does for each new process snapshot: the parent map
- * (nvt_host_ppid_map), the ancestors and direct children of the GPU processes read through a
- * host-only context, and the rows (view_process_tree_build).  Target: at most 2x the floor.
- * Prints figures and the ratio; never fails on a time.
+ * fixture of 10,000 processes (more with more jobs), against a floor measured in the same run: a
+ * loop that lists the fixture and reads each <pid>/stat once, without parsing (the least any tree
+ * of /proc parent links costs). The rebuild is what the tree screen does for each new process
+ * snapshot: the parent map (nvt_host_ppid_map), the ancestors and direct children of the GPU
+ * processes read through a host-only context, and the rows (view_process_tree_build).  Target: at
+ * most 2x the floor. Prints figures and the ratio; never fails on a time.
  *
- *   usage: bench-tree [ROUNDS]
+ *   usage: bench-tree [ROUNDS [JOBS]]
  *
- * The fixture (made in a temporary directory and removed afterwards): pid 1, ten daemons, 100
- * job scripts under the first daemon, each with one GPU process that has four workers, and idle
- * processes under the other daemons up to 10,000 in all.
+ * The fixture (made in a temporary directory and removed afterwards): pid 1, ten daemons, JOBS
+ * (default 100) job scripts under the first daemon, each with one GPU process that has four
+ * workers, and idle processes under the other daemons up to 10,000 in all (or 1,000 more than
+ * the jobs' processes, when those are more).  The rebuild's cost per process (of the host, and
+ * per GPU process) is printed for the comparison across sizes (scripts/bench.sh runs 20, 1,000
+ * and 4,000 jobs).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -29,11 +32,16 @@
 #include "view/processes/process_tree.h"
 
 #define PROCESSES      10000
-#define JOBS           100
+#define DEFAULT_JOBS   100
 #define WORKERS        4
 #define JOB_BASE       100
-#define FILLER_BASE    2000
 #define DEFAULT_ROUNDS 20
+
+/* The fixture's size. */
+struct fixture_size {
+    unsigned jobs;      /* GPU processes, each under a job script and over WORKERS workers */
+    unsigned processes; /* all processes */
+};
 
 static void write_file(const char *dir, const char *name, const char *text) {
     char path[512];
@@ -74,7 +82,7 @@ static void add_process(const char *root, unsigned pid, unsigned ppid, const cha
     }
 }
 
-static void make_fixture(const char *root) {
+static void make_fixture(const char *root, const struct fixture_size *size) {
     write_file(root, "stat", "cpu  1000 0 500 8000 500 0 0 0 0 0\nbtime 1700000000\n");
     write_file(root, "uptime", "12345.67 20000.00\n");
     write_file(root, "meminfo",
@@ -89,7 +97,7 @@ static void make_fixture(const char *root) {
     static const char job[] = "/bin/sh\0job.sh\0";
     static const char gpu[] = "python3\0train.py\0--epochs\0100\0";
     static const char worker[] = "python3\0-m\0worker\0";
-    for (unsigned j = 0; j < JOBS; j++) {
+    for (unsigned j = 0; j < size->jobs; j++) {
         unsigned base = JOB_BASE + j * 10;
         add_process(root, base, 2, "sh", job, sizeof(job) - 1);
         add_process(root, base + 1, base, "python3", gpu, sizeof(gpu) - 1);
@@ -99,7 +107,7 @@ static void make_fixture(const char *root) {
         count += 2 + WORKERS;
     }
     static const char idle[] = "sleep\0infinity\0";
-    for (unsigned pid = FILLER_BASE; count < PROCESSES; pid++, count++) {
+    for (unsigned pid = JOB_BASE + size->jobs * 10; count < size->processes; pid++, count++) {
         add_process(root, pid, 3 + pid % 9, "sleep", idle, sizeof(idle) - 1);
     }
 }
@@ -147,15 +155,32 @@ static struct nvt_host_process *read_process(void *arg, uint32_t pid) {
 
 /* The GPU processes as a process snapshot gives them to the tree: host data read beforehand. */
 struct gpu_table {
-    struct nvt_gpu_process processes[JOBS];
-    struct nvt_host_process *hosts[JOBS];
-    struct view_process_row rows[JOBS];
+    unsigned count;
+    struct nvt_gpu_process *processes;
+    struct nvt_host_process **hosts;
+    struct view_process_row *rows;
     struct view_process_table table;
 };
 
-static int gpu_table_init(nvt_context *ctx, struct gpu_table *t) {
+static void gpu_table_fini(struct gpu_table *t) {
+    for (unsigned j = 0; t->hosts != NULL && j < t->count; j++) {
+        nvt_host_process_free(t->hosts[j]);
+    }
+    free(t->processes);
+    free(t->hosts);
+    free(t->rows);
+}
+
+static int gpu_table_init(nvt_context *ctx, unsigned jobs, struct gpu_table *t) {
     memset(t, 0, sizeof(*t));
-    for (unsigned j = 0; j < JOBS; j++) {
+    t->count = jobs;
+    t->processes = calloc(jobs, sizeof(*t->processes));
+    t->hosts = calloc(jobs, sizeof(*t->hosts));
+    t->rows = calloc(jobs, sizeof(*t->rows));
+    if (t->processes == NULL || t->hosts == NULL || t->rows == NULL) {
+        return -1;
+    }
+    for (unsigned j = 0; j < jobs; j++) {
         uint32_t pid = JOB_BASE + j * 10 + 1;
         if (nvt_host_process_read(ctx, pid, &t->hosts[j]) != NVT_OK) {
             return -1;
@@ -168,7 +193,7 @@ static int gpu_table_init(nvt_context *ctx, struct gpu_table *t) {
         snprintf(t->rows[j].display_index, sizeof(t->rows[j].display_index), "%u", j % 8);
     }
     t->table.rows = t->rows;
-    t->table.count = JOBS;
+    t->table.count = jobs;
     return 0;
 }
 
@@ -192,20 +217,32 @@ static size_t tree_pass(nvt_context *ctx, const struct gpu_table *t,
 int main(int argc, char **argv) {
     int rounds = argc > 1 ? atoi(argv[1]) : DEFAULT_ROUNDS;
     rounds = rounds < 1 ? 1 : rounds;
+    int jobs = argc > 2 ? atoi(argv[2]) : DEFAULT_JOBS;
+    if (jobs < 1 || jobs > 100000) {
+        fprintf(stderr, "usage: bench-tree [ROUNDS [JOBS (1 to 100000)]]\n");
+        return 2;
+    }
+    struct fixture_size size = {(unsigned)jobs, PROCESSES};
+    if (11 + size.jobs * (2 + WORKERS) + 1000 > size.processes) {
+        size.processes = 11 + size.jobs * (2 + WORKERS) + 1000;
+    }
     char root[] = "/tmp/nvt-bench-tree.XXXXXX";
     if (mkdtemp(root) == NULL) {
         perror("bench-tree: mkdtemp");
         return 1;
     }
-    make_fixture(root);
+    make_fixture(root, &size);
     struct nvt_options options;
     nvt_options_init(&options);
     options.proc_root = root;
     options.host_only = true;
     nvt_context *ctx = NULL;
-    struct gpu_table *table = malloc(sizeof(*table));
-    if (table == NULL || nvt_open(&options, &ctx) != NVT_OK || gpu_table_init(ctx, table) != 0) {
+    struct gpu_table table_storage;
+    struct gpu_table *table = &table_storage;
+    if (nvt_open(&options, &ctx) != NVT_OK || gpu_table_init(ctx, size.jobs, table) != 0) {
         fprintf(stderr, "bench-tree: cannot open the fixture\n");
+        gpu_table_fini(table);
+        nvt_close(ctx);
         remove_fixture(root);
         return 1;
     }
@@ -226,17 +263,17 @@ int main(int argc, char **argv) {
     }
     double floor_median = bench_median(floor_s, (size_t)rounds);
     double tree_median = bench_median(tree_s, (size_t)rounds);
-    printf("tree view rebuild over a /proc fixture of %d processes (%d GPU processes), %d rounds\n",
-           PROCESSES, JOBS, rounds);
+    printf("tree view rebuild over a /proc fixture of %u processes (%u GPU processes), %d rounds\n",
+           size.processes, size.jobs, rounds);
     printf("  floor (list + read each <pid>/stat once): %8.2f ms  (%zu stat files)\n",
            floor_median * 1e3, stats);
     printf("  tree rebuild (ppid map + reads + rows):   %8.2f ms  (%zu rows)\n", tree_median * 1e3,
            rows);
     printf("  ratio: %.2fx (target: at most 2x)\n", tree_median / floor_median);
-    for (unsigned j = 0; j < JOBS; j++) {
-        nvt_host_process_free(table->hosts[j]);
-    }
-    free(table);
+    printf("  per process: %.2f us of the rebuild for each process of the host, %.2f us for each "
+           "GPU process\n",
+           tree_median * 1e6 / (double)size.processes, tree_median * 1e6 / (double)size.jobs);
+    gpu_table_fini(table);
     free(floor_s);
     free(tree_s);
     nvt_close(ctx);

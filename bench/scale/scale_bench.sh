@@ -1,0 +1,73 @@
+#!/bin/sh
+# The collector, the recorder and the tree view at 20, 1,000 and 4,000 GPU processes (issue 27):
+# each benchmark runs against its own floor in the same run (bench-collector, bench-record,
+# bench-tree), and this script prints each one's cost per process beside the others and the
+# spread across the sizes (the largest over the smallest; target at most 1.5).  Prints figures;
+# never fails on a time.
+#
+#   usage: bench/scale/scale_bench.sh [BUILD_DIR] [SIZES...]   (default sizes: 20 1000 4000)
+#
+# The scenarios are bench_lib.sh's (h100-8gpu.json, h100-8gpu-1000.json, h100-16gpu-4000.json),
+# with as many stand-ins; the tree's /proc fixture has as many GPU processes (and at least
+# 10,000 processes in all).  4,000 stand-ins take about 2 GiB and a minute to start.
+set -eu
+source_dir=$(cd "$(dirname "$0")/../.." && pwd)
+build=$(cd "${1:-$source_dir/build}" && pwd)
+[ $# -gt 0 ] && shift
+sizes=${*:-20 1000 4000}
+. "$source_dir/bench/bench_lib.sh"
+for program in bench-collector bench-record bench-tree; do
+    bench_built "$build/bench/$program" "build the $program target"
+done
+bench_workspace nvt-bench-scale
+results="$work/results"
+: >"$results"
+
+# field FILE PATTERN N: the Nth whitespace-separated field of the first line matching PATTERN.
+field() {
+    awk -v n="$3" "/$2/ { print \$n; exit }" "$1"
+}
+
+for size in $sizes; do
+    case $size in 20 | 1000 | 4000) ;; *) echo "scale_bench: sizes are 20, 1000 or 4000" >&2; exit 2 ;; esac
+    echo "== $size GPU processes"
+    (
+        NVT_BENCH_PROCESSES=$size
+        bench_scenario
+        frames=30
+        [ "$size" -ge 4000 ] && frames=10
+        "$build/bench/bench-collector" 10 | tee "$work/collector-$size"
+        "$build/bench/bench-record" "$frames" 0.1 | tee "$work/record-$size"
+        NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null
+    )
+    rounds=5
+    [ "$size" -ge 4000 ] && rounds=3
+    "$build/bench/bench-tree" "$rounds" "$size" | tee "$work/tree-$size"
+    printf '%s %s %s %s\n' "$size" \
+        "$(field "$work/collector-$size" '^per process:' 4)" \
+        "$(field "$work/record-$size" 'per process and frame' 7)" \
+        "$(field "$work/tree-$size" 'per process:' 3)" >>"$results"
+done
+
+echo
+echo "== cost per process (us): collector per sample, recording per frame, tree rebuild per host process"
+awk '
+    { size[NR] = $1; for (k = 2; k <= 4; k++) { v[NR, k] = $k } }
+    END {
+        printf "%-10s %12s %12s %12s\n", "processes", "collector", "recording", "tree"
+        for (i = 1; i <= NR; i++) {
+            printf "%-10s %12s %12s %12s\n", size[i], v[i, 2], v[i, 3], v[i, 4]
+        }
+        printf "%-10s", "spread"
+        for (k = 2; k <= 4; k++) {
+            lo = ""; hi = ""
+            for (i = 1; i <= NR; i++) {
+                x = v[i, k] + 0
+                if (v[i, k] == "" || x <= 0) { continue }
+                if (lo == "" || x < lo) { lo = x }
+                if (hi == "" || x > hi) { hi = x }
+            }
+            if (lo == "") { printf " %12s", "-" } else { printf " %11.2fx", hi / lo }
+        }
+        printf "   (largest / smallest; target at most 1.5x)\n"
+    }' "$results"
