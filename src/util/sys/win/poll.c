@@ -27,12 +27,14 @@
  * is written, polled and closed in the module that made it.  The lock guards every field: poll()
  * and write() read the table from any thread; pipe2() and close() change it (close() also
  * closes the descriptor under the lock, so that a descriptor number reused at once by another
- * thread is never taken for the pipe).
+ * thread is never taken for the pipe).  The table also remembers the last descriptor found to be
+ * the console input, with its handle: asking the console (GetConsoleMode) is a round trip to
+ * wine's console host at every poll(), while the event loop polls the same descriptor each time.
  */
 struct pipe_event {
     int read_fd;  /* -1 once closed */
     int write_fd; /* -1 once closed */
-    HANDLE event; /* manual reset; NULL: the entry is free */
+    HANDLE event; /* auto-reset (the wait that it ends resets it); NULL: the entry is free */
 };
 
 enum {
@@ -46,7 +48,9 @@ enum {
 static struct {
     SRWLOCK lock;
     struct pipe_event pipes[PIPE_EVENTS_MAX];
-} pipe_table = {SRWLOCK_INIT, {{0, 0, NULL}}};
+    int console_fd; /* -1: none known */
+    HANDLE console;
+} pipe_table = {SRWLOCK_INIT, {{0, 0, NULL}}, -1, NULL};
 
 /* The entry whose read or write end is fd, or NULL; the caller holds the lock. */
 static struct pipe_event *find_pipe(int fd, bool read_end) {
@@ -67,7 +71,7 @@ int pipe2(int fds[2], int flags) {
     if (_pipe(fds, 65536, _O_BINARY | _O_NOINHERIT) != 0) {
         return -1;
     }
-    HANDLE event = CreateEventW(NULL, TRUE, FALSE, NULL);
+    HANDLE event = CreateEventW(NULL, FALSE, FALSE, NULL);
     if (event == NULL) {
         return 0; /* poll() looks at the pipe every slice instead */
     }
@@ -104,6 +108,9 @@ int compat_write(int fd, const void *buf, unsigned int count) {
 int compat_close(int fd) {
     AcquireSRWLockExclusive(&pipe_table.lock);
     int rc = _close(fd);
+    if (fd == pipe_table.console_fd) {
+        pipe_table.console_fd = -1;
+    }
     struct pipe_event *p = find_pipe(fd, true);
     if (p != NULL) {
         p->read_fd = -1;
@@ -148,11 +155,20 @@ static void classify(const struct pollfd *pfd, struct poll_source *source) {
     if (p != NULL) {
         source->kind = SOURCE_EVENT;
         source->event = p->event;
+    } else if (pfd->fd == pipe_table.console_fd && source->handle == pipe_table.console) {
+        source->kind = SOURCE_CONSOLE;
     }
     ReleaseSRWLockShared(&pipe_table.lock);
+    if (source->kind != SOURCE_NONE) {
+        return;
+    }
     DWORD mode = 0;
-    if (source->kind == SOURCE_NONE) {
-        source->kind = GetConsoleMode(source->handle, &mode) ? SOURCE_CONSOLE : SOURCE_PIPE;
+    source->kind = GetConsoleMode(source->handle, &mode) ? SOURCE_CONSOLE : SOURCE_PIPE;
+    if (source->kind == SOURCE_CONSOLE) {
+        AcquireSRWLockExclusive(&pipe_table.lock);
+        pipe_table.console_fd = pfd->fd;
+        pipe_table.console = source->handle;
+        ReleaseSRWLockExclusive(&pipe_table.lock);
     }
 }
 
@@ -179,14 +195,13 @@ static int look_at_unwaitable(struct pollfd *fds, nfds_t nfds, const struct poll
     return ready;
 }
 
-/* One source whose handle was signalled: whether it is ready.  An event is reset before its pipe
- * is looked at, so that a byte written after the look sets it again.  A console signalled
+/* One source whose handle was signalled: whether it is ready.  The wait reset the event before
+ * the pipe is looked at, so that a byte written after the look sets it again.  A console signalled
  * without input records (wine's, after events it consumed itself) would end every wait at once:
  * it is left out of the waits for a slice (*console_quiet_until). */
 static bool signalled_ready(const struct poll_source *source, ULONGLONG now,
                             ULONGLONG *console_quiet_until) {
     if (source->kind == SOURCE_EVENT) {
-        ResetEvent(source->event);
         return pipe_readable(source->handle);
     }
     DWORD events = 0;
@@ -231,8 +246,8 @@ int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms) {
             if (sources[i].kind == SOURCE_CONSOLE && now < console_quiet_until) {
                 quiet_console = true;
             } else if (sources[i].kind == SOURCE_CONSOLE || sources[i].kind == SOURCE_EVENT) {
-                handles[count] = sources[i].kind == SOURCE_EVENT ? sources[i].event
-                                                                 : sources[i].handle;
+                handles[count] =
+                    sources[i].kind == SOURCE_EVENT ? sources[i].event : sources[i].handle;
                 owners[count++] = i;
             }
         }
