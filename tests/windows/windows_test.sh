@@ -210,12 +210,13 @@ wakeups)
     tmux_ send-keys q
     counts=$(python3 "$here/count_wakeups.py" "$trace")
     echo "$counts"
-    # "event loop thread T: W waits, S snapshots": at most 2 waits a snapshot, and 4 more for
-    # the start (the first snapshot's wait, the first frame's).
+    # "event loop thread T: W waits, S snapshots": about one wait a snapshot (11 for 8 here);
+    # at most 3 a snapshot, and 4 more for the start, leave room for redraws that fall between
+    # snapshots on a loaded machine, and still fail the 100 ms look (77 for 8).
     waits=$(echo "$counts" | sed 's/.*: \([0-9]*\) waits, \([0-9]*\) snapshots/\1/')
     snapshots=$(echo "$counts" | sed 's/.*: \([0-9]*\) waits, \([0-9]*\) snapshots/\2/')
-    if [ "$waits" -gt $((2 * snapshots + 4)) ]; then
-        echo "the event loop woke more than twice per snapshot"
+    if [ "$waits" -gt $((3 * snapshots + 4)) ]; then
+        echo "the event loop woke more than three times per snapshot"
         fail=1
     fi
     ;;
