@@ -21,7 +21,8 @@ add_link_options(-static-libgcc -static)
 include_directories(BEFORE ${CMAKE_SOURCE_DIR}/src/util/sys/win)
 add_compile_options(-include ${CMAKE_SOURCE_DIR}/src/util/sys/win/compat.h)
 # Every target links the compatibility functions (created first, so it does not link itself).
-add_library(nvt_wincompat STATIC src/util/sys/win/compat.c src/util/sys/win/dlfcn.c)
+add_library(nvt_wincompat STATIC src/util/sys/win/compat.c src/util/sys/win/dlfcn.c
+            src/util/sys/win/poll.c)
 target_include_directories(nvt_wincompat PRIVATE ${CMAKE_SOURCE_DIR}/src)
 link_libraries(nvt_wincompat)
 

@@ -12,6 +12,8 @@
 #   zip     make windows-zip's package: its files, and nvitop.exe -1 run from the unpacked copy
 #   monitor nvitop.exe's console monitor in tmux: it starts, takes keys and quits with q, and the
 #           console is left as it was (the report nvitop prints after the monitor shows)
+#   wakeups the monitor's event loop waits once per thing that happens, not on a clock of its own:
+#           its waits counted in a wineserver trace (count_wakeups.py) against the snapshots
 # Exits 77 (skipped) with a message when mingw-w64 or wine is missing.
 set -eu
 part=${1:?usage: windows_test.sh PART}
@@ -174,6 +176,49 @@ monitor)
         echo "no report after the monitor"
         fail=1
     }
+    ;;
+wakeups)
+    if ! command -v tmux >/dev/null 2>&1; then
+        echo "SKIP: tmux is not installed"
+        exit 77
+    fi
+    socket=nvt-windows-$$
+    trace=$(mktemp "${TMPDIR:-/tmp}/nvt-wakeups.XXXXXX")
+    tmux_() { tmux -L "$socket" "$@"; }
+    trap 'tmux_ kill-server 2>/dev/null || true; rm -f "$trace"' EXIT
+    # No wineserver of this prefix before: the program is then the trace's first client.
+    wineserver=wineserver
+    command -v wineserver >/dev/null 2>&1 || wineserver=/usr/lib/wine/wineserver64
+    "$wineserver" -k 2>/dev/null || true
+    "$wineserver" -w 2>/dev/null || true
+    tmux_ -f /dev/null new-session -d -x 120 -y 40 \
+        "WINEDEBUG=+server sh '$src/scripts/wine-sim.sh' workstation-2gpu nvitop.exe 2>'$trace'"
+    # A positive sign, bounded: 8 snapshots announced (about 8 s).  Then the count: the event
+    # loop waits for a snapshot, a key or its next redraw, so about one wait per snapshot; a
+    # loop that woke on a clock of its own to look at the pipe (every 100 ms before) waits ten
+    # times as often.  No timing: both counts come from the same run.
+    tries=0
+    while ! python3 "$here/count_wakeups.py" "$trace" 8 >/dev/null; do
+        tries=$((tries + 1))
+        if [ "$tries" -gt 600 ]; then
+            echo "not 8 snapshots within 120 s"
+            python3 "$here/count_wakeups.py" "$trace"
+            exit 1
+        fi
+        sleep 0.2
+    done
+    tmux_ send-keys q
+    counts=$(python3 "$here/count_wakeups.py" "$trace")
+    echo "$counts"
+    # "event loop thread T: W waits, S snapshots": about one wait a snapshot (11 for 8 here);
+    # at most 3 a snapshot, and 4 more for the start, leave room for redraws that fall between
+    # snapshots on a loaded machine, and still fail the 100 ms look (77 for 8).
+    waits=$(echo "$counts" | sed 's/.*: \([0-9]*\) waits, \([0-9]*\) snapshots/\1/')
+    snapshots=$(echo "$counts" | sed 's/.*: \([0-9]*\) waits, \([0-9]*\) snapshots/\2/')
+    if [ "$waits" -gt $((3 * snapshots + 4)) ]; then
+        echo "the event loop woke more than three times per snapshot"
+        fail=1
+    fi
     ;;
 *)
     echo "unknown part $part" >&2

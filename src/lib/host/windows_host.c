@@ -202,10 +202,14 @@ nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double
     FILETIME now;
     GetSystemTimeAsFileTime(&now);
     out->boot_time = win_filetime_epoch(now) - out->uptime_s;
-    DWORD size = sizeof(out->hostname);
-    if (!GetComputerNameExA(ComputerNameDnsHostname, out->hostname, &size)) {
-        out->hostname[0] = '\0';
+    if (!host->hostname_read) {
+        DWORD size = sizeof(host->hostname);
+        if (!GetComputerNameExA(ComputerNameDnsHostname, host->hostname, &size)) {
+            host->hostname[0] = '\0';
+        }
+        host->hostname_read = true;
     }
+    memcpy(out->hostname, host->hostname, sizeof(out->hostname));
     return NVT_OK;
 }
 

@@ -30,6 +30,10 @@ struct host_ctx {
     uint64_t *per_cpu_total;
     uint32_t cpu_count;
     uint64_t memory_total;
+    /* The DNS host name, read at the first sample: Windows applies a new name at the next
+     * restart, and under wine each read is three registry round trips to wineserver. */
+    char hostname[NVT_NAME_LEN];
+    bool hostname_read;
     struct win_cpu_entry *procs;
     size_t proc_count;
     size_t proc_capacity;

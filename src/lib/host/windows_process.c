@@ -352,7 +352,9 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
     memset(out, 0, sizeof(*out));
     host_process_init_na(&out->pub, pid, NVT_HOST_OK);
     HANDLE process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION | PROCESS_VM_READ, FALSE, pid);
-    if (process == NULL) {
+    if (process == NULL && GetLastError() == ERROR_ACCESS_DENIED) {
+        /* Without the memory: no command line from the PEB.  A pid that does not exist
+         * (ERROR_INVALID_PARAMETER) is not asked twice. */
         process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, pid);
     }
     if (process == NULL) {

@@ -15,7 +15,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "util/sys/win/poll.h"
 #include "util/sys/win/pwd.h"
 #include "util/sys/win/sys/ioctl.h"
 
@@ -202,103 +201,6 @@ int mkostemp(char *template_path, int flags) {
     }
     errno = EEXIST;
     return -1;
-}
-
-int pipe2(int fds[2], int flags) {
-    (void)flags; /* not inherited (_O_NOINHERIT); reads are checked with PeekNamedPipe first */
-    return _pipe(fds, 65536, _O_BINARY | _O_NOINHERIT);
-}
-
-/* What poll() waits on: the console input (waitable), or a pipe (looked at). */
-struct poll_source {
-    HANDLE handle;
-    bool console;
-};
-
-/* Whether a source has something to read now; a pipe whose writer has gone counts (the read sees
- * the end). */
-static bool source_readable(const struct poll_source *source) {
-    if (source->handle == INVALID_HANDLE_VALUE) {
-        return true; /* POLLNVAL, reported as ready so that the caller's read fails */
-    }
-    if (source->console) {
-        DWORD events = 0;
-        return GetNumberOfConsoleInputEvents(source->handle, &events) && events > 0;
-    }
-    DWORD available = 0;
-    if (PeekNamedPipe(source->handle, NULL, 0, NULL, &available, NULL)) {
-        return available > 0;
-    }
-    return GetLastError() == ERROR_BROKEN_PIPE;
-}
-
-/* The pipes are looked at every slice: a new snapshot waits that long at most, against a refresh
- * interval of a second or more.  Keys wake the wait at once. */
-enum {
-    POLL_SLICE_MS = 100,
-    POLL_MAX_FDS = 8
-};
-
-static int poll_ready(struct pollfd *fds, nfds_t nfds, const struct poll_source *sources,
-                      bool console_too) {
-    int ready = 0;
-    for (nfds_t i = 0; i < nfds; i++) {
-        if (fds[i].fd >= 0 && (fds[i].events & POLLIN) != 0 &&
-            (!sources[i].console || console_too) && source_readable(&sources[i])) {
-            fds[i].revents = POLLIN;
-            ready++;
-        }
-    }
-    return ready;
-}
-
-/* Each descriptor is classified once per call; then each slice costs one wait on the console (or
- * a sleep) and one look at each pipe, and the console's input is counted only when its handle
- * is signalled (each of these calls is a round trip to wineserver under wine). */
-int poll(struct pollfd *fds, nfds_t nfds, int timeout_ms) {
-    if (nfds > POLL_MAX_FDS) {
-        errno = EINVAL;
-        return -1;
-    }
-    ULONGLONG start = GetTickCount64();
-    struct poll_source sources[POLL_MAX_FDS];
-    HANDLE console = NULL;
-    for (nfds_t i = 0; i < nfds; i++) {
-        fds[i].revents = 0;
-        sources[i].handle = fds[i].fd >= 0 ? (HANDLE)_get_osfhandle(fds[i].fd) : NULL;
-        DWORD mode = 0;
-        sources[i].console = fds[i].fd >= 0 && sources[i].handle != INVALID_HANDLE_VALUE &&
-                             GetConsoleMode(sources[i].handle, &mode);
-        if (sources[i].console) {
-            console = sources[i].handle;
-        }
-    }
-    int ready = poll_ready(fds, nfds, sources, true);
-    for (;;) {
-        ULONGLONG waited = GetTickCount64() - start;
-        if (ready > 0 || timeout_ms == 0 || (timeout_ms > 0 && waited >= (ULONGLONG)timeout_ms)) {
-            return ready;
-        }
-        DWORD slice = POLL_SLICE_MS;
-        if (timeout_ms > 0 && (ULONGLONG)timeout_ms - waited < slice) {
-            slice = (DWORD)((ULONGLONG)timeout_ms - waited);
-        }
-        DWORD waited_for = console != NULL ? WaitForSingleObject(console, slice) : WAIT_FAILED;
-        bool console_signalled = waited_for == WAIT_OBJECT_0;
-        if (waited_for != WAIT_OBJECT_0 && waited_for != WAIT_TIMEOUT) {
-            Sleep(slice); /* no console, or a wait that failed: never spin */
-        }
-        ready = poll_ready(fds, nfds, sources, console_signalled);
-        if (console_signalled && ready == 0) {
-            /* A console handle that is signalled without input records (wine's, after events
-             * it consumed itself) would make the wait return at once: sleep then instead of
-             * spinning. */
-            ULONGLONG spent = GetTickCount64() - start - waited;
-            if (spent < slice) {
-                Sleep(slice - (DWORD)spent);
-            }
-        }
-    }
 }
 
 int gethostname(char *name, size_t size) {

@@ -70,8 +70,15 @@ unsigned getuid(void);
 char *strcasestr(const char *haystack, const char *needle);
 
 /* pipe2() over the C runtime's _pipe (flags: the pipe is never inherited; O_NONBLOCK is not
- * available, and poll() tells when a read will not block). */
+ * available, and poll() tells when a read will not block).  Each pipe is paired with an event
+ * that write() to it sets and close() of its write end sets too, which poll() waits on
+ * (src/util/sys/win/poll.c): the matching write() and close() are these wrappers, the C
+ * runtime's functions for every other descriptor. */
 int pipe2(int fds[2], int flags);
+int compat_write(int fd, const void *buf, unsigned int count);
+int compat_close(int fd);
+#define write(fd, buf, count) compat_write((fd), (buf), (unsigned int)(count))
+#define close(fd)             compat_close(fd)
 #ifndef O_NONBLOCK
 #define O_NONBLOCK 0
 #endif

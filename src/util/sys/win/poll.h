@@ -1,9 +1,10 @@
 /*
  * poll() for the Windows build (see compat.h), for the monitor's event loop: a descriptor whose
  * handle is the console input is ready when the console has input records; a pipe's read end when
- * PeekNamedPipe sees bytes.  Other descriptors are reported ready at once.  Waits on the console
- * handle when there is one, and checks the pipes every 100 ms meanwhile (Windows cannot wait on an
- * anonymous pipe).
+ * PeekNamedPipe sees bytes or its writer has gone.  The console and the pipes of pipe2() are
+ * waited on together (each such pipe has an event that its writes set; src/util/sys/win/poll.c),
+ * so the call sleeps until one of them or the timeout; any other pipe is looked at every 100 ms
+ * meanwhile (Windows cannot wait on an anonymous pipe).
  */
 #ifndef NVITOP_SRC_UTIL_SYS_WIN_POLL_H
 #define NVITOP_SRC_UTIL_SYS_WIN_POLL_H
