@@ -26,11 +26,6 @@ alternate_screen() {
     tmux_cmd display-message -p -t main '#{alternate_on}'
 }
 
-# smcup_count: how many times the pane was sent into the alternate screen (pipe-pane's copy).
-smcup_count() {
-    grep -aoF "$(printf '\033[?1049h')" "$WORK/pane.out" | wc -l
-}
-
 start_standins 2
 use_scenario workstation-2gpu.json
 
@@ -71,19 +66,11 @@ wait_for "exit=0"
 start_monitor 120 40
 wait_for " $NVT_STANDIN_2 "
 wait_for "Driver Version:"
-: >"$WORK/pane.out"
-tmux_cmd pipe-pane -t main "cat >>'$WORK/pane.out'"
+record_pane
 shell=$(tmux_cmd display-message -p -t main '#{pane_pid}')
 monitor=$(child_of "$shell") || fail "no monitor process under the pane's shell"
 kill -TSTP "$monitor"
-deadline=$(($(date +%s) + 10))
-while [ "$(smcup_count)" -lt 1 ]; do
-    [ "$(date +%s)" -lt "$deadline" ] || {
-        fail "the monitor did not take the alternate screen back after SIGTSTP"
-        break
-    }
-    sleep 0.05
-done
+wait_smcup 1
 wait_for "Driver Version:"
 [ "$(process_state "$monitor")" != T ] || fail "stopped in a process group the kernel orphans"
 press_until "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)" Down

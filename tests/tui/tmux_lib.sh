@@ -249,6 +249,29 @@ wait_exit() {
     cat "$WORK/exit"
 }
 
+# record_pane: from now on, what the pane is sent is copied to $WORK/pane.out (tmux pipe-pane).
+record_pane() {
+    : >"$WORK/pane.out"
+    tmux_cmd pipe-pane -t main "cat >>'$WORK/pane.out'"
+}
+
+# smcup_count: how many times the recorded pane was sent into the alternate screen.
+smcup_count() {
+    grep -aoF "$(printf '\033[?1049h')" "$WORK/pane.out" | wc -l
+}
+
+# wait_smcup COUNT: poll until the recorded pane was sent into the alternate screen COUNT times.
+wait_smcup() {
+    deadline=$(($(date +%s) + 10))
+    while [ "$(smcup_count)" -lt "$1" ]; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "the pane did not enter the alternate screen $1 time(s)"
+            return 1
+        fi
+        sleep 0.05
+    done
+}
+
 # child_of PID: the first process whose parent is PID.
 child_of() {
     for dir in /proc/[0-9]*; do
