@@ -44,6 +44,9 @@ static struct {
     /* The terminal's size.  curses' windows are kept one column wide (see shrink_curses()). */
     int rows;
     int cols;
+    /* Memory was freed in bulk (curses' lines, the last size's canvas): give it back to the system
+     * after the next frame (give_back_memory()). */
+    bool trim_pending;
 } session = {.wake_pipe = {-1, -1}, .log = {.saved_fd = -1}};
 
 static volatile sig_atomic_t interrupt_pending;
@@ -150,9 +153,20 @@ static void give_back_stop_signal(void) {
  * 1 MiB at 200x60), which the monitor never draws into (term_screen.c writes the terminal).  They
  * are kept one column wide.  The rows stay, so that endwin() still leaves the cursor on the last
  * line of a terminal without an alternate screen, even from a fatal signal's handler, where
- * nothing may be resized.  The freed lines go back to the system (glibc keeps them otherwise). */
+ * nothing may be resized. */
 static void shrink_curses(void) {
     resize_term(session.rows, 1);
+    session.trim_pending = true;
+}
+
+/* After the frame that follows a change of size (which also reallocated the canvas and the copy
+ * of the screen in term_screen.c), hand the free pages in the middle of the heap back to the
+ * system: glibc returns only those at its top by itself. */
+static void give_back_memory(void) {
+    if (!session.trim_pending) {
+        return;
+    }
+    session.trim_pending = false;
 #ifdef __GLIBC__
     malloc_trim(0);
 #endif
@@ -341,6 +355,7 @@ bool term_has_gradients(void) {
 void term_draw(const struct canvas *canvas) {
     if (session.active) {
         term_screen_draw(canvas, session.rows, session.cols);
+        give_back_memory();
     }
 }
 
@@ -388,6 +403,7 @@ static void apply_resize(void) {
         session.rows = size.ws_row;
         session.cols = size.ws_col;
         resize_term(session.rows, 1);
+        session.trim_pending = true;
     }
 }
 

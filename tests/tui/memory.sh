@@ -3,7 +3,7 @@
 # cell, 984 KiB at this size) one column wide, since the monitor draws the terminal itself
 # (docs/architecture.md, the terminal layer).  Measured after the first screen, after a resize to
 # 200x60 and after a stop (^Z) that curses' windows pass at the full size.  The bound leaves room
-# on both sides: 540-600 KiB with the narrow windows, 1,210-1,680 KiB with full-size ones.
+# on both sides: 530-570 KiB with the narrow windows, 1,210-1,680 KiB with full-size ones.
 . "$(dirname "$0")/tmux_lib.sh"
 
 # The sanitizers' allocator keeps no [heap] of glibc's, and its own memory is much larger.
@@ -23,7 +23,7 @@ heap_kib() {
 
 check_heap() {
     kib=$(heap_kib "$monitor")
-    echo "heap after $1: $kib KiB"
+    echo "heap after $1: $kib KiB ($(grep RssAnon "/proc/$monitor/status" | tr -s "\t " " "))"
     [ "$kib" -gt 0 ] || fail "no [heap] mapping in /proc/$monitor/smaps"
     [ "$kib" -le "$BOUND_KIB" ] || fail "heap after $1: $kib KiB, more than $BOUND_KIB KiB"
 }
