@@ -430,6 +430,11 @@ void term_screen_draw(const struct canvas *canvas, int term_rows, int term_cols)
         return;
     }
     write_out();
+    if (whole) {
+        /* A whole screen takes several times the room of a usual frame's changes: let it go
+         * rather than keep it for the next resize (term.c hands the heap's free pages back). */
+        strbuf_fini(&screen.out);
+    }
 }
 
 void term_screen_forget(void) {

@@ -70,6 +70,16 @@ wait_smcup 1
 wait_for "Driver Version:"
 check_heap "a stop"
 
+# curses' windows are one column wide, but a click anywhere still reaches the monitor: one near the
+# right edge (SGR report, as xterm sends it) on the first process row selects it.
+row=$(capture | grep -nF " $NVT_STANDIN_1 " | head -n 1 | cut -d: -f1)
+if [ -n "$row" ]; then
+    keys -l "$(printf '\033[<0;199;%sM\033[<0;199;%sm' "$row" "$row")"
+    wait_for "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
+else
+    fail "no row for stand-in 1"
+fi
+
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status"
 finish
