@@ -7,6 +7,9 @@
 #include <curses.h>
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +32,8 @@ static struct {
     struct sigaction old_int;
     struct sigaction old_winch;
     struct sigaction old_cont;
+    struct sigaction old_tstp;
+    bool tstp_taken; /* SIGTSTP is ours (it was not ignored when the session started) */
     struct sigaction old_fatal[8];
     struct stderr_log log; /* standard error goes there while the session is active */
     /* What the last poll() found (term_polled()): reading only then saves two system calls a
@@ -36,11 +41,18 @@ static struct {
      * its own (pushed back, or queued by a resize) that poll() cannot see. */
     bool input_ready;
     bool wake_ready;
+    /* The terminal's size.  curses' windows are kept one column wide (see shrink_curses()). */
+    int rows;
+    int cols;
+    /* Memory was freed in bulk (curses' lines, the last size's canvas): give it back to the system
+     * after the next frame (give_back_memory()). */
+    bool trim_pending;
 } session = {.wake_pipe = {-1, -1}, .log = {.saved_fd = -1}};
 
 static volatile sig_atomic_t interrupt_pending;
 static volatile sig_atomic_t resize_pending;
 static volatile sig_atomic_t redraw_pending;
+static volatile sig_atomic_t stop_pending;
 
 static const int fatal_signals[] = {SIGSEGV, SIGBUS,  SIGFPE, SIGILL,
                                     SIGABRT, SIGTERM, SIGHUP, SIGQUIT};
@@ -70,6 +82,13 @@ static void on_resize(int signo) {
 static void on_continue(int signo) {
     (void)signo;
     redraw_pending = 1;
+    wake();
+}
+
+/* ^Z: the loop stops the process (suspend()), outside the handler. */
+static void on_stop(int signo) {
+    (void)signo;
+    stop_pending = 1;
     wake();
 }
 
@@ -104,6 +123,53 @@ static void restore_handlers(void) {
     for (size_t i = 0; i < ARRAY_SIZE(fatal_signals); i++) {
         sigaction(fatal_signals[i], &session.old_fatal[i], NULL);
     }
+}
+
+/* ^Z is the loop's to handle (suspend()), not curses': its handler stops the process from inside
+ * the signal handler, on whichever thread took the signal, while the UI thread may be drawing.
+ * Taken before newterm(), since curses catches SIGTSTP only where its action is the default; an
+ * ignored SIGTSTP stays ignored, as curses leaves it. */
+static void take_stop_signal(void) {
+    session.tstp_taken = false;
+    if (sigaction(SIGTSTP, NULL, &session.old_tstp) != 0 ||
+        session.old_tstp.sa_handler != SIG_DFL) {
+        return;
+    }
+    struct sigaction action;
+    memset(&action, 0, sizeof(action));
+    sigemptyset(&action.sa_mask);
+    action.sa_handler = on_stop;
+    session.tstp_taken = sigaction(SIGTSTP, &action, NULL) == 0;
+}
+
+static void give_back_stop_signal(void) {
+    if (session.tstp_taken) {
+        sigaction(SIGTSTP, &session.old_tstp, NULL);
+        session.tstp_taken = false;
+    }
+}
+
+/* curses keeps three windows as large as the screen (stdscr, curscr and newscr: 28 bytes a cell,
+ * 1 MiB at 200x60), which the monitor never draws into (term_screen.c writes the terminal).  They
+ * are kept one column wide.  The rows stay, so that endwin() still leaves the cursor on the last
+ * line of a terminal without an alternate screen, even from a fatal signal's handler, where
+ * nothing may be resized. */
+static void shrink_curses(void) {
+    resize_term(session.rows, 1);
+    session.trim_pending = true;
+}
+
+/* After the frame that follows a change of size (which also reallocated the canvas and the copy
+ * of the screen in term_screen.c), hand the free pages in the middle of the heap back to the
+ * system: glibc returns only those at its top by itself. */
+static void give_back_memory(void) {
+    if (!session.trim_pending) {
+        return;
+    }
+    session.trim_pending = false;
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }
 
 static bool open_wake_pipe(void) {
@@ -152,8 +218,10 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     /* A lone Esc must be told from an escape sequence quickly (25 ms, as nvitop sets it). */
     setenv("ESCDELAY", "25", 0);
     const char *term = getenv("TERM");
+    take_stop_signal();
     SCREEN *screen = newterm(term, stdout, stdin);
     if (screen == NULL) {
+        give_back_stop_signal();
         snprintf(error, error_size, "setupterm: could not find terminal %s",
                  term != NULL ? term : "(unset)");
         return -1;
@@ -162,6 +230,7 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     if (!term_screen_setup(options)) {
         endwin();
         delscreen(screen);
+        give_back_stop_signal();
         snprintf(error, error_size, "terminal %s cannot move the cursor",
                  term != NULL ? term : "(unset)");
         return -1;
@@ -169,6 +238,7 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     if (!open_wake_pipe()) {
         endwin();
         delscreen(screen);
+        give_back_stop_signal();
         snprintf(error, error_size, "pipe: %s", strerror(errno));
         return -1;
     }
@@ -176,6 +246,11 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
     session.screen = screen;
     session.input_ready = true; /* until a poll() says otherwise */
     session.wake_ready = true;
+    /* The size as curses took it: LINES and COLUMNS from the environment before the kernel's,
+     * 24x80 for a terminal that has none. */
+    session.rows = LINES;
+    session.cols = COLS;
+    shrink_curses();
     cbreak();
     noecho();
     nonl();
@@ -192,7 +267,7 @@ int term_start(const struct term_options *options, char *error, size_t error_siz
      * place.  It happened when a terminal was resized as the monitor started. */
     struct winsize size;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0 &&
-        (size.ws_row != LINES || size.ws_col != COLS)) {
+        (size.ws_row != session.rows || size.ws_col != session.cols)) {
         resize_pending = 1;
     }
     /* From here on the screen is ours: nothing may write over it (see stderr_log.h).  Standard
@@ -233,6 +308,9 @@ void term_stop(void) {
     session.active = false;
     mousemask(0, NULL);
     curs_set(1);
+    /* At the full size again for endwin(), which on a terminal without default colours clears
+     * the last line as wide as it believes the screen is. */
+    resize_term(session.rows, session.cols);
     /* endwin() leaves the alternate screen, which puts the cursor back under the prompt (where the
      * report is printed, as nvitop does); on a terminal without one, curses moves it to the last
      * line itself.  A move of ours would land after the switch, at the bottom of the shell's
@@ -241,6 +319,7 @@ void term_stop(void) {
     delscreen(session.screen);
     session.screen = NULL;
     restore_handlers();
+    give_back_stop_signal();
     close_wake_pipe();
     term_screen_reset();
     if (stderr_log_stop(&session.log)) {
@@ -265,8 +344,8 @@ void term_repaint(void) {
 }
 
 void term_size(int *rows, int *cols) {
-    *rows = LINES;
-    *cols = COLS;
+    *rows = session.rows;
+    *cols = session.cols;
 }
 
 bool term_has_gradients(void) {
@@ -275,7 +354,8 @@ bool term_has_gradients(void) {
 
 void term_draw(const struct canvas *canvas) {
     if (session.active) {
-        term_screen_draw(canvas);
+        term_screen_draw(canvas, session.rows, session.cols);
+        give_back_memory();
     }
 }
 
@@ -315,12 +395,44 @@ static void drain_wake_pipe(void) {
     } while (n == (ssize_t)sizeof(buf));
 }
 
-/* Apply a pending SIGWINCH: ask the kernel for the size and tell curses. */
+/* Apply a pending SIGWINCH: ask the kernel for the size; curses learns the number of rows (see
+ * shrink_curses()). */
 static void apply_resize(void) {
     struct winsize size;
     if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_row > 0 && size.ws_col > 0) {
-        resizeterm(size.ws_row, size.ws_col);
+        session.rows = size.ws_row;
+        session.cols = size.ws_col;
+        resize_term(session.rows, 1);
+        session.trim_pending = true;
     }
+}
+
+/* ^Z (SIGTSTP): leave the screen as at the end (endwin(): the shell's screen and terminal modes
+ * back), stop with SIGTSTP's default action, and take the screen back when continued, as curses'
+ * own handler does, but from the loop.  curses' windows are at the full size meanwhile: taking
+ * the screen back, curses compares the size it knows with the kernel's, and grows them to it.
+ * The kernel discards the stop in a process group with no parent outside it in the session (a
+ * program started directly in a tmux pane, or by a shell without job control): then the monitor
+ * takes the screen back at once. */
+static void suspend(void) {
+    resize_term(session.rows, session.cols);
+    def_prog_mode(); /* the terminal modes to take back */
+    endwin();
+    struct sigaction stop;
+    struct sigaction ours;
+    memset(&stop, 0, sizeof(stop));
+    sigemptyset(&stop.sa_mask);
+    stop.sa_handler = SIG_DFL;
+    sigaction(SIGTSTP, &stop, &ours);
+    raise(SIGTSTP); /* stopped here until SIGCONT */
+    sigaction(SIGTSTP, &ours, NULL);
+    flushinp();       /* keys typed to the shell meanwhile are not ours */
+    def_shell_mode(); /* modes the user set while stopped stay for the shell */
+    refresh();        /* program modes, alternate screen and mouse back; the screen cleared */
+    apply_resize();   /* the size may have changed while stopped */
+    shrink_curses();
+    session.input_ready = true;
+    term_screen_forget();
 }
 
 static int translate_key(int code) {
@@ -408,6 +520,12 @@ bool term_read_event(struct tui_event *event) {
         return false;
     }
     drain_wake_pipe();
+    if (stop_pending) {
+        stop_pending = 0;
+        suspend();
+        event->type = TUI_EVENT_RESIZE; /* draw everything again */
+        return true;
+    }
     if (redraw_pending) {
         redraw_pending = 0;
         term_screen_forget();
@@ -417,8 +535,7 @@ bool term_read_event(struct tui_event *event) {
     if (resize_pending) {
         resize_pending = 0;
         apply_resize();
-        session.input_ready = true; /* curses may have queued a KEY_RESIZE */
-        term_screen_forget();       /* redraw every row */
+        term_screen_forget(); /* redraw every row */
         event->type = TUI_EVENT_RESIZE;
         return true;
     }
@@ -435,6 +552,10 @@ bool term_read_event(struct tui_event *event) {
             return false;
         }
         if (is_key && code == KEY_RESIZE) {
+            /* curses saw a size change of its own (its handler, before ours was installed, or
+             * the kernel's size on taking the screen back) and grew its windows to it. */
+            apply_resize();
+            shrink_curses();
             term_screen_forget();
             event->type = TUI_EVENT_RESIZE;
             return true;

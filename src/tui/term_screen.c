@@ -2,9 +2,10 @@
  * What the screen shows (see term_screen.h).  The canvas is copied to the terminal by hand: only
  * the cells that changed since the last frame, each changed run of a row behind one cursor
  * address, with the terminal's own terminfo strings for cursor addressing, attributes and
- * colours, and the whole frame in one write().  curses keeps the terminal modes, the keyboard, the
- * mouse and the size; it is never asked to refresh after the first, blank screen (why, in
- * docs/architecture.md).  With term.c, the only files that include curses.
+ * colours, and the whole frame in one write().  curses keeps the terminal modes, the keyboard and
+ * the mouse; it is never asked to refresh after the first, blank screen (why, in
+ * docs/architecture.md), and term.c keeps the size.  With term.c, the only files that include
+ * curses.
  */
 #include "tui/term_screen.h"
 
@@ -403,9 +404,9 @@ static void write_out(void) {
     strbuf_clear(&screen.out);
 }
 
-void term_screen_draw(const struct canvas *canvas) {
-    int rows = canvas_rows(canvas) < LINES ? canvas_rows(canvas) : LINES;
-    int cols = canvas_cols(canvas) < COLS ? canvas_cols(canvas) : COLS;
+void term_screen_draw(const struct canvas *canvas, int term_rows, int term_cols) {
+    int rows = canvas_rows(canvas) < term_rows ? canvas_rows(canvas) : term_rows;
+    int cols = canvas_cols(canvas) < term_cols ? canvas_cols(canvas) : term_cols;
     bool whole = screen.shown == NULL || screen.shown_rows != rows || screen.shown_cols != cols;
     if (whole && !reset_shadow(rows, cols)) {
         return; /* out of memory: try again next frame */
@@ -416,7 +417,7 @@ void term_screen_draw(const struct canvas *canvas) {
     /* The terminal's attributes are all off between frames (see the end of this function). */
     struct look current = {-1, -1, 0};
     for (int row = 0; row < rows; row++) {
-        bool last_row = row == LINES - 1 && cols == COLS;
+        bool last_row = row == term_rows - 1 && cols == term_cols;
         put_row_changes(canvas_row(canvas, row), row, cols, last_row, &current);
     }
     /* Leave the terminal with everything off between frames, as curses believes it is. */
@@ -429,6 +430,11 @@ void term_screen_draw(const struct canvas *canvas) {
         return;
     }
     write_out();
+    if (whole) {
+        /* A whole screen takes several times the room of a usual frame's changes: let it go
+         * rather than keep it for the next resize (term.c hands the heap's free pages back). */
+        strbuf_fini(&screen.out);
+    }
 }
 
 void term_screen_forget(void) {

@@ -17,8 +17,9 @@ bool term_screen_setup(const struct term_options *options);
 /* True when nvitop's colour gradients can be drawn (256 colours and --colorful). */
 bool term_screen_gradients(void);
 
-/* Copy the canvas to the screen: the cells that changed since the last frame, in one write. */
-void term_screen_draw(const struct canvas *canvas);
+/* Copy the canvas to a terminal of term_rows x term_cols: the cells that changed since the last
+ * frame, in one write. */
+void term_screen_draw(const struct canvas *canvas, int term_rows, int term_cols);
 
 /* Forget what the screen shows, so that the next frame clears it and draws every cell (after a
  * resize, or when curses or a stop and continue may have drawn over it). */

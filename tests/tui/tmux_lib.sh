@@ -70,13 +70,9 @@ rewrite_scenario() {
     mv "$WORK/scenario.new" "$SCENARIO"
 }
 
-# start_monitor WIDTH HEIGHT [nvitop arguments...]: run the monitor in a detached pane.  Its exit
-# status lands in $WORK/exit when it ends.
-start_monitor() {
-    width=$1
-    height=$2
-    shift 2
-    cat >"$WORK/run.sh" <<RUN
+# write_environment: $WORK/env.sh, the environment of the programs a test runs in its pane.
+write_environment() {
+    cat >"$WORK/env.sh" <<ENV
 export LANG=C.UTF-8 LC_ALL=C.UTF-8 TERM="${NVT_TEST_TERM:-xterm-256color}"
 export NVML_SIM_SCENARIO='$SCENARIO' NVML_SIM_TIME="\${NVML_SIM_TIME:-100}"
 export LD_LIBRARY_PATH='${LD_LIBRARY_PATH:-}'
@@ -89,6 +85,32 @@ export NVITOP_SYSTEM_CONFIG="${NVITOP_SYSTEM_CONFIG:-$WORK/system.conf}"
 # A tmux pane is no Linux console: keep ncurses from trying the GPM mouse server for TERM=linux
 # (libgpm, which it loads for that, leaks a few bytes that ASan would report).
 export NCURSES_GPM_TERMS=
+ENV
+}
+
+# new_pane WIDTH HEIGHT COMMAND...: a fresh tmux server whose one pane runs COMMAND.
+new_pane() {
+    width=$1
+    height=$2
+    shift 2
+    # A fresh server per run: a server that is still shutting down can not take a new session.
+    tmux_cmd kill-server >/dev/null 2>&1 || true
+    RUNS=$((RUNS + 1))
+    SOCKET="nvt-tui-$$-$RUNS"
+    echo "set -g status off" >"$WORK/tmux.conf"
+    tmux_cmd -f "$WORK/tmux.conf" new-session -d -s main -x "$width" -y "$height" "$@"
+}
+
+# start_monitor WIDTH HEIGHT [nvitop arguments...]: run the monitor in a detached pane.  Its exit
+# status lands in $WORK/exit when it ends.  The pane's shell has no job control: the monitor is
+# in the pane's process group, which has no parent outside it in the session (see start_shell).
+start_monitor() {
+    width=$1
+    height=$2
+    shift 2
+    write_environment
+    cat >"$WORK/run.sh" <<RUN
+. '$WORK/env.sh'
 # Ctrl-C reaches the whole foreground process group: this shell must outlive it to record the
 # monitor's exit status (a trap, not an ignore, so that the monitor inherits the default).
 trap true INT
@@ -97,13 +119,18 @@ echo "\$?" >'$WORK/exit'
 exec sleep 3600
 RUN
     rm -f "$WORK/exit"
-    # A fresh server per run: a server that is still shutting down can not take a new session.
-    tmux_cmd kill-server >/dev/null 2>&1 || true
-    RUNS=$((RUNS + 1))
-    SOCKET="nvt-tui-$$-$RUNS"
-    echo "set -g status off" >"$WORK/tmux.conf"
-    tmux_cmd -f "$WORK/tmux.conf" new-session -d -s main -x "$width" -y "$height" \
-        sh "$WORK/run.sh" "$NVITOP" "$@"
+    new_pane "$width" "$height" sh "$WORK/run.sh" "$NVITOP" "$@"
+}
+
+# start_shell WIDTH HEIGHT: an interactive shell with job control in a detached pane, with the
+# monitor's environment, its prompt "nvt$ ".  A command typed there (keys) runs in a process group
+# of its own in the foreground, as from a user's shell: ^Z stops it, fg continues it.  (The kernel
+# discards a stop in a process group that has no parent outside it in the session, as a pane's
+# command without job control is: see start_monitor.)
+start_shell() {
+    write_environment
+    echo "PS1='nvt$ '" >>"$WORK/env.sh"
+    new_pane "$1" "$2" env ENV="$WORK/env.sh" sh -i
 }
 
 # copy_for_other_user DIR: copies of the monitor, the libnvitop it loads, the simulated driver and
@@ -220,6 +247,29 @@ wait_exit() {
         sleep 0.05
     done
     cat "$WORK/exit"
+}
+
+# record_pane: from now on, what the pane is sent is copied to $WORK/pane.out (tmux pipe-pane).
+record_pane() {
+    : >"$WORK/pane.out"
+    tmux_cmd pipe-pane -t main "cat >>'$WORK/pane.out'"
+}
+
+# smcup_count: how many times the recorded pane was sent into the alternate screen.
+smcup_count() {
+    grep -aoF "$(printf '\033[?1049h')" "$WORK/pane.out" | wc -l
+}
+
+# wait_smcup COUNT: poll until the recorded pane was sent into the alternate screen COUNT times.
+wait_smcup() {
+    deadline=$(($(date +%s) + 10))
+    while [ "$(smcup_count)" -lt "$1" ]; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "the pane did not enter the alternate screen $1 time(s)"
+            return 1
+        fi
+        sleep 0.05
+    done
 }
 
 # child_of PID: the first process whose parent is PID.

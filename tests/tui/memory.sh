@@ -1,0 +1,85 @@
+#!/bin/sh
+# The monitor's heap at 200x60: curses keeps its windows (stdscr, curscr, newscr: 28 bytes a
+# cell, 984 KiB at this size) one column wide, since the monitor draws the terminal itself
+# (docs/architecture.md, the terminal layer).  Measured after the first screen, after a resize to
+# 200x60 and after a stop (^Z) that curses' windows pass at the full size.  The bound leaves room
+# on both sides: 530-570 KiB with the narrow windows, 1,210-1,680 KiB with full-size ones.
+. "$(dirname "$0")/tmux_lib.sh"
+
+# The sanitizers' allocator keeps no [heap] of glibc's, and its own memory is much larger.
+if grep -qF __asan_init "$NVITOP"; then
+    echo "SKIP: built with AddressSanitizer"
+    exit 77
+fi
+
+BOUND_KIB=900
+
+# heap_kib PID: the resident size of the process's [heap] mapping, in KiB.
+heap_kib() {
+    awk '/^[0-9a-f]+-[0-9a-f]+ / { heap = ($6 == "[heap]") }
+         heap && /^Rss:/ { kib += $2 }
+         END { print kib + 0 }' "/proc/$1/smaps"
+}
+
+check_heap() {
+    kib=$(heap_kib "$monitor")
+    echo "heap after $1: $kib KiB ($(grep RssAnon "/proc/$monitor/status" | tr -s "\t " " "))"
+    [ "$kib" -gt 0 ] || fail "no [heap] mapping in /proc/$monitor/smaps"
+    [ "$kib" -le "$BOUND_KIB" ] || fail "heap after $1: $kib KiB, more than $BOUND_KIB KiB"
+}
+
+start_standins 2
+use_scenario workstation-2gpu.json
+start_monitor 200 60
+wait_for " $NVT_STANDIN_2 "
+wait_for "Driver Version:"
+shell=$(tmux_cmd display-message -p -t main '#{pane_pid}')
+monitor=$(child_of "$shell") || fail "no monitor process under the pane's shell"
+check_heap "the first screen"
+
+# clears: how many times the recorded pane was cleared (each whole redraw clears it first).
+clears() {
+    grep -aoF "$(printf '\033[2J')" "$WORK/pane.out" | wc -l
+}
+
+# wait_clears COUNT: poll until the recorded pane was cleared COUNT times.
+wait_clears() {
+    deadline=$(($(date +%s) + 10))
+    while [ "$(clears)" -lt "$1" ]; do
+        if [ "$(date +%s)" -ge "$deadline" ]; then
+            fail "the screen was not drawn again $1 time(s)"
+            return 1
+        fi
+        sleep 0.05
+    done
+}
+
+record_pane
+resize 120 40
+wait_clears 1
+resize 200 60
+wait_clears 2
+wait_for "Driver Version:"
+check_heap "a resize"
+
+# The pane's command has no job control: the stop is discarded and the monitor takes the screen
+# back at once (see stop_continue.sh), through the same path as after fg.
+record_pane
+kill -TSTP "$monitor"
+wait_smcup 1
+wait_for "Driver Version:"
+check_heap "a stop"
+
+# curses' windows are one column wide, but a click anywhere still reaches the monitor: one near the
+# right edge (SGR report, as xterm sends it) on the first process row selects it.
+row=$(capture | grep -nF " $NVT_STANDIN_1 " | head -n 1 | cut -d: -f1)
+if [ -n "$row" ]; then
+    keys -l "$(printf '\033[<0;199;%sM\033[<0;199;%sm' "$row" "$row")"
+    wait_for "(Press ^C(INT)/T(TERM)/K(KILL) to send signals)"
+else
+    fail "no row for stand-in 1"
+fi
+
+keys q
+[ "$(wait_exit)" = 0 ] || fail "exit status"
+finish
