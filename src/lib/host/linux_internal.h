@@ -39,6 +39,35 @@
 #define HOST_GENERATION_MAX_COUNT 65536
 #define HOST_GENERATION_MAX_AGE_S 60.0
 
+/* The strings of a process that change only with its identity: its user name, its name (comm or
+ * argv[0]'s basename), its command line split into arguments and the command joined from them.
+ * Made once per identity (process_strings.c) in one block, plus the command, and shared by
+ * reference: the identity holds one reference and each host_process filled from it another
+ * (host.h), so the strings a pass read stay valid after the pid cache replaced or forgot the
+ * identity, until every holder let go.  The count is not atomic: like the host_ctx, a block is
+ * used by one thread at a time. */
+struct process_strings {
+    size_t refs;
+    size_t argc;
+    char **argv;   /* argc + 1 pointers (the last NULL) into the block; NULL when argc is 0 */
+    char *user;    /* NULL when status gave no uid */
+    char *name;    /* NULL when stat could not be parsed */
+    char *command; /* its own allocation, "" for none */
+};
+
+/* A block of the strings of one identity with one reference: user (NULL for none), comm (stat's
+ * name, NULL when unknown), whether the process is a kernel thread (whose command is its name)
+ * and the bytes of its cmdline (cmdline_len of them, then a NUL).  NULL when out of memory. */
+struct process_strings *process_strings_make(const char *user, const char *comm,
+                                             bool kernel_thread, const char *cmdline,
+                                             size_t cmdline_len);
+
+/* Take one more reference (strings may be NULL); returns strings. */
+struct process_strings *process_strings_ref(struct process_strings *strings);
+
+/* Drop one reference, freeing the block with the last; NULL is ignored. */
+void process_strings_unref(struct process_strings *strings);
+
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
 struct process_identity {
     double read_s; /* clock_monotonic_s() of the read */
@@ -52,6 +81,7 @@ struct process_identity {
     uint64_t stat_rss_pages;
     char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
     struct proc_pid_status status;
+    struct process_strings *strings; /* one reference, made at the first fill; NULL until then */
     size_t cmdline_len;
     char cmdline[]; /* cmdline_len bytes and a NUL */
 };
@@ -164,8 +194,8 @@ struct host_ctx {
     struct host_mounts mounts;
 };
 
-/* Close the identity's stat and statm files, if open (counted in cache->kept_fds), and free it;
- * NULL is ignored. */
+/* Close the identity's stat and statm files, if open (counted in cache->kept_fds), drop its
+ * reference to its strings and free it; NULL is ignored. */
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity);
 
 /* Close one kept descriptor of an identity (&identity->stat_fd or &identity->statm_fd), if open. */

@@ -27,8 +27,6 @@
 #define CMDLINE_CAP (16u << 20)
 /* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
 #define PF_KTHREAD 0x00200000u
-/* Kernel comm names are cut at 15 bytes (TASK_COMM_LEN - 1). */
-#define COMM_CUT_LEN 15
 
 static void set_strings(struct host_process *p) {
     p->pub.user = p->user != NULL ? p->user : "";
@@ -46,10 +44,14 @@ void host_process_fini(struct host_process *p) {
     if (p == NULL) {
         return;
     }
-    free(p->user);
-    free(p->name);
-    free(p->command);
-    free(p->cmdline);
+    if (p->shared != NULL) {
+        process_strings_unref(p->shared);
+    } else {
+        free(p->user);
+        free(p->name);
+        free(p->command);
+        free(p->cmdline);
+    }
     init_process(p, p->pub.pid, p->pub.status);
 }
 
@@ -62,48 +64,6 @@ void host_generation_end(struct host_ctx *host) {
 /* How a failed read of a process file shows in the status. */
 enum nvt_host_status host_status_of_errno(int err) {
     return err == EACCES || err == EPERM ? NVT_HOST_NO_PERMISSION : NVT_HOST_GONE;
-}
-
-/* The command line as one allocation of pointers followed by the strings; false when out of
- * memory.  data holds len bytes plus a NUL and is left untouched. */
-static bool take_cmdline(struct host_process *p, const char *data, size_t len) {
-    size_t count = proc_count_cmdline(data, len);
-    if (count == 0) {
-        return true;
-    }
-    size_t pointers = (count + 1) * sizeof(char *);
-    char **argv = malloc(pointers + len + 1);
-    if (argv == NULL) {
-        return false;
-    }
-    char *copy = (char *)argv + pointers;
-    memcpy(copy, data, len + 1);
-    proc_split_cmdline(copy, len, argv, count);
-    argv[count] = NULL;
-    p->cmdline = argv;
-    p->pub.cmdline_count = count;
-    return true;
-}
-
-/* psutil's name: comm, or argv[0]'s basename when comm was cut and that basename extends it. */
-static char *process_name(const char *comm, char *const *argv, size_t argc) {
-    if (strlen(comm) >= COMM_CUT_LEN && argc > 0) {
-        const char *slash = strrchr(argv[0], '/');
-        const char *base = slash != NULL ? slash + 1 : argv[0];
-        if (strncmp(base, comm, strlen(comm)) == 0) {
-            return strdup(base);
-        }
-    }
-    return strdup(comm);
-}
-
-static char *join_command(char *const *argv, size_t argc) {
-    size_t need = nvt_command_join(NULL, 0, (const char *const *)argv, argc);
-    char *command = malloc(need + 1);
-    if (command != NULL) {
-        nvt_command_join(command, need + 1, (const char *const *)argv, argc);
-    }
-    return command;
 }
 
 /* CPU percentage against the previous reading of the same process, 0.0 on the first reading (as
@@ -194,45 +154,59 @@ static void fill_from_stat(struct host_ctx *host, struct host_process *p,
     }
 }
 
+/* The identity's strings, made at its first fill and shared with p from then on; false when out
+ * of memory. */
+static bool share_strings(struct host_ctx *host, struct host_process *p,
+                          const struct proc_pid_stat *st, bool stat_ok,
+                          struct process_identity *identity) {
+    if (identity->strings == NULL) {
+        const struct proc_pid_status *status = &identity->status;
+        const char *user = NULL;
+        if (status->has_uid) {
+            user = users_name(&host->users, status->uid);
+            if (user == NULL) {
+                return false;
+            }
+        }
+        bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
+        identity->strings = process_strings_make(user, stat_ok ? st->comm : NULL, kernel_thread,
+                                                 identity->cmdline, identity->cmdline_len);
+        if (identity->strings == NULL) {
+            return false;
+        }
+    }
+    struct process_strings *strings = process_strings_ref(identity->strings);
+    p->shared = strings;
+    p->user = strings->user;
+    p->name = strings->name;
+    p->command = strings->command;
+    p->cmdline = strings->argv;
+    p->pub.cmdline_count = strings->argc;
+    return true;
+}
+
 /* Everything after the files were read, identity taken (kept in the pid cache or freed); false
  * when out of memory. */
 static bool fill_process(struct host_ctx *host, struct host_process *p,
                          const struct proc_pid_stat *st, bool stat_ok,
                          struct process_identity *identity) {
     const struct proc_pid_status *status = &identity->status;
-    bool ok = true;
     if (status->has_uid) {
         p->pub.uid = status->uid;
         if (status->has_uid_all) {
             p->pub.uid_effective = status->uid_effective;
             p->pub.uid_saved = status->uid_saved;
         }
-        const char *user = users_name(&host->users, status->uid);
-        p->user = user != NULL ? strdup(user) : NULL;
-        ok = p->user != NULL;
     }
-    ok = ok && take_cmdline(p, identity->cmdline, identity->cmdline_len);
+    bool ok = share_strings(host, p, st, stat_ok, identity);
     if (ok && stat_ok) {
         fill_from_stat(host, p, st);
         /* stat's count when it fits, status's otherwise. */
         if (p->pub.num_threads == NVT_NA_U32 && status->has_threads) {
             p->pub.num_threads = status->threads;
         }
-        p->name = process_name(st->comm, p->cmdline, p->pub.cmdline_count);
-        ok = p->name != NULL;
     }
     bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
-    if (!ok) {
-        /* nothing more to fill */
-    } else if (p->pub.cmdline_count > 0) {
-        p->command = join_command(p->cmdline, p->pub.cmdline_count);
-    } else if (kernel_thread && p->name != NULL) {
-        /* Kernel threads have no command line; show their name as the command. */
-        p->command = strdup(p->name);
-    } else {
-        p->command = strdup("");
-    }
-    ok = ok && p->command != NULL;
     if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
         p->pub.status = NVT_HOST_ZOMBIE;
     }
@@ -286,6 +260,7 @@ static int read_identity(int dir_fd, const char *prefix, struct process_identity
         identity->statm_resident = 0;
         identity->stat_rss_pages = 0;
         identity->comm[0] = '\0';
+        identity->strings = NULL;
         proc_parse_pid_status(status_text, &identity->status);
         identity->cmdline_len = cmdline_len;
         if (cmdline_len > 0) {

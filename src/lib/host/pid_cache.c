@@ -86,6 +86,7 @@ void process_identity_free(struct pid_cache *cache, struct process_identity *ide
     if (identity != NULL) {
         process_identity_close_kept(cache, &identity->stat_fd);
         process_identity_close_kept(cache, &identity->statm_fd);
+        process_strings_unref(identity->strings);
     }
     free(identity);
 }
