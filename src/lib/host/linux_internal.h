@@ -22,11 +22,12 @@
  * changes) at once. */
 #define HOST_IDENTITY_TTL_S 10.0
 
-/* /proc/<pid>/stat and statm files are kept open between reads (read again with pread(2) instead
- * of opened and closed each time) up to a budget fixed at host_open(): half the soft
+/* /proc/<pid>/stat, statm, status and cmdline files are kept open between reads (read again with
+ * pread(2) instead of opened and closed each time) up to a budget fixed at host_open(): half the soft
  * RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to the
  * hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
- * unknown.  Past the budget, files are opened each time.  A kept file is closed when its process
+ * unknown; status and cmdline only within half of it.  Past the budget, files are opened each
+ * time.  A kept file is closed when its process
  * is forgotten (below), its read fails, or at host_close(). */
 #define HOST_KEPT_FDS_MAX     65536
 #define HOST_KEPT_FDS_UNKNOWN 256
@@ -71,8 +72,10 @@ void process_strings_unref(struct process_strings *strings);
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
 struct process_identity {
     double read_s; /* clock_monotonic_s() of the read */
-    int stat_fd;   /* /proc/<pid>/stat kept open, or -1 */
-    int statm_fd;  /* /proc/<pid>/statm kept open, or -1 */
+    int stat_fd;    /* /proc/<pid>/stat kept open, or -1 */
+    int statm_fd;   /* /proc/<pid>/statm kept open, or -1 */
+    int status_fd;  /* /proc/<pid>/status kept open for the next identity's read, or -1 */
+    int cmdline_fd; /* /proc/<pid>/cmdline, the same */
     /* The last statm reading, and stat's resident count when it was taken: both come from the
      * same per-process counters (stat's approximately), so while stat's count stays the same
      * statm is not read again; a fresh identity (every HOST_IDENTITY_TTL_S or so) reads it. */
@@ -194,17 +197,29 @@ struct host_ctx {
     struct host_mounts mounts;
 };
 
-/* Close the identity's stat and statm files, if open (counted in cache->kept_fds), drop its
- * reference to its strings and free it; NULL is ignored. */
+/* Close the identity's kept files, if open (counted in cache->kept_fds), drop its reference to its
+ * strings and free it; NULL is ignored. */
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity);
 
-/* Close one kept descriptor of an identity (&identity->stat_fd or &identity->statm_fd), if open. */
+/* Close one kept descriptor of an identity (&identity->stat_fd or another), if open. */
 void process_identity_close_kept(struct pid_cache *cache, int *fd);
+
+/* Hand the kept files of from, an older identity of the same process, to to where to has none of
+ * that file; those left to from are closed when it is freed. */
+void process_identity_move_kept(struct process_identity *to, struct process_identity *from);
 
 /* Open dir_fd/path keeping the descriptor in *fd (&identity->stat_fd or statm_fd) while fewer
  * than cache->kept_max are kept, else only read it; as file_read_into(). */
 int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
                         size_t size);
+
+/* Read dir_fd/path whole (at most cap bytes) into a fresh NUL-terminated allocation *out of *len
+ * bytes and a NUL, or again from its start through *fd when it is kept (>= 0); an opened file is
+ * kept in *fd while half the budget is not used up (status and cmdline, read every few seconds,
+ * leave the other half to stat and statm, read every pass).  0 or an errno value (EFBIG past cap);
+ * on failure nothing is allocated and *fd is closed. */
+int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
+                              size_t cap, char **out, size_t *len);
 
 /* Start the cache with the default bounds and the descriptor budget of the soft RLIMIT_NOFILE. */
 void pid_cache_init(struct pid_cache *cache);

@@ -82,16 +82,9 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     double percent = NAN;
     if (previous != NULL) {
         if (previous->identity != identity) {
-            /* The same process: its kept stat and statm files stay open for the new identity. */
+            /* The same process: its kept files stay open for the new identity. */
             if (identity != NULL && previous->identity != NULL) {
-                if (identity->stat_fd < 0) {
-                    identity->stat_fd = previous->identity->stat_fd;
-                    previous->identity->stat_fd = -1;
-                }
-                if (identity->statm_fd < 0) {
-                    identity->statm_fd = previous->identity->statm_fd;
-                    previous->identity->statm_fd = -1;
-                }
+                process_identity_move_kept(identity, previous->identity);
             }
             process_identity_free(&host->pids, previous->identity);
         }
@@ -232,23 +225,32 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd
 }
 
 /* Read status and cmdline into a fresh identity, from dir_fd/<prefix>status and cmdline (prefix
- * "" or "<pid>/"); 0, or the errno of the first that failed. */
-static int read_identity(int dir_fd, const char *prefix, struct process_identity **out) {
+ * "" or "<pid>/"), or again through *status_fd and *cmdline_fd where those are kept (>= 0); the
+ * files stay open in the identity while the pid cache's budget allows (*status_fd and *cmdline_fd
+ * are then -1).  0, or the errno of the first that failed (then nothing is kept). */
+static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, int *status_fd,
+                         int *cmdline_fd, struct process_identity **out) {
     char path[32];
     char *status_text = NULL;
     size_t len = 0;
+    *out = NULL;
     snprintf(path, sizeof(path), "%sstatus", prefix);
-    int err = file_read_at(dir_fd, path, STATUS_CAP, &status_text, &len);
+    int err =
+        pid_cache_read_kept_alloc(&host->pids, status_fd, dir_fd, path, STATUS_CAP, &status_text,
+                                  &len);
     if (err != 0) {
+        process_identity_close_kept(&host->pids, cmdline_fd);
         return err;
     }
     char *cmdline = NULL;
     size_t cmdline_len = 0;
     snprintf(path, sizeof(path), "%scmdline", prefix);
-    err = file_read_at(dir_fd, path, CMDLINE_CAP, &cmdline, &cmdline_len);
+    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, dir_fd, path, CMDLINE_CAP, &cmdline,
+                                    &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
+        cmdline_len = 0;
     }
     struct process_identity *identity =
         err == 0 ? malloc(sizeof(*identity) + cmdline_len + 1) : NULL;
@@ -256,6 +258,10 @@ static int read_identity(int dir_fd, const char *prefix, struct process_identity
         identity->read_s = clock_monotonic_s();
         identity->stat_fd = -1;
         identity->statm_fd = -1;
+        identity->status_fd = *status_fd;
+        identity->cmdline_fd = *cmdline_fd;
+        *status_fd = -1;
+        *cmdline_fd = -1;
         identity->have_statm = false;
         identity->statm_resident = 0;
         identity->stat_rss_pages = 0;
@@ -267,8 +273,10 @@ static int read_identity(int dir_fd, const char *prefix, struct process_identity
             memcpy(identity->cmdline, cmdline, cmdline_len);
         }
         identity->cmdline[cmdline_len] = '\0';
-    } else if (err == 0) {
-        err = ENOMEM;
+    } else {
+        err = err == 0 ? ENOMEM : err;
+        process_identity_close_kept(&host->pids, status_fd);
+        process_identity_close_kept(&host->pids, cmdline_fd);
     }
     free(status_text);
     free(cmdline);
@@ -282,7 +290,9 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     struct process_identity *identity = NULL;
     int err = file_read_into(dir_fd, "stat", stat_buf, sizeof(stat_buf), NULL);
     if (err == 0 || err == EFBIG) {
-        err = read_identity(dir_fd, "", &identity);
+        int status_fd = -1;
+        int cmdline_fd = -1;
+        err = read_identity(host, dir_fd, "", &status_fd, &cmdline_fd, &identity);
     }
     if (err == ENOMEM) {
         return NVT_ERR_NO_MEMORY;
@@ -340,8 +350,10 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     char stat_buf[STAT_BUF_SIZE];
     int err = read_known(host, pid, &known->identity->stat_fd, "stat", stat_buf, sizeof(stat_buf));
     if (err != 0 && err != EFBIG) {
-        /* Gone (or no longer ours to read): its statm goes with its stat. */
+        /* Gone (or no longer ours to read): its other files go with its stat. */
         process_identity_close_kept(&host->pids, &known->identity->statm_fd);
+        process_identity_close_kept(&host->pids, &known->identity->status_fd);
+        process_identity_close_kept(&host->pids, &known->identity->cmdline_fd);
     }
     struct proc_pid_stat st;
     /* A new process under the same pid or an exec (another name): read all. */
@@ -356,18 +368,15 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         struct process_identity *fresh = NULL;
         char prefix[16];
         snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
-        if (read_identity(host->root_fd, prefix, &fresh) != 0) {
-            free(fresh);
+        if (read_identity(host, host->root_fd, prefix, &identity->status_fd,
+                          &identity->cmdline_fd, &fresh) != 0) {
             return false;
         }
         memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
-        fresh->stat_fd = identity->stat_fd;
-        fresh->statm_fd = identity->statm_fd;
+        process_identity_move_kept(fresh, identity);
         fresh->have_statm = identity->have_statm;
         fresh->statm_resident = identity->statm_resident;
         fresh->stat_rss_pages = identity->stat_rss_pages;
-        identity->stat_fd = -1;
-        identity->statm_fd = -1;
         process_identity_free(&host->pids, identity);
         known->identity = fresh;
         identity = fresh;
