@@ -232,8 +232,8 @@ static void test_kept_budget_follows_nofile(void **state) {
         assert_true(host->pids.kept_fds <= host->pids.kept_max);
         /* Room for every stat file (and statm, here missing from the fixture) under the high
          * limit, filled up to the low one; status and cmdline take at most half. */
-        assert_int_equal(host->pids.kept_fds, limits[i] / 2 < 3 * PID_COUNT ? limits[i] / 2
-                                                                             : 3 * PID_COUNT);
+        assert_int_equal(host->pids.kept_fds,
+                         limits[i] / 2 < 3 * PID_COUNT ? limits[i] / 2 : 3 * PID_COUNT);
         if (limits[i] / 2 >= 2 * PID_COUNT) {
             assert_int_equal(kept_stat_files(host), PID_COUNT);
         }

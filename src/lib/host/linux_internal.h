@@ -23,12 +23,12 @@
 #define HOST_IDENTITY_TTL_S 10.0
 
 /* /proc/<pid>/stat, statm, status and cmdline files are kept open between reads (read again with
- * pread(2) instead of opened and closed each time) up to a budget fixed at host_open(): half the soft
- * RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to the
- * hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
+ * pread(2) instead of opened and closed each time) up to a budget fixed at host_open(): half the
+ * soft RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to
+ * the hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
  * unknown; status and cmdline only within half of it.  Past the budget, files are opened each
- * time.  A kept file is closed when its process
- * is forgotten (below), its read fails, or at host_close(). */
+ * time.  A kept file is closed when its process is forgotten (below), its read fails, or at
+ * host_close(). */
 #define HOST_KEPT_FDS_MAX     65536
 #define HOST_KEPT_FDS_UNKNOWN 256
 
@@ -59,9 +59,8 @@ struct process_strings {
 /* A block of the strings of one identity with one reference: user (NULL for none), comm (stat's
  * name, NULL when unknown), whether the process is a kernel thread (whose command is its name)
  * and the bytes of its cmdline (cmdline_len of them, then a NUL).  NULL when out of memory. */
-struct process_strings *process_strings_make(const char *user, const char *comm,
-                                             bool kernel_thread, const char *cmdline,
-                                             size_t cmdline_len);
+struct process_strings *process_strings_make(const char *user, const char *comm, bool kernel_thread,
+                                             const char *cmdline, size_t cmdline_len);
 
 /* Take one more reference (strings may be NULL); returns strings. */
 struct process_strings *process_strings_ref(struct process_strings *strings);
@@ -71,7 +70,7 @@ void process_strings_unref(struct process_strings *strings);
 
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
 struct process_identity {
-    double read_s; /* clock_monotonic_s() of the read */
+    double read_s;  /* clock_monotonic_s() of the read */
     int stat_fd;    /* /proc/<pid>/stat kept open, or -1 */
     int statm_fd;   /* /proc/<pid>/statm kept open, or -1 */
     int status_fd;  /* /proc/<pid>/status kept open for the next identity's read, or -1 */

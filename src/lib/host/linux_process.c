@@ -235,9 +235,8 @@ static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, 
     size_t len = 0;
     *out = NULL;
     snprintf(path, sizeof(path), "%sstatus", prefix);
-    int err =
-        pid_cache_read_kept_alloc(&host->pids, status_fd, dir_fd, path, STATUS_CAP, &status_text,
-                                  &len);
+    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, dir_fd, path, STATUS_CAP,
+                                        &status_text, &len);
     if (err != 0) {
         process_identity_close_kept(&host->pids, cmdline_fd);
         return err;
@@ -368,8 +367,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         struct process_identity *fresh = NULL;
         char prefix[16];
         snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
-        if (read_identity(host, host->root_fd, prefix, &identity->status_fd,
-                          &identity->cmdline_fd, &fresh) != 0) {
+        if (read_identity(host, host->root_fd, prefix, &identity->status_fd, &identity->cmdline_fd,
+                          &fresh) != 0) {
             return false;
         }
         memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));

@@ -51,9 +51,8 @@ static char *make_command(char *const *argv, size_t argc, const char *name, bool
     return command;
 }
 
-struct process_strings *process_strings_make(const char *user, const char *comm,
-                                             bool kernel_thread, const char *cmdline,
-                                             size_t cmdline_len) {
+struct process_strings *process_strings_make(const char *user, const char *comm, bool kernel_thread,
+                                             const char *cmdline, size_t cmdline_len) {
     size_t argc = proc_count_cmdline(cmdline, cmdline_len);
     size_t pointers = argc > 0 ? (argc + 1) * sizeof(char *) : 0;
     size_t user_len = user != NULL ? strlen(user) : 0;
