@@ -1,7 +1,8 @@
 /* One process from /proc/<pid>/{stat,status,cmdline}, read through one directory descriptor so
  * that every file belongs to the same process even if its pid is recycled meanwhile.  A process
  * read in the last two passes, whose status and cmdline are younger than host->identity_ttl_s, is
- * read from its stat file alone: the pid cache keeps the rest, keyed by pid and start time. */
+ * read from its stat file alone: the pid cache keeps the rest, keyed by pid and start time, with
+ * the strings made from it (process_strings.c), which every reading shares. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

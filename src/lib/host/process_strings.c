@@ -1,5 +1,6 @@
 /* The strings of a process that only change with its identity (user, name, command line and the
- * command joined from it), made once per identity in one reference-counted block. */
+ * command joined from it), made once per identity in one reference-counted block (the joined
+ * command in an allocation of its own, its size known only after the split). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ static char *argv0_name(const char *comm, size_t comm_len, char *const *argv, si
     return strncmp(base, comm, comm_len) == 0 ? base : NULL;
 }
 
+/* *total += more unless that overflows. */
 static bool add_size(size_t *total, size_t more) {
     if (more > SIZE_MAX - *total) {
         return false;
@@ -30,6 +32,7 @@ static bool add_size(size_t *total, size_t more) {
     return true;
 }
 
+/* Copy len bytes of text and a NUL to *cursor and move it past them; the copy. */
 static char *put(char **cursor, const char *text, size_t len) {
     char *start = *cursor;
     memcpy(start, text, len);
