@@ -84,6 +84,11 @@ void canvas_set_origin(struct canvas *canvas, int origin) {
     canvas->origin = origin;
 }
 
+bool canvas_row_shown(const struct canvas *canvas, int y) {
+    int row = y - canvas->origin;
+    return row >= 0 && row < canvas->rows;
+}
+
 bool canvas_set_ascii(struct canvas *canvas, bool ascii) {
     bool previous = canvas->ascii;
     canvas->ascii = ascii;

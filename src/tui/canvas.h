@@ -48,6 +48,10 @@ void canvas_clear(struct canvas *canvas);
 /* Rows drawn at y appear at y - origin.  Used for vertical scrolling of the main screen. */
 void canvas_set_origin(struct canvas *canvas, int origin);
 
+/* Whether a row drawn at y appears on the canvas (y - origin within its rows): a caller with many
+ * rows, most scrolled out, formats only those. */
+bool canvas_row_shown(const struct canvas *canvas, int y);
+
 /* With ascii on, box drawing, block and Braille characters are drawn as nvitop's ASCII map says
  * (docs/nvitop-behaviour.md §2.7).  Returns the previous setting. */
 bool canvas_set_ascii(struct canvas *canvas, bool ascii);

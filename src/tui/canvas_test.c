@@ -84,6 +84,10 @@ static void test_origin_and_styles(void **state) {
     (void)state;
     struct canvas *canvas = canvas_create(2, 4);
     canvas_set_origin(canvas, 3);
+    assert_false(canvas_row_shown(canvas, 2));
+    assert_true(canvas_row_shown(canvas, 3));
+    assert_true(canvas_row_shown(canvas, 4));
+    assert_false(canvas_row_shown(canvas, 5));
     canvas_text(canvas, 3, 0, "top", plain);
     canvas_text(canvas, 2, 0, "gone", plain);
     canvas_attrs(canvas, 3, 1, 2, VIEW_ATTR_BOLD, 0);

@@ -337,6 +337,52 @@ static void test_identity_is_kept(void **state) {
     fixture_remove(dir);
 }
 
+/* The user, name and command line of an identity are made once and shared by the reads of that
+ * identity; a read's strings stay valid after the identity is replaced (its cmdline changed, read
+ * again once due) or forgotten, and the new identity shows the new command line. */
+static void test_identity_strings_are_shared(void **state) {
+    (void)state;
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->identity_ttl_s = 3600.0;
+    struct host_process first;
+    assert_int_equal(host_process_read(host, 100, &first), NVT_OK);
+    host_generation_end(host);
+    struct host_process second;
+    assert_int_equal(host_process_read(host, 100, &second), NVT_OK);
+    host_generation_end(host);
+    assert_non_null(second.shared);
+    assert_ptr_equal(first.pub.command, second.pub.command);
+    assert_ptr_equal(first.pub.cmdline, second.pub.cmdline);
+    assert_ptr_equal(first.pub.user, second.pub.user);
+    assert_ptr_equal(first.pub.name, second.pub.name);
+    host_process_fini(&second);
+
+    /* The process changes its command line without exec: shown once its identity is due. */
+    fixture_write(dir, "100/cmdline", "python3 serve.py --port 8000");
+    host->identity_ttl_s = 0.0;
+    struct host_process third;
+    assert_int_equal(host_process_read(host, 100, &third), NVT_OK);
+    assert_string_equal(third.pub.command, "python3 serve.py --port 8000");
+    assert_int_equal(third.pub.cmdline_count, 4);
+    assert_string_equal(third.pub.cmdline[3], "8000");
+    assert_null(third.pub.cmdline[4]);
+    assert_string_equal(third.pub.name, "python3");
+    /* The first read still holds the old identity's strings. */
+    assert_string_equal(first.pub.command, "python3 train.py --name \"a b\"");
+    assert_string_equal(first.pub.cmdline[3], "a b");
+    host_generation_end(host);
+    host_generation_end(host);
+    host_generation_end(host); /* forgotten by the cache: third's strings are its own now */
+    assert_string_equal(third.pub.command, "python3 serve.py --port 8000");
+    host_process_fini(&first);
+    host_process_fini(&third);
+    host_close(host);
+    fixture_remove(dir);
+}
+
 /* psutil's environ rules: entries need a name before '='; an unterminated tail is dropped. */
 static void test_environ_fixture(void **state) {
     nvt_context *ctx = (nvt_context *)*state;
@@ -418,6 +464,7 @@ int main(void) {
         cmocka_unit_test(test_permission_denied),
         cmocka_unit_test(test_directory_instead_of_file),
         cmocka_unit_test(test_identity_is_kept),
+        cmocka_unit_test(test_identity_strings_are_shared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -84,7 +84,9 @@ static void test_snapshot(void **state) {
         }
     }
     print_message("snapshot: %ld allocation sites tried\n", n - 1);
-    assert_true(n > 10);
+    /* A pass over a process already read allocates 9 times here (its strings are kept with its
+     * identity, not made again each pass); fewer would mean the loop stopped early. */
+    assert_true(n > 8);
     nvt_close(ctx);
 }
 

@@ -1,9 +1,9 @@
 #!/bin/sh
 # The host side's files per process per refresh with hundreds of GPU processes
 # (docs/performance.md, "A thousand GPU processes"): in the steady state a process's /proc files
-# are read again through descriptors kept open, not opened afresh, whatever the count; only a
-# process's status and cmdline are opened again now and then (each every 10 s or so, spread over
-# the passes).  Before, at most 128 processes kept theirs and every other one opened two files on
+# are read again through descriptors kept open, not opened afresh, whatever the count; a
+# process's status and cmdline, read again every 10 s or so (spread over the passes), are kept
+# open too within half the descriptor budget, and opened again past it.  Before, at most 128 processes kept theirs and every other one opened two files on
 # every refresh.  strace follows every thread (-f): the sampler thread does the reading.
 . "$(dirname "$0")/tmux_lib.sh"
 

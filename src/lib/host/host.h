@@ -50,15 +50,22 @@ nvt_status host_sample(struct host_ctx *host, struct nvt_host_state *out, double
  */
 nvt_status host_sample_owned(struct host_ctx *host, struct nvt_host_state *out, double **per_cpu);
 
-/* Host data of one process, owning its strings (unlike the public struct, which borrows).  The
- * pub string pointers point at the members below, or at "" when those are NULL (N/A). */
+/* The Linux back-end's reference-counted strings of one process identity (linux_internal.h). */
+struct process_strings;
+
+/* Host data of one process, holding its strings (unlike the public struct, which borrows) until
+ * host_process_fini().  The pub string pointers point at the members below, or at "" when those
+ * are NULL (N/A).  The members are owned, except where shared is set: then they point into that
+ * block, which the Linux back-end keeps with the process's identity and shares between the reads
+ * of one identity, and the process holds one reference to it. */
 struct host_process {
     struct nvt_host_process pub; /* string pointers below are mirrored into pub */
     char *user;
     char *name;
     char *command;
-    char **cmdline; /* one allocation: cmdline_count + 1 pointers (NULL-terminated), then the
-                       strings they point to; NULL when there are no arguments */
+    char **cmdline; /* cmdline_count + 1 pointers (NULL-terminated), in one allocation with the
+                       strings they point to (or in shared); NULL when there are no arguments */
+    struct process_strings *shared; /* NULL, or what the members point into (Linux only) */
     bool cpu_percent_first; /* first read of this process: pub.cpu_percent is 0.0 (no interval) */
 };
 

@@ -22,12 +22,13 @@
  * changes) at once. */
 #define HOST_IDENTITY_TTL_S 10.0
 
-/* /proc/<pid>/stat and statm files are kept open between reads (read again with pread(2) instead
- * of opened and closed each time) up to a budget fixed at host_open(): half the soft
- * RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to the
- * hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
- * unknown.  Past the budget, files are opened each time.  A kept file is closed when its process
- * is forgotten (below), its read fails, or at host_close(). */
+/* /proc/<pid>/stat, statm, status and cmdline files are kept open between reads (read again with
+ * pread(2) instead of opened and closed each time) up to a budget fixed at host_open(): half the
+ * soft RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to
+ * the hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
+ * unknown; status and cmdline only within half of it.  Past the budget, files are opened each
+ * time.  A kept file is closed when its process is forgotten (below), its read fails, or at
+ * host_close(). */
 #define HOST_KEPT_FDS_MAX     65536
 #define HOST_KEPT_FDS_UNKNOWN 256
 
@@ -39,11 +40,41 @@
 #define HOST_GENERATION_MAX_COUNT 65536
 #define HOST_GENERATION_MAX_AGE_S 60.0
 
+/* The strings of a process that change only with its identity: its user name, its name (comm or
+ * argv[0]'s basename), its command line split into arguments and the command joined from them.
+ * Made once per identity (process_strings.c) in one block, plus the command, and shared by
+ * reference: the identity holds one reference and each host_process filled from it another
+ * (host.h), so the strings a pass read stay valid after the pid cache replaced or forgot the
+ * identity, until every holder let go.  The count is not atomic: like the host_ctx, a block is
+ * used by one thread at a time. */
+struct process_strings {
+    size_t refs;
+    size_t argc;
+    char **argv;   /* argc + 1 pointers (the last NULL) into the block; NULL when argc is 0 */
+    char *user;    /* NULL when status gave no uid */
+    char *name;    /* NULL when stat could not be parsed */
+    char *command; /* its own allocation, "" for none */
+};
+
+/* A block of the strings of one identity with one reference: user (NULL for none), comm (stat's
+ * name, NULL when unknown), whether the process is a kernel thread (whose command is its name)
+ * and the bytes of its cmdline (cmdline_len of them, then a NUL).  NULL when out of memory. */
+struct process_strings *process_strings_make(const char *user, const char *comm, bool kernel_thread,
+                                             const char *cmdline, size_t cmdline_len);
+
+/* Take one more reference (strings may be NULL); returns strings. */
+struct process_strings *process_strings_ref(struct process_strings *strings);
+
+/* Drop one reference, freeing the block with the last; NULL is ignored. */
+void process_strings_unref(struct process_strings *strings);
+
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
 struct process_identity {
-    double read_s; /* clock_monotonic_s() of the read */
-    int stat_fd;   /* /proc/<pid>/stat kept open, or -1 */
-    int statm_fd;  /* /proc/<pid>/statm kept open, or -1 */
+    double read_s;  /* clock_monotonic_s() of the read */
+    int stat_fd;    /* /proc/<pid>/stat kept open, or -1 */
+    int statm_fd;   /* /proc/<pid>/statm kept open, or -1 */
+    int status_fd;  /* /proc/<pid>/status kept open for the next identity's read, or -1 */
+    int cmdline_fd; /* /proc/<pid>/cmdline, the same */
     /* The last statm reading, and stat's resident count when it was taken: both come from the
      * same per-process counters (stat's approximately), so while stat's count stays the same
      * statm is not read again; a fresh identity (every HOST_IDENTITY_TTL_S or so) reads it. */
@@ -52,6 +83,7 @@ struct process_identity {
     uint64_t stat_rss_pages;
     char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
     struct proc_pid_status status;
+    struct process_strings *strings; /* one reference, made at the first fill; NULL until then */
     size_t cmdline_len;
     char cmdline[]; /* cmdline_len bytes and a NUL */
 };
@@ -164,17 +196,29 @@ struct host_ctx {
     struct host_mounts mounts;
 };
 
-/* Close the identity's stat and statm files, if open (counted in cache->kept_fds), and free it;
- * NULL is ignored. */
+/* Close the identity's kept files, if open (counted in cache->kept_fds), drop its reference to its
+ * strings and free it; NULL is ignored. */
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity);
 
-/* Close one kept descriptor of an identity (&identity->stat_fd or &identity->statm_fd), if open. */
+/* Close one kept descriptor of an identity (&identity->stat_fd or another), if open. */
 void process_identity_close_kept(struct pid_cache *cache, int *fd);
+
+/* Hand the kept files of from, an older identity of the same process, to to where to has none of
+ * that file; those left to from are closed when it is freed. */
+void process_identity_move_kept(struct process_identity *to, struct process_identity *from);
 
 /* Open dir_fd/path keeping the descriptor in *fd (&identity->stat_fd or statm_fd) while fewer
  * than cache->kept_max are kept, else only read it; as file_read_into(). */
 int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
                         size_t size);
+
+/* Read dir_fd/path whole (at most cap bytes) into a fresh NUL-terminated allocation *out of *len
+ * bytes and a NUL, or again from its start through *fd when it is kept (>= 0); an opened file is
+ * kept in *fd while half the budget is not used up (status and cmdline, read every few seconds,
+ * leave the other half to stat and statm, read every pass).  0 or an errno value (EFBIG past cap);
+ * on failure nothing is allocated and *fd is closed. */
+int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
+                              size_t cap, char **out, size_t *len);
 
 /* Start the cache with the default bounds and the descriptor budget of the soft RLIMIT_NOFILE. */
 void pid_cache_init(struct pid_cache *cache);

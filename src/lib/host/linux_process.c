@@ -1,7 +1,8 @@
 /* One process from /proc/<pid>/{stat,status,cmdline}, read through one directory descriptor so
  * that every file belongs to the same process even if its pid is recycled meanwhile.  A process
  * read in the last two passes, whose status and cmdline are younger than host->identity_ttl_s, is
- * read from its stat file alone: the pid cache keeps the rest, keyed by pid and start time. */
+ * read from its stat file alone: the pid cache keeps the rest, keyed by pid and start time, with
+ * the strings made from it (process_strings.c), which every reading shares. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,8 +28,6 @@
 #define CMDLINE_CAP (16u << 20)
 /* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
 #define PF_KTHREAD 0x00200000u
-/* Kernel comm names are cut at 15 bytes (TASK_COMM_LEN - 1). */
-#define COMM_CUT_LEN 15
 
 static void set_strings(struct host_process *p) {
     p->pub.user = p->user != NULL ? p->user : "";
@@ -46,10 +45,14 @@ void host_process_fini(struct host_process *p) {
     if (p == NULL) {
         return;
     }
-    free(p->user);
-    free(p->name);
-    free(p->command);
-    free(p->cmdline);
+    if (p->shared != NULL) {
+        process_strings_unref(p->shared);
+    } else {
+        free(p->user);
+        free(p->name);
+        free(p->command);
+        free(p->cmdline);
+    }
     init_process(p, p->pub.pid, p->pub.status);
 }
 
@@ -62,48 +65,6 @@ void host_generation_end(struct host_ctx *host) {
 /* How a failed read of a process file shows in the status. */
 enum nvt_host_status host_status_of_errno(int err) {
     return err == EACCES || err == EPERM ? NVT_HOST_NO_PERMISSION : NVT_HOST_GONE;
-}
-
-/* The command line as one allocation of pointers followed by the strings; false when out of
- * memory.  data holds len bytes plus a NUL and is left untouched. */
-static bool take_cmdline(struct host_process *p, const char *data, size_t len) {
-    size_t count = proc_count_cmdline(data, len);
-    if (count == 0) {
-        return true;
-    }
-    size_t pointers = (count + 1) * sizeof(char *);
-    char **argv = malloc(pointers + len + 1);
-    if (argv == NULL) {
-        return false;
-    }
-    char *copy = (char *)argv + pointers;
-    memcpy(copy, data, len + 1);
-    proc_split_cmdline(copy, len, argv, count);
-    argv[count] = NULL;
-    p->cmdline = argv;
-    p->pub.cmdline_count = count;
-    return true;
-}
-
-/* psutil's name: comm, or argv[0]'s basename when comm was cut and that basename extends it. */
-static char *process_name(const char *comm, char *const *argv, size_t argc) {
-    if (strlen(comm) >= COMM_CUT_LEN && argc > 0) {
-        const char *slash = strrchr(argv[0], '/');
-        const char *base = slash != NULL ? slash + 1 : argv[0];
-        if (strncmp(base, comm, strlen(comm)) == 0) {
-            return strdup(base);
-        }
-    }
-    return strdup(comm);
-}
-
-static char *join_command(char *const *argv, size_t argc) {
-    size_t need = nvt_command_join(NULL, 0, (const char *const *)argv, argc);
-    char *command = malloc(need + 1);
-    if (command != NULL) {
-        nvt_command_join(command, need + 1, (const char *const *)argv, argc);
-    }
-    return command;
 }
 
 /* CPU percentage against the previous reading of the same process, 0.0 on the first reading (as
@@ -122,16 +83,9 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     double percent = NAN;
     if (previous != NULL) {
         if (previous->identity != identity) {
-            /* The same process: its kept stat and statm files stay open for the new identity. */
+            /* The same process: its kept files stay open for the new identity. */
             if (identity != NULL && previous->identity != NULL) {
-                if (identity->stat_fd < 0) {
-                    identity->stat_fd = previous->identity->stat_fd;
-                    previous->identity->stat_fd = -1;
-                }
-                if (identity->statm_fd < 0) {
-                    identity->statm_fd = previous->identity->statm_fd;
-                    previous->identity->statm_fd = -1;
-                }
+                process_identity_move_kept(identity, previous->identity);
             }
             process_identity_free(&host->pids, previous->identity);
         }
@@ -194,45 +148,59 @@ static void fill_from_stat(struct host_ctx *host, struct host_process *p,
     }
 }
 
+/* The identity's strings, made at its first fill and shared with p from then on; false when out
+ * of memory. */
+static bool share_strings(struct host_ctx *host, struct host_process *p,
+                          const struct proc_pid_stat *st, bool stat_ok,
+                          struct process_identity *identity) {
+    if (identity->strings == NULL) {
+        const struct proc_pid_status *status = &identity->status;
+        const char *user = NULL;
+        if (status->has_uid) {
+            user = users_name(&host->users, status->uid);
+            if (user == NULL) {
+                return false;
+            }
+        }
+        bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
+        identity->strings = process_strings_make(user, stat_ok ? st->comm : NULL, kernel_thread,
+                                                 identity->cmdline, identity->cmdline_len);
+        if (identity->strings == NULL) {
+            return false;
+        }
+    }
+    struct process_strings *strings = process_strings_ref(identity->strings);
+    p->shared = strings;
+    p->user = strings->user;
+    p->name = strings->name;
+    p->command = strings->command;
+    p->cmdline = strings->argv;
+    p->pub.cmdline_count = strings->argc;
+    return true;
+}
+
 /* Everything after the files were read, identity taken (kept in the pid cache or freed); false
  * when out of memory. */
 static bool fill_process(struct host_ctx *host, struct host_process *p,
                          const struct proc_pid_stat *st, bool stat_ok,
                          struct process_identity *identity) {
     const struct proc_pid_status *status = &identity->status;
-    bool ok = true;
     if (status->has_uid) {
         p->pub.uid = status->uid;
         if (status->has_uid_all) {
             p->pub.uid_effective = status->uid_effective;
             p->pub.uid_saved = status->uid_saved;
         }
-        const char *user = users_name(&host->users, status->uid);
-        p->user = user != NULL ? strdup(user) : NULL;
-        ok = p->user != NULL;
     }
-    ok = ok && take_cmdline(p, identity->cmdline, identity->cmdline_len);
+    bool ok = share_strings(host, p, st, stat_ok, identity);
     if (ok && stat_ok) {
         fill_from_stat(host, p, st);
         /* stat's count when it fits, status's otherwise. */
         if (p->pub.num_threads == NVT_NA_U32 && status->has_threads) {
             p->pub.num_threads = status->threads;
         }
-        p->name = process_name(st->comm, p->cmdline, p->pub.cmdline_count);
-        ok = p->name != NULL;
     }
     bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
-    if (!ok) {
-        /* nothing more to fill */
-    } else if (p->pub.cmdline_count > 0) {
-        p->command = join_command(p->cmdline, p->pub.cmdline_count);
-    } else if (kernel_thread && p->name != NULL) {
-        /* Kernel threads have no command line; show their name as the command. */
-        p->command = strdup(p->name);
-    } else {
-        p->command = strdup("");
-    }
-    ok = ok && p->command != NULL;
     if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
         p->pub.status = NVT_HOST_ZOMBIE;
     }
@@ -258,23 +226,31 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd
 }
 
 /* Read status and cmdline into a fresh identity, from dir_fd/<prefix>status and cmdline (prefix
- * "" or "<pid>/"); 0, or the errno of the first that failed. */
-static int read_identity(int dir_fd, const char *prefix, struct process_identity **out) {
+ * "" or "<pid>/"), or again through *status_fd and *cmdline_fd where those are kept (>= 0); the
+ * files stay open in the identity while the pid cache's budget allows (*status_fd and *cmdline_fd
+ * are then -1).  0, or the errno of the first that failed (then nothing is kept). */
+static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, int *status_fd,
+                         int *cmdline_fd, struct process_identity **out) {
     char path[32];
     char *status_text = NULL;
     size_t len = 0;
+    *out = NULL;
     snprintf(path, sizeof(path), "%sstatus", prefix);
-    int err = file_read_at(dir_fd, path, STATUS_CAP, &status_text, &len);
+    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, dir_fd, path, STATUS_CAP,
+                                        &status_text, &len);
     if (err != 0) {
+        process_identity_close_kept(&host->pids, cmdline_fd);
         return err;
     }
     char *cmdline = NULL;
     size_t cmdline_len = 0;
     snprintf(path, sizeof(path), "%scmdline", prefix);
-    err = file_read_at(dir_fd, path, CMDLINE_CAP, &cmdline, &cmdline_len);
+    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, dir_fd, path, CMDLINE_CAP, &cmdline,
+                                    &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
+        cmdline_len = 0;
     }
     struct process_identity *identity =
         err == 0 ? malloc(sizeof(*identity) + cmdline_len + 1) : NULL;
@@ -282,18 +258,25 @@ static int read_identity(int dir_fd, const char *prefix, struct process_identity
         identity->read_s = clock_monotonic_s();
         identity->stat_fd = -1;
         identity->statm_fd = -1;
+        identity->status_fd = *status_fd;
+        identity->cmdline_fd = *cmdline_fd;
+        *status_fd = -1;
+        *cmdline_fd = -1;
         identity->have_statm = false;
         identity->statm_resident = 0;
         identity->stat_rss_pages = 0;
         identity->comm[0] = '\0';
+        identity->strings = NULL;
         proc_parse_pid_status(status_text, &identity->status);
         identity->cmdline_len = cmdline_len;
         if (cmdline_len > 0) {
             memcpy(identity->cmdline, cmdline, cmdline_len);
         }
         identity->cmdline[cmdline_len] = '\0';
-    } else if (err == 0) {
-        err = ENOMEM;
+    } else {
+        err = err == 0 ? ENOMEM : err;
+        process_identity_close_kept(&host->pids, status_fd);
+        process_identity_close_kept(&host->pids, cmdline_fd);
     }
     free(status_text);
     free(cmdline);
@@ -307,7 +290,9 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     struct process_identity *identity = NULL;
     int err = file_read_into(dir_fd, "stat", stat_buf, sizeof(stat_buf), NULL);
     if (err == 0 || err == EFBIG) {
-        err = read_identity(dir_fd, "", &identity);
+        int status_fd = -1;
+        int cmdline_fd = -1;
+        err = read_identity(host, dir_fd, "", &status_fd, &cmdline_fd, &identity);
     }
     if (err == ENOMEM) {
         return NVT_ERR_NO_MEMORY;
@@ -365,8 +350,10 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     char stat_buf[STAT_BUF_SIZE];
     int err = read_known(host, pid, &known->identity->stat_fd, "stat", stat_buf, sizeof(stat_buf));
     if (err != 0 && err != EFBIG) {
-        /* Gone (or no longer ours to read): its statm goes with its stat. */
+        /* Gone (or no longer ours to read): its other files go with its stat. */
         process_identity_close_kept(&host->pids, &known->identity->statm_fd);
+        process_identity_close_kept(&host->pids, &known->identity->status_fd);
+        process_identity_close_kept(&host->pids, &known->identity->cmdline_fd);
     }
     struct proc_pid_stat st;
     /* A new process under the same pid or an exec (another name): read all. */
@@ -381,18 +368,15 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         struct process_identity *fresh = NULL;
         char prefix[16];
         snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
-        if (read_identity(host->root_fd, prefix, &fresh) != 0) {
-            free(fresh);
+        if (read_identity(host, host->root_fd, prefix, &identity->status_fd, &identity->cmdline_fd,
+                          &fresh) != 0) {
             return false;
         }
         memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
-        fresh->stat_fd = identity->stat_fd;
-        fresh->statm_fd = identity->statm_fd;
+        process_identity_move_kept(fresh, identity);
         fresh->have_statm = identity->have_statm;
         fresh->statm_resident = identity->statm_resident;
         fresh->stat_rss_pages = identity->stat_rss_pages;
-        identity->stat_fd = -1;
-        identity->statm_fd = -1;
         process_identity_free(&host->pids, identity);
         known->identity = fresh;
         identity = fresh;

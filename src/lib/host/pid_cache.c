@@ -3,6 +3,8 @@
  * files are not read on every pass, and readings of exited processes are dropped after one pass.
  * The cache also counts the stat descriptors its identities keep open, so that their number is
  * bounded whatever order processes are read in. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -86,8 +88,50 @@ void process_identity_free(struct pid_cache *cache, struct process_identity *ide
     if (identity != NULL) {
         process_identity_close_kept(cache, &identity->stat_fd);
         process_identity_close_kept(cache, &identity->statm_fd);
+        process_identity_close_kept(cache, &identity->status_fd);
+        process_identity_close_kept(cache, &identity->cmdline_fd);
+        process_strings_unref(identity->strings);
     }
     free(identity);
+}
+
+static void move_fd(int *to, int *from) {
+    if (*to < 0) {
+        *to = *from;
+        *from = -1;
+    }
+}
+
+void process_identity_move_kept(struct process_identity *to, struct process_identity *from) {
+    move_fd(&to->stat_fd, &from->stat_fd);
+    move_fd(&to->statm_fd, &from->statm_fd);
+    move_fd(&to->status_fd, &from->status_fd);
+    move_fd(&to->cmdline_fd, &from->cmdline_fd);
+}
+
+int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
+                              size_t cap, char **out, size_t *len) {
+    if (*fd < 0) {
+        int opened = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
+        if (opened < 0) {
+            return errno;
+        }
+        *fd = opened;
+        cache->kept_fds++;
+    }
+    char *buf = NULL;
+    size_t size = 0;
+    int err = file_reread_grow(*fd, cap, &buf, &size, len);
+    if (err != 0) {
+        free(buf);
+        process_identity_close_kept(cache, fd);
+        return err;
+    }
+    if (cache->kept_fds > cache->kept_max / 2) {
+        process_identity_close_kept(cache, fd);
+    }
+    *out = buf;
+    return 0;
 }
 
 int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,

@@ -233,9 +233,21 @@ static void draw_rows(struct tui_app *app, struct canvas *canvas, int y, bool co
     for (size_t i = 0; i < app->table.count; i++) {
         if (separators && i > 0 &&
             app->table.rows[i].physical_index != app->table.rows[i - 1].physical_index) {
-            view_line_clear(&line);
-            view_process_separator((size_t)width, &line);
-            canvas_line(canvas, y++, 0, &line);
+            if (canvas_row_shown(canvas, y)) {
+                view_line_clear(&line);
+                view_process_separator((size_t)width, &line);
+                canvas_line(canvas, y, 0, &line);
+            }
+            y++;
+        }
+        app->row_y[i] = y;
+        if (!canvas_row_shown(canvas, y)) {
+            /* Scrolled out (most of a thousand rows): only its place is kept. */
+            if (selection_is_same(&app->selection, &app->table.rows[i])) {
+                app->selection.within_window = y >= app->scroll && y < app->scroll + app->rows;
+            }
+            y++;
+            continue;
         }
         view_line_clear(&line);
         view_process_row_line(&app->table, i, &app->view, (size_t)width, app->host_offset, &line);
@@ -258,7 +270,6 @@ static void draw_rows(struct tui_app *app, struct canvas *canvas, int y, bool co
             canvas_line(canvas, y, HOST_COLUMN, &text);
             view_line_fini(&text);
         }
-        app->row_y[i] = y;
         paint_row(app, canvas, y, i);
         y++;
     }

@@ -89,15 +89,24 @@ static const char *skip_blanks(const char *p) {
     return p;
 }
 
+/* The value of an ASCII digit, or 10 and above for anything else (isdigit() without the locale's
+ * table: this runs for every number of every /proc/<pid>/stat). */
+static unsigned digit_value(char c) {
+    return (unsigned)(unsigned char)c - (unsigned)'0';
+}
+
+/* Nineteen decimal digits always fit in 64 bits; only longer numbers are checked for overflow. */
+#define U64_SAFE_DIGITS 19
+
 int parse_u64_field(const char **cursor, uint64_t *out) {
     const char *p = skip_blanks(*cursor);
-    if (!isdigit((unsigned char)*p)) {
+    if (digit_value(*p) > 9) {
         return EINVAL;
     }
+    const char *start = p;
     uint64_t value = 0;
-    for (; isdigit((unsigned char)*p); p++) {
-        unsigned digit = (unsigned)(*p - '0');
-        if (value > (UINT64_MAX - digit) / 10) {
+    for (unsigned digit = digit_value(*p); digit <= 9; digit = digit_value(*++p)) {
+        if (p - start >= U64_SAFE_DIGITS && value > (UINT64_MAX - digit) / 10) {
             return ERANGE;
         }
         value = value * 10 + digit;

@@ -62,6 +62,13 @@ static void test_fields(void **state) {
     assert_int_equal(parse_u64_field(&p, &u), EINVAL);
     assert_int_equal(parse_skip_field(&p), 0);
     assert_int_equal(parse_u64_field(&p, &u), ERANGE);
+    /* The largest value, leading zeros past 19 digits, and 20 nines. */
+    const char *edge = "18446744073709551615 0000000000000000000000012 99999999999999999999";
+    assert_int_equal(parse_u64_field(&edge, &u), 0);
+    assert_true(u == UINT64_MAX);
+    assert_int_equal(parse_u64_field(&edge, &u), 0);
+    assert_int_equal(u, 12);
+    assert_int_equal(parse_u64_field(&edge, &u), ERANGE);
     const char *q = "-9223372036854775808 ";
     assert_int_equal(parse_i64_field(&q, &i), 0);
     assert_true(i == INT64_MIN);

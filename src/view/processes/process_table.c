@@ -110,6 +110,7 @@ static int compare_items(const void *a, const void *b, void *arg) {
 }
 
 static void fill_item(const struct nvt_snapshot *snap, const struct view_config *config,
+                      const struct view_device_colors *device_colors,
                       const struct nvt_gpu_process *process, struct build_item *item) {
     const struct nvt_device_snapshot *device = &snap->devices[process->device];
     struct view_process_row *row = &item->row;
@@ -123,9 +124,7 @@ static void fill_item(const struct nvt_snapshot *snap, const struct view_config 
         row->display_index[len] = ':';
         str_u64(row->display_index + len + 1, size - len - 1, device->info.mig_index);
     }
-    struct view_device_colors colors;
-    view_device_colors(device, &config->thresholds, &colors);
-    row->device_color = colors.display;
+    row->device_color = device_colors[process->device].display;
     const char *special = special_command(&process->host, &row->command_color);
     row->special = special != NULL;
     row->command = special != NULL                 ? special
@@ -145,12 +144,12 @@ static void fill_item(const struct nvt_snapshot *snap, const struct view_config 
     item->key.running_time = host_number(&process->host, process->host.running_time_s);
 }
 
-/* "%CPU %MEM  TIME  COMMAND" with TIME right-aligned to time_width. */
-static char *host_info_text(const struct view_process_row *row, size_t time_width) {
+/* "%CPU %MEM  TIME  COMMAND" with TIME (time_text()'s) right-aligned to time_width. */
+static char *host_info_text(const struct view_process_row *row, const char *time,
+                            size_t time_width) {
     const struct nvt_host_process *host = &row->process->host;
     char cpu[32];
     char mem[32];
-    char time[64];
     cpu_text(cpu, sizeof(cpu), host_number(host, host->cpu_percent));
     double memory = host_number(host, host->memory_percent);
     if (isnan(memory)) {
@@ -158,7 +157,6 @@ static char *host_info_text(const struct view_process_row *row, size_t time_widt
     } else {
         nvt_format_fixed(mem, sizeof(mem), memory, 1);
     }
-    time_text(time, sizeof(time), host);
     /* "%5s %5s  %*s  %s" with TIME right-aligned to time_width. */
     size_t time_len = strlen(time);
     size_t time_cells = time_width > time_len ? time_width : time_len;
@@ -178,6 +176,11 @@ void view_process_table_build(const struct nvt_snapshot *snap, const struct view
                               enum view_sort_order order, bool reverse,
                               struct view_process_table *table) {
     memset(table, 0, sizeof(*table));
+    /* Each device's colours once, not once per process (a thousand share eight GPUs). */
+    struct view_device_colors *colors = xcalloc(snap->device_count + 1, sizeof(*colors));
+    for (size_t slot = 0; slot < snap->device_count; slot++) {
+        view_device_colors(&snap->devices[slot], &config->thresholds, &colors[slot]);
+    }
     struct build_item *items = xcalloc(snap->process_count + 1, sizeof(*items));
     size_t count = 0;
     for (size_t i = 0; i < snap->process_count; i++) {
@@ -187,30 +190,35 @@ void view_process_table_build(const struct nvt_snapshot *snap, const struct view
             !view_process_is_shown(process, config)) {
             continue;
         }
-        fill_item(snap, config, process, &items[count++]);
+        fill_item(snap, config, colors, process, &items[count++]);
     }
+    free(colors);
     const struct view_sort_info *info = view_sort_info(order);
     int how[2] = {(int)order, (info->reverse != reverse) ? -1 : 1};
     qsort_r(items, count, sizeof(*items), compare_items, how);
 
     table->time_width = 4;
+    struct time_cell {
+        char text[64];
+    } *times = xcalloc(count + 1, sizeof(*times));
     for (size_t i = 0; i < count; i++) {
-        char time[64];
-        time_text(time, sizeof(time), &items[i].row.process->host);
-        if (strlen(time) > table->time_width) {
-            table->time_width = strlen(time);
+        time_text(times[i].text, sizeof(times[i].text), &items[i].row.process->host);
+        if (strlen(times[i].text) > table->time_width) {
+            table->time_width = strlen(times[i].text);
         }
     }
     table->rows = xcalloc(count + 1, sizeof(*table->rows));
     table->count = count;
     for (size_t i = 0; i < count; i++) {
         table->rows[i] = items[i].row;
-        table->rows[i].host_info = host_info_text(&table->rows[i], table->time_width);
+        table->rows[i].host_info =
+            host_info_text(&table->rows[i], times[i].text, table->time_width);
         size_t width = nvt_text_width(table->rows[i].host_info);
         if (width > table->host_info_width) {
             table->host_info_width = width;
         }
     }
+    free(times);
     free(items);
 }
 
