@@ -176,15 +176,25 @@ def test(argv):
             wait_until(lambda: order_on(tmux.capture())[:1] == [good['h100']], 10,
                        'the 8-GPU node first')
             tmux.keys('Enter')
-            screen = wait_until(lambda: (lambda s: s if 'Processes:' in s else None)(
-                tmux.capture()), 20, 'the node view')
+            # The view says "Waiting for ..." until the node's first body is read, then draws
+            # it: wait for the whole process table (20 rows), since a capture can come while
+            # tmux is still taking in the frame's rows (one soak run read 4 of them).
+            def process_rows_of(screen):
+                return [line for line in screen.splitlines()
+                        if re.match(r'^\|\s+\d+\s+\d+ C ', line)]
+
+            try:
+                screen = wait_until(lambda: (lambda s: s if 'Processes:' in s and len(
+                    process_rows_of(s)) >= 20 else None)(tmux.capture()), 20, 'the node view')
+            except Failure:
+                screen = tmux.capture()
             lines = screen.splitlines()
             check(lines[0].split() == ['NODE', good['h100'], 'node-h100'], f'title: {lines[0]!r}')
             check('Driver Version: 570.86.15' in screen and 'CUDA Driver Version: 12.' in screen,
                   f'device panel header:\n{screen}')
             gpu_rows = [line for line in lines if re.match(r'^\|\s+\d+\s+H100 80GB HBM3', line)]
             check(len(gpu_rows) == 8, f'{len(gpu_rows)} GPU rows, expected 8:\n{screen}')
-            process_rows = [line for line in lines if re.match(r'^\|\s+\d+\s+\d+ C ', line)]
+            process_rows = process_rows_of(screen)
             check(len(process_rows) == 20, f'{len(process_rows)} process rows, expected 20:\n'
                   f'{screen}')
             check('@node-h100' in screen, f'process table header:\n{screen}')
