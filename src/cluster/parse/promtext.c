@@ -21,8 +21,23 @@ struct cursor {
     const void *keep_context;
 };
 
+/* The characters of names, by ASCII code (the rest, from 128, are none): a metric name starts
+ * with [a-zA-Z_:] (NAME_START) and goes on with [a-zA-Z0-9_:] (NAME); a label name is a metric
+ * name without ':' (LABEL).  A table, as names are most of a body's bytes. */
+enum {
+    NAME_START = 1,
+    NAME = 2,
+    LABEL = 4
+};
+static const unsigned char name_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 3, 0, 0, 0, 0, 0,
+    0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 7,
+    0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 0,
+};
+
 static bool is_name_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+    return (name_class[(unsigned char)c] & NAME_START) != 0;
 }
 
 static void skip_blanks(struct cursor *c) {
@@ -32,18 +47,30 @@ static void skip_blanks(struct cursor *c) {
 }
 
 static bool is_name_char(char c) {
-    return is_name_start(c) || (c >= '0' && c <= '9');
+    return (name_class[(unsigned char)c] & NAME) != 0;
 }
 
-/* A name at the cursor; returns its start or NULL.  The caller terminates it. */
+static bool is_label_char(char c) {
+    return (name_class[(unsigned char)c] & LABEL) != 0;
+}
+
+/* A name at the cursor; returns its start or NULL.  The caller terminates it.  The line ends in
+ * a NUL (at c->end), which is no name character. */
 static char *scan_name(struct cursor *c, bool label) {
-    char *start = c->p;
-    if (c->p >= c->end || !is_name_start(*c->p) || (label && *c->p == ':')) {
+    char *start = c->p, *p = c->p;
+    if (p >= c->end || !is_name_start(*p) || (label && *p == ':')) {
         return NULL;
     }
-    while (c->p < c->end && is_name_char(*c->p) && !(label && *c->p == ':')) {
-        c->p++;
+    if (label) {
+        while (is_label_char(*p)) {
+            p++;
+        }
+    } else {
+        while (is_name_char(*p)) {
+            p++;
+        }
     }
+    c->p = p;
     return start;
 }
 
@@ -204,6 +231,42 @@ static bool is_number(const char *token) {
     return *p == '\0';
 }
 
+/* Whether the rest of a sample not wanted, from the end of its name at p to the line's end (its
+ * NUL), is a line of the common shape: labels with plain values (no escape, no blank), one blank,
+ * a number, no timestamp.  A line of that shape is valid; any other line (valid or not) is read
+ * again by parse_sample()'s full path, which says what is wrong with it.  This only checks, so
+ * that the three quarters of an exporter's body that a summary does not keep cost a scan. */
+static bool plain_rest_valid(const char *p, const char *end) {
+    if (*p == '{') {
+        p++;
+        while (*p != '}') {
+            if (!is_name_start(*p) || *p == ':') {
+                return false;
+            }
+            while (is_label_char(*p)) {
+                p++;
+            }
+            if (p[0] != '=' || p[1] != '"') {
+                return false;
+            }
+            p += 2;
+            const char *quote = memchr(p, '"', (size_t)(end - p));
+            if (quote == NULL || memchr(p, '\\', (size_t)(quote - p)) != NULL) {
+                return false;
+            }
+            p = quote + 1;
+            if (*p == ',') {
+                p++;
+            } else if (*p != '}') {
+                return false;
+            }
+        }
+        p++;
+    }
+    return *p == ' ' && p + 1 < end && memchr(p + 1, ' ', (size_t)(end - p - 1)) == NULL &&
+           memchr(p + 1, '\t', (size_t)(end - p - 1)) == NULL && is_number(p + 1);
+}
+
 static bool parse_sample(struct cursor *c, const char **why) {
     struct prom_doc *d = c->doc;
     char *name = scan_name(c, false);
@@ -216,6 +279,10 @@ static bool parse_sample(struct cursor *c, const char **why) {
     /* A sample not wanted is still read to its end, so that a broken line is an error wherever
      * it is; its labels are then dropped and it is not kept. */
     bool wanted = c->keep == NULL || c->keep(name, (size_t)(name_end - name), c->keep_context);
+    if (!wanted && plain_rest_valid(name_end, c->end)) {
+        c->p = c->end;
+        return true;
+    }
     size_t first = d->label_count;
     skip_blanks(c);
     if (c->p < c->end && *c->p == '{' && !parse_labels(c, why)) {

@@ -9,6 +9,7 @@
 #include "cluster/node.h"
 #include "cluster/prometheus/prom_api.h"
 #include "nvt_cmocka.h"
+#include "util/array.h"
 
 static void test_parse(void **state) {
     (void)state;
@@ -183,6 +184,64 @@ static void test_hosts(void **state) {
     assert_string_equal(err, "cannot read hosts file '/nonexistent/h': No such file or directory");
 }
 
+static bool keep_none(const char *name, size_t len, const void *context) {
+    (void)name, (void)len, (void)context;
+    return false;
+}
+
+/* A line not kept is checked by a quick scan when it has the common shape, and by the full parser
+ * otherwise: either way it is accepted or refused, with the same message, as when it is kept. */
+static void test_skipped_lines(void **state) {
+    (void)state;
+    static const char *const lines[] = {
+        "a 1\n",
+        "a{} 1\n",
+        "a{b=\"1\",} 2\n",
+        "a{b=\"x\\\"y\"} 1\n",
+        "a{b=\"x\"} 1 1700000000\n",
+        "a {b=\"x\"} 1\n",
+        "a{ b = \"x\" } 1\n",
+        "a{b=\"x\"}  1\n",
+        "a{b=\"x\"} NaN\n",
+        "a{b=\"x\"} -Inf\n",
+        "a{b=\"x\"} 1e-3\n",
+        "a{b=\"x\"}\t1\n",
+        "a{b=\"x\"} 1 \n",
+        "a{b=\"x\"} 0x10\n",
+        "a{b=\"x\"} 1 2 3\n",
+        "a{b=\"x\"}\n",
+        "a{b=\"x\"} \n",
+        "a{b=\"x\" c=\"y\"} 1\n",
+        "a{:b=\"x\"} 1\n",
+        "a{b:c=\"x\"} 1\n",
+        "a{1b=\"x\"} 1\n",
+        "a{b=x} 1\n",
+        "a{b=\"x} 1\n",
+        "a{b=\"x\"\n",
+        "a{b=\"x\"},c 1\n",
+        "a{b=\"x\\q\"} 1\n",
+        "a-b 1\n",
+        "a{b=\"x\"}1\n",
+        "a{b=\"\xc3\xa9\"} 1\n",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+        struct prom_doc kept, skipped;
+        char kept_err[100] = "", skipped_err[100] = "";
+        int kept_rc = prom_parse(lines[i], strlen(lines[i]), &kept, kept_err, sizeof kept_err);
+        int skipped_rc = prom_parse_only(lines[i], strlen(lines[i]), keep_none, NULL, &skipped,
+                                         skipped_err, sizeof skipped_err);
+        print_message("%s", lines[i]);
+        assert_int_equal(skipped_rc, kept_rc);
+        assert_string_equal(skipped_err, kept_err);
+        if (skipped_rc == 0) {
+            assert_int_equal(skipped.sample_count, 0);
+            assert_int_equal(skipped.label_count, 0);
+        }
+        prom_doc_free(&kept);
+        prom_doc_free(&skipped);
+    }
+}
+
 static void test_time(void **state) {
     (void)state;
     assert_true(prom_api_parse_time("1970-01-01T00:00:10Z") == 10);
@@ -197,9 +256,10 @@ static void test_time(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),  cmocka_unit_test(test_parse_only),
-        cmocka_unit_test(test_errors), cmocka_unit_test(test_summary),
-        cmocka_unit_test(test_hosts),  cmocka_unit_test(test_time),
+        cmocka_unit_test(test_parse),         cmocka_unit_test(test_parse_only),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_hosts),         cmocka_unit_test(test_time),
+        cmocka_unit_test(test_skipped_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
