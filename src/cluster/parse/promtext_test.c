@@ -2,6 +2,7 @@
 #include "cluster/parse/promtext.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -242,6 +243,44 @@ static void test_skipped_lines(void **state) {
     }
 }
 
+/* Values are the doubles strtod() gives, whichever way they are converted. */
+static void test_values(void **state) {
+    (void)state;
+    static const char *const values[] = {
+        "0",
+        "-0",
+        "+7",
+        "612.5",
+        "0.1",
+        "0.3",
+        "2.675",
+        ".5",
+        "1.",
+        "007",
+        "40000",
+        "123456789012345",
+        "1234567890123456",
+        "999999999999999.9",
+        "0.000000000000001",
+        "9007199254740993",
+        "1e3",
+        "-1.5E-3",
+        "99.99999999999999",
+        "4.35",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+        char line[64];
+        snprintf(line, sizeof line, "a %s\n", values[i]);
+        struct prom_doc doc;
+        char err[100];
+        assert_int_equal(prom_parse(line, strlen(line), &doc, err, sizeof err), 0);
+        assert_int_equal(doc.sample_count, 1);
+        double want = strtod(values[i], NULL);
+        assert_memory_equal(&doc.samples[0].value, &want, sizeof want);
+        prom_doc_free(&doc);
+    }
+}
+
 static void test_time(void **state) {
     (void)state;
     assert_true(prom_api_parse_time("1970-01-01T00:00:10Z") == 10);
@@ -259,7 +298,7 @@ int main(void) {
         cmocka_unit_test(test_parse),         cmocka_unit_test(test_parse_only),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_summary),
         cmocka_unit_test(test_hosts),         cmocka_unit_test(test_time),
-        cmocka_unit_test(test_skipped_lines),
+        cmocka_unit_test(test_skipped_lines), cmocka_unit_test(test_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
