@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/parse/decimal.h"
+
 /* Deeper than any Prometheus answer (4 levels) by far. */
 #define MAX_DEPTH 64
 
@@ -177,7 +179,9 @@ bool jscan_number(struct json_scan *s, double *out) {
     }
     memcpy(copy, start, len);
     copy[len] = '\0';
-    *out = strtod(copy, NULL);
+    if (!decimal_short(copy, out)) {
+        *out = strtod(copy, NULL);
+    }
     return true;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/parse/decimal.h"
 #include "util/xalloc.h"
 
 struct cursor {
@@ -168,40 +169,6 @@ static bool parse_labels(struct cursor *c, const char **why) {
     }
 }
 
-/* A decimal of at most 15 digits and no exponent ("612.5", "-3", "40000"), the most of an
- * exporter's values, converted without strtod(): its digits are an exact integer m below 2^53
- * and the result is m / 10^k with 10^k exact too, one correctly rounded division, the double
- * strtod() gives.  False (nothing converted) for any other token. */
-static bool parse_short_decimal(const char *token, double *out) {
-    static const double powers[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
-    const char *p = token;
-    bool negative = *p == '-';
-    p += *p == '-' || *p == '+';
-    unsigned long long m = 0;
-    unsigned digits = 0, fraction = 0;
-    bool point = false;
-    for (;; p++) {
-        if (*p >= '0' && *p <= '9') {
-            if (++digits > 15) {
-                return false;
-            }
-            m = m * 10 + (unsigned long long)(*p - '0');
-            fraction += point;
-        } else if (*p == '.' && !point) {
-            point = true;
-        } else {
-            break;
-        }
-    }
-    if (*p != '\0' || digits == 0) {
-        return false;
-    }
-    double v = (double)m / powers[fraction];
-    *out = negative ? -v : v;
-    return true;
-}
-
 /* The value token: a float as Go's ParseFloat reads it for Prometheus, incl. NaN and Inf. */
 static bool parse_number(const char *token, double *out) {
     if (strcmp(token, "NaN") == 0) {
@@ -219,7 +186,7 @@ static bool parse_number(const char *token, double *out) {
     if (*token == '\0' || strpbrk(token, "xXnNiI") != NULL) {
         return false; /* no hex floats, no strtod spellings of nan/inf */
     }
-    if (parse_short_decimal(token, out)) {
+    if (decimal_short(token, out)) {
         return true;
     }
     char *end;
