@@ -197,8 +197,9 @@ static bool parse_number(const char *token, double *out) {
 /* Whether token is a number parse_number() accepts, without converting it (strtod() was most of
  * the cost of checking the lines a caller does not keep): Go's decimal float syntax, NaN, Inf. */
 static bool is_number(const char *token) {
-    if (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0 ||
-        strcmp(token, "-Inf") == 0) {
+    if ((token[0] == 'N' || token[0] == 'I' || (token[0] != '\0' && token[1] == 'I')) &&
+        (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0 ||
+         strcmp(token, "-Inf") == 0)) {
         return true;
     }
     const char *p = token;
