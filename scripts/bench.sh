@@ -33,6 +33,7 @@ run sh "$here/bench/monitor/monitor_bench.sh" --metrics "$build" "$seconds"
 run sh "$here/bench/monitor/key_latency.sh" "$build"
 run python3 "$here/bench/exporter/exporter_bench.py" "$build" "$seconds"
 run python3 "$here/bench/cluster/cluster_bench.py" "$build" "$seconds"
+run python3 "$here/bench/cluster/cluster_instructions.py" "$build"
 # The same with a thousand and with four thousand GPU processes (docs/performance.md, "A thousand
 # GPU processes"): h100-8gpu-1000.json and h100-16gpu-4000.json, each with stand-ins of its own
 # (small perl sleepers; 4,000 take about 2 GiB and a minute to start).

@@ -175,7 +175,7 @@ class Generator:
 
     @classmethod
     def build_answer(cls, kind, count, query=''):
-        now = time.time()
+        now = round(time.time(), 3)  # Prometheus's sample times are in milliseconds
         stamp = time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(now)) + '.5Z'
         if kind == 'targets':
             targets = [{'labels': {'instance': f'node{i:04d}:8000', 'job': 'nvitop'},
@@ -187,7 +187,7 @@ class Generator:
         by_host = 'hostname)' in query
         def sample(value):
             if kind == 'range':  # 20 points 30 s apart, as the history's range query asks
-                return {'values': [[now - 30 * k, str(value)] for k in range(19, -1, -1)]}
+                return {'values': [[round(now - 30 * k, 3), str(value)] for k in range(19, -1, -1)]}
             return {'value': [now, str(value)]}
         result = [{'metric': {'instance': f'node{i:04d}:8000', 'job': 'nvitop',
                               **({'hostname': f'node{i:04d}'} if by_host else {}), **labels},

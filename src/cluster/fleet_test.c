@@ -1,5 +1,6 @@
 /* The fleet's users (fleet_users.h), the grouping of rows (group.h) and the table's UTIL HISTORY
  * column (table.h) on hand-made nodes. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -128,11 +129,52 @@ static void test_history_column(void **state) {
     assert_int_equal(w.shown, set);
 }
 
+/* Two nodes saying the same hostname: the first node (in the list's order) that has a twin later
+ * in it, and its first twin, are named; a node without data or without a hostname is none. */
+static void test_same_host(void **state) {
+    (void)state;
+    static const char *const hosts[] = {"c", "b", "", "a", "d", "a", "b", "x", "b"};
+    struct node nodes[ARRAY_SIZE(hosts)];
+    memset(nodes, 0, sizeof nodes);
+    for (size_t i = 0; i < ARRAY_SIZE(hosts); i++) {
+        snprintf(nodes[i].address, sizeof nodes[i].address, "n%zu:9100", i);
+        str_copy(nodes[i].summary.hostname, sizeof nodes[i].summary.hostname, hosts[i]);
+        nodes[i].has_data = true;
+    }
+    char line[512];
+    assert_true(table_same_host(nodes, ARRAY_SIZE(nodes), line, sizeof line));
+    assert_string_equal(line, "n1:9100 and n6:9100 report the same hostname \"b\": one machine "
+                              "listed twice, or exporters started with the same --hostname");
+    nodes[1].has_data = false;
+    assert_true(table_same_host(nodes, ARRAY_SIZE(nodes), line, sizeof line));
+    assert_string_equal(line, "n3:9100 and n5:9100 report the same hostname \"a\": one machine "
+                              "listed twice, or exporters started with the same --hostname");
+    nodes[5].has_data = false;
+    nodes[8].has_data = false;
+    assert_false(table_same_host(nodes, ARRAY_SIZE(nodes), line, sizeof line));
+    assert_string_equal(line, "");
+    assert_false(table_same_host(nodes, 0, line, sizeof line));
+    /* A thousand distinct hostnames, then one twin at the end. */
+    struct node *many = calloc(1000, sizeof *many);
+    assert_non_null(many);
+    for (size_t i = 0; i < 1000; i++) {
+        snprintf(many[i].address, sizeof many[i].address, "n%zu", i);
+        snprintf(many[i].summary.hostname, sizeof many[i].summary.hostname, "node%04zu", i);
+        many[i].has_data = true;
+    }
+    assert_false(table_same_host(many, 1000, line, sizeof line));
+    str_copy(many[999].summary.hostname, sizeof many[999].summary.hostname, "node0500");
+    assert_true(table_same_host(many, 1000, line, sizeof line));
+    assert_non_null(strstr(line, "n500 and n999 report"));
+    free(many);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_users),
         cmocka_unit_test(test_group),
         cmocka_unit_test(test_history_column),
+        cmocka_unit_test(test_same_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -273,8 +273,8 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
             !str_starts_with(s->name, "nvitop_")) {
             continue;
         }
-        const char *host = prom_label_value(doc, s, "hostname");
-        if (host != NULL && out->hostname[0] == '\0') {
+        const char *host = out->hostname[0] == '\0' ? prom_label_value(doc, s, "hostname") : NULL;
+        if (host != NULL) {
             str_copy(out->hostname, sizeof out->hostname, host);
         }
         if (strcmp(s->name, "nvitop_info") == 0) {

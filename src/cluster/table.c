@@ -3,9 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util/text/utf8.h"
+#include "util/xalloc.h"
 
 static void fmt_pct(char *buf, size_t size, double v) {
     if (isnan(v)) {
@@ -209,24 +211,50 @@ void table_header(char *buf, size_t size, const struct table_widths *w) {
     join(buf, size, node, texts, w);
 }
 
+/* A node's hostname and its place in the list, sorted by hostname, then place. */
+struct named {
+    const char *host;
+    size_t index;
+};
+
+static int by_host_then_index(const void *a, const void *b) {
+    const struct named *x = a, *y = b;
+    int cmp = strcmp(x->host, y->host);
+    return cmp != 0 ? cmp : (x->index > y->index) - (x->index < y->index);
+}
+
+/* Sorted rather than compared pair by pair: the screen asks on every draw, and 1,000 nodes are
+ * half a million comparisons. */
 bool table_same_host(const struct node *nodes, size_t count, char *buf, size_t size) {
+    buf[0] = '\0';
+    struct named *named = xcalloc(count + 1, sizeof *named);
+    size_t n = 0;
     for (size_t i = 0; i < count; i++) {
-        const char *host = nodes[i].summary.hostname;
-        if (!nodes[i].has_data || host[0] == '\0') {
-            continue;
-        }
-        for (size_t j = i + 1; j < count; j++) {
-            if (nodes[j].has_data && strcmp(nodes[j].summary.hostname, host) == 0) {
-                snprintf(buf, size,
-                         "%s and %s report the same hostname \"%s\": one machine listed twice, "
-                         "or exporters started with the same --hostname",
-                         nodes[i].address, nodes[j].address, host);
-                return true;
-            }
+        if (nodes[i].has_data && nodes[i].summary.hostname[0] != '\0') {
+            named[n++] = (struct named){nodes[i].summary.hostname, i};
         }
     }
-    buf[0] = '\0';
-    return false;
+    qsort(named, n, sizeof *named, by_host_then_index);
+    /* In each run of one hostname, its first two places; of those, the pair whose first node
+     * comes first in the list. */
+    size_t first = count, second = count;
+    for (size_t k = 1; k < n; k++) {
+        bool starts_run = k == 1 || strcmp(named[k - 2].host, named[k - 1].host) != 0;
+        if (starts_run && strcmp(named[k - 1].host, named[k].host) == 0 &&
+            named[k - 1].index < first) {
+            first = named[k - 1].index;
+            second = named[k].index;
+        }
+    }
+    free(named);
+    if (first == count) {
+        return false;
+    }
+    snprintf(buf, size,
+             "%s and %s report the same hostname \"%s\": one machine listed twice, "
+             "or exporters started with the same --hostname",
+             nodes[first].address, nodes[second].address, nodes[first].summary.hostname);
+    return true;
 }
 
 void table_problem(char *buf, size_t size, const struct node *n) {

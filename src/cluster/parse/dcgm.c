@@ -204,10 +204,17 @@ static void index_text(char *buf, size_t size, const struct device *d) {
     }
 }
 
+/* value with \\, \" and \n escaped: its runs without them appended at once. */
 static void append_escaped(struct strbuf *out, const char *value) {
-    for (const char *c = value; *c != '\0'; c++) {
-        const char *escaped = *c == '\\' ? "\\\\" : *c == '"' ? "\\\"" : *c == '\n' ? "\\n" : NULL;
-        check(escaped != NULL ? strbuf_append_str(out, escaped) : strbuf_append_char(out, *c));
+    for (const char *c = value;;) {
+        size_t run = strcspn(c, "\\\"\n");
+        check(strbuf_append(out, c, run));
+        c += run;
+        if (*c == '\0') {
+            return;
+        }
+        check(strbuf_append_str(out, *c == '\\' ? "\\\\" : *c == '"' ? "\\\"" : "\\n"));
+        c++;
     }
 }
 
@@ -225,15 +232,32 @@ static void append_label(struct strbuf *out, const char *name, const char *value
 /* A value that is not finite is no reading (docs/cluster.md): NaN, which Prometheus text spells
  * so ("%g" would write "-inf", which it does not read). */
 static void append_value(struct strbuf *out, double v) {
-    check(!isfinite(v) ? strbuf_append_str(out, " NaN\n") : strbuf_appendf(out, " %.17g\n", v));
+    if (!isfinite(v)) {
+        check(strbuf_append_str(out, " NaN\n"));
+        return;
+    }
+    /* Most of dcgm-exporter's values are whole numbers (MiB, MHz, C, %, counters): written
+     * without printf's floating-point conversion, the most of a translation's cost. */
+    if (v >= 0 && v < 1e15 && v == floor(v)) {
+        char digits[24], *p = digits + sizeof digits;
+        *--p = '\n';
+        unsigned long long n = (unsigned long long)v;
+        do {
+            *--p = (char)('0' + n % 10);
+            n /= 10;
+        } while (n > 0);
+        *--p = ' ';
+        check(strbuf_append(out, p, (size_t)(digits + sizeof digits - p)));
+        return;
+    }
+    check(strbuf_appendf(out, " %.17g\n", v));
 }
 
-/* name{hostname="...",index="...",devicename="...",uuid="..."} value */
-static void write_series(struct strbuf *out, const char *name, const char *host,
-                         const struct device *d, double v) {
+/* A device's labels, the same in each of its series: {hostname="...",index="...",
+ * devicename="...",uuid="..."} (written once per device). */
+static void device_labels(struct strbuf *out, const char *host, const struct device *d) {
     char index[48];
     index_text(index, sizeof index, d);
-    append(out, name);
     append(out, "{");
     append_label(out, "hostname", host);
     append(out, ",");
@@ -249,6 +273,13 @@ static void write_series(struct strbuf *out, const char *name, const char *host,
     append(out, ",");
     append_label(out, "uuid", d->uuid);
     append(out, "}");
+}
+
+/* name{labels} value */
+static void write_series(struct strbuf *out, const char *name, const struct strbuf *labels,
+                         double v) {
+    append(out, name);
+    check(strbuf_append(out, labels->data, labels->len));
     append_value(out, v);
 }
 
@@ -316,22 +347,25 @@ bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
     append(out, ",");
     append_label(out, "exporter", "dcgm-exporter");
     append(out, "} 1\n");
+    struct strbuf labels = STRBUF_INIT;
     for (size_t i = 0; i < ds.count; i++) {
         struct device *d = &ds.items[i];
         if (!d->mig) {
             fill_from_instances(&ds, d);
         }
+        strbuf_clear(&labels);
+        device_labels(&labels, host, d);
         double total = add(add(d->v[S_FB_USED], d->v[S_FB_FREE]), d->v[S_FB_RESERVED]);
         if (isnan(d->v[S_FB_USED]) || isnan(d->v[S_FB_FREE])) {
             total = NAN; /* the reserved part alone is no total */
         }
-        write_series(out, "gpu_memory_total_MiB", host, d, total);
+        write_series(out, "gpu_memory_total_MiB", &labels, total);
         for (size_t k = 0; k < S_COUNT; k++) {
             if (written[k] != NULL) {
-                write_series(out, written[k], host, d, d->v[k]);
+                write_series(out, written[k], &labels, d->v[k]);
             }
         }
-        write_series(out, "nvitop_health_flags", host, d, health_flags(d->v));
+        write_series(out, "nvitop_health_flags", &labels, health_flags(d->v));
         if (d->pod != NULL) {
             char user[256];
             snprintf(user, sizeof user, "%s%s%s", d->namespace_ != NULL ? d->namespace_ : "",
@@ -346,6 +380,7 @@ bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
             append_value(out, d->v[S_FB_USED]);
         }
     }
+    strbuf_fini(&labels);
     free(ds.items);
     return true;
 }

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/parse/decimal.h"
+
 /* Deeper than any Prometheus answer (4 levels) by far. */
 #define MAX_DEPTH 64
 
@@ -82,7 +84,16 @@ char *jscan_string(struct json_scan *s) {
     if (!jscan_expect(s, '"', "expected a string")) {
         return NULL;
     }
-    char *start = s->p, *out = s->p;
+    char *start = s->p;
+    /* Most strings have no escape: their characters are passed over, not copied onto
+     * themselves, up to the closing quote or the first escape (from which they are decoded). */
+    const char *const end = s->end;
+    char *p = s->p;
+    while (p < end && *p != '"' && *p != '\\' && (unsigned char)*p >= 0x20) {
+        p++;
+    }
+    s->p = p;
+    char *out = p;
     while (s->p < s->end && *s->p != '"') {
         unsigned char c = (unsigned char)*s->p++;
         if (c < 0x20) {
@@ -177,7 +188,9 @@ bool jscan_number(struct json_scan *s, double *out) {
     }
     memcpy(copy, start, len);
     copy[len] = '\0';
-    *out = strtod(copy, NULL);
+    if (!decimal_short(copy, out)) {
+        *out = strtod(copy, NULL);
+    }
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/parse/decimal.h"
 #include "cluster/parse/json_scan.h"
 
 /* An object of string values into labels (others skipped). */
@@ -36,6 +37,9 @@ static bool sample(struct json_scan *s, double *time, double *value) {
     const char *text = jscan_string(s);
     if (text == NULL || !jscan_expect(s, ']', "expected [time, \"value\"]")) {
         return false;
+    }
+    if (decimal_short(text, value)) {
+        return true;
     }
     char *end;
     double v = strtod(text, &end);

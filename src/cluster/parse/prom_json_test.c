@@ -54,6 +54,13 @@ static void test_vector(void **state) {
                        "\"extra\":[-0.5e+3,false]}, \"warnings\":[\"w\"]}\n",
                        &seen, err, sizeof err));
     assert_string_equal(seen.text, "instance=a:1,job=j 3@1.5;u=\xc3\xa9\"x nan@2;");
+    /* Escapes after plain text, between plain runs, at the end; times in milliseconds. */
+    assert_true(vector(
+        "{\"status\":\"success\",\"data\":{\"result\":[{\"metric\":{\"u\":\"ab\\ncd\\t\\u00e9f\","
+        "\"v\":\"plain\",\"w\":\"x\\\\\"},\"value\":[1764234567.125,\"612.5\"]}]}}",
+        &seen, err, sizeof err));
+    assert_string_equal(seen.text, "u=ab\ncd\t\xc3\xa9"
+                                   "f,v=plain,w=x\\ 612.5@1.76423e+09;");
     assert_true(
         vector("{\"status\":\"success\",\"data\":{\"result\":[]}}", &seen, err, sizeof err));
     assert_string_equal(seen.text, "");

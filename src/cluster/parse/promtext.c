@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster/parse/decimal.h"
 #include "util/xalloc.h"
 
 struct cursor {
@@ -21,8 +22,23 @@ struct cursor {
     const void *keep_context;
 };
 
+/* The characters of names, by ASCII code (the rest, from 128, are none): a metric name starts
+ * with [a-zA-Z_:] (NAME_START) and goes on with [a-zA-Z0-9_:] (NAME); a label name is a metric
+ * name without ':' (LABEL).  A table, as names are most of a body's bytes. */
+enum {
+    NAME_START = 1,
+    NAME = 2,
+    LABEL = 4
+};
+static const unsigned char name_class[256] = {
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 6, 6, 6, 6, 6, 6, 6, 6, 6, 6, 3, 0, 0, 0, 0, 0,
+    0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 7,
+    0, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 0, 0, 0, 0, 0,
+};
+
 static bool is_name_start(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':';
+    return (name_class[(unsigned char)c] & NAME_START) != 0;
 }
 
 static void skip_blanks(struct cursor *c) {
@@ -32,18 +48,30 @@ static void skip_blanks(struct cursor *c) {
 }
 
 static bool is_name_char(char c) {
-    return is_name_start(c) || (c >= '0' && c <= '9');
+    return (name_class[(unsigned char)c] & NAME) != 0;
 }
 
-/* A name at the cursor; returns its start or NULL.  The caller terminates it. */
+static bool is_label_char(char c) {
+    return (name_class[(unsigned char)c] & LABEL) != 0;
+}
+
+/* A name at the cursor; returns its start or NULL.  The caller terminates it.  The line ends in
+ * a NUL (at c->end), which is no name character. */
 static char *scan_name(struct cursor *c, bool label) {
-    char *start = c->p;
-    if (c->p >= c->end || !is_name_start(*c->p) || (label && *c->p == ':')) {
+    char *start = c->p, *p = c->p;
+    if (p >= c->end || !is_name_start(*p) || (label && *p == ':')) {
         return NULL;
     }
-    while (c->p < c->end && is_name_char(*c->p) && !(label && *c->p == ':')) {
-        c->p++;
+    if (label) {
+        while (is_label_char(*p)) {
+            p++;
+        }
+    } else {
+        while (is_name_char(*p)) {
+            p++;
+        }
     }
+    c->p = p;
     return start;
 }
 
@@ -158,6 +186,9 @@ static bool parse_number(const char *token, double *out) {
     if (*token == '\0' || strpbrk(token, "xXnNiI") != NULL) {
         return false; /* no hex floats, no strtod spellings of nan/inf */
     }
+    if (decimal_short(token, out)) {
+        return true;
+    }
     char *end;
     *out = strtod(token, &end);
     return *end == '\0';
@@ -166,8 +197,9 @@ static bool parse_number(const char *token, double *out) {
 /* Whether token is a number parse_number() accepts, without converting it (strtod() was most of
  * the cost of checking the lines a caller does not keep): Go's decimal float syntax, NaN, Inf. */
 static bool is_number(const char *token) {
-    if (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0 ||
-        strcmp(token, "-Inf") == 0) {
+    if ((token[0] == 'N' || token[0] == 'I' || (token[0] != '\0' && token[1] == 'I')) &&
+        (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0 ||
+         strcmp(token, "-Inf") == 0)) {
         return true;
     }
     const char *p = token;
@@ -204,6 +236,42 @@ static bool is_number(const char *token) {
     return *p == '\0';
 }
 
+/* Whether the rest of a sample not wanted, from the end of its name at p to the line's end (its
+ * NUL), is a line of the common shape: labels with plain values (no escape, no blank), one blank,
+ * a number, no timestamp.  A line of that shape is valid; any other line (valid or not) is read
+ * again by parse_sample()'s full path, which says what is wrong with it.  This only checks, so
+ * that the three quarters of an exporter's body that a summary does not keep cost a scan. */
+static bool plain_rest_valid(const char *p, const char *end) {
+    if (*p == '{') {
+        p++;
+        while (*p != '}') {
+            if (!is_name_start(*p) || *p == ':') {
+                return false;
+            }
+            while (is_label_char(*p)) {
+                p++;
+            }
+            if (p[0] != '=' || p[1] != '"') {
+                return false;
+            }
+            p += 2;
+            const char *quote = memchr(p, '"', (size_t)(end - p));
+            if (quote == NULL || memchr(p, '\\', (size_t)(quote - p)) != NULL) {
+                return false;
+            }
+            p = quote + 1;
+            if (*p == ',') {
+                p++;
+            } else if (*p != '}') {
+                return false;
+            }
+        }
+        p++;
+    }
+    return *p == ' ' && p + 1 < end && memchr(p + 1, ' ', (size_t)(end - p - 1)) == NULL &&
+           memchr(p + 1, '\t', (size_t)(end - p - 1)) == NULL && is_number(p + 1);
+}
+
 static bool parse_sample(struct cursor *c, const char **why) {
     struct prom_doc *d = c->doc;
     char *name = scan_name(c, false);
@@ -216,6 +284,10 @@ static bool parse_sample(struct cursor *c, const char **why) {
     /* A sample not wanted is still read to its end, so that a broken line is an error wherever
      * it is; its labels are then dropped and it is not kept. */
     bool wanted = c->keep == NULL || c->keep(name, (size_t)(name_end - name), c->keep_context);
+    if (!wanted && plain_rest_valid(name_end, c->end)) {
+        c->p = c->end;
+        return true;
+    }
     size_t first = d->label_count;
     skip_blanks(c);
     if (c->p < c->end && *c->p == '{' && !parse_labels(c, why)) {

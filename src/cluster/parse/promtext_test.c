@@ -2,6 +2,7 @@
 #include "cluster/parse/promtext.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,6 +10,7 @@
 #include "cluster/node.h"
 #include "cluster/prometheus/prom_api.h"
 #include "nvt_cmocka.h"
+#include "util/array.h"
 
 static void test_parse(void **state) {
     (void)state;
@@ -183,6 +185,102 @@ static void test_hosts(void **state) {
     assert_string_equal(err, "cannot read hosts file '/nonexistent/h': No such file or directory");
 }
 
+static bool keep_none(const char *name, size_t len, const void *context) {
+    (void)name, (void)len, (void)context;
+    return false;
+}
+
+/* A line not kept is checked by a quick scan when it has the common shape, and by the full parser
+ * otherwise: either way it is accepted or refused, with the same message, as when it is kept. */
+static void test_skipped_lines(void **state) {
+    (void)state;
+    static const char *const lines[] = {
+        "a 1\n",
+        "a{} 1\n",
+        "a{b=\"1\",} 2\n",
+        "a{b=\"x\\\"y\"} 1\n",
+        "a{b=\"x\"} 1 1700000000\n",
+        "a {b=\"x\"} 1\n",
+        "a{ b = \"x\" } 1\n",
+        "a{b=\"x\"}  1\n",
+        "a{b=\"x\"} NaN\n",
+        "a{b=\"x\"} -Inf\n",
+        "a{b=\"x\"} 1e-3\n",
+        "a{b=\"x\"}\t1\n",
+        "a{b=\"x\"} 1 \n",
+        "a{b=\"x\"} 0x10\n",
+        "a{b=\"x\"} 1 2 3\n",
+        "a{b=\"x\"}\n",
+        "a{b=\"x\"} \n",
+        "a{b=\"x\" c=\"y\"} 1\n",
+        "a{:b=\"x\"} 1\n",
+        "a{b:c=\"x\"} 1\n",
+        "a{1b=\"x\"} 1\n",
+        "a{b=x} 1\n",
+        "a{b=\"x} 1\n",
+        "a{b=\"x\"\n",
+        "a{b=\"x\"},c 1\n",
+        "a{b=\"x\\q\"} 1\n",
+        "a-b 1\n",
+        "a{b=\"x\"}1\n",
+        "a{b=\"\xc3\xa9\"} 1\n",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
+        struct prom_doc kept, skipped;
+        char kept_err[100] = "", skipped_err[100] = "";
+        int kept_rc = prom_parse(lines[i], strlen(lines[i]), &kept, kept_err, sizeof kept_err);
+        int skipped_rc = prom_parse_only(lines[i], strlen(lines[i]), keep_none, NULL, &skipped,
+                                         skipped_err, sizeof skipped_err);
+        print_message("%s", lines[i]);
+        assert_int_equal(skipped_rc, kept_rc);
+        assert_string_equal(skipped_err, kept_err);
+        if (skipped_rc == 0) {
+            assert_int_equal(skipped.sample_count, 0);
+            assert_int_equal(skipped.label_count, 0);
+        }
+        prom_doc_free(&kept);
+        prom_doc_free(&skipped);
+    }
+}
+
+/* Values are the doubles strtod() gives, whichever way they are converted. */
+static void test_values(void **state) {
+    (void)state;
+    static const char *const values[] = {
+        "0",
+        "-0",
+        "+7",
+        "612.5",
+        "0.1",
+        "0.3",
+        "2.675",
+        ".5",
+        "1.",
+        "007",
+        "40000",
+        "123456789012345",
+        "1234567890123456",
+        "999999999999999.9",
+        "0.000000000000001",
+        "9007199254740993",
+        "1e3",
+        "-1.5E-3",
+        "99.99999999999999",
+        "4.35",
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(values); i++) {
+        char line[64];
+        snprintf(line, sizeof line, "a %s\n", values[i]);
+        struct prom_doc doc;
+        char err[100];
+        assert_int_equal(prom_parse(line, strlen(line), &doc, err, sizeof err), 0);
+        assert_int_equal(doc.sample_count, 1);
+        double want = strtod(values[i], NULL);
+        assert_memory_equal(&doc.samples[0].value, &want, sizeof want);
+        prom_doc_free(&doc);
+    }
+}
+
 static void test_time(void **state) {
     (void)state;
     assert_true(prom_api_parse_time("1970-01-01T00:00:10Z") == 10);
@@ -197,9 +295,10 @@ static void test_time(void **state) {
 
 int main(void) {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),  cmocka_unit_test(test_parse_only),
-        cmocka_unit_test(test_errors), cmocka_unit_test(test_summary),
-        cmocka_unit_test(test_hosts),  cmocka_unit_test(test_time),
+        cmocka_unit_test(test_parse),         cmocka_unit_test(test_parse_only),
+        cmocka_unit_test(test_errors),        cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_hosts),         cmocka_unit_test(test_time),
+        cmocka_unit_test(test_skipped_lines), cmocka_unit_test(test_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
