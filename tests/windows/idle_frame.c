@@ -6,9 +6,8 @@
  *
  *   usage: idle_frame.exe   (runs until a key is pressed or its console closes)
  */
-#include <windows.h>
-
 #include <stdio.h>
+#include <windows.h>
 
 int main(void) {
     HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
