@@ -37,21 +37,10 @@ shell=$(tmux_cmd display-message -p -t main '#{pane_pid}')
 monitor=$(child_of "$shell") || fail "no monitor process under the pane's shell"
 check_heap "the first screen"
 
-# clears: how many times the recorded pane was cleared (each whole redraw clears it first).
-clears() {
-    grep -aoF "$(printf '\033[2J')" "$WORK/pane.out" | wc -l
-}
-
-# wait_clears COUNT: poll until the recorded pane was cleared COUNT times.
+# wait_clears COUNT: poll until the recorded pane was cleared COUNT times (each whole redraw
+# clears it first).
 wait_clears() {
-    deadline=$(($(date +%s) + 10))
-    while [ "$(clears)" -lt "$1" ]; do
-        if [ "$(date +%s)" -ge "$deadline" ]; then
-            fail "the screen was not drawn again $1 time(s)"
-            return 1
-        fi
-        sleep 0.05
-    done
+    wait_recorded '\033[2J' "$1" "the screen was not drawn again"
 }
 
 record_pane

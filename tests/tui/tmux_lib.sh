@@ -255,21 +255,27 @@ record_pane() {
     tmux_cmd pipe-pane -t main "cat >>'$WORK/pane.out'"
 }
 
-# smcup_count: how many times the recorded pane was sent into the alternate screen.
-smcup_count() {
-    grep -aoF "$(printf '\033[?1049h')" "$WORK/pane.out" | wc -l
+# recorded_count SEQUENCE: how many times the recorded pane was sent SEQUENCE (printf format).
+recorded_count() {
+    grep -aoF "$(printf "$1")" "$WORK/pane.out" | wc -l
 }
 
-# wait_smcup COUNT: poll until the recorded pane was sent into the alternate screen COUNT times.
-wait_smcup() {
+# wait_recorded SEQUENCE COUNT WHAT: poll until the recorded pane was sent SEQUENCE COUNT times;
+# fail with WHAT after 10 s.
+wait_recorded() {
     deadline=$(($(date +%s) + 10))
-    while [ "$(smcup_count)" -lt "$1" ]; do
+    while [ "$(recorded_count "$1")" -lt "$2" ]; do
         if [ "$(date +%s)" -ge "$deadline" ]; then
-            fail "the pane did not enter the alternate screen $1 time(s)"
+            fail "$3 $2 time(s)"
             return 1
         fi
         sleep 0.05
     done
+}
+
+# wait_smcup COUNT: poll until the recorded pane was sent into the alternate screen COUNT times.
+wait_smcup() {
+    wait_recorded '\033[?1049h' "$1" "the pane did not enter the alternate screen"
 }
 
 # child_of PID: the first process whose parent is PID.
