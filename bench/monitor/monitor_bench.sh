@@ -4,7 +4,8 @@
 # against nvtop measured the same way when one is at hand (NVTOP=/path/to/nvtop, or nvtop on the
 # PATH): CPU time, NVML calls per second (the simulator's call counts) and resident memory, with
 # ratios, in two set-ups: a driver whose PCIe throughput query blocks 20 ms per call and one that
-# answers it at once.  Prints figures; never fails on a time.
+# answers it at once.  The three run at once and are measured over the same window.  Prints
+# figures; never fails on a time.
 #
 #   sh bench/monitor/monitor_bench.sh [BUILD_DIR] [SECONDS]          1 s interval, default 60 s
 #   sh bench/monitor/monitor_bench.sh --soak [BUILD_DIR] [SECONDS]   0.25 s interval, default
@@ -196,16 +197,49 @@ if [ "$mode" = metrics ]; then
     exit 0
 fi
 
-# setup NAME: the monitor, nvtop and the floor one after the other on the scenario as the
-# environment sets it up, and their table.
+# setup NAME: the monitor, nvtop and the floor at once (each program in its own tmux server, the
+# floor a program of its own), measured over the same window, so that the rest of the machine's load
+# weighs on all three alike, then their table.
 setup() {
-    monitor=$(measure monitor "Processes:" "$nvitop" -m --interval "$interval")
+    socket="$socket_base-main"
+    start monitor "Processes:" "$nvitop" -m --interval "$interval"
+    monitor_pid=$pid monitor_started=$started
     nvtop_row=""
     if [ -n "$nvtop" ] && [ -x "$nvtop" ]; then
         # nvtop's -d is in tenths of a second; it shows "PID" once its process list is up.
-        nvtop_row=$(measure nvtop "PID" "$nvtop" -d "$(awk -v i="$interval" 'BEGIN { print i * 10 }')")
+        socket="$socket_base-metrics"
+        start nvtop "PID" "$nvtop" -d "$(awk -v i="$interval" 'BEGIN { print i * 10 }')"
+        nvtop_pid=$pid nvtop_started=$started
+    else
+        nvtop_pid=""
     fi
-    floor_out=$(NVML_SIM_CALLS_FILE="$work/calls-floor" "$floor" "$seconds" "$interval")
+    NVML_SIM_CALLS_FILE="$work/calls-floor" "$floor" "$seconds" "$interval" >"$work/floor.out" &
+    floor_job=$!
+    m0=$(cpu_s "$monitor_pid")
+    if [ -n "${nvtop_pid:-}" ]; then n0=$(cpu_s "$nvtop_pid"); fi
+    sleep "$seconds"
+    m1=$(cpu_s "$monitor_pid")
+    mrss=$(rss_kib "$monitor_pid")
+    if [ -n "${nvtop_pid:-}" ]; then
+        n1=$(cpu_s "$nvtop_pid")
+        nrss=$(rss_kib "$nvtop_pid")
+    fi
+    wait "$floor_job"
+    floor_out=$(cat "$work/floor.out")
+    socket="$socket_base-main" label=monitor pid=$monitor_pid
+    stop
+    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
+    life=$(awk -v a="$monitor_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+    monitor="$m0 $m1 $mrss $(sum_calls "$work/calls-monitor") $life"
+    if [ -n "${nvtop_pid:-}" ]; then
+        socket="$socket_base-metrics" label=nvtop pid=$nvtop_pid
+        stop
+        tmux -L "$socket" kill-server >/dev/null 2>&1 || true
+        life=$(awk -v a="$nvtop_started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
+        nvtop_row="$n0 $n1 $nrss $(sum_calls "$work/calls-nvtop") $life"
+        nvtop_pid=""
+    fi
+    socket=$socket_base
     floor_calls=$(sum_calls "$work/calls-floor")
     # NVT_BENCH_CALLS=DIR keeps each program's call counts by entry point (DIR/calls-*-<latency>).
     if [ -n "${NVT_BENCH_CALLS:-}" ]; then
