@@ -6,16 +6,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zstd.h>
 
 #include "record/codec/patch.h"
 #include "record/file/file_format.h"
 #include "record/file/reader_index.h"
+#include "record/file/zstd_api.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 struct rec_reader {
     struct rec_index index;
+    struct zstd_api zstd;
     ZSTD_DCtx *dctx;
     size_t cached;             /* frame whose message is in cache (and state), or SIZE_MAX */
     struct rec_entry cached_e; /* its entry */
@@ -44,7 +45,10 @@ struct rec_reader *rec_reader_open(const char *path, char *error, size_t error_s
         snprintf(error, error_size, "%s: the recording holds no whole frame", path);
         ok = false;
     }
-    if (ok && (r->dctx = ZSTD_createDCtx()) == NULL) {
+    if (ok && !zstd_api_open(&r->zstd, error, error_size)) {
+        ok = false;
+    }
+    if (ok && (r->dctx = r->zstd.create_dctx()) == NULL) {
         snprintf(error, error_size, "out of memory");
         ok = false;
     }
@@ -60,7 +64,10 @@ void rec_reader_close(struct rec_reader *r) {
         return;
     }
     rec_index_fini(&r->index);
-    ZSTD_freeDCtx(r->dctx);
+    if (r->dctx != NULL) {
+        r->zstd.free_dctx(r->dctx);
+    }
+    zstd_api_close(&r->zstd);
     strbuf_fini(&r->cache);
     strbuf_fini(&r->scratch);
     frame_free(r->state);
@@ -160,15 +167,15 @@ static bool inflate_entry(struct rec_reader *r, const struct rec_entry *e,
         out->data[out->len] = '\0';
         return true;
     }
-    ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_only);
+    r->zstd.dctx_reset(r->dctx, ZSTD_reset_session_only);
     if (e->type != REC_KEYFRAME && prefix != NULL && prefix->len > 0) {
-        ZSTD_DCtx_refPrefix(r->dctx, prefix->data, prefix->len);
+        r->zstd.dctx_ref_prefix(r->dctx, prefix->data, prefix->len);
     }
-    size_t n = ZSTD_decompressDCtx(r->dctx, out->data, e->raw_size, buf + REC_RECORD_HEADER,
-                                   e->payload_size);
-    if (ZSTD_isError(n) || n != e->raw_size) {
+    size_t n = r->zstd.decompress_dctx(r->dctx, out->data, e->raw_size, buf + REC_RECORD_HEADER,
+                                       e->payload_size);
+    if (r->zstd.is_error(n) || n != e->raw_size) {
         snprintf(error, error_size, "%s: the frame at byte %llu cannot be decompressed (%s)", path,
-                 e->offset, ZSTD_isError(n) ? ZSTD_getErrorName(n) : "wrong size");
+                 e->offset, r->zstd.is_error(n) ? r->zstd.get_error_name(n) : "wrong size");
         return false;
     }
     out->len = n;

@@ -14,7 +14,6 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include <nvitop/version.h>
 
@@ -23,6 +22,7 @@
 #include "record/codec/wire.h"
 #include "record/file/file_format.h"
 #include "record/file/scan.h"
+#include "record/file/zstd_api.h"
 #include "util/sys/clock.h"
 #include "util/text/strbuf.h"
 #include "util/xalloc.h"
@@ -42,6 +42,7 @@ struct rec_writer {
     long page;
     unsigned keyframe_every;
     unsigned since_keyframe; /* frames since the last keyframe; keyframe_every forces one */
+    struct zstd_api zstd;
     ZSTD_CCtx *cctx;
     struct frame *previous; /* the last frame written, what the next patch is against */
     struct strbuf current;
@@ -325,14 +326,18 @@ struct rec_writer *rec_writer_open(const char *path, const struct rec_writer_opt
     w->keyframe_every =
         options->keyframe_every != 0 ? options->keyframe_every : REC_KEYFRAME_EVERY_DEFAULT;
     w->since_keyframe = w->keyframe_every;
-    w->cctx = ZSTD_createCCtx();
+    if (!zstd_api_open(&w->zstd, error, error_size)) {
+        errno = ENOENT;
+        goto fail;
+    }
+    w->cctx = w->zstd.create_cctx();
     if (w->cctx == NULL) {
         snprintf(error, error_size, "out of memory");
         errno = ENOMEM;
         goto fail;
     }
-    ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel,
-                           options->level != 0 ? options->level : 3);
+    w->zstd.cctx_set_parameter(w->cctx, ZSTD_c_compressionLevel,
+                               options->level != 0 ? options->level : 3);
     if (!write_segment(w)) {
         int err = errno;
         snprintf(error, error_size, "cannot write %s: %s", path, strerror(err));
@@ -358,16 +363,16 @@ fail : {
 /* zstd-compress src into the writer's buffer, with prefix (may be empty) as dictionary. */
 static size_t compress(struct rec_writer *w, const struct strbuf *src,
                        const struct strbuf *prefix) {
-    size_t bound = ZSTD_compressBound(src->len);
+    size_t bound = w->zstd.compress_bound(src->len);
     if (w->compressed_cap < bound) {
         w->compressed = xrealloc(w->compressed, bound);
         w->compressed_cap = bound;
     }
-    ZSTD_CCtx_reset(w->cctx, ZSTD_reset_session_only);
+    w->zstd.cctx_reset(w->cctx, ZSTD_reset_session_only);
     if (prefix != NULL && prefix->len > 0) {
-        ZSTD_CCtx_refPrefix(w->cctx, prefix->data, prefix->len);
+        w->zstd.cctx_ref_prefix(w->cctx, prefix->data, prefix->len);
     }
-    return ZSTD_compress2(w->cctx, w->compressed, bound, src->data, src->len);
+    return w->zstd.compress2(w->cctx, w->compressed, bound, src->data, src->len);
 }
 
 /* A patch against the previous frame; false when the frame needs a keyframe instead. */
@@ -391,8 +396,8 @@ static bool append_keyframe(struct rec_writer *w, const struct nvt_snapshot *sna
         return false;
     }
     size_t n = compress(w, &w->current, NULL);
-    if (ZSTD_isError(n)) {
-        snprintf(error, error_size, "cannot compress a frame: %s", ZSTD_getErrorName(n));
+    if (w->zstd.is_error(n)) {
+        snprintf(error, error_size, "cannot compress a frame: %s", w->zstd.get_error_name(n));
         return false;
     }
     if (!write_record(w, REC_KEYFRAME, 0, snap->timestamp, w->compressed, n, w->current.len)) {
@@ -502,7 +507,10 @@ void rec_writer_close(struct rec_writer *w) {
         (void)!ftruncate(w->fd, (off_t)w->size);
     }
     close(w->fd);
-    ZSTD_freeCCtx(w->cctx);
+    if (w->cctx != NULL) {
+        w->zstd.free_cctx(w->cctx);
+    }
+    zstd_api_close(&w->zstd);
     frame_free(w->previous);
     strbuf_fini(&w->current);
     strbuf_fini(&w->last_patch);
