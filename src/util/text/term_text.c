@@ -9,12 +9,28 @@ bool term_cp_printable(uint32_t cp) {
     return cp >= 0x20 && cp != 0x7F && !(cp >= 0x80 && cp <= 0x9F) && cp != UTF8_INVALID;
 }
 
+/* A well-formed three-byte sequence at s (len bytes left): U+0800 to U+FFFF without surrogates,
+ * all printable.  Box rules, blocks and Braille, the bulk of a frame after ASCII, take this path
+ * rather than the general decoder. */
+static bool three_byte_ok(const unsigned char *s, size_t len) {
+    if (len < 3 || s[0] < 0xE0 || s[0] > 0xEF || (s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80) {
+        return false;
+    }
+    /* E0 80-9F would be overlong, ED A0-BF a surrogate. */
+    return (s[0] != 0xE0 || s[1] >= 0xA0) && (s[0] != 0xED || s[1] < 0xA0);
+}
+
 bool term_text_safe(const char *text, size_t len) {
+    const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     while (i < len) {
-        unsigned char c = (unsigned char)text[i];
+        unsigned char c = s[i];
         if (c >= 0x20 && c < 0x7F) {
             i++; /* the common case: printable ASCII */
+            continue;
+        }
+        if (three_byte_ok(s + i, len - i)) {
+            i += 3;
             continue;
         }
         uint32_t cp;

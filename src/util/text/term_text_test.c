@@ -32,9 +32,26 @@ static void test_clean(void **state) {
     expect("", "");
 }
 
+/* Three-byte sequences, which term_text_safe() takes on a path of its own: box rules, blocks and
+ * Braille pass; overlong forms, surrogates and truncated ones do not. */
+static void test_three_bytes(void **state) {
+    (void)state;
+    expect("\xe2\x94\x80\xe2\x94\x80\xe2\x96\x88\xe2\xa3\xbf\xef\xbf\xbd",
+           "\xe2\x94\x80\xe2\x94\x80\xe2\x96\x88\xe2\xa3\xbf\xef\xbf\xbd");
+    expect("\xe0\xa0\x80|\xed\x9f\xbf|\xee\x80\x80", "\xe0\xa0\x80|\xed\x9f\xbf|\xee\x80\x80");
+    expect("\xe0\x80\xaf", "???");     /* overlong '/' */
+    expect("\xe0\x9f\xbf", "???");     /* overlong U+07FF */
+    expect("\xed\xa0\x80", "???");     /* a surrogate */
+    expect("\xed\xbf\xbf", "???");     /* another */
+    expect("\xe2\x94", "??");           /* truncated */
+    expect("\xe2\x94\x1b[2J", "???[2J"); /* an escape inside */
+    expect("\xe2\x28\xa1", "?(?");
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clean),
+        cmocka_unit_test(test_three_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
