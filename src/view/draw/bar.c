@@ -63,29 +63,30 @@ static void percent_texts(double value, char *fraction, size_t fsize, char *whol
     }
 }
 
-/* Append "<bar> <text>" padded with spaces to width cells. */
-static bool add_pair(struct strbuf *out, const char *bar, const char *text, long width) {
-    long cells = cells_of(bar) + 1 + cells_of(text);
+/* Append "<bar> <text>" padded with spaces to width cells; the bar is bar_cells wide. */
+static bool add_pair(struct strbuf *out, const char *bar, long bar_cells, const char *text,
+                     long width) {
+    long cells = bar_cells + 1 + cells_of(text);
     return strbuf_append_str(out, bar) && strbuf_append_char(out, ' ') &&
            strbuf_append_str(out, text) && add_repeat(out, " ", width - cells);
 }
 
-static bool finish(struct strbuf *out, const char *bar, const char *text, const char *extra,
-                   const char *blank, bool swap, long width) {
+static bool finish(struct strbuf *out, const char *bar, long bar_cells, const char *text,
+                   const char *extra, const char *blank, bool swap, long width) {
     if (extra[0] != '\0') {
-        long full = cells_of(bar) + 1 + cells_of(text) + 1 + cells_of(blank) + cells_of(extra);
+        long full = bar_cells + 1 + cells_of(text) + 1 + cells_of(blank) + cells_of(extra);
         if (full <= width) {
             const char *shown = swap ? extra : text;
             const char *tail = swap ? text : extra;
             long left = width - cells_of(blank) - cells_of(tail) - 1;
-            return add_pair(out, bar, shown, left) && strbuf_append_char(out, ' ') &&
+            return add_pair(out, bar, bar_cells, shown, left) && strbuf_append_char(out, ' ') &&
                    strbuf_append_str(out, blank) && strbuf_append_str(out, tail);
         }
-        if (swap && cells_of(bar) + 1 + cells_of(extra) <= width) {
-            return add_pair(out, bar, extra, width);
+        if (swap && bar_cells + 1 + cells_of(extra) <= width) {
+            return add_pair(out, bar, bar_cells, extra, width);
         }
     }
-    return add_pair(out, bar, text, width);
+    return add_pair(out, bar, bar_cells, text, width);
 }
 
 bool view_bar(struct strbuf *out, const char *prefix, struct view_percent percent, size_t width,
@@ -97,28 +98,33 @@ bool view_bar(struct strbuf *out, const char *prefix, struct view_percent percen
 
     struct strbuf bar = STRBUF_INIT;
     char text[64];
+    /* The bar's cells are counted as it grows (a bar is hundreds of bytes of blocks). */
+    long cells = cells_of(prefix) + 2;
     bool ok = strbuf_append_str(&bar, prefix) && strbuf_append(&bar, ": ", 2);
     if (ok && isfinite(percent.value)) {
         double fraction = fmin(fmax(percent.value / 100.0, 0.0), 1.0);
-        double eighths = nvt_round_half_even(8.0 * (double)(w - cells_of(bar.data) - 4) * fraction);
+        double eighths = nvt_round_half_even(8.0 * (double)(w - cells - 4) * fraction);
         long total = eighths < 1.0 ? 1 : (long)eighths;
         ok = add_repeat(&bar, "█", total / 8) && strbuf_append_str(&bar, partial_blocks[total % 8]);
+        cells += total / 8 + (total % 8 != 0);
         char fraction_text[64];
         char whole_text[64];
         percent_texts(percent.value, fraction_text, sizeof(fraction_text), whole_text,
                       sizeof(whole_text));
-        bool fits = cells_of(strbuf_cstr(&bar)) + 1 + cells_of(fraction_text) <= w;
+        bool fits = cells + 1 + cells_of(fraction_text) <= w;
         str_copy(text, sizeof(text), !percent.integral && fits ? fraction_text : whole_text);
     } else if (ok) {
         str_copy(text, sizeof(text), "N/A");
         if (extra[0] != '\0' && strstr(extra, "N/A") == NULL && swap &&
-            cells_of(bar.data) + cells_of(extra) + 2 <= w) {
+            cells + cells_of(extra) + 2 <= w) {
             str_copy(text, sizeof(text), extra);
             extra = "";
         }
-        ok = add_repeat(&bar, "░", w - cells_of(bar.data) - cells_of(text) - 1);
+        long blanks = w - cells - cells_of(text) - 1;
+        ok = add_repeat(&bar, "░", blanks);
+        cells += blanks > 0 ? blanks : 0;
     }
-    ok = ok && finish(out, strbuf_cstr(&bar), text, extra, blank, swap, w);
+    ok = ok && finish(out, strbuf_cstr(&bar), cells, text, extra, blank, swap, w);
     strbuf_fini(&bar);
     return ok;
 }
