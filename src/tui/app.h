@@ -192,8 +192,9 @@ void app_update_sample_flags(struct tui_app *app);
  * changed since the last call (false: nothing to hand over).  On the main screen, with an order
  * and filters that need no per-refresh host value of the rows off screen (natural, PID, user;
  * nvitop's other orders break ties by %CPU), those are the rows on screen and a screen's worth
- * above and below, the selected and the tagged processes; elsewhere, and while --record writes
- * the snapshots, all (*all set, *pids NULL).  *pids stays valid until the next call.  *urgent
+ * above and below, the selected and the tagged processes; the help screen keeps what the screen
+ * below asked for; elsewhere, and while --record writes the snapshots, all (*all set, *pids
+ * NULL).  *pids stays valid until the next call.  *urgent
  * tells that a row on screen has no fresh reading yet: the sampler should read at once.  Aborts
  * through the program's allocator hook when out of memory.
  */

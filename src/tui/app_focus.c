@@ -14,7 +14,7 @@ static bool needs_all(const struct tui_app *app) {
     if (app->screen != APP_SCREEN_MAIN || app->hide_processes || app->proc_snap == NULL ||
         !app->table_built || app->config->recorder != NULL ||
         app->view.process_filter.user_count > 0) {
-        return true; /* other screens, a recording, the user filter (kept users may be stale) */
+        return true; /* the other screens, a recording, the user filter (kept users may be old) */
     }
     /* The order, and for the others the %CPU that breaks their ties, must come from now. */
     return app->order != VIEW_SORT_NATURAL && app->order != VIEW_SORT_PID &&
@@ -72,6 +72,9 @@ static uint32_t *collect(const struct tui_app *app, const struct app_focus *sent
 bool app_take_focus(struct tui_app *app, const uint32_t **pids, size_t *count, bool *all,
                     bool *urgent) {
     struct app_focus *sent = &app->focus;
+    if (app->screen == APP_SCREEN_HELP) {
+        return false; /* it shows no process: what the screen below asked for stays */
+    }
     if (needs_all(app)) {
         if (sent->all) {
             return false;
