@@ -84,6 +84,24 @@ NVT_API nvt_status nvt_snapshot_take_of(nvt_context *ctx, unsigned flags,
                                         nvt_device *const *devices, size_t device_count,
                                         struct nvt_snapshot **out);
 
+/*
+ * Limit the /proc reading of the GPU processes in this context's snapshots to pids (count of
+ * them, copied; duplicates are ignored) until the next call; pids NULL (count 0) reads every
+ * process again, the default.  For a monitor that shows a few rows of many processes: a snapshot
+ * reads the files of those in the set, and of those it never read, as ever; a process outside the
+ * set that a snapshot of this context read before keeps that reading, without a file read: its
+ * status (NVT_HOST_OK), uids, user, name and command line, create time and memory are those of
+ * the last reading, its running time is counted from its create time, and its cpu_percent, state,
+ * ppid and num_threads are N/A (cpu_percent is never N/A in a reading of a live process: that
+ * marks a kept one).  A process's next reading measures its CPU percentage since its last one,
+ * however old.  Host processes the context's other calls read (nvt_device_processes(),
+ * nvt_host_process_read()) are always read.  Keep the set to what needs fresh values: an exited
+ * process outside it is seen when it leaves the driver's list, not as NVT_HOST_GONE.  Fails for
+ * NVT_ERR_INVALID_ARGUMENT (ctx NULL, pids NULL with count > 0) and NVT_ERR_NO_MEMORY (the
+ * earlier set then stays).  Uses the context: one thread at a time.
+ */
+NVT_API nvt_status nvt_snapshot_focus(nvt_context *ctx, const uint32_t *pids, size_t count);
+
 /* Free a snapshot (nvt_free() does the same).  Accepts NULL.  Any thread, once. */
 NVT_API void nvt_snapshot_free(struct nvt_snapshot *snapshot);
 

@@ -131,6 +131,7 @@ void nvt_close(nvt_context *ctx) {
         host_close(ctx->host);
     }
     free(ctx->cuda_library_path);
+    free(ctx->focus_pids);
     free(ctx);
 }
 

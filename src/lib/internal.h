@@ -40,10 +40,18 @@ struct nvt_context {
     nvt_device **devices;    /* system.device_count physical devices */
     char *cuda_library_path; /* NULL: the default search; "": CUDA path disabled */
     bool cuda_absent;        /* a child found no CUDA driver library: do not fork again */
+    /* nvt_snapshot_focus(): while focus_set, the pids (sorted, distinct) whose /proc files the
+     * snapshots read; the other GPU processes keep their last reading. */
+    bool focus_set;
+    uint32_t *focus_pids;
+    size_t focus_count;
 };
 
 /* The host back-end of a context (never NULL for an open context). */
 struct host_ctx *context_host(nvt_context *ctx);
+
+/* Does a snapshot of ctx read the /proc files of this GPU process (nvt_snapshot_focus())? */
+bool context_reads_process(const nvt_context *ctx, uint32_t pid);
 
 /* Every fact of *info N/A (strings empty), handle_status NVT_OK, with its place in the tree. */
 void device_info_init_na(struct nvt_device_info *info, uint32_t index, uint32_t mig_index,

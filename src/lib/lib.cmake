@@ -39,6 +39,7 @@ set(NVT_LIB_SOURCES
     device_lookup.c
     free.c
     snapshot.c
+    snapshot_focus.c
     snapshot_pack.c
     snapshot_subset.c
     status.c

@@ -199,7 +199,8 @@ static int compare_u32(const void *a, const void *b) {
     return (x > y) - (x < y);
 }
 
-/* Host data of each distinct pid, read once, sorted by pid for the packer's lookup. */
+/* Host data of each distinct pid, read once (or kept, outside the focus), sorted by pid for the
+ * packer's lookup. */
 static nvt_status sample_host_processes(struct pass *pass) {
     if (pass->process_count == 0) {
         host_generation_end(pass->ctx->host); /* processes that exited age out all the same */
@@ -226,7 +227,11 @@ static nvt_status sample_host_processes(struct pass *pass) {
     }
     nvt_status status = NVT_OK;
     for (size_t i = 0; i < distinct && status == NVT_OK; i++) {
-        status = host_process_read(pass->ctx->host, pids[i], &pass->hosts[i]);
+        bool kept = !context_reads_process(pass->ctx, pids[i]) &&
+                    host_process_keep(pass->ctx->host, pids[i], &pass->hosts[i]);
+        if (!kept) {
+            status = host_process_read(pass->ctx->host, pids[i], &pass->hosts[i]);
+        }
         if (status == NVT_OK) {
             pass->hosts[i].pub.pid = pids[i];
             pass->host_count++;

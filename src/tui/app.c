@@ -48,6 +48,7 @@ bool app_init(struct tui_app *app, const struct tui_config *config) {
     app->graph_height = settings.graph_height;
     app_update_sample_flags(app); /* as tui.c's first schedule: nothing drawn yet */
     app->host_offset = -1;
+    app->focus.all = true; /* as the sampler starts */
     selection_init(&app->selection);
     app->screen = APP_SCREEN_MAIN;
     app->stack[0].screen = APP_SCREEN_MAIN;
@@ -81,6 +82,7 @@ void app_fini(struct tui_app *app) {
     fini_histories(&app->histories);
     selection_fini(&app->selection);
     free(app->row_y);
+    free(app->focus.pids);
     memset(app, 0, sizeof(*app));
 }
 

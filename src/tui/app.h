@@ -78,6 +78,14 @@ struct app_watch {
     unsigned generation; /* readings carry it back; incremented by every change */
 };
 
+/* The GPU processes whose /proc files the sampler reads (nvt_snapshot_focus()), as last handed
+ * to the source: all, or the sorted pids (app_focus.c). */
+struct app_focus {
+    bool all;
+    uint32_t *pids;
+    size_t count;
+};
+
 /* Panel layout of the main screen, recomputed before every draw. */
 struct app_layout {
     bool device_compact;
@@ -137,6 +145,7 @@ struct tui_app {
     unsigned sample_flags;
     unsigned sample_slow_flags; /* instead of NVT_SAMPLE_DEVICES_FAST every 5 s */
     unsigned sample_process_flags;
+    struct app_focus focus;
     enum view_sort_order order;
     bool reverse;
     struct selection selection;
@@ -177,6 +186,20 @@ void app_save_settings(struct tui_app *app);
 /* Recompute sample_flags, sample_slow_flags and sample_process_flags from what the last draw
  * showed. */
 void app_update_sample_flags(struct tui_app *app);
+
+/*
+ * After a draw: the GPU processes whose host values the sampler must read from now on, when that
+ * changed since the last call (false: nothing to hand over).  On the main screen, with an order
+ * and filters that need no per-refresh host value of the rows off screen (natural, PID, user;
+ * nvitop's other orders break ties by %CPU), those are the rows on screen and a screen's worth
+ * above and below, the selected and the tagged processes; the help screen keeps what the screen
+ * below asked for; elsewhere, and while --record writes the snapshots, all (*all set, *pids
+ * NULL).  *pids stays valid until the next call.  *urgent
+ * tells that a row on screen has no fresh reading yet: the sampler should read at once.  Aborts
+ * through the program's allocator hook when out of memory.
+ */
+bool app_take_focus(struct tui_app *app, const uint32_t **pids, size_t *count, bool *all,
+                    bool *urgent);
 
 /* Take a new snapshot (ownership passes to the app): it replaces the newest snapshot, when it
  * has processes (NVT_SAMPLE_PROCESSES) the process snapshot, whose table and selection are then

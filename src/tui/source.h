@@ -44,6 +44,9 @@ struct tui_source_ops {
     void (*set_flags)(void *impl, unsigned flags, unsigned slow_flags, unsigned process_flags);
     /* Take a snapshot with processes now (the refresh keys). */
     void (*refresh)(void *impl);
+    /* Read /proc only for these GPU processes from now on (sampler_set_focus(); pids NULL: all),
+     * at once when urgent.  NULL for a source that reads nothing (a recording). */
+    void (*focus)(void *impl, const uint32_t *pids, size_t count, bool urgent);
     /* Watch one process for the metrics screen (sampler.h, sampler_watch); NULL stops. */
     void (*watch)(void *impl, const struct watch_target *target, unsigned generation);
     /* The oldest reading of the watched process not yet taken; false when none. */

@@ -156,6 +156,17 @@ static void update_source_flags(const struct tui_app *app, const struct tui_sour
     source->ops->set_flags(source->impl, sent->flags, sent->slow_flags, sent->process_flags);
 }
 
+/* Hand the source the processes the screen needs read, when that changed (app_take_focus). */
+static void update_source_focus(struct tui_app *app, const struct tui_source *source) {
+    const uint32_t *pids = NULL;
+    size_t count = 0;
+    bool all = false;
+    bool urgent = false;
+    if (source->ops->focus != NULL && app_take_focus(app, &pids, &count, &all, &urgent)) {
+        source->ops->focus(source->impl, all ? NULL : pids, count, urgent);
+    }
+}
+
 static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tui_source *source,
                      const struct sampler_schedule *schedule) {
     bool dirty = true;
@@ -210,6 +221,7 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tu
             dirty = false;
             last_draw = now;
             update_source_flags(app, source, &sent);
+            update_source_focus(app, source);
         }
         int fds[3];
         size_t nfds = term_poll_fds(fds, 2);

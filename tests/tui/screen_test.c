@@ -469,6 +469,65 @@ static void test_sampler_identity_check(void **state) {
     sampler_stop(sampler);
 }
 
+/* What the sampler is asked to read /proc for (app_take_focus()), with the 1,000 processes of
+ * h100-8gpu-1000.json: on the main screen in the natural order the rows within a screen of the
+ * window (and the selected process), and scrolling far brings rows that were not in it (urgent);
+ * every process sorted by %CPU; the help screen changes nothing; back in the natural order, the
+ * rows again. */
+static void test_sample_focus(void **state) {
+    struct fixture *f = *state;
+    const uint32_t *pids = NULL;
+    size_t count = 0;
+    bool all = true;
+    bool urgent = true;
+    char path[4096];
+    snprintf(path, sizeof(path), "%s/h100-8gpu-1000.json", getenv("NVT_SCENARIO_DIR"));
+    setenv("NVML_SIM_SCENARIO", path, 1);
+    app_set_snapshot(&f->app, take_snapshot(), 2.0);
+    tt_use_workstation();
+    draw(f, 60, 120);
+    size_t rows = f->app.table.count;
+    assert_int_equal(rows, 1000);
+    assert_true(app_take_focus(&f->app, &pids, &count, &all, &urgent));
+    assert_false(all);
+    assert_false(urgent); /* every process was read until now */
+    assert_true(count > 0 && count < rows);
+    for (size_t i = 1; i < count; i++) {
+        assert_true(pids[i - 1] < pids[i]);
+    }
+    draw(f, 60, 120);
+    assert_false(app_take_focus(&f->app, &pids, &count, &all, &urgent)); /* nothing changed */
+
+    press(f, TUI_KEY_END); /* the last row selected, the bottom of the table shown */
+    draw(f, 60, 120);
+    assert_true(app_take_focus(&f->app, &pids, &count, &all, &urgent));
+    assert_false(all);
+    assert_true(urgent);
+    uint32_t last = f->app.table.rows[rows - 1].process->pid;
+    bool has_last = false;
+    for (size_t i = 0; i < count; i++) {
+        has_last = has_last || pids[i] == last;
+    }
+    assert_true(has_last);
+
+    press(f, 'o');
+    press(f, 'c');
+    draw(f, 60, 120);
+    assert_true(app_take_focus(&f->app, &pids, &count, &all, &urgent));
+    assert_true(all);
+    assert_true(urgent);
+    assert_null(pids);
+    press(f, 'h');
+    draw(f, 60, 120);
+    assert_false(app_take_focus(&f->app, &pids, &count, &all, &urgent));
+    press(f, 'q');
+    press(f, 'o');
+    press(f, 'n');
+    draw(f, 60, 120);
+    assert_true(app_take_focus(&f->app, &pids, &count, &all, &urgent));
+    assert_false(all);
+}
+
 int main(void) {
     setlocale(LC_ALL, "C.UTF-8");
     tt_use_workstation();
@@ -483,6 +542,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_readonly_and_signal_box, setup, teardown),
         cmocka_unit_test_setup_teardown(test_environ_identity, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tree_screen, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sample_focus, setup, teardown),
         cmocka_unit_test(test_sampler_identity_check),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

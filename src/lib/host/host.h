@@ -79,6 +79,16 @@ struct host_process {
  */
 nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_process *out);
 void host_process_fini(struct host_process *process);
+
+/*
+ * The last reading of pid in this pass without reading /proc (nvt_snapshot_focus()): its
+ * identity's strings and uids, its create and running time, its resident memory as last read;
+ * cpu_percent, state, ppid and num_threads N/A.  The reading is kept for the next passes as if
+ * read in this one, and the next host_process_read() measures the CPU percentage against it.
+ * Returns false, with *out untouched, when there is no such reading (the caller reads the process
+ * instead).  The back-ends other than Linux keep none.
+ */
+bool host_process_keep(struct host_ctx *host, uint32_t pid, struct host_process *out);
 void host_generation_end(struct host_ctx *host);
 
 /* Physical memory total (bytes) from the last host_sample() or a fresh read; NVT_NA_U64. */

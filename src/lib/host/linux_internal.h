@@ -233,6 +233,11 @@ struct pid_cache_entry *pid_cache_find_pid(struct pid_cache *cache, uint32_t pid
  * caller may take the entry's identity (setting the field to NULL). */
 struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid, uint64_t start_ticks);
 
+/* The reading of pid (with its identity, whatever its start time) moved into the current
+ * generation unchanged, so that it outlives the next rotation like one read in this pass; NULL
+ * when there is none with an identity (or out of memory, the reading then forgotten). */
+struct pid_cache_entry *pid_cache_carry(struct pid_cache *cache, uint32_t pid);
+
 /* Record a reading in the current generation; the cache takes entry->identity (and frees it when
  * the entry is replaced or forgotten).  Returns false when out of memory, the identity freed. */
 bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry);

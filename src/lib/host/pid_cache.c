@@ -180,6 +180,23 @@ struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid,
     return hit != NULL && hit->start_ticks == start_ticks ? hit : NULL;
 }
 
+struct pid_cache_entry *pid_cache_carry(struct pid_cache *cache, uint32_t pid) {
+    struct pid_cache_entry *hit = table_find(&cache->current, pid);
+    if (hit != NULL) {
+        return hit;
+    }
+    hit = table_find(&cache->previous, pid);
+    if (hit == NULL || hit->identity == NULL) {
+        return NULL;
+    }
+    struct pid_cache_entry entry = *hit;
+    hit->identity = NULL; /* the current generation's from now on */
+    if (!pid_cache_store(cache, &entry)) {
+        return NULL;
+    }
+    return table_find(&cache->current, pid);
+}
+
 bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry) {
     struct pid_table *table = &cache->current;
     if ((table->count + 1) * 2 > table->capacity && !table_grow(cache, table)) {

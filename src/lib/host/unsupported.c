@@ -50,6 +50,13 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
     return NVT_OK;
 }
 
+bool host_process_keep(struct host_ctx *host, uint32_t pid, struct host_process *out) {
+    (void)host;
+    (void)pid;
+    (void)out;
+    return false;
+}
+
 void host_process_fini(struct host_process *process) {
     (void)process;
 }

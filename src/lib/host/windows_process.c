@@ -399,6 +399,13 @@ void host_process_fini(struct host_process *process) {
     }
 }
 
+bool host_process_keep(struct host_ctx *host, uint32_t pid, struct host_process *out) {
+    (void)host;
+    (void)pid;
+    (void)out;
+    return false; /* no reading is carried here: every process is read */
+}
+
 void host_generation_end(struct host_ctx *host) {
     if (host == NULL) {
         return;

@@ -61,6 +61,11 @@ struct sampler {
     bool slow_now;           /* slow_flags gained bits: a snapshot with the slow fields now */
     bool resample_slow;      /* the next snapshot must carry the slow fields */
     bool resample_processes; /* the next snapshot must carry processes */
+    bool processes_now;      /* a snapshot with processes now (a new focus), not the slow fields */
+    bool focus_changed;      /* next_focus is new: the thread hands it to the context */
+    bool next_focus_all;
+    uint32_t *next_focus; /* owned; NULL with next_focus_all */
+    size_t next_focus_count;
     struct nvt_snapshot *pending;
     struct tree_hosts *pending_tree; /* the tree view's processes of pending, or NULL */
     bool watching;
@@ -93,6 +98,7 @@ static void destroy(struct sampler *sampler) {
     nvt_close(sampler->tree_ctx);
     watch_queue_clear(&sampler->watch_queue);
     free(sampler->signal_targets);
+    free(sampler->next_focus);
     related_cache_fini(&sampler->ancestors);
     close(sampler->pipe_fds[0]);
     close(sampler->pipe_fds[1]);
@@ -199,8 +205,26 @@ static struct tree_hosts *read_tree(struct sampler *sampler, const struct nvt_sn
     return tree_hosts_read(sampler->tree_ctx, snap);
 }
 
+/* Hand a new focus (sampler_set_focus) to the context; out of memory, every process is read. */
+static void apply_focus(struct sampler *sampler) {
+    pthread_mutex_lock(&sampler->lock);
+    bool changed = sampler->focus_changed;
+    bool all = sampler->next_focus_all;
+    uint32_t *pids = sampler->next_focus;
+    size_t count = sampler->next_focus_count;
+    sampler->focus_changed = false;
+    sampler->next_focus = NULL;
+    pthread_mutex_unlock(&sampler->lock);
+    if (changed && sampler->recorder == NULL &&
+        nvt_snapshot_focus(sampler->ctx, all ? NULL : pids, all ? 0 : count) != NVT_OK) {
+        nvt_snapshot_focus(sampler->ctx, NULL, 0);
+    }
+    free(pids);
+}
+
 static void take_snapshot(struct sampler *sampler, bool with_processes, bool with_slow) {
     struct nvt_snapshot *snap = NULL;
+    apply_focus(sampler);
     unsigned process_flags = sampler->process_flags & ~(unsigned)TREE_HOSTS_FLAG;
     unsigned flags = sampler->flags | (with_processes ? process_flags : 0U);
     if (with_slow) {
@@ -324,15 +348,18 @@ static void *sampler_main(void *arg) {
             pthread_mutex_lock(&sampler->lock);
             continue;
         }
-        if (sampler->refresh || sampler->slow_now || now >= next_due) {
-            bool with_processes =
-                sampler->refresh || sampler->resample_processes || now >= next_processes;
+        if (sampler->refresh || sampler->slow_now || sampler->processes_now || now >= next_due) {
+            bool with_processes = sampler->refresh || sampler->resample_processes ||
+                                  sampler->processes_now || now >= next_processes;
             bool with_slow =
                 sampler->refresh || sampler->slow_now || sampler->resample_slow || now >= next_slow;
+            /* Only for a new focus: the cadence of the others stays. */
+            bool off_cadence = now < next_due && !sampler->refresh && !sampler->slow_now;
             sampler->refresh = false;
             sampler->slow_now = false;
             sampler->resample_slow = false;
             sampler->resample_processes = false;
+            sampler->processes_now = false;
             pthread_mutex_unlock(&sampler->lock);
             if (with_processes) {
                 /* Half a period of slack keeps the two cadences in step. */
@@ -344,7 +371,7 @@ static void *sampler_main(void *arg) {
             take_snapshot(sampler, with_processes, with_slow);
             /* A fixed cadence: the time spent sampling is not added to the period, but a stall
              * longer than a period does not cause a burst of catch-up samples. */
-            next_due += sampler->period_ns;
+            next_due += off_cadence ? 0 : sampler->period_ns;
             now = clock_monotonic_ns();
             if (next_due <= now) {
                 next_due = now + sampler->period_ns;
@@ -532,6 +559,25 @@ void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned slow_fl
     sampler->flags_changed = true;
     sampler->refresh = sampler->refresh || more_processes;
     sampler->slow_now = sampler->slow_now || more_slow;
+    pthread_cond_signal(&sampler->wake);
+    pthread_mutex_unlock(&sampler->lock);
+}
+
+void sampler_set_focus(struct sampler *sampler, const uint32_t *pids, size_t count, bool urgent) {
+    uint32_t *copy = NULL;
+    if (pids != NULL) {
+        copy = calloc(count + 1, sizeof(*copy));
+        if (copy != NULL && count > 0) {
+            memcpy(copy, pids, count * sizeof(*copy));
+        }
+    }
+    pthread_mutex_lock(&sampler->lock);
+    free(sampler->next_focus);
+    sampler->next_focus = copy;
+    sampler->next_focus_all = copy == NULL; /* out of memory: read every process */
+    sampler->next_focus_count = copy != NULL ? count : 0;
+    sampler->focus_changed = true;
+    sampler->processes_now = sampler->processes_now || urgent;
     pthread_cond_signal(&sampler->wake);
     pthread_mutex_unlock(&sampler->lock);
 }

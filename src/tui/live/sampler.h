@@ -97,6 +97,14 @@ struct nvt_snapshot *sampler_take_tree(struct sampler *sampler, struct tree_host
 void sampler_set_flags(struct sampler *sampler, unsigned flags, unsigned slow_flags,
                        unsigned process_flags);
 
+/*
+ * Read /proc only for these GPU processes (copied) from the next snapshot on, the others keeping
+ * their last reading (nvt_snapshot_focus()); pids NULL reads all again.  urgent: a snapshot with
+ * processes is taken at once (rows scrolled into view must show fresh values at the next frame).
+ * Ignored while a recording is written (it needs every process).
+ */
+void sampler_set_focus(struct sampler *sampler, const uint32_t *pids, size_t count, bool urgent);
+
 /* Take a snapshot with processes now instead of at the next tick (the refresh keys). */
 void sampler_refresh(struct sampler *sampler);
 

@@ -57,6 +57,10 @@ static void live_refresh(void *impl) {
     sampler_refresh(((struct live *)impl)->sampler);
 }
 
+static void live_focus(void *impl, const uint32_t *pids, size_t count, bool urgent) {
+    sampler_set_focus(((struct live *)impl)->sampler, pids, count, urgent);
+}
+
 static void live_watch(void *impl, const struct watch_target *target, unsigned generation) {
     sampler_watch(((struct live *)impl)->sampler, target, generation);
 }
@@ -170,6 +174,7 @@ static const struct tui_source_ops live_ops = {
     .snapshot_free = nvt_snapshot_free,
     .set_flags = live_set_flags,
     .refresh = live_refresh,
+    .focus = live_focus,
     .watch = live_watch,
     .take_watch = live_take_watch,
     .parent_map = live_parent_map,
