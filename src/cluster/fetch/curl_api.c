@@ -2,11 +2,12 @@
 #include "cluster/fetch/curl_api.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "util/sys/dl.h"
+#include "util/array.h"
+#include "util/sys/dl_table.h"
 
 /* Every entry point the cluster code calls, with where its address goes.  curl_multi_poll is the
  * newest (7.66, 2019); an older library is refused as a whole rather than failing later. */
@@ -30,15 +31,17 @@
     X(multi_info_read, "curl_multi_info_read")                                                     \
     X(multi_cleanup, "curl_multi_cleanup")
 
-static const char *library_path(void) {
-    const char *env = secure_getenv(CURL_API_ENV_LIBRARY);
-    return env != NULL && env[0] != '\0' ? env : CURL_API_SONAME;
-}
+#define ENTRY(field, name)                                                                         \
+    {name, offsetof(struct curl_api, field), sizeof(((struct curl_api *)0)->field)},
+static const struct dl_entry entries[] = {CURL_SYMBOLS(ENTRY)};
+#undef ENTRY
 
-static bool fail(struct curl_api *api, char *error, size_t size, const char *what) {
+static bool fail(struct curl_api *api, char *error, size_t size, const char *missing,
+                 const char *what) {
     snprintf(error, size,
-             "--hosts and --prometheus need libcurl (%s%s): install the libcurl4 package", what,
-             library_path());
+             "--hosts and --prometheus need libcurl (%s%s%s%s): install the libcurl4 package",
+             missing != NULL ? "no " : "", missing != NULL ? missing : "", what,
+             dl_library_path(CURL_API_ENV_LIBRARY, CURL_API_SONAME));
     if (api->dl != NULL) {
         dlclose(api->dl);
     }
@@ -48,19 +51,14 @@ static bool fail(struct curl_api *api, char *error, size_t size, const char *wha
 
 bool curl_api_open(struct curl_api *api, char *error, size_t size) {
     memset(api, 0, sizeof *api);
-    /* RTLD_LOCAL: its symbols (and OpenSSL's) stay out of the global namespace. */
-    api->dl = dlopen(library_path(), RTLD_NOW | RTLD_LOCAL);
+    const char *missing = NULL;
+    api->dl = dl_open_table(dl_library_path(CURL_API_ENV_LIBRARY, CURL_API_SONAME), entries,
+                            ARRAY_SIZE(entries), api, &missing);
     if (api->dl == NULL) {
-        return fail(api, error, size, "");
+        return fail(api, error, size, missing, missing != NULL ? " in " : "");
     }
-#define LOOK_UP(field, name)                                                                       \
-    if (!dl_function(api->dl, name, &api->field, sizeof api->field)) {                             \
-        return fail(api, error, size, "no " name " in ");                                          \
-    }
-    CURL_SYMBOLS(LOOK_UP)
-#undef LOOK_UP
     if (api->global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
-        return fail(api, error, size, "curl_global_init failed in ");
+        return fail(api, error, size, NULL, "curl_global_init failed in ");
     }
     return true;
 }

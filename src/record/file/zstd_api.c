@@ -2,11 +2,12 @@
 #include "record/file/zstd_api.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
-#include "util/sys/dl.h"
+#include "util/array.h"
+#include "util/sys/dl_table.h"
 
 /* Every entry point the recorder and the reader call, with where its address goes.  The newest,
  * ZSTD_CCtx_refPrefix and ZSTD_compress2, came with libzstd 1.4.0 (2019); an older library is
@@ -27,33 +28,23 @@
     X(is_error, "ZSTD_isError")                                                                    \
     X(get_error_name, "ZSTD_getErrorName")
 
-static const char *library_path(void) {
-    const char *env = secure_getenv(ZSTD_API_ENV_LIBRARY);
-    return env != NULL && env[0] != '\0' ? env : ZSTD_API_SONAME;
-}
-
-static bool fail(struct zstd_api *api, char *error, size_t size, const char *what) {
-    snprintf(error, size, "recordings need libzstd (%s%s): install the libzstd1 package", what,
-             library_path());
-    if (api->dl != NULL) {
-        dlclose(api->dl);
-    }
-    memset(api, 0, sizeof *api);
-    return false;
-}
+#define ENTRY(field, name)                                                                         \
+    {name, offsetof(struct zstd_api, field), sizeof(((struct zstd_api *)0)->field)},
+static const struct dl_entry entries[] = {ZSTD_SYMBOLS(ENTRY)};
+#undef ENTRY
 
 bool zstd_api_open(struct zstd_api *api, char *error, size_t size) {
     memset(api, 0, sizeof *api);
-    api->dl = dlopen(library_path(), RTLD_NOW | RTLD_LOCAL);
+    const char *path = dl_library_path(ZSTD_API_ENV_LIBRARY, ZSTD_API_SONAME);
+    const char *missing = NULL;
+    api->dl = dl_open_table(path, entries, ARRAY_SIZE(entries), api, &missing);
     if (api->dl == NULL) {
-        return fail(api, error, size, "");
+        snprintf(error, size, "recordings need libzstd (%s%s%s%s): install the libzstd1 package",
+                 missing != NULL ? "no " : "", missing != NULL ? missing : "",
+                 missing != NULL ? " in " : "", path);
+        memset(api, 0, sizeof *api);
+        return false;
     }
-#define LOOK_UP(field, name)                                                                       \
-    if (!dl_function(api->dl, name, &api->field, sizeof api->field)) {                             \
-        return fail(api, error, size, "no " name " in ");                                          \
-    }
-    ZSTD_SYMBOLS(LOOK_UP)
-#undef LOOK_UP
     return true;
 }
 

@@ -16,7 +16,7 @@
 
 /* The soname opened (ABI 1, every libzstd since 1.0); NVITOP_LIBZSTD_LIBRARY may name another
  * file (not for set-user-id programs), as NVITOP_LIBCURL_LIBRARY does for libcurl. */
-#define ZSTD_API_SONAME "libzstd.so.1"
+#define ZSTD_API_SONAME      "libzstd.so.1"
 #define ZSTD_API_ENV_LIBRARY "NVITOP_LIBZSTD_LIBRARY"
 
 struct zstd_api {

@@ -39,11 +39,11 @@ static void test_three_bytes(void **state) {
     expect("\xe2\x94\x80\xe2\x94\x80\xe2\x96\x88\xe2\xa3\xbf\xef\xbf\xbd",
            "\xe2\x94\x80\xe2\x94\x80\xe2\x96\x88\xe2\xa3\xbf\xef\xbf\xbd");
     expect("\xe0\xa0\x80|\xed\x9f\xbf|\xee\x80\x80", "\xe0\xa0\x80|\xed\x9f\xbf|\xee\x80\x80");
-    expect("\xe0\x80\xaf", "???");     /* overlong '/' */
-    expect("\xe0\x9f\xbf", "???");     /* overlong U+07FF */
-    expect("\xed\xa0\x80", "???");     /* a surrogate */
-    expect("\xed\xbf\xbf", "???");     /* another */
-    expect("\xe2\x94", "??");           /* truncated */
+    expect("\xe0\x80\xaf", "???");       /* overlong '/' */
+    expect("\xe0\x9f\xbf", "???");       /* overlong U+07FF */
+    expect("\xed\xa0\x80", "???");       /* a surrogate */
+    expect("\xed\xbf\xbf", "???");       /* another */
+    expect("\xe2\x94", "??");            /* truncated */
     expect("\xe2\x94\x1b[2J", "???[2J"); /* an escape inside */
     expect("\xe2\x28\xa1", "?(?");
 }
