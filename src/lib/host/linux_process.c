@@ -1,8 +1,10 @@
-/* One process from /proc/<pid>/{stat,status,cmdline}, read through one directory descriptor so
- * that every file belongs to the same process even if its pid is recycled meanwhile.  A process
- * read in the last two passes, whose status and cmdline are younger than host->identity_ttl_s, is
- * read from its stat file alone: the pid cache keeps the rest, keyed by pid and start time, with
- * the strings made from it (process_strings.c), which every reading shares. */
+/* One process from /proc/<pid>/{stat,status,cmdline}, every file of the same process even if its
+ * pid is recycled meanwhile (read_new_process() says how).  A process read in the last two passes,
+ * whose status and cmdline are younger than host->identity_ttl_s, is read from its stat file
+ * alone: the pid cache keeps the rest, keyed by pid and start time, with the strings made from it
+ * (process_strings.c), which every reading shares.  The resident set is status's VmRSS, psutil's
+ * figure (statm's), so statm is read only for a process whose status has none, or when stat's
+ * count moved between readings of status. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -108,17 +110,26 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     return pid_cache_store(&host->pids, &entry);
 }
 
-/* The resident set as psutil reads it (statm), in place of stat's count, remembered with that
- * count in the identity. */
-static void take_statm(struct process_identity *identity, const char *statm,
-                       struct proc_pid_stat *st) {
+/* The resident set as psutil reads it (statm's second field) in place of stat's count, remembered
+ * with that count in the identity: from statm's text when given (not NULL), else from the
+ * identity's status (VmRSS, the same figure in KiB).  Nothing changes where neither has it. */
+static void take_resident(const struct host_ctx *host, struct process_identity *identity,
+                          const char *statm, struct proc_pid_stat *st) {
     uint64_t resident = 0;
-    if (proc_parse_pid_statm_resident(statm, &resident)) {
-        identity->have_statm = true;
-        identity->stat_rss_pages = st->rss_pages;
-        identity->statm_resident = resident;
-        st->rss_pages = resident;
+    uint64_t page_kib = (uint64_t)host->page_size / 1024;
+    if (statm != NULL) {
+        if (!proc_parse_pid_statm_resident(statm, &resident)) {
+            return;
+        }
+    } else if (identity->status.has_rss && page_kib > 0) {
+        resident = identity->status.rss_kib / page_kib;
+    } else {
+        return;
     }
+    identity->have_resident = true;
+    identity->stat_rss_pages = st->rss_pages;
+    identity->resident_pages = resident;
+    st->rss_pages = resident;
 }
 
 /* How long this process's status and cmdline are used: HOST_IDENTITY_TTL_S spread over half to
@@ -211,11 +222,11 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
     return ok;
 }
 
-/* The owner of the process directory, for the user name of a process we may not read. */
-static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd,
-                       const char *name) {
+/* The owner of the process (of its open file fd, or of its directory name when fd is -1), for
+ * the user name of a process we may not read. */
+static void fill_owner(struct host_ctx *host, struct host_process *p, int fd, const char *name) {
     struct stat sb;
-    int err = dir_fd >= 0 ? fstat(dir_fd, &sb) : fstatat(host->root_fd, name, &sb, 0);
+    int err = fd >= 0 ? fstat(fd, &sb) : fstatat(host->root_fd, name, &sb, 0);
     if (err != 0) {
         return;
     }
@@ -239,7 +250,7 @@ static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, 
     int err = pid_cache_read_kept_alloc(&host->pids, status_fd, dir_fd, path, STATUS_CAP,
                                         &status_text, &len);
     if (err != 0) {
-        process_identity_close_kept(&host->pids, cmdline_fd);
+        process_identity_close_text(&host->pids, cmdline_fd);
         return err;
     }
     char *cmdline = NULL;
@@ -262,8 +273,8 @@ static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, 
         identity->cmdline_fd = *cmdline_fd;
         *status_fd = -1;
         *cmdline_fd = -1;
-        identity->have_statm = false;
-        identity->statm_resident = 0;
+        identity->have_resident = false;
+        identity->resident_pages = 0;
         identity->stat_rss_pages = 0;
         identity->comm[0] = '\0';
         identity->strings = NULL;
@@ -275,8 +286,8 @@ static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, 
         identity->cmdline[cmdline_len] = '\0';
     } else {
         err = err == 0 ? ENOMEM : err;
-        process_identity_close_kept(&host->pids, status_fd);
-        process_identity_close_kept(&host->pids, cmdline_fd);
+        process_identity_close_text(&host->pids, status_fd);
+        process_identity_close_text(&host->pids, cmdline_fd);
     }
     free(status_text);
     free(cmdline);
@@ -284,34 +295,75 @@ static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, 
     return err;
 }
 
-static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir_fd,
-                                    struct host_process *out) {
-    char stat_buf[STAT_BUF_SIZE];
-    struct process_identity *identity = NULL;
-    int err = file_read_into(dir_fd, "stat", stat_buf, sizeof(stat_buf), NULL);
-    if (err == 0 || err == EFBIG) {
-        int status_fd = -1;
-        int cmdline_fd = -1;
-        err = read_identity(host, dir_fd, "", &status_fd, &cmdline_fd, &identity);
+/* A process whose stat file could not be opened (err): gone, outside our PID namespace, or not
+ * ours to read (then its owner is still shown); name is its directory's. */
+static void fill_unopened(struct host_ctx *host, const char *name, int err,
+                          struct host_process *out) {
+    enum nvt_host_status status = host_status_of_errno(err);
+    if (status == NVT_HOST_GONE && host_in_nested_pid_namespace(host)) {
+        status = NVT_HOST_NOT_IN_NAMESPACE;
     }
-    if (err == ENOMEM) {
-        return NVT_ERR_NO_MEMORY;
+    out->pub.status = status;
+    if (status == NVT_HOST_NO_PERMISSION) {
+        fill_owner(host, out, -1, name);
     }
-    if (err != 0) {
-        init_process(out, pid, host_status_of_errno(err));
-        if (out->pub.status == NVT_HOST_NO_PERMISSION) {
-            fill_owner(host, out, dir_fd, NULL);
-        }
+}
+
+/*
+ * A process not read lately, or one whose identity changed: its stat file is opened first and read
+ * last, and status and cmdline (and statm, for a status without VmRSS) are read by path in
+ * between.  A file of /proc/<pid>/ stays bound to the process its pid named when it was opened,
+ * and reading it fails (ESRCH) once that process has exited, even if the pid names another one by
+ * then: a process holds its pid until it is reaped, so stat read last shows that the pid named it
+ * throughout, and every file opened in between by path was its own.  That is the directory
+ * descriptor's guarantee without opening the directory (one open and one close fewer a process).
+ * The stat descriptor is kept for the next reading within the pid cache's budget.
+ */
+static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const char *name,
+                                   struct host_process *out) {
+    char path[32];
+    snprintf(path, sizeof(path), "%s/stat", name);
+    int stat_fd = openat(host->root_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (stat_fd < 0) {
+        fill_unopened(host, name, errno, out);
         return NVT_OK;
     }
+    char prefix[16];
+    snprintf(prefix, sizeof(prefix), "%s/", name);
+    int status_fd = -1;
+    int cmdline_fd = -1;
+    struct process_identity *identity = NULL;
+    int err = read_identity(host, host->root_fd, prefix, &status_fd, &cmdline_fd, &identity);
+    char statm_buf[STATM_BUF_SIZE];
+    bool statm_ok = false;
+    if (err == 0 && !identity->status.has_rss) {
+        snprintf(path, sizeof(path), "%s/statm", name);
+        statm_ok = file_read_into(host->root_fd, path, statm_buf, sizeof(statm_buf), NULL) == 0;
+    }
+    char stat_buf[STAT_BUF_SIZE];
+    if (err == 0) {
+        err = file_reread_into(stat_fd, stat_buf, sizeof(stat_buf), NULL);
+        err = err == EFBIG ? 0 : err;
+        if (err != 0) {
+            process_identity_free(&host->pids, identity);
+        }
+    }
+    if (err != 0) {
+        if (err != ENOMEM) {
+            init_process(out, pid, host_status_of_errno(err));
+            if (out->pub.status == NVT_HOST_NO_PERMISSION) {
+                fill_owner(host, out, stat_fd, NULL);
+            }
+        }
+        close(stat_fd);
+        return err == ENOMEM ? NVT_ERR_NO_MEMORY : NVT_OK;
+    }
+    pid_cache_keep(&host->pids, &identity->stat_fd, stat_fd);
     struct proc_pid_stat st;
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
     if (stat_ok) {
         memcpy(identity->comm, st.comm, sizeof(identity->comm));
-        char statm_buf[STATM_BUF_SIZE];
-        if (file_read_into(dir_fd, "statm", statm_buf, sizeof(statm_buf), NULL) == 0) {
-            take_statm(identity, statm_buf, &st);
-        }
+        take_resident(host, identity, statm_ok ? statm_buf : NULL, &st);
     }
     bool ok = fill_process(host, out, &st, stat_ok, identity);
     set_strings(out);
@@ -352,8 +404,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     if (err != 0 && err != EFBIG) {
         /* Gone (or no longer ours to read): its other files go with its stat. */
         process_identity_close_kept(&host->pids, &known->identity->statm_fd);
-        process_identity_close_kept(&host->pids, &known->identity->status_fd);
-        process_identity_close_kept(&host->pids, &known->identity->cmdline_fd);
+        process_identity_close_text(&host->pids, &known->identity->status_fd);
+        process_identity_close_text(&host->pids, &known->identity->cmdline_fd);
     }
     struct proc_pid_stat st;
     /* A new process under the same pid or an exec (another name): read all. */
@@ -364,7 +416,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     struct process_identity *identity = known->identity;
     if (!(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid))) {
         /* The same process (its stat just said so), its status and cmdline due: only those two
-         * are read again; its kept files and statm reading go to the new identity. */
+         * are read again, and its resident set from that status; its kept files (and its last
+         * resident set, for a status without one) go to the new identity. */
         struct process_identity *fresh = NULL;
         char prefix[16];
         snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
@@ -374,21 +427,24 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         }
         memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
         process_identity_move_kept(fresh, identity);
-        fresh->have_statm = identity->have_statm;
-        fresh->statm_resident = identity->statm_resident;
+        fresh->have_resident = identity->have_resident;
+        fresh->resident_pages = identity->resident_pages;
         fresh->stat_rss_pages = identity->stat_rss_pages;
         process_identity_free(&host->pids, identity);
         known->identity = fresh;
         identity = fresh;
+        if (fresh->status.has_rss) {
+            take_resident(host, fresh, NULL, &st);
+        }
     }
     known->identity = NULL;
     char statm_buf[STATM_BUF_SIZE];
-    if (identity->have_statm && identity->stat_rss_pages == st.rss_pages) {
-        /* Unchanged since the last statm reading (see struct process_identity). */
-        st.rss_pages = identity->statm_resident;
+    if (identity->have_resident && identity->stat_rss_pages == st.rss_pages) {
+        /* Unchanged since the last reading (see struct process_identity). */
+        st.rss_pages = identity->resident_pages;
     } else if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) ==
                0) {
-        take_statm(identity, statm_buf, &st);
+        take_resident(host, identity, statm_buf, &st);
     }
     bool ok = fill_process(host, out, &st, true, identity);
     set_strings(out);
@@ -412,23 +468,9 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
     }
     char name[16];
     snprintf(name, sizeof(name), "%" PRIu32, pid);
-    int dir_fd = -1;
-    if (host->root_fd >= 0 && pid != 0) {
-        dir_fd = openat(host->root_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    }
-    if (dir_fd < 0) {
-        int err = host->root_fd >= 0 && pid != 0 ? errno : ENOENT;
-        enum nvt_host_status status = host_status_of_errno(err);
-        if (status == NVT_HOST_GONE && host_in_nested_pid_namespace(host)) {
-            status = NVT_HOST_NOT_IN_NAMESPACE;
-        }
-        out->pub.status = status;
-        if (status == NVT_HOST_NO_PERMISSION) {
-            fill_owner(host, out, -1, name);
-        }
+    if (host->root_fd < 0 || pid == 0) {
+        fill_unopened(host, name, ENOENT, out);
         return NVT_OK;
     }
-    nvt_status st = read_open_process(host, pid, dir_fd, out);
-    close(dir_fd);
-    return st;
+    return read_new_process(host, pid, name, out);
 }

@@ -84,12 +84,19 @@ void process_identity_close_kept(struct pid_cache *cache, int *fd) {
     }
 }
 
+void process_identity_close_text(struct pid_cache *cache, int *fd) {
+    if (*fd >= 0) {
+        process_identity_close_kept(cache, fd);
+        cache->kept_text_fds--;
+    }
+}
+
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity) {
     if (identity != NULL) {
         process_identity_close_kept(cache, &identity->stat_fd);
         process_identity_close_kept(cache, &identity->statm_fd);
-        process_identity_close_kept(cache, &identity->status_fd);
-        process_identity_close_kept(cache, &identity->cmdline_fd);
+        process_identity_close_text(cache, &identity->status_fd);
+        process_identity_close_text(cache, &identity->cmdline_fd);
         process_strings_unref(identity->strings);
     }
     free(identity);
@@ -118,17 +125,18 @@ int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, cons
         }
         *fd = opened;
         cache->kept_fds++;
+        cache->kept_text_fds++;
     }
     char *buf = NULL;
     size_t size = 0;
     int err = file_reread_grow(*fd, cap, &buf, &size, len);
     if (err != 0) {
         free(buf);
-        process_identity_close_kept(cache, fd);
+        process_identity_close_text(cache, fd);
         return err;
     }
-    if (cache->kept_fds > cache->kept_max / 2) {
-        process_identity_close_kept(cache, fd);
+    if (cache->kept_text_fds > cache->kept_max / 2 || cache->kept_fds > cache->kept_max) {
+        process_identity_close_text(cache, fd);
     }
     *out = buf;
     return 0;
@@ -144,6 +152,15 @@ int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char
         cache->kept_fds++;
     }
     return err;
+}
+
+void pid_cache_keep(struct pid_cache *cache, int *fd, int opened) {
+    if (*fd < 0 && cache->kept_fds < cache->kept_max) {
+        *fd = opened;
+        cache->kept_fds++;
+    } else {
+        close(opened);
+    }
 }
 
 void pid_cache_init(struct pid_cache *cache) {

@@ -268,12 +268,35 @@ bool proc_parse_pid_stat(const char *text, struct proc_pid_stat *out) {
     return parse_stat_fields(close + 1, out);
 }
 
+/* The value of a "VmRSS:" line's rest ("   1234 kB"), in KiB; false unless it is in kB. */
+static bool parse_kib(const char *rest, uint64_t *out) {
+    if (parse_u64_field(&rest, out) != 0) {
+        return false;
+    }
+    while (*rest == ' ' || *rest == '\t') {
+        rest++;
+    }
+    return rest[0] == 'k' && rest[1] == 'B';
+}
+
+/* The lines looked for, dispatched on their first letter (status has about fifty-five lines, in
+ * the order Uid, NSpid, VmRSS, Threads among them): a bit each once met. */
+enum {
+    STATUS_UID = 1,
+    STATUS_NSPID = 2,
+    STATUS_RSS = 4,
+    STATUS_THREADS = 8,
+    STATUS_ALL = 15
+};
+
 void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
     memset(out, 0, sizeof(*out));
-    for (const char *p = text; p != NULL && *p != '\0'; p = next_line(p)) {
+    unsigned met = 0;
+    for (const char *p = text; p != NULL && *p != '\0' && met != STATUS_ALL; p = next_line(p)) {
         const char *rest = NULL;
         uint64_t value = 0;
-        if (line_has_key(p, "Uid:", &rest)) {
+        if (*p == 'U' && line_has_key(p, "Uid:", &rest)) {
+            met |= STATUS_UID;
             out->has_uid = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->uid = out->has_uid ? (uint32_t)value : 0;
             uint64_t effective = 0;
@@ -283,14 +306,20 @@ void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
                                saved <= UINT32_MAX;
             out->uid_effective = out->has_uid_all ? (uint32_t)effective : 0;
             out->uid_saved = out->has_uid_all ? (uint32_t)saved : 0;
-        } else if (line_has_key(p, "Threads:", &rest)) {
+        } else if (*p == 'T' && line_has_key(p, "Threads:", &rest)) {
+            met |= STATUS_THREADS;
             out->has_threads = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->threads = out->has_threads ? (uint32_t)value : 0;
-        } else if (line_has_key(p, "NSpid:", &rest)) {
+        } else if (*p == 'N' && line_has_key(p, "NSpid:", &rest)) {
+            met |= STATUS_NSPID;
             out->nspid_count = 0;
             while (parse_u64_field(&rest, &value) == 0 && out->nspid_count < UINT32_MAX) {
                 out->nspid_count++;
             }
+        } else if (*p == 'V' && line_has_key(p, "VmRSS:", &rest)) {
+            met |= STATUS_RSS;
+            out->has_rss = parse_kib(rest, &out->rss_kib);
+            out->rss_kib = out->has_rss ? out->rss_kib : 0;
         }
     }
 }

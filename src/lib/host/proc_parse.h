@@ -81,8 +81,14 @@ struct proc_pid_status {
     bool has_threads;
     uint32_t threads;
     uint32_t nspid_count; /* entries on the NSpid line (PID namespaces the process is in) */
+    /* VmRSS, the resident set in KiB: the same sum of the process's file, anonymous and shared
+     * memory pages as statm's second field (psutil's memory_info().rss), which it is in pages.
+     * Absent for a process without memory of its own (a kernel thread, a zombie). */
+    bool has_rss;
+    uint64_t rss_kib;
 };
 
+/* Parse /proc/<pid>/status; the scan stops once it has met every line it looks for. */
 void proc_parse_pid_status(const char *text, struct proc_pid_status *out);
 
 /*
