@@ -236,28 +236,28 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int fd, co
     set_strings(p);
 }
 
-/* Read status and cmdline into a fresh identity, from dir_fd/<prefix>status and cmdline (prefix
- * "" or "<pid>/"), or again through *status_fd and *cmdline_fd where those are kept (>= 0); the
- * files stay open in the identity while the pid cache's budget allows (*status_fd and *cmdline_fd
- * are then -1).  0, or the errno of the first that failed (then nothing is kept). */
-static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, int *status_fd,
-                         int *cmdline_fd, struct process_identity **out) {
+/* Read status and cmdline into a fresh identity, from <proc root>/<pid>/status and cmdline (dir is
+ * "<pid>/"), or again through *status_fd and *cmdline_fd where those are kept (>= 0); with keep,
+ * the files stay open in the identity while the pid cache's budget allows (*status_fd and
+ * *cmdline_fd are then -1).  0, or the errno of the first that failed (then nothing is kept). */
+static int read_identity(struct host_ctx *host, const char *dir, int *status_fd, int *cmdline_fd,
+                         bool keep, struct process_identity **out) {
     char path[32];
     char *status_text = NULL;
     size_t len = 0;
     *out = NULL;
-    snprintf(path, sizeof(path), "%sstatus", prefix);
-    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, dir_fd, path, STATUS_CAP,
-                                        &status_text, &len);
+    snprintf(path, sizeof(path), "%sstatus", dir);
+    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, host->root_fd, path, STATUS_CAP,
+                                        keep, &status_text, &len);
     if (err != 0) {
         process_identity_close_text(&host->pids, cmdline_fd);
         return err;
     }
     char *cmdline = NULL;
     size_t cmdline_len = 0;
-    snprintf(path, sizeof(path), "%scmdline", prefix);
-    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, dir_fd, path, CMDLINE_CAP, &cmdline,
-                                    &cmdline_len);
+    snprintf(path, sizeof(path), "%scmdline", dir);
+    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, host->root_fd, path, CMDLINE_CAP, keep,
+                                    &cmdline, &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
@@ -328,12 +328,12 @@ static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const ch
         fill_unopened(host, name, errno, out);
         return NVT_OK;
     }
-    char prefix[16];
-    snprintf(prefix, sizeof(prefix), "%s/", name);
+    char dir[16];
+    snprintf(dir, sizeof(dir), "%s/", name);
     int status_fd = -1;
     int cmdline_fd = -1;
     struct process_identity *identity = NULL;
-    int err = read_identity(host, host->root_fd, prefix, &status_fd, &cmdline_fd, &identity);
+    int err = read_identity(host, dir, &status_fd, &cmdline_fd, false, &identity);
     char statm_buf[STATM_BUF_SIZE];
     bool statm_ok = false;
     if (err == 0 && !identity->status.has_rss) {
@@ -358,7 +358,7 @@ static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const ch
         close(stat_fd);
         return err == ENOMEM ? NVT_ERR_NO_MEMORY : NVT_OK;
     }
-    pid_cache_keep(&host->pids, &identity->stat_fd, stat_fd);
+    close(stat_fd);
     struct proc_pid_stat st;
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
     if (stat_ok) {
@@ -421,7 +421,7 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         struct process_identity *fresh = NULL;
         char prefix[16];
         snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
-        if (read_identity(host, host->root_fd, prefix, &identity->status_fd, &identity->cmdline_fd,
+        if (read_identity(host, prefix, &identity->status_fd, &identity->cmdline_fd, true,
                           &fresh) != 0) {
             return false;
         }

@@ -117,7 +117,7 @@ void process_identity_move_kept(struct process_identity *to, struct process_iden
 }
 
 int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
-                              size_t cap, char **out, size_t *len) {
+                              size_t cap, bool keep, char **out, size_t *len) {
     if (*fd < 0) {
         int opened = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
         if (opened < 0) {
@@ -135,7 +135,7 @@ int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, cons
         process_identity_close_text(cache, fd);
         return err;
     }
-    if (cache->kept_text_fds > cache->kept_max / 2 || cache->kept_fds > cache->kept_max) {
+    if (!keep || cache->kept_text_fds > cache->kept_max / 2 || cache->kept_fds > cache->kept_max) {
         process_identity_close_text(cache, fd);
     }
     *out = buf;
@@ -152,15 +152,6 @@ int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char
         cache->kept_fds++;
     }
     return err;
-}
-
-void pid_cache_keep(struct pid_cache *cache, int *fd, int opened) {
-    if (*fd < 0 && cache->kept_fds < cache->kept_max) {
-        *fd = opened;
-        cache->kept_fds++;
-    } else {
-        close(opened);
-    }
 }
 
 void pid_cache_init(struct pid_cache *cache) {
