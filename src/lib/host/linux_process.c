@@ -7,9 +7,7 @@
  * count moved between readings of status. */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +19,7 @@
 #include "linux_internal.h"
 #include "util/sys/clock.h"
 #include "util/sys/file.h"
+#include "util/text/str.h"
 
 #define STAT_BUF_SIZE 4096
 /* Seven numbers of at most 20 digits. */
@@ -30,6 +29,23 @@
 #define CMDLINE_CAP (16u << 20)
 /* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
 #define PF_KTHREAD 0x00200000u
+/* "<pid>/" and a file name in it: the path of a process file under the proc root. */
+#define DIR_SIZE  16
+#define PATH_SIZE 32
+
+/* "<pid>/" into dir (DIR_SIZE bytes), without the cost of parsing a format. */
+static void pid_dir(char *dir, uint32_t pid) {
+    size_t len = str_u64(dir, DIR_SIZE - 1, pid);
+    dir[len] = '/';
+    dir[len + 1] = '\0';
+}
+
+/* dir ("<pid>/") then file into path (PATH_SIZE bytes); path. */
+static const char *dir_file(char *path, const char *dir, const char *file) {
+    str_copy(path, PATH_SIZE, dir);
+    str_append(path, PATH_SIZE, file);
+    return path;
+}
 
 static void set_strings(struct host_process *p) {
     p->pub.user = p->user != NULL ? p->user : "";
@@ -242,22 +258,22 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int fd, co
  * *cmdline_fd are then -1).  0, or the errno of the first that failed (then nothing is kept). */
 static int read_identity(struct host_ctx *host, const char *dir, int *status_fd, int *cmdline_fd,
                          bool keep, struct process_identity **out) {
-    char path[32];
+    char path[PATH_SIZE];
     char *status_text = NULL;
     size_t len = 0;
     *out = NULL;
-    snprintf(path, sizeof(path), "%sstatus", dir);
-    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, host->root_fd, path, STATUS_CAP,
-                                        keep, &status_text, &len);
+    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, host->root_fd,
+                                        dir_file(path, dir, "status"), STATUS_CAP, keep,
+                                        &status_text, &len);
     if (err != 0) {
         process_identity_close_text(&host->pids, cmdline_fd);
         return err;
     }
     char *cmdline = NULL;
     size_t cmdline_len = 0;
-    snprintf(path, sizeof(path), "%scmdline", dir);
-    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, host->root_fd, path, CMDLINE_CAP, keep,
-                                    &cmdline, &cmdline_len);
+    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, host->root_fd,
+                                    dir_file(path, dir, "cmdline"), CMDLINE_CAP, keep, &cmdline,
+                                    &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
@@ -296,8 +312,8 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
 }
 
 /* A process whose stat file could not be opened (err): gone, outside our PID namespace, or not
- * ours to read (then its owner is still shown); name is its directory's. */
-static void fill_unopened(struct host_ctx *host, const char *name, int err,
+ * ours to read (then its owner is still shown); dir is its directory, "<pid>/". */
+static void fill_unopened(struct host_ctx *host, const char *dir, int err,
                           struct host_process *out) {
     enum nvt_host_status status = host_status_of_errno(err);
     if (status == NVT_HOST_GONE && host_in_nested_pid_namespace(host)) {
@@ -305,7 +321,7 @@ static void fill_unopened(struct host_ctx *host, const char *name, int err,
     }
     out->pub.status = status;
     if (status == NVT_HOST_NO_PERMISSION) {
-        fill_owner(host, out, -1, name);
+        fill_owner(host, out, -1, dir);
     }
 }
 
@@ -317,19 +333,19 @@ static void fill_unopened(struct host_ctx *host, const char *name, int err,
  * then: a process holds its pid until it is reaped, so stat read last shows that the pid named it
  * throughout, and every file opened in between by path was its own.  That is the directory
  * descriptor's guarantee without opening the directory (one open and one close fewer a process).
- * The stat descriptor is kept for the next reading within the pid cache's budget.
+ * Nothing is kept open: a process read once (nvitop -1) would hold its files only to close them
+ * all at the end, which costs the kernel more than closing each at once; one read again keeps
+ * them from then on (read_known_process()).
  */
-static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const char *name,
+static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const char *dir,
                                    struct host_process *out) {
-    char path[32];
-    snprintf(path, sizeof(path), "%s/stat", name);
-    int stat_fd = openat(host->root_fd, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    char path[PATH_SIZE];
+    int stat_fd =
+        openat(host->root_fd, dir_file(path, dir, "stat"), O_RDONLY | O_CLOEXEC | O_NOCTTY);
     if (stat_fd < 0) {
-        fill_unopened(host, name, errno, out);
+        fill_unopened(host, dir, errno, out);
         return NVT_OK;
     }
-    char dir[16];
-    snprintf(dir, sizeof(dir), "%s/", name);
     int status_fd = -1;
     int cmdline_fd = -1;
     struct process_identity *identity = NULL;
@@ -337,8 +353,8 @@ static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const ch
     char statm_buf[STATM_BUF_SIZE];
     bool statm_ok = false;
     if (err == 0 && !identity->status.has_rss) {
-        snprintf(path, sizeof(path), "%s/statm", name);
-        statm_ok = file_read_into(host->root_fd, path, statm_buf, sizeof(statm_buf), NULL) == 0;
+        statm_ok = file_read_into(host->root_fd, dir_file(path, dir, "statm"), statm_buf,
+                                  sizeof(statm_buf), NULL) == 0;
     }
     char stat_buf[STAT_BUF_SIZE];
     if (err == 0) {
@@ -386,9 +402,11 @@ static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *
         }
         return err;
     }
-    char path[32];
-    snprintf(path, sizeof(path), "%" PRIu32 "/%s", pid, name);
-    return pid_cache_open_kept(&host->pids, fd, host->root_fd, path, buf, size);
+    char dir[DIR_SIZE];
+    char path[PATH_SIZE];
+    pid_dir(dir, pid);
+    return pid_cache_open_kept(&host->pids, fd, host->root_fd, dir_file(path, dir, name), buf,
+                               size);
 }
 
 /* The steady state: a process read in the last two passes, its identity still fresh, needs only
@@ -419,10 +437,10 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
          * are read again, and its resident set from that status; its kept files (and its last
          * resident set, for a status without one) go to the new identity. */
         struct process_identity *fresh = NULL;
-        char prefix[16];
-        snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
-        if (read_identity(host, prefix, &identity->status_fd, &identity->cmdline_fd, true,
-                          &fresh) != 0) {
+        char dir[DIR_SIZE];
+        pid_dir(dir, pid);
+        if (read_identity(host, dir, &identity->status_fd, &identity->cmdline_fd, true, &fresh) !=
+            0) {
             return false;
         }
         memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
@@ -466,11 +484,11 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
     if (host->root_fd >= 0 && pid != 0 && any_known && read_known_process(host, pid, out, &known)) {
         return known;
     }
-    char name[16];
-    snprintf(name, sizeof(name), "%" PRIu32, pid);
+    char dir[DIR_SIZE];
+    pid_dir(dir, pid);
     if (host->root_fd < 0 || pid == 0) {
-        fill_unopened(host, name, ENOENT, out);
+        fill_unopened(host, dir, ENOENT, out);
         return NVT_OK;
     }
-    return read_new_process(host, pid, name, out);
+    return read_new_process(host, pid, dir, out);
 }
