@@ -219,14 +219,17 @@ void process_identity_move_kept(struct process_identity *to, struct process_iden
 int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
                         size_t size);
 
-/* Read dir_fd/path whole (at most cap bytes) into a fresh NUL-terminated allocation *out of *len
- * bytes and a NUL, or again from its start through *fd when it is kept (>= 0); with keep, an
+/* Read dir_fd/path whole (at most cap bytes) into *out, *len bytes and a NUL: first (first_size
+ * bytes) when it fits there, which most do with one read, else a fresh allocation (the caller
+ * frees *out unless it is first); again from its start through *fd when that is kept (>= 0); with
+ * keep, an
  * opened file (status or cmdline) is kept in *fd while those take at most half the budget (read
  * every few seconds, they leave the other half to stat and statm, read every pass) and the budget
  * is not used up.  0 or an errno value (EFBIG past cap); on failure nothing is allocated and *fd
  * is closed. */
 int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
-                              size_t cap, bool keep, char **out, size_t *len);
+                              size_t cap, bool keep, char *first, size_t first_size, char **out,
+                              size_t *len);
 
 /* Start the cache with the default bounds and the descriptor budget of the soft RLIMIT_NOFILE. */
 void pid_cache_init(struct pid_cache *cache);

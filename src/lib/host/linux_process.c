@@ -25,8 +25,10 @@
 /* Seven numbers of at most 20 digits. */
 #define STATM_BUF_SIZE 160
 #define STATUS_CAP     (64u << 10)
+#define STATUS_GUESS   4096
 /* ARG_MAX-sized command lines exist (a few MiB); anything larger is not a real command line. */
-#define CMDLINE_CAP (16u << 20)
+#define CMDLINE_CAP   (16u << 20)
+#define CMDLINE_GUESS 4096
 /* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
 #define PF_KTHREAD 0x00200000u
 /* "<pid>/" and a file name in it: the path of a process file under the proc root. */
@@ -259,12 +261,15 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int fd, co
 static int read_identity(struct host_ctx *host, const char *dir, int *status_fd, int *cmdline_fd,
                          bool keep, struct process_identity **out) {
     char path[PATH_SIZE];
+    /* Most status files and command lines fit these, read without an allocation. */
+    char status_buf[STATUS_GUESS];
+    char cmdline_buf[CMDLINE_GUESS];
     char *status_text = NULL;
     size_t len = 0;
     *out = NULL;
     int err = pid_cache_read_kept_alloc(&host->pids, status_fd, host->root_fd,
-                                        dir_file(path, dir, "status"), STATUS_CAP, keep,
-                                        &status_text, &len);
+                                        dir_file(path, dir, "status"), STATUS_CAP, keep, status_buf,
+                                        sizeof(status_buf), &status_text, &len);
     if (err != 0) {
         process_identity_close_text(&host->pids, cmdline_fd);
         return err;
@@ -272,8 +277,8 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
     char *cmdline = NULL;
     size_t cmdline_len = 0;
     err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, host->root_fd,
-                                    dir_file(path, dir, "cmdline"), CMDLINE_CAP, keep, &cmdline,
-                                    &cmdline_len);
+                                    dir_file(path, dir, "cmdline"), CMDLINE_CAP, keep, cmdline_buf,
+                                    sizeof(cmdline_buf), &cmdline, &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
@@ -305,8 +310,12 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
         process_identity_close_text(&host->pids, status_fd);
         process_identity_close_text(&host->pids, cmdline_fd);
     }
-    free(status_text);
-    free(cmdline);
+    if (status_text != status_buf) {
+        free(status_text);
+    }
+    if (cmdline != cmdline_buf) {
+        free(cmdline);
+    }
     *out = identity;
     return err;
 }

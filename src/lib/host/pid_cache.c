@@ -117,7 +117,8 @@ void process_identity_move_kept(struct process_identity *to, struct process_iden
 }
 
 int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
-                              size_t cap, bool keep, char **out, size_t *len) {
+                              size_t cap, bool keep, char *first, size_t first_size, char **out,
+                              size_t *len) {
     if (*fd < 0) {
         int opened = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
         if (opened < 0) {
@@ -127,11 +128,20 @@ int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, cons
         cache->kept_fds++;
         cache->kept_text_fds++;
     }
-    char *buf = NULL;
-    size_t size = 0;
-    int err = file_reread_grow(*fd, cap, &buf, &size, len);
+    char *buf = first;
+    int err = first_size > 0 && first_size - 1 <= cap
+                  ? file_reread_into(*fd, first, first_size, len)
+                  : EFBIG;
+    if (err == EFBIG) {
+        /* Longer than first: read again from the start into a buffer that grows. */
+        size_t size = 0;
+        buf = NULL;
+        err = file_reread_grow(*fd, cap, &buf, &size, len);
+    }
     if (err != 0) {
-        free(buf);
+        if (buf != first) {
+            free(buf);
+        }
         process_identity_close_text(cache, fd);
         return err;
     }
