@@ -289,13 +289,28 @@ enum {
     STATUS_ALL = 15
 };
 
+/* line_has_key() for a key of known length, compared in place (status has about fifty-five lines
+ * to try). */
+static bool status_key(const char *p, const char *key, size_t n, const char **rest) {
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != key[i]) {
+            return false;
+        }
+    }
+    if (p[n] != ' ' && p[n] != '\t') {
+        return false;
+    }
+    *rest = p + n;
+    return true;
+}
+
 void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
     memset(out, 0, sizeof(*out));
     unsigned met = 0;
     for (const char *p = text; p != NULL && *p != '\0' && met != STATUS_ALL; p = next_line(p)) {
         const char *rest = NULL;
         uint64_t value = 0;
-        if (*p == 'U' && line_has_key(p, "Uid:", &rest)) {
+        if (*p == 'U' && status_key(p, "Uid:", 4, &rest)) {
             met |= STATUS_UID;
             out->has_uid = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->uid = out->has_uid ? (uint32_t)value : 0;
@@ -306,17 +321,17 @@ void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
                                saved <= UINT32_MAX;
             out->uid_effective = out->has_uid_all ? (uint32_t)effective : 0;
             out->uid_saved = out->has_uid_all ? (uint32_t)saved : 0;
-        } else if (*p == 'T' && line_has_key(p, "Threads:", &rest)) {
+        } else if (*p == 'T' && status_key(p, "Threads:", 8, &rest)) {
             met |= STATUS_THREADS;
             out->has_threads = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->threads = out->has_threads ? (uint32_t)value : 0;
-        } else if (*p == 'N' && line_has_key(p, "NSpid:", &rest)) {
+        } else if (*p == 'N' && status_key(p, "NSpid:", 6, &rest)) {
             met |= STATUS_NSPID;
             out->nspid_count = 0;
             while (parse_u64_field(&rest, &value) == 0 && out->nspid_count < UINT32_MAX) {
                 out->nspid_count++;
             }
-        } else if (*p == 'V' && line_has_key(p, "VmRSS:", &rest)) {
+        } else if (*p == 'V' && status_key(p, "VmRSS:", 6, &rest)) {
             met |= STATUS_RSS;
             out->has_rss = parse_kib(rest, &out->rss_kib);
             out->rss_kib = out->has_rss ? out->rss_kib : 0;
