@@ -23,12 +23,12 @@
 #define HOST_IDENTITY_TTL_S 10.0
 
 /* /proc/<pid>/stat, statm, status and cmdline files are kept open between reads (read again with
- * pread(2) instead of opened and closed each time) up to a budget fixed at host_open(): half the
- * soft RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to
- * the hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
- * unknown; status and cmdline only within half of it.  Past the budget, files are opened each
- * time.  A kept file is closed when its process is forgotten (below), its read fails, or at
- * host_close(). */
+ * pread(2) instead of opened and closed each time), from a process's second reading (a process
+ * read once keeps nothing), up to a budget fixed at host_open(): half the soft RLIMIT_NOFILE then
+ * (the other half is the program's; the programs raise the soft limit to the hard one first), at
+ * most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is unknown; status and cmdline
+ * only within half of it.  Past the budget, files are opened each time.  A kept file is closed when
+ * its process is forgotten (below), its read fails, or at host_close(). */
 #define HOST_KEPT_FDS_MAX     65536
 #define HOST_KEPT_FDS_UNKNOWN 256
 
