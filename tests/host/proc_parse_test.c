@@ -92,6 +92,11 @@ static void test_pid_status(void **state) {
     assert_true(st.has_threads);
     assert_int_equal(st.threads, 12);
     assert_int_equal(st.nspid_count, 3);
+    assert_true(st.has_name);
+    assert_string_equal(st.name, "x");
+    /* Spaces are kept, escapes left as status wrote them. */
+    proc_parse_pid_status("Name:\tWeb Content\\n\nUid:\t1\n", &st);
+    assert_string_equal(st.name, "Web Content\\n");
     /* A set-uid process: real, effective and saved uids differ. */
     proc_parse_pid_status("Uid:\t1000\t0\t1002\t0\n", &st);
     assert_true(st.has_uid_all);

@@ -31,6 +31,8 @@
 #define CMDLINE_GUESS 4096
 /* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
 #define PF_KTHREAD 0x00200000u
+/* No stat count a reading's stat_rss_pages could equal. */
+#define UNPAIRED_RSS UINT64_MAX
 /* "<pid>/" and a file name in it: the path of a process file under the proc root. */
 #define DIR_SIZE  16
 #define PATH_SIZE 32
@@ -342,12 +344,26 @@ static void fill_unopened(struct host_ctx *host, const char *dir, int err,
  * then: a process holds its pid until it is reaped, so stat read last shows that the pid named it
  * throughout, and every file opened in between by path was its own.  That is the directory
  * descriptor's guarantee without opening the directory (one open and one close fewer a process).
- * Nothing is kept open: a process read once (nvitop -1) would hold its files only to close them
- * all at the end, which costs the kernel more than closing each at once; one read again keeps
- * them from then on (read_known_process()).
+ * An exec() between the reads would pair the old program's status and command line with the new
+ * one's stat: status's name is compared with stat's, and a reading where they differ is made
+ * again (read_new_process()).  Nothing is kept open: a process read once (nvitop -1) would hold
+ * its files only to close them all at the end, which costs the kernel more than closing each at
+ * once; one read again keeps them from then on (read_known_process()).  *renamed tells that the
+ * names differed (nothing was filled); on the last try the reading is taken as it is.
  */
-static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const char *dir,
-                                   struct host_process *out) {
+/* How many times a first reading is made while an exec moves under it (read_new_process()). */
+#define NEW_READ_TRIES 3
+
+/* True when status's name (read before stat) is not stat's: the process called exec(), or
+ * renamed itself, between the two reads, so its status and cmdline may be the old program's.  A
+ * name status escaped (a backslash in it) is not compared. */
+static bool renamed_between(const struct proc_pid_status *status, const struct proc_pid_stat *st) {
+    return status->has_name && strchr(status->name, '\\') == NULL &&
+           strcmp(status->name, st->comm) != 0;
+}
+
+static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char *dir, bool last_try,
+                                bool *renamed, struct host_process *out) {
     char path[PATH_SIZE];
     int stat_fd =
         openat(host->root_fd, dir_file(path, dir, "stat"), O_RDONLY | O_CLOEXEC | O_NOCTTY);
@@ -386,9 +402,18 @@ static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const ch
     close(stat_fd);
     struct proc_pid_stat st;
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
+    if (stat_ok && !last_try && renamed_between(&identity->status, &st)) {
+        process_identity_free(&host->pids, identity);
+        *renamed = true;
+        return NVT_OK;
+    }
     if (stat_ok) {
         memcpy(identity->comm, st.comm, sizeof(identity->comm));
         take_resident(host, identity, statm_ok ? statm_buf : NULL, &st);
+        /* Read before stat, the resident set is not paired with stat's count: a process whose
+         * memory grew in between would show the smaller figure for as long as its count then
+         * stays put.  The next reading takes statm's once (see struct process_identity). */
+        identity->stat_rss_pages = UNPAIRED_RSS;
     }
     bool ok = fill_process(host, out, &st, stat_ok, identity);
     set_strings(out);
@@ -399,11 +424,24 @@ static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const ch
     return NVT_OK;
 }
 
+/* read_new_once(), again while the process's name changed between its status and its stat (an
+ * exec in the middle of the reading), at most NEW_READ_TRIES times in all. */
+static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const char *dir,
+                                   struct host_process *out) {
+    for (int tries = 1;; tries++) {
+        bool renamed = false;
+        nvt_status status = read_new_once(host, pid, dir, tries == NEW_READ_TRIES, &renamed, out);
+        if (!renamed) {
+            return status;
+        }
+    }
+}
+
 /* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
- * descriptor *fd, or opened (and kept within the pid cache's descriptor budget).  0 or an
- * errno value; a kept descriptor that failed (the process exited) is closed. */
-static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, char *buf,
-                      size_t size) {
+ * descriptor *fd, or opened (and, with keep, kept within the pid cache's descriptor budget).  0
+ * or an errno value; a kept descriptor that failed (the process exited) is closed. */
+static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, bool keep,
+                      char *buf, size_t size) {
     if (*fd >= 0) {
         int err = file_reread_into(*fd, buf, size, NULL);
         if (err != 0 && err != EFBIG) {
@@ -414,6 +452,9 @@ static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *
     char dir[DIR_SIZE];
     char path[PATH_SIZE];
     pid_dir(dir, pid);
+    if (!keep) {
+        return file_read_into(host->root_fd, dir_file(path, dir, name), buf, size, NULL);
+    }
     return pid_cache_open_kept(&host->pids, fd, host->root_fd, dir_file(path, dir, name), buf,
                                size);
 }
@@ -427,7 +468,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         return false;
     }
     char stat_buf[STAT_BUF_SIZE];
-    int err = read_known(host, pid, &known->identity->stat_fd, "stat", stat_buf, sizeof(stat_buf));
+    int err =
+        read_known(host, pid, &known->identity->stat_fd, "stat", true, stat_buf, sizeof(stat_buf));
     if (err != 0 && err != EFBIG) {
         /* Gone (or no longer ours to read): its other files go with its stat. */
         process_identity_close_kept(&host->pids, &known->identity->statm_fd);
@@ -469,9 +511,14 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     if (identity->have_resident && identity->stat_rss_pages == st.rss_pages) {
         /* Unchanged since the last reading (see struct process_identity). */
         st.rss_pages = identity->resident_pages;
-    } else if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) ==
-               0) {
-        take_resident(host, identity, statm_buf, &st);
+    } else {
+        /* statm is kept open for a process whose memory moves, not read once more to pair a first
+         * reading's figure with stat's count. */
+        bool keep = identity->stat_rss_pages != UNPAIRED_RSS;
+        if (read_known(host, pid, &identity->statm_fd, "statm", keep, statm_buf,
+                       sizeof(statm_buf)) == 0) {
+            take_resident(host, identity, statm_buf, &st);
+        }
     }
     bool ok = fill_process(host, out, &st, true, identity);
     set_strings(out);

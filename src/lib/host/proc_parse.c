@@ -280,14 +280,28 @@ static bool parse_kib(const char *rest, uint64_t *out) {
 }
 
 /* The lines looked for, dispatched on their first letter (status has about fifty-five lines, in
- * the order Uid, NSpid, VmRSS, Threads among them): a bit each once met. */
+ * the order Name, Uid, NSpid, VmRSS, Threads among them): a bit each once met. */
 enum {
     STATUS_UID = 1,
     STATUS_NSPID = 2,
     STATUS_RSS = 4,
     STATUS_THREADS = 8,
-    STATUS_ALL = 15
+    STATUS_NAME = 16,
+    STATUS_ALL = 31
 };
+
+/* The rest of a "Name:" line (after its blanks) into name, cut to fit. */
+static void take_status_name(const char *rest, char *name, size_t size) {
+    while (*rest == ' ' || *rest == '\t') {
+        rest++;
+    }
+    size_t len = 0;
+    while (rest[len] != '\0' && rest[len] != '\n' && len + 1 < size) {
+        len++;
+    }
+    memcpy(name, rest, len);
+    name[len] = '\0';
+}
 
 /* line_has_key() for a key of known length, compared in place (status has about fifty-five lines
  * to try). */
@@ -310,7 +324,11 @@ void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
     for (const char *p = text; p != NULL && *p != '\0' && met != STATUS_ALL; p = next_line(p)) {
         const char *rest = NULL;
         uint64_t value = 0;
-        if (*p == 'U' && status_key(p, "Uid:", 4, &rest)) {
+        if (*p == 'N' && status_key(p, "Name:", 5, &rest)) {
+            met |= STATUS_NAME;
+            out->has_name = true;
+            take_status_name(rest, out->name, sizeof(out->name));
+        } else if (*p == 'U' && status_key(p, "Uid:", 4, &rest)) {
             met |= STATUS_UID;
             out->has_uid = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->uid = out->has_uid ? (uint32_t)value : 0;

@@ -73,6 +73,10 @@ bool proc_parse_pid_statm_resident(const char *text, uint64_t *resident_pages);
 
 /* What /proc/<pid>/status tells; a missing line leaves its has_ flag false. */
 struct proc_pid_status {
+    /* Name: the name stat's comm holds, as status writes it (whitespace and backslashes escaped
+     * with a backslash), cut to fit. */
+    bool has_name;
+    char name[64];
     bool has_uid;
     uint32_t uid;           /* real */
     uint32_t uid_effective; /* valid with has_uid when the line has all its fields */
