@@ -109,8 +109,11 @@ def main():
                 env[key] = value.strip('\'"')
                 pids.append(int(env[key]))
             trace = os.path.join(tmp, 'trace.txt')
+            # LeakSanitizer cannot run under ptrace: a sanitized build checks leaks elsewhere.
+            traced_env = dict(env, ASAN_OPTIONS=(env.get('ASAN_OPTIONS', '') +
+                                                 ':detect_leaks=0').lstrip(':'))
             run = subprocess.run(['strace', '-f', '-qq', '-e', 'trace=open,openat', '-o', trace,
-                                  NVITOP, '-1'], env=env, capture_output=True, text=True,
+                                  NVITOP, '-1'], env=traced_env, capture_output=True, text=True,
                                  timeout=300)
             if run.returncode != 0 and not os.path.exists(trace):
                 print('SKIP: strace could not run nvitop (ptrace not permitted?):',
