@@ -235,6 +235,12 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
     if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
         p->pub.status = NVT_HOST_ZOMBIE;
     }
+    if (identity->cmdline_len == 0 && !kernel_thread) {
+        /* Read in the middle of an exec() (the new name set, the new arguments not yet) or a
+         * zombie: read it again next time rather than show it without a command line for the
+         * identity's lifetime. */
+        identity->read_s = -INFINITY;
+    }
     if (ok && stat_ok) {
         return measure_cpu(host, p, st, identity);
     }
