@@ -13,6 +13,7 @@
 #include "host_fixture.h"
 #include "linux_internal.h"
 #include "nvt_cmocka.h"
+#include "util/array.h"
 
 static int setup(void **state) {
     char root[1024];
@@ -383,6 +384,72 @@ static void test_identity_strings_are_shared(void **state) {
     fixture_remove(dir);
 }
 
+/* The resident set psutil reports: status's VmRSS where it has one (statm unread), else statm's
+ * second field, else stat's count. */
+static void test_resident_set_sources(void **state) {
+    (void)state;
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+    const char *status = "Name:\tpython3\nUid:\t0\t0\t0\t0\nThreads:\t4\n";
+    const char *status_rss = "Name:\tpython3\nUid:\t0\t0\t0\t0\nVmRSS:\t   16384 kB\nThreads:\t4\n";
+    struct {
+        const char *status;
+        const char *statm; /* NULL: none */
+        uint64_t rss_bytes;
+    } cases[] = {
+        {status, NULL, 2500 * page},
+        {status, "9000 3000 100 1 0 500 0\n", 3000 * page},
+        {status_rss, "9000 3000 100 1 0 500 0\n", 16384 * 1024},
+    };
+    for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+        fixture_write(dir, "100/status", cases[i].status);
+        char path[1200];
+        snprintf(path, sizeof(path), "%s/100/statm", dir);
+        unlink(path);
+        if (cases[i].statm != NULL) {
+            fixture_write(dir, "100/statm", cases[i].statm);
+        }
+        struct host_ctx *host = NULL;
+        assert_int_equal(host_open(dir, &host), NVT_OK);
+        struct host_process p;
+        assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+        assert_int_equal(p.pub.rss_bytes, cases[i].rss_bytes);
+        host_process_fini(&p);
+        host_close(host);
+    }
+    fixture_remove(dir);
+}
+
+/* A status and a command line longer than the buffers most fit in are read whole all the same. */
+static void test_long_status_and_command_line(void **state) {
+    (void)state;
+    char dir[1024];
+    fixture_copy(dir, sizeof(dir), "basic");
+    char status[12000];
+    size_t len = (size_t)snprintf(status, sizeof(status), "Name:\tpython3\nGroups:\t");
+    while (len < 9000) {
+        len += (size_t)snprintf(status + len, sizeof(status) - len, "%zu ", len);
+    }
+    snprintf(status + len, sizeof(status) - len, "\nUid:\t1000\t1000\t1000\t1000\nThreads:\t7\n");
+    fixture_write(dir, "100/status", status);
+    char cmdline[10000];
+    memset(cmdline, 'x', sizeof(cmdline) - 1);
+    memcpy(cmdline, "python3 ", 8);
+    cmdline[sizeof(cmdline) - 1] = '\0';
+    fixture_write(dir, "100/cmdline", cmdline);
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    struct host_process p;
+    assert_int_equal(host_process_read(host, 100, &p), NVT_OK);
+    assert_int_equal(p.pub.uid, 1000);
+    assert_int_equal(p.pub.cmdline_count, 2);
+    assert_int_equal(strlen(p.pub.cmdline[1]), sizeof(cmdline) - 1 - 8);
+    host_process_fini(&p);
+    host_close(host);
+    fixture_remove(dir);
+}
+
 /* psutil's environ rules: entries need a name before '='; an unterminated tail is dropped. */
 static void test_environ_fixture(void **state) {
     nvt_context *ctx = (nvt_context *)*state;
@@ -454,6 +521,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_vanished_mid_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_garbage_and_truncated_stat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_huge_counters, setup, teardown),
+        cmocka_unit_test(test_resident_set_sources),
+        cmocka_unit_test(test_long_status_and_command_line),
         cmocka_unit_test_setup_teardown(test_setproctitle_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_uid_is_numeric, setup, teardown),
         cmocka_unit_test_setup_teardown(test_environ_fixture, setup, teardown),

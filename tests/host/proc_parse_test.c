@@ -92,6 +92,11 @@ static void test_pid_status(void **state) {
     assert_true(st.has_threads);
     assert_int_equal(st.threads, 12);
     assert_int_equal(st.nspid_count, 3);
+    assert_true(st.has_name);
+    assert_string_equal(st.name, "x");
+    /* Spaces are kept, escapes left as status wrote them. */
+    proc_parse_pid_status("Name:\tWeb Content\\n\nUid:\t1\n", &st);
+    assert_string_equal(st.name, "Web Content\\n");
     /* A set-uid process: real, effective and saved uids differ. */
     proc_parse_pid_status("Uid:\t1000\t0\t1002\t0\n", &st);
     assert_true(st.has_uid_all);
@@ -106,6 +111,25 @@ static void test_pid_status(void **state) {
     assert_false(st.has_uid);
     assert_false(st.has_threads);
     assert_int_equal(st.nspid_count, 0);
+    assert_false(st.has_rss);
+    /* The resident set, in KiB, wherever its line is; one not in kB is not taken. */
+    proc_parse_pid_status("Name:\tx\nVmHWM:\t    9999 kB\nVmRSS:\t    1936 kB\nRssAnon:\t 1 kB\n"
+                          "Threads:\t1\n",
+                          &st);
+    assert_true(st.has_rss);
+    assert_int_equal(st.rss_kib, 1936);
+    assert_true(st.has_threads);
+    proc_parse_pid_status("Threads:\t1\nVmRSS:\t1936\n", &st);
+    assert_false(st.has_rss);
+    proc_parse_pid_status("VmRSS:\t1936 MB\n", &st);
+    assert_false(st.has_rss);
+    /* A kernel thread has no VmRSS: the whole file is scanned and none is found. */
+    proc_parse_pid_status("Name:\tkworker/0:0\nUid:\t0\t0\t0\t0\nNSpid:\t8\nThreads:\t1\n"
+                          "Cpus_allowed:\tff\n",
+                          &st);
+    assert_false(st.has_rss);
+    assert_true(st.has_uid_all);
+    assert_int_equal(st.nspid_count, 1);
 }
 
 static void test_stat_and_meminfo(void **state) {

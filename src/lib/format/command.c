@@ -7,8 +7,42 @@
 
 #include "format_internal.h"
 
-static bool contains_any(const char *text, const char *set) {
-    return strpbrk(text, set) != NULL;
+/* What an argument holds that decides its quoting, found in one pass. */
+enum {
+    ARG_EXPANDS = 1, /* $, \ or a newline: not safe inside plain double quotes */
+    ARG_SPACE = 2,
+    ARG_DOUBLE = 4, /* " */
+    ARG_SINGLE = 8, /* ' or a newline: not safe inside single quotes */
+};
+
+/* The ARG_* bits of arg, and its length in *len. */
+static unsigned classify(const char *arg, size_t *len) {
+    unsigned bits = 0;
+    const char *p = arg;
+    for (; *p != '\0'; p++) {
+        switch (*p) {
+        case '$':
+        case '\\':
+            bits |= ARG_EXPANDS;
+            break;
+        case '\n':
+            bits |= ARG_EXPANDS | ARG_SINGLE;
+            break;
+        case ' ':
+            bits |= ARG_SPACE;
+            break;
+        case '"':
+            bits |= ARG_DOUBLE;
+            break;
+        case '\'':
+            bits |= ARG_SINGLE;
+            break;
+        default:
+            break;
+        }
+    }
+    *len = (size_t)(p - arg);
+    return bits;
 }
 
 /* Inside double quotes: escape \ " $ and spell newlines as \n. */
@@ -41,21 +75,23 @@ static void put_quoted(struct format_out *out, const char *arg) {
         format_out_put(out, "\"\"", 2);
         return;
     }
-    if (!contains_any(arg, "$\\\n")) {
-        if (strchr(arg, ' ') == NULL) {
-            format_out_puts(out, arg);
+    size_t len = 0;
+    unsigned bits = classify(arg, &len);
+    if ((bits & ARG_EXPANDS) == 0) {
+        if ((bits & ARG_SPACE) == 0) {
+            format_out_put(out, arg, len);
             return;
         }
-        if (strchr(arg, '"') == NULL) {
+        if ((bits & ARG_DOUBLE) == 0) {
             format_out_put(out, "\"", 1);
-            format_out_puts(out, arg);
+            format_out_put(out, arg, len);
             format_out_put(out, "\"", 1);
             return;
         }
     }
-    if (!contains_any(arg, "'\n")) {
+    if ((bits & ARG_SINGLE) == 0) {
         format_out_put(out, "'", 1);
-        format_out_puts(out, arg);
+        format_out_put(out, arg, len);
         format_out_put(out, "'", 1);
         return;
     }

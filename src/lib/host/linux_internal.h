@@ -23,12 +23,12 @@
 #define HOST_IDENTITY_TTL_S 10.0
 
 /* /proc/<pid>/stat, statm, status and cmdline files are kept open between reads (read again with
- * pread(2) instead of opened and closed each time) up to a budget fixed at host_open(): half the
- * soft RLIMIT_NOFILE then (the other half is the program's; the programs raise the soft limit to
- * the hard one first), at most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is
- * unknown; status and cmdline only within half of it.  Past the budget, files are opened each
- * time.  A kept file is closed when its process is forgotten (below), its read fails, or at
- * host_close(). */
+ * pread(2) instead of opened and closed each time), from a process's second reading (a process
+ * read once keeps nothing), up to a budget fixed at host_open(): half the soft RLIMIT_NOFILE then
+ * (the other half is the program's; the programs raise the soft limit to the hard one first), at
+ * most HOST_KEPT_FDS_MAX, or HOST_KEPT_FDS_UNKNOWN where the limit is unknown; status and cmdline
+ * only within half of it.  Past the budget, files are opened each time.  A kept file is closed when
+ * its process is forgotten (below), its read fails, or at host_close(). */
 #define HOST_KEPT_FDS_MAX     65536
 #define HOST_KEPT_FDS_UNKNOWN 256
 
@@ -75,11 +75,14 @@ struct process_identity {
     int statm_fd;   /* /proc/<pid>/statm kept open, or -1 */
     int status_fd;  /* /proc/<pid>/status kept open for the next identity's read, or -1 */
     int cmdline_fd; /* /proc/<pid>/cmdline, the same */
-    /* The last statm reading, and stat's resident count when it was taken: both come from the
+    /* The last reading of the resident set as psutil reports it (statm's second field, which
+     * status's VmRSS is in KiB), and stat's resident count when it was taken: all come from the
      * same per-process counters (stat's approximately), so while stat's count stays the same
-     * statm is not read again; a fresh identity (every HOST_IDENTITY_TTL_S or so) reads it. */
-    bool have_statm;
-    uint64_t statm_resident;
+     * neither status nor statm is read again for it.  A fresh identity (every
+     * HOST_IDENTITY_TTL_S or so) takes it from its status, or from statm where status has no
+     * VmRSS (a process without memory of its own). */
+    bool have_resident;
+    uint64_t resident_pages;
     uint64_t stat_rss_pages;
     char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
     struct proc_pid_status status;
@@ -110,7 +113,8 @@ struct pid_table {
 struct pid_cache {
     struct pid_table current;
     struct pid_table previous;
-    size_t kept_fds;             /* stat_fd and statm_fd >= 0 of identities in either generation */
+    size_t kept_fds;             /* the kept descriptors of identities in either generation */
+    size_t kept_text_fds;        /* of which status_fd and cmdline_fd, at most kept_max / 2 */
     size_t kept_max;             /* the budget of kept_fds (HOST_KEPT_FDS_MAX above) */
     double current_started_s;    /* clock_monotonic_s() of the first store into current */
     size_t generation_max;       /* HOST_GENERATION_MAX_COUNT; tests lower it */
@@ -200,8 +204,11 @@ struct host_ctx {
  * strings and free it; NULL is ignored. */
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity);
 
-/* Close one kept descriptor of an identity (&identity->stat_fd or another), if open. */
+/* Close one kept descriptor of an identity, &identity->stat_fd or statm_fd, if open. */
 void process_identity_close_kept(struct pid_cache *cache, int *fd);
+
+/* The same for &identity->status_fd or cmdline_fd. */
+void process_identity_close_text(struct pid_cache *cache, int *fd);
 
 /* Hand the kept files of from, an older identity of the same process, to to where to has none of
  * that file; those left to from are closed when it is freed. */
@@ -212,13 +219,17 @@ void process_identity_move_kept(struct process_identity *to, struct process_iden
 int pid_cache_open_kept(struct pid_cache *cache, int *fd, int dir_fd, const char *path, char *buf,
                         size_t size);
 
-/* Read dir_fd/path whole (at most cap bytes) into a fresh NUL-terminated allocation *out of *len
- * bytes and a NUL, or again from its start through *fd when it is kept (>= 0); an opened file is
- * kept in *fd while half the budget is not used up (status and cmdline, read every few seconds,
- * leave the other half to stat and statm, read every pass).  0 or an errno value (EFBIG past cap);
- * on failure nothing is allocated and *fd is closed. */
+/* Read dir_fd/path whole (at most cap bytes) into *out, *len bytes and a NUL: first (first_size
+ * bytes) when it fits there, which most do with one read, else a fresh allocation (the caller
+ * frees *out unless it is first); again from its start through *fd when that is kept (>= 0); with
+ * keep, an
+ * opened file (status or cmdline) is kept in *fd while those take at most half the budget (read
+ * every few seconds, they leave the other half to stat and statm, read every pass) and the budget
+ * is not used up.  0 or an errno value (EFBIG past cap); on failure nothing is allocated and *fd
+ * is closed. */
 int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
-                              size_t cap, char **out, size_t *len);
+                              size_t cap, bool keep, char *first, size_t first_size, char **out,
+                              size_t *len);
 
 /* Start the cache with the default bounds and the descriptor budget of the soft RLIMIT_NOFILE. */
 void pid_cache_init(struct pid_cache *cache);

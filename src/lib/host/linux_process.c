@@ -1,13 +1,13 @@
-/* One process from /proc/<pid>/{stat,status,cmdline}, read through one directory descriptor so
- * that every file belongs to the same process even if its pid is recycled meanwhile.  A process
- * read in the last two passes, whose status and cmdline are younger than host->identity_ttl_s, is
- * read from its stat file alone: the pid cache keeps the rest, keyed by pid and start time, with
- * the strings made from it (process_strings.c), which every reading shares. */
+/* One process from /proc/<pid>/{stat,status,cmdline}, every file of the same process even if its
+ * pid is recycled meanwhile (read_new_process() says how).  A process read in the last two passes,
+ * whose status and cmdline are younger than host->identity_ttl_s, is read from its stat file
+ * alone: the pid cache keeps the rest, keyed by pid and start time, with the strings made from it
+ * (process_strings.c), which every reading shares.  The resident set is status's VmRSS, psutil's
+ * figure (statm's), so statm is read only for a process whose status has none, or when stat's
+ * count moved between readings of status. */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -19,15 +19,37 @@
 #include "linux_internal.h"
 #include "util/sys/clock.h"
 #include "util/sys/file.h"
+#include "util/text/str.h"
 
 #define STAT_BUF_SIZE 4096
 /* Seven numbers of at most 20 digits. */
 #define STATM_BUF_SIZE 160
 #define STATUS_CAP     (64u << 10)
+#define STATUS_GUESS   4096
 /* ARG_MAX-sized command lines exist (a few MiB); anything larger is not a real command line. */
-#define CMDLINE_CAP (16u << 20)
+#define CMDLINE_CAP   (16u << 20)
+#define CMDLINE_GUESS 4096
 /* The kernel's PF_KTHREAD flag in the flags field of /proc/<pid>/stat. */
 #define PF_KTHREAD 0x00200000u
+/* No stat count a reading's stat_rss_pages could equal. */
+#define UNPAIRED_RSS UINT64_MAX
+/* "<pid>/" and a file name in it: the path of a process file under the proc root. */
+#define DIR_SIZE  16
+#define PATH_SIZE 32
+
+/* "<pid>/" into dir (DIR_SIZE bytes), without the cost of parsing a format. */
+static void pid_dir(char *dir, uint32_t pid) {
+    size_t len = str_u64(dir, DIR_SIZE - 1, pid);
+    dir[len] = '/';
+    dir[len + 1] = '\0';
+}
+
+/* dir ("<pid>/") then file into path (PATH_SIZE bytes); path. */
+static const char *dir_file(char *path, const char *dir, const char *file) {
+    str_copy(path, PATH_SIZE, dir);
+    str_append(path, PATH_SIZE, file);
+    return path;
+}
 
 static void set_strings(struct host_process *p) {
     p->pub.user = p->user != NULL ? p->user : "";
@@ -108,17 +130,26 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
     return pid_cache_store(&host->pids, &entry);
 }
 
-/* The resident set as psutil reads it (statm), in place of stat's count, remembered with that
- * count in the identity. */
-static void take_statm(struct process_identity *identity, const char *statm,
-                       struct proc_pid_stat *st) {
+/* The resident set as psutil reads it (statm's second field) in place of stat's count, remembered
+ * with that count in the identity: from statm's text when given (not NULL), else from the
+ * identity's status (VmRSS, the same figure in KiB).  Nothing changes where neither has it. */
+static void take_resident(const struct host_ctx *host, struct process_identity *identity,
+                          const char *statm, struct proc_pid_stat *st) {
     uint64_t resident = 0;
-    if (proc_parse_pid_statm_resident(statm, &resident)) {
-        identity->have_statm = true;
-        identity->stat_rss_pages = st->rss_pages;
-        identity->statm_resident = resident;
-        st->rss_pages = resident;
+    uint64_t page_kib = (uint64_t)host->page_size / 1024;
+    if (statm != NULL) {
+        if (!proc_parse_pid_statm_resident(statm, &resident)) {
+            return;
+        }
+    } else if (identity->status.has_rss && page_kib > 0) {
+        resident = identity->status.rss_kib / page_kib;
+    } else {
+        return;
     }
+    identity->have_resident = true;
+    identity->stat_rss_pages = st->rss_pages;
+    identity->resident_pages = resident;
+    st->rss_pages = resident;
 }
 
 /* How long this process's status and cmdline are used: HOST_IDENTITY_TTL_S spread over half to
@@ -204,6 +235,12 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
     if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
         p->pub.status = NVT_HOST_ZOMBIE;
     }
+    if (identity->cmdline_len == 0 && !kernel_thread) {
+        /* Read in the middle of an exec() (the new name set, the new arguments not yet) or a
+         * zombie: read it again next time rather than show it without a command line for the
+         * identity's lifetime. */
+        identity->read_s = -INFINITY;
+    }
     if (ok && stat_ok) {
         return measure_cpu(host, p, st, identity);
     }
@@ -211,11 +248,11 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
     return ok;
 }
 
-/* The owner of the process directory, for the user name of a process we may not read. */
-static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd,
-                       const char *name) {
+/* The owner of the process (of its open file fd, or of its directory name when fd is -1), for
+ * the user name of a process we may not read. */
+static void fill_owner(struct host_ctx *host, struct host_process *p, int fd, const char *name) {
     struct stat sb;
-    int err = dir_fd >= 0 ? fstat(dir_fd, &sb) : fstatat(host->root_fd, name, &sb, 0);
+    int err = fd >= 0 ? fstat(fd, &sb) : fstatat(host->root_fd, name, &sb, 0);
     if (err != 0) {
         return;
     }
@@ -225,28 +262,31 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int dir_fd
     set_strings(p);
 }
 
-/* Read status and cmdline into a fresh identity, from dir_fd/<prefix>status and cmdline (prefix
- * "" or "<pid>/"), or again through *status_fd and *cmdline_fd where those are kept (>= 0); the
- * files stay open in the identity while the pid cache's budget allows (*status_fd and *cmdline_fd
- * are then -1).  0, or the errno of the first that failed (then nothing is kept). */
-static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, int *status_fd,
-                         int *cmdline_fd, struct process_identity **out) {
-    char path[32];
+/* Read status and cmdline into a fresh identity, from <proc root>/<pid>/status and cmdline (dir is
+ * "<pid>/"), or again through *status_fd and *cmdline_fd where those are kept (>= 0); with keep,
+ * the files stay open in the identity while the pid cache's budget allows (*status_fd and
+ * *cmdline_fd are then -1).  0, or the errno of the first that failed (then nothing is kept). */
+static int read_identity(struct host_ctx *host, const char *dir, int *status_fd, int *cmdline_fd,
+                         bool keep, struct process_identity **out) {
+    char path[PATH_SIZE];
+    /* Most status files and command lines fit these, read without an allocation. */
+    char status_buf[STATUS_GUESS];
+    char cmdline_buf[CMDLINE_GUESS];
     char *status_text = NULL;
     size_t len = 0;
     *out = NULL;
-    snprintf(path, sizeof(path), "%sstatus", prefix);
-    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, dir_fd, path, STATUS_CAP,
-                                        &status_text, &len);
+    int err = pid_cache_read_kept_alloc(&host->pids, status_fd, host->root_fd,
+                                        dir_file(path, dir, "status"), STATUS_CAP, keep, status_buf,
+                                        sizeof(status_buf), &status_text, &len);
     if (err != 0) {
-        process_identity_close_kept(&host->pids, cmdline_fd);
+        process_identity_close_text(&host->pids, cmdline_fd);
         return err;
     }
     char *cmdline = NULL;
     size_t cmdline_len = 0;
-    snprintf(path, sizeof(path), "%scmdline", prefix);
-    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, dir_fd, path, CMDLINE_CAP, &cmdline,
-                                    &cmdline_len);
+    err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, host->root_fd,
+                                    dir_file(path, dir, "cmdline"), CMDLINE_CAP, keep, cmdline_buf,
+                                    sizeof(cmdline_buf), &cmdline, &cmdline_len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
@@ -262,8 +302,8 @@ static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, 
         identity->cmdline_fd = *cmdline_fd;
         *status_fd = -1;
         *cmdline_fd = -1;
-        identity->have_statm = false;
-        identity->statm_resident = 0;
+        identity->have_resident = false;
+        identity->resident_pages = 0;
         identity->stat_rss_pages = 0;
         identity->comm[0] = '\0';
         identity->strings = NULL;
@@ -275,43 +315,111 @@ static int read_identity(struct host_ctx *host, int dir_fd, const char *prefix, 
         identity->cmdline[cmdline_len] = '\0';
     } else {
         err = err == 0 ? ENOMEM : err;
-        process_identity_close_kept(&host->pids, status_fd);
-        process_identity_close_kept(&host->pids, cmdline_fd);
+        process_identity_close_text(&host->pids, status_fd);
+        process_identity_close_text(&host->pids, cmdline_fd);
     }
-    free(status_text);
-    free(cmdline);
+    if (status_text != status_buf) {
+        free(status_text);
+    }
+    if (cmdline != cmdline_buf) {
+        free(cmdline);
+    }
     *out = identity;
     return err;
 }
 
-static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir_fd,
-                                    struct host_process *out) {
-    char stat_buf[STAT_BUF_SIZE];
-    struct process_identity *identity = NULL;
-    int err = file_read_into(dir_fd, "stat", stat_buf, sizeof(stat_buf), NULL);
-    if (err == 0 || err == EFBIG) {
-        int status_fd = -1;
-        int cmdline_fd = -1;
-        err = read_identity(host, dir_fd, "", &status_fd, &cmdline_fd, &identity);
+/* A process whose stat file could not be opened (err): gone, outside our PID namespace, or not
+ * ours to read (then its owner is still shown); dir is its directory, "<pid>/". */
+static void fill_unopened(struct host_ctx *host, const char *dir, int err,
+                          struct host_process *out) {
+    enum nvt_host_status status = host_status_of_errno(err);
+    if (status == NVT_HOST_GONE && host_in_nested_pid_namespace(host)) {
+        status = NVT_HOST_NOT_IN_NAMESPACE;
     }
-    if (err == ENOMEM) {
-        return NVT_ERR_NO_MEMORY;
+    out->pub.status = status;
+    if (status == NVT_HOST_NO_PERMISSION) {
+        fill_owner(host, out, -1, dir);
     }
-    if (err != 0) {
-        init_process(out, pid, host_status_of_errno(err));
-        if (out->pub.status == NVT_HOST_NO_PERMISSION) {
-            fill_owner(host, out, dir_fd, NULL);
-        }
+}
+
+/*
+ * A process not read lately, or one whose identity changed: its stat file is opened first and read
+ * last, and status and cmdline (and statm, for a status without VmRSS) are read by path in
+ * between.  A file of /proc/<pid>/ stays bound to the process its pid named when it was opened,
+ * and reading it fails (ESRCH) once that process has exited, even if the pid names another one by
+ * then: a process holds its pid until it is reaped, so stat read last shows that the pid named it
+ * throughout, and every file opened in between by path was its own.  That is the directory
+ * descriptor's guarantee without opening the directory (one open and one close fewer a process).
+ * An exec() between the reads would pair the old program's status and command line with the new
+ * one's stat: status's name is compared with stat's, and a reading where they differ is made
+ * again (read_new_process()).  Nothing is kept open: a process read once (nvitop -1) would hold
+ * its files only to close them all at the end, which costs the kernel more than closing each at
+ * once; one read again keeps them from then on (read_known_process()).  *renamed tells that the
+ * names differed (nothing was filled); on the last try the reading is taken as it is.
+ */
+/* How many times a first reading is made while an exec moves under it (read_new_process()). */
+#define NEW_READ_TRIES 3
+
+/* True when status's name (read before stat) is not stat's: the process called exec(), or
+ * renamed itself, between the two reads, so its status and cmdline may be the old program's.  A
+ * name status escaped (a backslash in it) is not compared. */
+static bool renamed_between(const struct proc_pid_status *status, const struct proc_pid_stat *st) {
+    return status->has_name && strchr(status->name, '\\') == NULL &&
+           strcmp(status->name, st->comm) != 0;
+}
+
+static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char *dir, bool last_try,
+                                bool *renamed, struct host_process *out) {
+    char path[PATH_SIZE];
+    int stat_fd =
+        openat(host->root_fd, dir_file(path, dir, "stat"), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+    if (stat_fd < 0) {
+        fill_unopened(host, dir, errno, out);
         return NVT_OK;
     }
+    int status_fd = -1;
+    int cmdline_fd = -1;
+    struct process_identity *identity = NULL;
+    int err = read_identity(host, dir, &status_fd, &cmdline_fd, false, &identity);
+    char statm_buf[STATM_BUF_SIZE];
+    bool statm_ok = false;
+    if (err == 0 && !identity->status.has_rss) {
+        statm_ok = file_read_into(host->root_fd, dir_file(path, dir, "statm"), statm_buf,
+                                  sizeof(statm_buf), NULL) == 0;
+    }
+    char stat_buf[STAT_BUF_SIZE];
+    if (err == 0) {
+        err = file_reread_into(stat_fd, stat_buf, sizeof(stat_buf), NULL);
+        err = err == EFBIG ? 0 : err;
+        if (err != 0) {
+            process_identity_free(&host->pids, identity);
+        }
+    }
+    if (err != 0) {
+        if (err != ENOMEM) {
+            init_process(out, pid, host_status_of_errno(err));
+            if (out->pub.status == NVT_HOST_NO_PERMISSION) {
+                fill_owner(host, out, stat_fd, NULL);
+            }
+        }
+        close(stat_fd);
+        return err == ENOMEM ? NVT_ERR_NO_MEMORY : NVT_OK;
+    }
+    close(stat_fd);
     struct proc_pid_stat st;
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
+    if (stat_ok && !last_try && renamed_between(&identity->status, &st)) {
+        process_identity_free(&host->pids, identity);
+        *renamed = true;
+        return NVT_OK;
+    }
     if (stat_ok) {
         memcpy(identity->comm, st.comm, sizeof(identity->comm));
-        char statm_buf[STATM_BUF_SIZE];
-        if (file_read_into(dir_fd, "statm", statm_buf, sizeof(statm_buf), NULL) == 0) {
-            take_statm(identity, statm_buf, &st);
-        }
+        take_resident(host, identity, statm_ok ? statm_buf : NULL, &st);
+        /* Read before stat, the resident set is not paired with stat's count: a process whose
+         * memory grew in between would show the smaller figure for as long as its count then
+         * stays put.  The next reading takes statm's once (see struct process_identity). */
+        identity->stat_rss_pages = UNPAIRED_RSS;
     }
     bool ok = fill_process(host, out, &st, stat_ok, identity);
     set_strings(out);
@@ -322,11 +430,24 @@ static nvt_status read_open_process(struct host_ctx *host, uint32_t pid, int dir
     return NVT_OK;
 }
 
+/* read_new_once(), again while the process's name changed between its status and its stat (an
+ * exec in the middle of the reading), at most NEW_READ_TRIES times in all. */
+static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const char *dir,
+                                   struct host_process *out) {
+    for (int tries = 1;; tries++) {
+        bool renamed = false;
+        nvt_status status = read_new_once(host, pid, dir, tries == NEW_READ_TRIES, &renamed, out);
+        if (!renamed) {
+            return status;
+        }
+    }
+}
+
 /* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
- * descriptor *fd, or opened (and kept within the pid cache's descriptor budget).  0 or an
- * errno value; a kept descriptor that failed (the process exited) is closed. */
-static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, char *buf,
-                      size_t size) {
+ * descriptor *fd, or opened (and, with keep, kept within the pid cache's descriptor budget).  0
+ * or an errno value; a kept descriptor that failed (the process exited) is closed. */
+static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, bool keep,
+                      char *buf, size_t size) {
     if (*fd >= 0) {
         int err = file_reread_into(*fd, buf, size, NULL);
         if (err != 0 && err != EFBIG) {
@@ -334,9 +455,14 @@ static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *
         }
         return err;
     }
-    char path[32];
-    snprintf(path, sizeof(path), "%" PRIu32 "/%s", pid, name);
-    return pid_cache_open_kept(&host->pids, fd, host->root_fd, path, buf, size);
+    char dir[DIR_SIZE];
+    char path[PATH_SIZE];
+    pid_dir(dir, pid);
+    if (!keep) {
+        return file_read_into(host->root_fd, dir_file(path, dir, name), buf, size, NULL);
+    }
+    return pid_cache_open_kept(&host->pids, fd, host->root_fd, dir_file(path, dir, name), buf,
+                               size);
 }
 
 /* The steady state: a process read in the last two passes, its identity still fresh, needs only
@@ -348,12 +474,13 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         return false;
     }
     char stat_buf[STAT_BUF_SIZE];
-    int err = read_known(host, pid, &known->identity->stat_fd, "stat", stat_buf, sizeof(stat_buf));
+    int err =
+        read_known(host, pid, &known->identity->stat_fd, "stat", true, stat_buf, sizeof(stat_buf));
     if (err != 0 && err != EFBIG) {
         /* Gone (or no longer ours to read): its other files go with its stat. */
         process_identity_close_kept(&host->pids, &known->identity->statm_fd);
-        process_identity_close_kept(&host->pids, &known->identity->status_fd);
-        process_identity_close_kept(&host->pids, &known->identity->cmdline_fd);
+        process_identity_close_text(&host->pids, &known->identity->status_fd);
+        process_identity_close_text(&host->pids, &known->identity->cmdline_fd);
     }
     struct proc_pid_stat st;
     /* A new process under the same pid or an exec (another name): read all. */
@@ -364,31 +491,40 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     struct process_identity *identity = known->identity;
     if (!(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid))) {
         /* The same process (its stat just said so), its status and cmdline due: only those two
-         * are read again; its kept files and statm reading go to the new identity. */
+         * are read again, and its resident set from that status; its kept files (and its last
+         * resident set, for a status without one) go to the new identity. */
         struct process_identity *fresh = NULL;
-        char prefix[16];
-        snprintf(prefix, sizeof(prefix), "%" PRIu32 "/", pid);
-        if (read_identity(host, host->root_fd, prefix, &identity->status_fd, &identity->cmdline_fd,
-                          &fresh) != 0) {
+        char dir[DIR_SIZE];
+        pid_dir(dir, pid);
+        if (read_identity(host, dir, &identity->status_fd, &identity->cmdline_fd, true, &fresh) !=
+            0) {
             return false;
         }
         memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
         process_identity_move_kept(fresh, identity);
-        fresh->have_statm = identity->have_statm;
-        fresh->statm_resident = identity->statm_resident;
+        fresh->have_resident = identity->have_resident;
+        fresh->resident_pages = identity->resident_pages;
         fresh->stat_rss_pages = identity->stat_rss_pages;
         process_identity_free(&host->pids, identity);
         known->identity = fresh;
         identity = fresh;
+        if (fresh->status.has_rss) {
+            take_resident(host, fresh, NULL, &st);
+        }
     }
     known->identity = NULL;
     char statm_buf[STATM_BUF_SIZE];
-    if (identity->have_statm && identity->stat_rss_pages == st.rss_pages) {
-        /* Unchanged since the last statm reading (see struct process_identity). */
-        st.rss_pages = identity->statm_resident;
-    } else if (read_known(host, pid, &identity->statm_fd, "statm", statm_buf, sizeof(statm_buf)) ==
-               0) {
-        take_statm(identity, statm_buf, &st);
+    if (identity->have_resident && identity->stat_rss_pages == st.rss_pages) {
+        /* Unchanged since the last reading (see struct process_identity). */
+        st.rss_pages = identity->resident_pages;
+    } else {
+        /* statm is kept open for a process whose memory moves, not read once more to pair a first
+         * reading's figure with stat's count. */
+        bool keep = identity->stat_rss_pages != UNPAIRED_RSS;
+        if (read_known(host, pid, &identity->statm_fd, "statm", keep, statm_buf,
+                       sizeof(statm_buf)) == 0) {
+            take_resident(host, identity, statm_buf, &st);
+        }
     }
     bool ok = fill_process(host, out, &st, true, identity);
     set_strings(out);
@@ -410,25 +546,11 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
     if (host->root_fd >= 0 && pid != 0 && any_known && read_known_process(host, pid, out, &known)) {
         return known;
     }
-    char name[16];
-    snprintf(name, sizeof(name), "%" PRIu32, pid);
-    int dir_fd = -1;
-    if (host->root_fd >= 0 && pid != 0) {
-        dir_fd = openat(host->root_fd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    }
-    if (dir_fd < 0) {
-        int err = host->root_fd >= 0 && pid != 0 ? errno : ENOENT;
-        enum nvt_host_status status = host_status_of_errno(err);
-        if (status == NVT_HOST_GONE && host_in_nested_pid_namespace(host)) {
-            status = NVT_HOST_NOT_IN_NAMESPACE;
-        }
-        out->pub.status = status;
-        if (status == NVT_HOST_NO_PERMISSION) {
-            fill_owner(host, out, -1, name);
-        }
+    char dir[DIR_SIZE];
+    pid_dir(dir, pid);
+    if (host->root_fd < 0 || pid == 0) {
+        fill_unopened(host, dir, ENOENT, out);
         return NVT_OK;
     }
-    nvt_status st = read_open_process(host, pid, dir_fd, out);
-    close(dir_fd);
-    return st;
+    return read_new_process(host, pid, dir, out);
 }

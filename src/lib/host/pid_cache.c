@@ -84,12 +84,19 @@ void process_identity_close_kept(struct pid_cache *cache, int *fd) {
     }
 }
 
+void process_identity_close_text(struct pid_cache *cache, int *fd) {
+    if (*fd >= 0) {
+        process_identity_close_kept(cache, fd);
+        cache->kept_text_fds--;
+    }
+}
+
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity) {
     if (identity != NULL) {
         process_identity_close_kept(cache, &identity->stat_fd);
         process_identity_close_kept(cache, &identity->statm_fd);
-        process_identity_close_kept(cache, &identity->status_fd);
-        process_identity_close_kept(cache, &identity->cmdline_fd);
+        process_identity_close_text(cache, &identity->status_fd);
+        process_identity_close_text(cache, &identity->cmdline_fd);
         process_strings_unref(identity->strings);
     }
     free(identity);
@@ -110,7 +117,8 @@ void process_identity_move_kept(struct process_identity *to, struct process_iden
 }
 
 int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, const char *path,
-                              size_t cap, char **out, size_t *len) {
+                              size_t cap, bool keep, char *first, size_t first_size, char **out,
+                              size_t *len) {
     if (*fd < 0) {
         int opened = openat(dir_fd, path, O_RDONLY | O_CLOEXEC);
         if (opened < 0) {
@@ -118,17 +126,27 @@ int pid_cache_read_kept_alloc(struct pid_cache *cache, int *fd, int dir_fd, cons
         }
         *fd = opened;
         cache->kept_fds++;
+        cache->kept_text_fds++;
     }
-    char *buf = NULL;
-    size_t size = 0;
-    int err = file_reread_grow(*fd, cap, &buf, &size, len);
+    char *buf = first;
+    int err = first_size > 0 && first_size - 1 <= cap
+                  ? file_reread_into(*fd, first, first_size, len)
+                  : EFBIG;
+    if (err == EFBIG) {
+        /* Longer than first: read again from the start into a buffer that grows. */
+        size_t size = 0;
+        buf = NULL;
+        err = file_reread_grow(*fd, cap, &buf, &size, len);
+    }
     if (err != 0) {
-        free(buf);
-        process_identity_close_kept(cache, fd);
+        if (buf != first) {
+            free(buf);
+        }
+        process_identity_close_text(cache, fd);
         return err;
     }
-    if (cache->kept_fds > cache->kept_max / 2) {
-        process_identity_close_kept(cache, fd);
+    if (!keep || cache->kept_text_fds > cache->kept_max / 2 || cache->kept_fds > cache->kept_max) {
+        process_identity_close_text(cache, fd);
     }
     *out = buf;
     return 0;

@@ -268,12 +268,68 @@ bool proc_parse_pid_stat(const char *text, struct proc_pid_stat *out) {
     return parse_stat_fields(close + 1, out);
 }
 
+/* The value of a "VmRSS:" line's rest ("   1234 kB"), in KiB; false unless it is in kB. */
+static bool parse_kib(const char *rest, uint64_t *out) {
+    if (parse_u64_field(&rest, out) != 0) {
+        return false;
+    }
+    while (*rest == ' ' || *rest == '\t') {
+        rest++;
+    }
+    return rest[0] == 'k' && rest[1] == 'B';
+}
+
+/* The lines looked for, dispatched on their first letter (status has about fifty-five lines, in
+ * the order Name, Uid, NSpid, VmRSS, Threads among them): a bit each once met. */
+enum {
+    STATUS_UID = 1,
+    STATUS_NSPID = 2,
+    STATUS_RSS = 4,
+    STATUS_THREADS = 8,
+    STATUS_NAME = 16,
+    STATUS_ALL = 31
+};
+
+/* The rest of a "Name:" line (after its blanks) into name, cut to fit. */
+static void take_status_name(const char *rest, char *name, size_t size) {
+    while (*rest == ' ' || *rest == '\t') {
+        rest++;
+    }
+    size_t len = 0;
+    while (rest[len] != '\0' && rest[len] != '\n' && len + 1 < size) {
+        len++;
+    }
+    memcpy(name, rest, len);
+    name[len] = '\0';
+}
+
+/* line_has_key() for a key of known length, compared in place (status has about fifty-five lines
+ * to try). */
+static bool status_key(const char *p, const char *key, size_t n, const char **rest) {
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != key[i]) {
+            return false;
+        }
+    }
+    if (p[n] != ' ' && p[n] != '\t') {
+        return false;
+    }
+    *rest = p + n;
+    return true;
+}
+
 void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
     memset(out, 0, sizeof(*out));
-    for (const char *p = text; p != NULL && *p != '\0'; p = next_line(p)) {
+    unsigned met = 0;
+    for (const char *p = text; p != NULL && *p != '\0' && met != STATUS_ALL; p = next_line(p)) {
         const char *rest = NULL;
         uint64_t value = 0;
-        if (line_has_key(p, "Uid:", &rest)) {
+        if (*p == 'N' && status_key(p, "Name:", 5, &rest)) {
+            met |= STATUS_NAME;
+            out->has_name = true;
+            take_status_name(rest, out->name, sizeof(out->name));
+        } else if (*p == 'U' && status_key(p, "Uid:", 4, &rest)) {
+            met |= STATUS_UID;
             out->has_uid = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->uid = out->has_uid ? (uint32_t)value : 0;
             uint64_t effective = 0;
@@ -283,14 +339,20 @@ void proc_parse_pid_status(const char *text, struct proc_pid_status *out) {
                                saved <= UINT32_MAX;
             out->uid_effective = out->has_uid_all ? (uint32_t)effective : 0;
             out->uid_saved = out->has_uid_all ? (uint32_t)saved : 0;
-        } else if (line_has_key(p, "Threads:", &rest)) {
+        } else if (*p == 'T' && status_key(p, "Threads:", 8, &rest)) {
+            met |= STATUS_THREADS;
             out->has_threads = parse_u64_field(&rest, &value) == 0 && value <= UINT32_MAX;
             out->threads = out->has_threads ? (uint32_t)value : 0;
-        } else if (line_has_key(p, "NSpid:", &rest)) {
+        } else if (*p == 'N' && status_key(p, "NSpid:", 6, &rest)) {
+            met |= STATUS_NSPID;
             out->nspid_count = 0;
             while (parse_u64_field(&rest, &value) == 0 && out->nspid_count < UINT32_MAX) {
                 out->nspid_count++;
             }
+        } else if (*p == 'V' && status_key(p, "VmRSS:", 6, &rest)) {
+            met |= STATUS_RSS;
+            out->has_rss = parse_kib(rest, &out->rss_kib);
+            out->rss_kib = out->has_rss ? out->rss_kib : 0;
         }
     }
 }

@@ -73,6 +73,10 @@ bool proc_parse_pid_statm_resident(const char *text, uint64_t *resident_pages);
 
 /* What /proc/<pid>/status tells; a missing line leaves its has_ flag false. */
 struct proc_pid_status {
+    /* Name: the name stat's comm holds, as status writes it (whitespace and backslashes escaped
+     * with a backslash), cut to fit. */
+    bool has_name;
+    char name[64];
     bool has_uid;
     uint32_t uid;           /* real */
     uint32_t uid_effective; /* valid with has_uid when the line has all its fields */
@@ -81,8 +85,14 @@ struct proc_pid_status {
     bool has_threads;
     uint32_t threads;
     uint32_t nspid_count; /* entries on the NSpid line (PID namespaces the process is in) */
+    /* VmRSS, the resident set in KiB: the same sum of the process's file, anonymous and shared
+     * memory pages as statm's second field (psutil's memory_info().rss), which it is in pages.
+     * Absent for a process without memory of its own (a kernel thread, a zombie). */
+    bool has_rss;
+    uint64_t rss_kib;
 };
 
+/* Parse /proc/<pid>/status; the scan stops once it has met every line it looks for. */
 void proc_parse_pid_status(const char *text, struct proc_pid_status *out);
 
 /*

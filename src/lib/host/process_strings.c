@@ -41,14 +41,21 @@ static char *put(char **cursor, const char *text, size_t len) {
     return start;
 }
 
+/* Most joined commands fit this, so that the arguments are joined (and a lone one looked up in
+ * the file system) once; a longer one is joined again into an allocation of its size. */
+#define COMMAND_GUESS 512
+
 /* The command shown: the arguments joined as nvitop joins them, a kernel thread's name, or "". */
 static char *make_command(char *const *argv, size_t argc, const char *name, bool kernel_thread) {
     if (argc == 0) {
         return strdup(kernel_thread && name != NULL ? name : "");
     }
-    size_t need = nvt_command_join(NULL, 0, (const char *const *)argv, argc);
+    char guess[COMMAND_GUESS];
+    size_t need = nvt_command_join(guess, sizeof(guess), (const char *const *)argv, argc);
     char *command = need < SIZE_MAX ? malloc(need + 1) : NULL;
-    if (command != NULL) {
+    if (command != NULL && need < sizeof(guess)) {
+        memcpy(command, guess, need + 1);
+    } else if (command != NULL) {
         nvt_command_join(command, need + 1, (const char *const *)argv, argc);
     }
     return command;

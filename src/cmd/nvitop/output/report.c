@@ -37,31 +37,44 @@ static size_t min_size(size_t a, size_t b) {
     return a < b ? a : b;
 }
 
-size_t report_width(const struct nvt_snapshot *snap, const struct view_config *config,
-                    size_t columns) {
+/* report_width() with the process table built already. */
+static size_t width_of(const struct nvt_snapshot *snap, const struct view_config *config,
+                       size_t columns, const struct view_process_table *table) {
     size_t width = columns < MIN_WIDTH ? MIN_WIDTH : columns;
     if (view_shown_devices(snap, config, NULL, 0) == 0) {
         return MIN_WIDTH;
     }
     /* The device panel and the host lines want the same width. */
     size_t panels = view_device_panel_print_width(snap, config, width);
-    struct view_process_table table;
-    view_process_table_build(snap, config, VIEW_SORT_NATURAL, false, &table);
-    size_t processes = view_process_table_print_width(&table, width);
-    view_process_table_fini(&table);
+    size_t processes = view_process_table_print_width(table, width);
     size_t print_width = min_size(panels, processes);
     size_t floor = min_size(width, MIN_PRINT_CAP);
     return print_width > floor ? print_width : floor;
 }
 
-void report_lines(const struct nvt_snapshot *snap, const struct view_config *config, size_t width,
-                  struct view_lines *out) {
+/* report_lines() with the process table built already. */
+static void lines_of(const struct nvt_snapshot *snap, const struct view_config *config,
+                     size_t width, const struct view_process_table *table, struct view_lines *out) {
     struct view_device_panel_options options = {width, false, NVT_NA_SIZE, NULL};
     view_device_panel(snap, config, &options, out);
     view_host_lines(&snap->host, width, out);
+    view_process_table_lines(table, config, snap->host.hostname, width, out);
+}
+
+size_t report_width(const struct nvt_snapshot *snap, const struct view_config *config,
+                    size_t columns) {
     struct view_process_table table;
     view_process_table_build(snap, config, VIEW_SORT_NATURAL, false, &table);
-    view_process_table_lines(&table, config, snap->host.hostname, width, out);
+    size_t width = width_of(snap, config, columns, &table);
+    view_process_table_fini(&table);
+    return width;
+}
+
+void report_lines(const struct nvt_snapshot *snap, const struct view_config *config, size_t width,
+                  struct view_lines *out) {
+    struct view_process_table table;
+    view_process_table_build(snap, config, VIEW_SORT_NATURAL, false, &table);
+    lines_of(snap, config, width, &table, out);
     view_process_table_fini(&table);
 }
 
@@ -72,7 +85,10 @@ bool report_print(FILE *out, const struct nvt_snapshot *snap, const struct view_
 
 bool report_print_at(FILE *out, const struct nvt_snapshot *snap, const struct view_config *config,
                      size_t columns, double when) {
-    size_t width = report_width(snap, config, columns);
+    /* One process table for the width and the lines: building it is a pass over every process. */
+    struct view_process_table table;
+    view_process_table_build(snap, config, VIEW_SORT_NATURAL, false, &table);
+    size_t width = width_of(snap, config, columns, &table);
     struct view_lines lines;
     view_lines_init(&lines);
     char stamp[64];
@@ -83,7 +99,8 @@ bool report_print_at(FILE *out, const struct nvt_snapshot *snap, const struct vi
         stamp[0] = '\0';
     }
     view_line_add(view_lines_add(&lines), stamp, view_style_make(VIEW_COLOR_DEFAULT, 0));
-    report_lines(snap, config, width, &lines);
+    lines_of(snap, config, width, &table, &lines);
+    view_process_table_fini(&table);
     struct view_render_options render = {config->color, config->ascii};
     struct strbuf text = STRBUF_INIT;
     bool ok = view_render_lines(&lines, &render, &text);
