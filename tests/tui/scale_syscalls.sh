@@ -7,10 +7,7 @@
 # every refresh.  strace follows every thread (-f): the sampler thread does the reading.
 . "$(dirname "$0")/tmux_lib.sh"
 
-command -v strace >/dev/null 2>&1 || {
-    echo "SKIP: strace is not installed"
-    exit 77
-}
+need_strace
 
 count=300
 start_standins "$count"

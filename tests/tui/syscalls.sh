@@ -5,10 +5,7 @@
 # attaches to the main thread only (no -f): that is the UI thread.  Keys still work afterwards.
 . "$(dirname "$0")/tmux_lib.sh"
 
-command -v strace >/dev/null 2>&1 || {
-    echo "SKIP: strace is not installed"
-    exit 77
-}
+need_strace
 
 start_standins 2
 use_scenario workstation-2gpu.json

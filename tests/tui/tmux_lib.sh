@@ -48,6 +48,14 @@ fail() {
     FAILURES=$((FAILURES + 1))
 }
 
+# need_strace: skip the test (exit 77) where strace is not installed.
+need_strace() {
+    command -v strace >/dev/null 2>&1 || {
+        echo "SKIP: strace is not installed"
+        exit 77
+    }
+}
+
 # start_standins N: N stand-in processes whose pids the scenarios name (NVT_STANDIN_<i>).
 start_standins() {
     eval "$(NVT_STANDIN_STATE="$WORK/standins" sh "$SOURCE_DIR/scripts/standins.sh" start "$1")"

@@ -11,10 +11,7 @@
 # starts with "<pid> (": that is how its reads are told from the other files'.
 . "$(dirname "$0")/tmux_lib.sh"
 
-command -v strace >/dev/null 2>&1 || {
-    echo "SKIP: strace is not installed"
-    exit 77
-}
+need_strace
 
 count=300
 start_standins "$count"

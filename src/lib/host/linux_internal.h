@@ -207,6 +207,10 @@ void process_identity_free(struct pid_cache *cache, struct process_identity *ide
 /* Close one kept descriptor of an identity, &identity->stat_fd or statm_fd, if open. */
 void process_identity_close_kept(struct pid_cache *cache, int *fd);
 
+/* An identity's uids and its strings (one more reference, dropped by host_process_fini()) into a
+ * reading, as a fresh reading and a kept one (linux_process_kept.c) both show them. */
+void process_take_identity(struct host_process *p, const struct process_identity *identity);
+
 /* The same for &identity->status_fd or cmdline_fd. */
 void process_identity_close_text(struct pid_cache *cache, int *fd);
 

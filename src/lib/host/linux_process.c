@@ -200,21 +200,11 @@ static bool share_strings(struct host_ctx *host, struct host_process *p,
             return false;
         }
     }
-    struct process_strings *strings = process_strings_ref(identity->strings);
-    p->shared = strings;
-    p->user = strings->user;
-    p->name = strings->name;
-    p->command = strings->command;
-    p->cmdline = strings->argv;
-    p->pub.cmdline_count = strings->argc;
+    process_take_identity(p, identity);
     return true;
 }
 
-/* Everything after the files were read, identity taken (kept in the pid cache or freed); false
- * when out of memory. */
-static bool fill_process(struct host_ctx *host, struct host_process *p,
-                         const struct proc_pid_stat *st, bool stat_ok,
-                         struct process_identity *identity) {
+void process_take_identity(struct host_process *p, const struct process_identity *identity) {
     const struct proc_pid_status *status = &identity->status;
     if (status->has_uid) {
         p->pub.uid = status->uid;
@@ -223,6 +213,22 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
             p->pub.uid_saved = status->uid_saved;
         }
     }
+    struct process_strings *strings = process_strings_ref(identity->strings);
+    p->shared = strings;
+    p->user = strings->user;
+    p->name = strings->name;
+    p->command = strings->command;
+    p->cmdline = strings->argv;
+    p->pub.cmdline_count = strings->argc;
+    set_strings(p);
+}
+
+/* Everything after the files were read, identity taken (kept in the pid cache or freed); false
+ * when out of memory. */
+static bool fill_process(struct host_ctx *host, struct host_process *p,
+                         const struct proc_pid_stat *st, bool stat_ok,
+                         struct process_identity *identity) {
+    const struct proc_pid_status *status = &identity->status;
     bool ok = share_strings(host, p, st, stat_ok, identity);
     if (ok && stat_ok) {
         fill_from_stat(host, p, st);

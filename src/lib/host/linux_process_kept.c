@@ -8,14 +8,14 @@
 #include "linux_internal.h"
 #include "util/sys/clock.h"
 
-/* The memory fields from the statm reading the identity kept, if any. */
+/* The memory fields from the resident set the identity kept, if any. */
 static void keep_memory(struct host_ctx *host, const struct process_identity *identity,
                         struct nvt_host_process *out) {
-    if (!identity->have_statm ||
-        identity->statm_resident > UINT64_MAX / (uint64_t)host->page_size) {
+    if (!identity->have_resident ||
+        identity->resident_pages > UINT64_MAX / (uint64_t)host->page_size) {
         return;
     }
-    out->rss_bytes = identity->statm_resident * (uint64_t)host->page_size;
+    out->rss_bytes = identity->resident_pages * (uint64_t)host->page_size;
     uint64_t total = host_memory_total(host);
     if (total != NVT_NA_U64 && total > 0) {
         out->memory_percent = (double)out->rss_bytes / (double)total * 100.0;
@@ -35,25 +35,7 @@ bool host_process_keep(struct host_ctx *host, uint32_t pid, struct host_process 
     const struct process_identity *identity = entry->identity;
     memset(out, 0, sizeof(*out));
     host_process_init_na(&out->pub, pid, NVT_HOST_OK);
-    const struct proc_pid_status *status = &identity->status;
-    if (status->has_uid) {
-        out->pub.uid = status->uid;
-        if (status->has_uid_all) {
-            out->pub.uid_effective = status->uid_effective;
-            out->pub.uid_saved = status->uid_saved;
-        }
-    }
-    struct process_strings *strings = process_strings_ref(identity->strings);
-    out->shared = strings;
-    out->user = strings->user;
-    out->name = strings->name;
-    out->command = strings->command;
-    out->cmdline = strings->argv;
-    out->pub.user = strings->user != NULL ? strings->user : "";
-    out->pub.name = strings->name != NULL ? strings->name : "";
-    out->pub.command = strings->command != NULL ? strings->command : "";
-    out->pub.cmdline = (const char *const *)strings->argv;
-    out->pub.cmdline_count = strings->argc;
+    process_take_identity(out, identity);
     keep_memory(host, identity, &out->pub);
     double boot = host_boot_time(host);
     if (!isnan(boot)) {
