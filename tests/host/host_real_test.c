@@ -155,8 +155,6 @@ static size_t open_fd_count(void) {
     return count;
 }
 
-/* A process read pass after pass keeps its stat file open, and its status and cmdline for the
- * next reading of its identity; once it has exited the read says so and they are closed. */
 /* statm's resident pages of pid, in bytes (psutil's memory_info().rss). */
 static uint64_t statm_rss_bytes(pid_t pid) {
     char path[64];
@@ -170,10 +168,43 @@ static uint64_t statm_rss_bytes(pid_t pid) {
     return (uint64_t)resident * (uint64_t)sysconf(_SC_PAGESIZE);
 }
 
+/* The state letter of pid from its stat file ('?' when unreadable). */
+static char stat_state(pid_t pid) {
+    char path[64];
+    snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+    FILE *file = fopen(path, "r");
+    if (file == NULL) {
+        return '?';
+    }
+    char text[512];
+    size_t n = fread(text, 1, sizeof(text) - 1, file);
+    fclose(file);
+    text[n] = '\0';
+    const char *close = strrchr(text, ')');
+    return close != NULL && close[1] == ' ' ? close[2] : '?';
+}
+
+/* Wait until pid sleeps with a resident set that no longer moves: sleep(1) maps and touches its
+ * libraries for a while after its name has changed (spawn_sleeper() waits for that only). */
+static void wait_settled(pid_t pid) {
+    double deadline = test_now_s() + POLL_LIMIT_S;
+    uint64_t last = 0;
+    for (;;) {
+        uint64_t now = statm_rss_bytes(pid);
+        if (stat_state(pid) == 'S' && now == last) {
+            return;
+        }
+        last = now;
+        assert_true(test_now_s() < deadline);
+        pause_briefly();
+    }
+}
+
 /* The resident set is psutil's (statm), not stat's approximate count, on the first read and on
  * the kept files' reads after it (a sleeping process's figures stay put). */
 static void test_rss_as_psutil(void **state) {
     pid_t pid = spawn_sleeper(*state);
+    wait_settled(pid);
     for (int pass = 0; pass < 3; pass++) {
         host_generation_end(*state);
         struct host_process p;
@@ -184,6 +215,8 @@ static void test_rss_as_psutil(void **state) {
     reap(pid);
 }
 
+/* A process read pass after pass keeps its stat file open, and its status and cmdline for the
+ * next reading of its identity; once it has exited the read says so and they are closed. */
 static void test_kept_stat_file(void **state) {
     /* A first read opens the host files every sample keeps open (uptime, meminfo). */
     struct host_process self;
