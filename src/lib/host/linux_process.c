@@ -348,6 +348,17 @@ static void fill_unopened(struct host_ctx *host, const char *dir, int err,
     }
 }
 
+/* How many times a first reading is made while an exec moves under it (read_new_process()). */
+#define NEW_READ_TRIES 3
+
+/* True when status's name (read before stat) is not stat's: the process called exec(), or
+ * renamed itself, between the two reads, so its status and cmdline may be the old program's.  A
+ * name status escaped (a backslash in it) is not compared. */
+static bool renamed_between(const struct proc_pid_status *status, const struct proc_pid_stat *st) {
+    return status->has_name && strchr(status->name, '\\') == NULL &&
+           strcmp(status->name, st->comm) != 0;
+}
+
 /*
  * A process not read lately, or one whose identity changed: its stat file is opened first and read
  * last, and status and cmdline (and statm, for a status without VmRSS) are read by path in
@@ -363,17 +374,6 @@ static void fill_unopened(struct host_ctx *host, const char *dir, int err,
  * once; one read again keeps them from then on (read_known_process()).  *renamed tells that the
  * names differed (nothing was filled); on the last try the reading is taken as it is.
  */
-/* How many times a first reading is made while an exec moves under it (read_new_process()). */
-#define NEW_READ_TRIES 3
-
-/* True when status's name (read before stat) is not stat's: the process called exec(), or
- * renamed itself, between the two reads, so its status and cmdline may be the old program's.  A
- * name status escaped (a backslash in it) is not compared. */
-static bool renamed_between(const struct proc_pid_status *status, const struct proc_pid_stat *st) {
-    return status->has_name && strchr(status->name, '\\') == NULL &&
-           strcmp(status->name, st->comm) != 0;
-}
-
 static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char *dir, bool last_try,
                                 bool *renamed, struct host_process *out) {
     char path[PATH_SIZE];
