@@ -37,6 +37,11 @@ if [ "${1:-}" = "--pack" ]; then
             tools="$tools $build/hw-tools/$t"
         fi
     done
+    # nvtop, when NVTOP names one, for the side-by-side step (monitor-vs-nvtop.txt).
+    if [ -n "${NVTOP:-}" ] && [ -x "$NVTOP" ]; then
+        cp -L "$NVTOP" "$build/hw-tools/nvtop" || exit 1
+        tools="$tools $build/hw-tools/nvtop"
+    fi
     for p in $programs "$build"/bin/* $tools; do
         ldd "$p" 2>/dev/null | awk '$3 ~ /^\// {print $3}'
     done | sort -u | while read -r lib; do
@@ -99,7 +104,7 @@ if env LD_LIBRARY_PATH="$host_ld" python3 -c \
     env LD_LIBRARY_PATH="$host_ld" python3 -c '
 import time, torch
 x = torch.randn(4096, 4096, device="cuda")
-end = time.time() + 90
+end = time.time() + 240
 while time.time() < end:
     x = (x @ x).clamp_(-1, 1)
     torch.cuda.synchronize()
@@ -170,6 +175,57 @@ if env LD_LIBRARY_PATH="$tmux_ld" tmux -V >/dev/null 2>&1; then
         >>"$out/monitor.txt"
     env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$sock" kill-server 2>/dev/null
     echo "monitor.txt: $(grep -c '^--- ' "$out/monitor.txt") screens" >>"$log"
+fi
+
+# Our monitor and nvtop side by side on the real driver, while the job runs: each in its own tmux
+# server at 200x60 with a 1 s interval, measured over the same window (HW_CHECK_VS_S, default
+# 30 s) after a 5 s start: the scheduler's run time of all threads (utime + stime where the kernel
+# has no sched file) and the resident set at the end, as bench/monitor/monitor_bench.sh does on the
+# simulator.  nvtop is build/hw-tools/nvtop (--pack copies the one NVTOP names) or HW_CHECK_NVTOP.
+vs_nvtop=${HW_CHECK_NVTOP:-$build/hw-tools/nvtop}
+vs_s=${HW_CHECK_VS_S:-30}
+cpu_s() {
+    if [ -r "/proc/$1/sched" ]; then
+        cat /proc/"$1"/task/*/sched 2>/dev/null |
+            awk '/^se\.sum_exec_runtime/ { ms += $3 } END { printf "%.6f\n", ms / 1000 }'
+    else
+        sed -e 's/^.*) //' "/proc/$1/stat" |
+            awk -v hz="$(getconf CLK_TCK)" '{ printf "%.6f\n", ($12 + $13) / hz }'
+    fi
+}
+if [ -x "$vs_nvtop" ] && env LD_LIBRARY_PATH="$tmux_ld" tmux -V >/dev/null 2>&1; then
+    vs=hw-vs-$$
+    env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-m" new-session -d -x 200 -y 60 -s vs \
+        "exec env LD_LIBRARY_PATH='$LD_LIBRARY_PATH' '$build/bin/nvitop' --interval 1"
+    env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-n" new-session -d -x 200 -y 60 -s vs \
+        "exec env LD_LIBRARY_PATH='$LD_LIBRARY_PATH' '$vs_nvtop' -d 10"
+    sleep 5
+    mpid=$(env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-m" display -p -t vs '#{pane_pid}')
+    npid=$(env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-n" display -p -t vs '#{pane_pid}')
+    m0=$(cpu_s "$mpid") n0=$(cpu_s "$npid")
+    sleep "$vs_s"
+    m1=$(cpu_s "$mpid") n1=$(cpu_s "$npid")
+    mrss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$mpid/status" 2>/dev/null)
+    nrss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$npid/status" 2>/dev/null)
+    {
+        echo "--- nvitop"
+        env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-m" capture-pane -p -t vs
+        echo "--- nvtop"
+        env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-n" capture-pane -p -t vs
+        echo "---"
+        awk -v m0="$m0" -v m1="$m1" -v n0="$n0" -v n1="$n1" -v mr="${mrss:-0}" \
+            -v nr="${nrss:-0}" -v s="$vs_s" 'BEGIN {
+            mc = 100 * (m1 - m0) / s; nc = 100 * (n1 - n0) / s
+            printf "%d s, 200x60, 1 s interval, at once\n", s
+            printf "nvitop CPU %.3f %% of a core, RSS %.1f MiB\n", mc, mr / 1024
+            printf "nvtop  CPU %.3f %% of a core, RSS %.1f MiB\n", nc, nr / 1024
+            if (nc > 0 && nr > 0)
+                printf "nvitop / nvtop: CPU %.2f, RSS %.2f\n", mc / nc, mr / nr
+        }'
+    } >"$out/monitor-vs-nvtop.txt" 2>&1
+    env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-m" kill-server 2>/dev/null
+    env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-n" kill-server 2>/dev/null
+    echo "monitor-vs-nvtop.txt: $(tail -1 "$out/monitor-vs-nvtop.txt")" >>"$log"
 fi
 
 if [ -n "$job" ]; then

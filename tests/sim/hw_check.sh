@@ -6,8 +6,14 @@ set -eu
 work=$(mktemp -d "${TMPDIR:-/tmp}/nvt-hw-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT INT TERM
 scenario="$NVT_SOURCE_DIR/sim/scenarios/h100-8gpu.json"
+# The side-by-side step with a stand-in for nvtop: a second nvitop (it ignores nvtop's -d).
+cat >"$work/nvtop" <<EOF
+#!/bin/sh
+exec "$NVT_BINARY_DIR/bin/nvitop" --interval 1
+EOF
+chmod +x "$work/nvtop"
 NVML_SIM_TIME=0 NVML_SIM_SCENARIO="$scenario" LD_LIBRARY_PATH="$NVT_BINARY_DIR/sim-driver" \
-    HW_CHECK_MONITOR_S=5 BUILD="$NVT_BINARY_DIR" sh "$NVT_SOURCE_DIR/scripts/hw-check.sh" \
+    HW_CHECK_NVTOP="$work/nvtop" HW_CHECK_VS_S=3 HW_CHECK_MONITOR_S=5 BUILD="$NVT_BINARY_DIR" sh "$NVT_SOURCE_DIR/scripts/hw-check.sh" \
     "$work/out" >"$work/log"
 cat "$work/log"
 for step in exports.txt walk.tsv nvitop-once.txt nvitop.json nvitop-query.txt list-devices.txt \
@@ -22,6 +28,9 @@ awk -F '\t' '$2 == "nvmlDeviceGetPcieThroughput" && $3 >= 20000 {n++} END {exit 
 grep -qx 'nvmlDeviceGetFanSpeed_v2' "$work/out/exports.txt"
 if command -v tmux >/dev/null 2>&1; then
     grep -q 'NVIDIA H100 80GB HBM3\|Driver Version: 570.86.15' "$work/out/monitor.txt"
+    # Both monitors were measured, and both screens captured.
+    grep -q '^nvitop / nvtop: CPU [0-9.]*, RSS [0-9.]*$' "$work/out/monitor-vs-nvtop.txt"
+    [ "$(grep -c 'Processes:' "$work/out/monitor-vs-nvtop.txt")" -eq 2 ]
 fi
 # The written scenario replays the machine: walking it checks every value it holds.
 NVML_SIM_TIME=0 NVML_SIM_SCENARIO="$work/out/scenario.json" \
