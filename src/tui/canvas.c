@@ -303,24 +303,21 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
     while (i < len && s[i] != '\0') {
         if (s[i] >= 0x20 && s[i] < 0x7F) {
             /* Printable ASCII, most of every frame: one byte, one cell, no mapping. */
-            size_t end = i + 1;
-            while (end < len && s[end] >= 0x20 && s[end] < 0x7F) {
-                end++;
-            }
+            size_t run = term_ascii_run(text + i, len - i);
             if (row >= 0 && row < canvas->rows) {
                 struct canvas_cell *cells = cell_at(canvas, row, 0);
                 int from = col < 0 ? 0 : col;
-                int to = (int)(end - i) > canvas->cols - col ? canvas->cols : col + (int)(end - i);
+                int to = (int)run > canvas->cols - col ? canvas->cols : col + (int)run;
                 for (int c = from; c < to; c++) {
                     if (cells[c].width != 1) {
                         break_wide(canvas, row, c);
                     }
-                    cell.text[0] = (char)s[i + (size_t)(c - col)];
                     cells[c] = cell;
+                    cells[c].text[0] = (char)s[i + (size_t)(c - col)];
                 }
             }
-            col += (int)(end - i);
-            i = end;
+            col += (int)run;
+            i += run;
             continue;
         }
         uint32_t cp;

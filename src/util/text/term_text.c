@@ -20,13 +20,37 @@ static bool three_byte_ok(const unsigned char *s, size_t len) {
     return (s[0] != 0xE0 || s[1] >= 0xA0) && (s[0] != 0xED || s[1] < 0xA0);
 }
 
+/* Each byte of a word with its top bit set where that byte is below 0x20 or above 0x7E (and
+ * perhaps in a byte above such a one, through a borrow or carry: a word with a flag set is then
+ * looked at byte by byte, so a false flag only costs time). */
+#define ONES 0x0101010101010101u
+#define HIGHS 0x8080808080808080u
+
+size_t term_ascii_run(const char *text, size_t len) {
+    const unsigned char *s = (const unsigned char *)text;
+    size_t i = 0;
+    while (len - i >= sizeof(uint64_t)) {
+        uint64_t w;
+        memcpy(&w, s + i, sizeof(w));
+        /* b - 0x20 borrows below 0x20, b + 1 reaches 0x80 from 0x7F, and b has it from 0x80. */
+        if (((w - 0x20 * ONES) | (w + ONES) | w) & HIGHS) {
+            break;
+        }
+        i += sizeof(w);
+    }
+    while (i < len && s[i] >= 0x20 && s[i] < 0x7F) {
+        i++;
+    }
+    return i;
+}
+
 bool term_text_safe(const char *text, size_t len) {
     const unsigned char *s = (const unsigned char *)text;
     size_t i = 0;
     while (i < len) {
         unsigned char c = s[i];
         if (c >= 0x20 && c < 0x7F) {
-            i++; /* the common case: printable ASCII */
+            i += term_ascii_run(text + i, len - i); /* the common case: printable ASCII */
             continue;
         }
         if (three_byte_ok(s + i, len - i)) {

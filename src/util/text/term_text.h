@@ -15,6 +15,10 @@
 
 #define TERM_TEXT_REPLACEMENT '?'
 
+/* How many bytes from text on (at most len) are printable ASCII (0x20 to 0x7E): the bulk of every
+ * text a screen shows, scanned eight bytes at a time. */
+size_t term_ascii_run(const char *text, size_t len);
+
 /* Whether a code point from utf8_decode() (UTF8_INVALID included) may be written as is. */
 bool term_cp_printable(uint32_t cp);
 

@@ -1,6 +1,7 @@
 /* term_text.h: control characters and invalid UTF-8 become '?', one per character or byte. */
 #include "util/text/term_text.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "nvt_cmocka.h"
@@ -48,10 +49,38 @@ static void test_three_bytes(void **state) {
     expect("\xe2\x28\xa1", "?(?");
 }
 
+/* term_ascii_run(), which looks at eight bytes at once: every byte value at every position of a
+ * 20-byte text of printable ASCII stops the run exactly there when it is not printable ASCII, at
+ * every starting alignment and length. */
+static void test_ascii_run(void **state) {
+    (void)state;
+    char text[32];
+    for (int b = 0; b < 256; b++) {
+        bool printable = b >= 0x20 && b < 0x7F;
+        for (size_t at = 0; at < 20; at++) {
+            for (size_t shift = 0; shift < 8; shift++) {
+                memset(text, ' ' + (int)(at % 90), sizeof(text));
+                text[shift + at] = (char)b;
+                size_t want = printable ? 20 : at;
+                assert_int_equal(term_ascii_run(text + shift, 20), want);
+                assert_int_equal(term_ascii_run(text + shift, at), at);
+            }
+        }
+    }
+    /* The edges of the range next to each other, and neighbours that could carry or borrow. */
+    assert_int_equal(term_ascii_run(" ~ ~ ~ ~ ~ ~ ~ ~", 16), 16);
+    assert_int_equal(term_ascii_run("~~~~~~~\x7f", 8), 7);
+    assert_int_equal(term_ascii_run("       \x1f", 8), 7);
+    assert_int_equal(term_ascii_run("\x7e\x7e\x7e\x7e\x7e\x7e\x7e\x80", 8), 7);
+    assert_int_equal(term_ascii_run("abc\0def", 7), 3);
+    assert_int_equal(term_ascii_run("", 0), 0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_clean),
         cmocka_unit_test(test_three_bytes),
+        cmocka_unit_test(test_ascii_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
