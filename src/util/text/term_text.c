@@ -23,7 +23,7 @@ static bool three_byte_ok(const unsigned char *s, size_t len) {
 /* Each byte of a word with its top bit set where that byte is below 0x20 or above 0x7E (and
  * perhaps in a byte above such a one, through a borrow or carry: a word with a flag set is then
  * looked at byte by byte, so a false flag only costs time). */
-#define ONES 0x0101010101010101u
+#define ONES  0x0101010101010101u
 #define HIGHS 0x8080808080808080u
 
 size_t term_ascii_run(const char *text, size_t len) {
