@@ -14,6 +14,19 @@
 #                                  default: h100-8gpu.json; 1000: h100-8gpu-1000.json; 4000:
 #                                  h100-16gpu-4000.json) and start as many stand-ins; sets
 #                                  $bench_processes and $bench_scenario_name
+#   bench_cpu_s PID                CPU seconds of all of PID's threads so far: the scheduler's
+#                                  run time (/proc/PID/task/*/sched) where the kernel has it, else
+#                                  utime + stime in clock ticks
+
+bench_cpu_s() {
+    if [ -r "/proc/$1/sched" ]; then
+        cat /proc/"$1"/task/*/sched 2>/dev/null |
+            awk '/^se\.sum_exec_runtime/ { ms += $3 } END { printf "%.6f\n", ms / 1000 }'
+    else
+        sed -e 's/^.*) //' "/proc/$1/stat" |
+            awk -v hz="$(getconf CLK_TCK)" '{ printf "%.6f\n", ($12 + $13) / hz }'
+    fi
+}
 
 bench_built() {
     [ -x "$1" ] || {

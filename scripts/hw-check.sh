@@ -184,15 +184,8 @@ fi
 # simulator.  nvtop is build/hw-tools/nvtop (--pack copies the one NVTOP names) or HW_CHECK_NVTOP.
 vs_nvtop=${HW_CHECK_NVTOP:-$build/hw-tools/nvtop}
 vs_s=${HW_CHECK_VS_S:-30}
-cpu_s() {
-    if [ -r "/proc/$1/sched" ]; then
-        cat /proc/"$1"/task/*/sched 2>/dev/null |
-            awk '/^se\.sum_exec_runtime/ { ms += $3 } END { printf "%.6f\n", ms / 1000 }'
-    else
-        sed -e 's/^.*) //' "/proc/$1/stat" |
-            awk -v hz="$(getconf CLK_TCK)" '{ printf "%.6f\n", ($12 + $13) / hz }'
-    fi
-}
+# shellcheck source=bench/bench_lib.sh
+. "$root/bench/bench_lib.sh"
 if [ -x "$vs_nvtop" ] && env LD_LIBRARY_PATH="$tmux_ld" tmux -V >/dev/null 2>&1; then
     vs=hw-vs-$$
     env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-m" new-session -d -x 200 -y 60 -s vs \
@@ -202,9 +195,9 @@ if [ -x "$vs_nvtop" ] && env LD_LIBRARY_PATH="$tmux_ld" tmux -V >/dev/null 2>&1;
     sleep 5
     mpid=$(env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-m" display -p -t vs '#{pane_pid}')
     npid=$(env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-n" display -p -t vs '#{pane_pid}')
-    m0=$(cpu_s "$mpid") n0=$(cpu_s "$npid")
+    m0=$(bench_cpu_s "$mpid") n0=$(bench_cpu_s "$npid")
     sleep "$vs_s"
-    m1=$(cpu_s "$mpid") n1=$(cpu_s "$npid")
+    m1=$(bench_cpu_s "$mpid") n1=$(bench_cpu_s "$npid")
     mrss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$mpid/status" 2>/dev/null)
     nrss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$npid/status" 2>/dev/null)
     {

@@ -52,17 +52,6 @@ socket=$socket_base
 bench_workspace nvt-bench-monitor "$socket_base" "$socket_base-main" "$socket_base-metrics"
 bench_scenario
 
-ticks_per_s=$(getconf CLK_TCK)
-# cpu_s PID: CPU seconds of all its threads so far.
-cpu_s() {
-    if [ -r "/proc/$1/sched" ]; then
-        cat /proc/"$1"/task/*/sched 2>/dev/null |
-            awk '/^se\.sum_exec_runtime/ { ms += $3 } END { printf "%.6f\n", ms / 1000 }'
-    else
-        sed -e 's/^.*) //' "/proc/$1/stat" |
-            awk -v hz="$ticks_per_s" '{ printf "%.6f\n", ($12 + $13) / hz }'
-    fi
-}
 rss_kib() {
     awk '/^VmRSS:/ { print $2 }' "/proc/$1/status"
 }
@@ -130,9 +119,9 @@ stop() {
 measure() {
     label=$1
     start "$@"
-    c0=$(cpu_s "$pid")
+    c0=$(bench_cpu_s "$pid")
     sleep "$seconds"
-    c1=$(cpu_s "$pid")
+    c1=$(bench_cpu_s "$pid")
     rss=$(rss_kib "$pid")
     stop
     lifetime=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
@@ -163,9 +152,9 @@ if [ "$mode" = metrics ]; then
     socket="$socket_base-metrics"
     start metrics "Processes:" "$nvitop" -m --interval "$interval"
     metrics_pid=$pid metrics_started=$started
-    a0=$(cpu_s "$main_pid") b0=$(cpu_s "$metrics_pid")
+    a0=$(bench_cpu_s "$main_pid") b0=$(bench_cpu_s "$metrics_pid")
     sleep "$seconds"
-    a1=$(cpu_s "$main_pid") b1=$(cpu_s "$metrics_pid")
+    a1=$(bench_cpu_s "$main_pid") b1=$(bench_cpu_s "$metrics_pid")
     arss=$(rss_kib "$main_pid") brss=$(rss_kib "$metrics_pid")
     label=metrics pid=$metrics_pid
     stop
@@ -215,13 +204,13 @@ setup() {
     fi
     NVML_SIM_CALLS_FILE="$work/calls-floor" "$floor" "$seconds" "$interval" >"$work/floor.out" &
     floor_job=$!
-    m0=$(cpu_s "$monitor_pid")
-    if [ -n "${nvtop_pid:-}" ]; then n0=$(cpu_s "$nvtop_pid"); fi
+    m0=$(bench_cpu_s "$monitor_pid")
+    if [ -n "${nvtop_pid:-}" ]; then n0=$(bench_cpu_s "$nvtop_pid"); fi
     sleep "$seconds"
-    m1=$(cpu_s "$monitor_pid")
+    m1=$(bench_cpu_s "$monitor_pid")
     mrss=$(rss_kib "$monitor_pid")
     if [ -n "${nvtop_pid:-}" ]; then
-        n1=$(cpu_s "$nvtop_pid")
+        n1=$(bench_cpu_s "$nvtop_pid")
         nrss=$(rss_kib "$nvtop_pid")
     fi
     wait "$floor_job"
