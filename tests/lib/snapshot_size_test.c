@@ -16,7 +16,7 @@
 #include "lib_testutil.h"
 #include "nvt_cmocka.h"
 
-#define CHILDREN 100
+#define CHILDREN           100
 #define SCENARIO_PROCESSES 1000
 
 static pid_t children[CHILDREN];
