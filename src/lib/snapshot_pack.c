@@ -58,8 +58,11 @@ static struct nvt_host_process pack_host(struct packer *p, const struct host_pro
     return out;
 }
 
-static void walk(struct packer *p, const struct snapshot_parts *parts,
-                 enum snapshot_layout layout) {
+/* hosts (write pass only): parts->host_count entries, filled here with each distinct pid's packed
+ * host part, which the GPU-process entries copy, so that a pid on two GPUs shares its strings.
+ * They live outside the block: only the entries are handed out. */
+static void walk(struct packer *p, const struct snapshot_parts *parts, enum snapshot_layout layout,
+                 struct nvt_host_process *hosts) {
     struct nvt_gpu_process *processes = NULL;
     if (layout == SNAPSHOT_PROCESSES) {
         processes =
@@ -73,11 +76,6 @@ static void walk(struct packer *p, const struct snapshot_parts *parts,
             take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
     }
     double *per_cpu = take(p, parts->host.cpu_count * sizeof(double), alignof(double));
-    /* The host part of each distinct pid is packed once; GPU-process entries copy it, so a pid on
-     * two GPUs shares its strings. */
-    struct nvt_host_process *hosts =
-        take(p, parts->host_count * sizeof(*hosts), alignof(struct nvt_host_process));
-
     for (size_t i = 0; i < parts->host_count; i++) {
         struct nvt_host_process packed = pack_host(p, &parts->hosts[i]);
         if (hosts != NULL) {
@@ -123,12 +121,21 @@ static void walk(struct packer *p, const struct snapshot_parts *parts,
 nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
                          void **out) {
     struct packer measure = {NULL, 0};
-    walk(&measure, parts, layout);
+    walk(&measure, parts, layout, NULL);
     struct packer write = {malloc(measure.used), 0};
     if (write.base == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
-    walk(&write, parts, layout);
+    struct nvt_host_process *hosts = NULL;
+    if (parts->host_count > 0) {
+        hosts = malloc(parts->host_count * sizeof(*hosts));
+        if (hosts == NULL) {
+            free(write.base);
+            return NVT_ERR_NO_MEMORY;
+        }
+    }
+    walk(&write, parts, layout, hosts);
+    free(hosts);
     *out = write.base;
     return NVT_OK;
 }

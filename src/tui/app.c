@@ -72,9 +72,7 @@ void app_fini(struct tui_app *app) {
     if (app->table_built) {
         view_process_table_fini(&app->table);
     }
-    if (app->pcie_snap != app->snap && app->pcie_snap != app->proc_snap) {
-        app_snapshot_free(app, app->pcie_snap);
-    }
+    free(app->pcie_devices);
     if (app->proc_snap != app->snap) {
         app_snapshot_free(app, app->proc_snap);
     }
@@ -100,13 +98,24 @@ void app_rebuild_table(struct tui_app *app) {
     selection_sync(&app->selection, &app->table);
 }
 
-/* Whether a snapshot is still held as the newest, the process or the PCIe one. */
-static bool app_holds(const struct tui_app *app, const struct nvt_snapshot *snap) {
-    return snap == app->snap || snap == app->proc_snap || snap == app->pcie_snap;
+/* Keep a copy of the devices of a snapshot with PCIe throughput; out of memory, the older copy
+ * stays. */
+static void keep_pcie_devices(struct tui_app *app, const struct nvt_snapshot *snap) {
+    struct nvt_device_snapshot *copy = NULL;
+    if (snap->device_count > 0) {
+        copy = malloc(snap->device_count * sizeof(*copy));
+        if (copy == NULL) {
+            return;
+        }
+        memcpy(copy, snap->devices, snap->device_count * sizeof(*copy));
+    }
+    free(app->pcie_devices);
+    app->pcie_devices = copy;
+    app->pcie_device_count = snap->device_count;
 }
 
 void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now_s) {
-    struct nvt_snapshot *old[3] = {app->snap, app->proc_snap, app->pcie_snap};
+    struct nvt_snapshot *old[2] = {app->snap, app->proc_snap};
     bool has_processes = (snap->flags & NVT_SAMPLE_PROCESSES) != 0;
     if (has_processes && app->table_built) {
         /* The table points into the old process snapshot: drop it before the snapshot goes. */
@@ -118,12 +127,12 @@ void app_set_snapshot(struct tui_app *app, struct nvt_snapshot *snap, double now
         app->proc_snap = snap;
     }
     if ((snap->flags & NVT_SAMPLE_PCIE_THROUGHPUT) != 0) {
-        app->pcie_snap = snap;
+        keep_pcie_devices(app, snap);
     }
     /* Each snapshot no longer held is freed once, however many roles it had. */
-    for (size_t i = 0; i < 3; i++) {
-        bool seen = (i > 0 && old[i] == old[0]) || (i > 1 && old[i] == old[1]);
-        if (old[i] != NULL && !seen && !app_holds(app, old[i])) {
+    for (size_t i = 0; i < 2; i++) {
+        bool seen = i > 0 && old[i] == old[0];
+        if (old[i] != NULL && !seen && old[i] != app->snap && old[i] != app->proc_snap) {
             app_snapshot_free(app, old[i]);
         }
     }

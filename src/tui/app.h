@@ -109,9 +109,12 @@ struct tui_app {
 
     struct nvt_snapshot *snap;      /* newest snapshot, NULL before the first */
     struct nvt_snapshot *proc_snap; /* newest one with processes (often the same), or NULL */
-    /* Newest one with PCIe throughput (often the same), or NULL: the bandwidth column reads it
-     * with the slow fields only, as before R555 the 20 ms query is the costliest of all. */
-    struct nvt_snapshot *pcie_snap;
+    /* The devices of the newest one with PCIe throughput (pcie_device_count of them; NULL before
+     * it): the bandwidth column reads them with the slow fields only, as before R555 the 20 ms
+     * query is the costliest of all.  A copy, not the snapshot: that one also holds a process
+     * list, which at a thousand processes is some 200 KiB kept for five seconds. */
+    struct nvt_device_snapshot *pcie_devices;
+    size_t pcie_device_count;
     struct view_process_table table; /* built from proc_snap */
     bool table_built;
     struct app_histories histories;

@@ -44,8 +44,8 @@ static struct {
     /* The terminal's size.  curses' windows are kept one column wide (see shrink_curses()). */
     int rows;
     int cols;
-    /* Memory was freed in bulk (curses' lines, the last size's canvas): give it back to the system
-     * after the next frame (give_back_memory()). */
+    /* Memory was freed in bulk (curses' lines, the last size's canvas, a process list): give it
+     * back to the system after the next frame (give_back_memory()). */
     bool trim_pending;
 } session = {.wake_pipe = {-1, -1}, .log = {.saved_fd = -1}};
 
@@ -350,6 +350,10 @@ void term_size(int *rows, int *cols) {
 
 bool term_has_gradients(void) {
     return term_screen_gradients();
+}
+
+void term_trim_after_draw(void) {
+    session.trim_pending = true;
 }
 
 void term_draw(const struct canvas *canvas) {

@@ -56,6 +56,10 @@ bool term_has_gradients(void);
 /* Copy the canvas to the screen and refresh.  The canvas must have the terminal's size. */
 void term_draw(const struct canvas *canvas);
 
+/* Memory was freed in bulk (a process list and the table built from it replaced): hand the free
+ * pages back to the system after the next frame, when that frame's own buffers are freed too. */
+void term_trim_after_draw(void);
+
 /* The file descriptors to poll for input: the terminal and the signal wake-up pipe.  Returns how
  * many were written (at most 2). */
 size_t term_poll_fds(int *fds, size_t max);

@@ -260,6 +260,10 @@ static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) 
            memcmp(a->text, b->text, sizeof(a->text)) == 0;
 }
 
+/* The C runtime of Windows has no malloc_trim(): the heap is left as it is. */
+void term_trim_after_draw(void) {
+}
+
 void term_draw(const struct canvas *canvas) {
     if (!session.active) {
         return;

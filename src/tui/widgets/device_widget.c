@@ -101,12 +101,11 @@ static double link_sum(const double *kibps) {
  * every 5 s, not with every snapshot), when it is the same device as in the newest snapshot;
  * NULL when there is none. */
 static const struct nvt_device_snapshot *pcie_device(const struct tui_app *app, size_t slot) {
-    const struct nvt_snapshot *pcie = app->pcie_snap;
-    if (pcie == NULL || slot >= pcie->device_count ||
-        pcie->device_count != app->snap->device_count) {
+    if (app->pcie_devices == NULL || slot >= app->pcie_device_count ||
+        app->pcie_device_count != app->snap->device_count) {
         return NULL;
     }
-    const struct nvt_device_snapshot *device = &pcie->devices[slot];
+    const struct nvt_device_snapshot *device = &app->pcie_devices[slot];
     const struct nvt_device_snapshot *now = &app->snap->devices[slot];
     if (device->info.index != now->info.index || strcmp(device->info.uuid, now->info.uuid) != 0) {
         return NULL; /* re-enumerated since */

@@ -209,11 +209,13 @@ void view_process_table_build(const struct nvt_snapshot *snap, const struct view
     }
     table->rows = xcalloc(count + 1, sizeof(*table->rows));
     table->count = count;
+    /* Each row's text is measured here and made again when the row is drawn (a few dozen of a
+     * thousand), not kept: 120 bytes a row. */
     for (size_t i = 0; i < count; i++) {
         table->rows[i] = items[i].row;
-        table->rows[i].host_info =
-            host_info_text(&table->rows[i], times[i].text, table->time_width);
-        size_t width = nvt_text_width(table->rows[i].host_info);
+        char *text = host_info_text(&table->rows[i], times[i].text, table->time_width);
+        size_t width = nvt_text_width(text);
+        free(text);
         if (width > table->host_info_width) {
             table->host_info_width = width;
         }
@@ -225,9 +227,6 @@ void view_process_table_build(const struct nvt_snapshot *snap, const struct view
 void view_process_table_fini(struct view_process_table *table) {
     if (table == NULL) {
         return;
-    }
-    for (size_t i = 0; i < table->count; i++) {
-        free(table->rows[i].host_info);
     }
     free(table->rows);
     memset(table, 0, sizeof(*table));
@@ -308,10 +307,8 @@ static void cut_left(char *buf, size_t size, const char *text, size_t maxlen, co
     snprintf(buf, size, "%.*s%s", (int)keep, text, pad);
 }
 
-/* The host columns of a row, exactly width cells. */
-static void host_columns(const struct view_process_row *row, size_t width, int host_offset,
-                         struct view_line *out) {
-    const char *info = row->host_info;
+/* The host columns of a row (info: host_info_text()'s), exactly width cells. */
+static void host_columns(const char *info, size_t width, int host_offset, struct view_line *out) {
     size_t len = strlen(info);
     if (host_offset < 0) {
         if (utf8_width(info, len) > width) {
@@ -421,7 +418,11 @@ void view_process_row_line(const struct view_process_table *table, size_t index,
     p = put_right(p, gmbw, 5);
     *p++ = ' ';
     view_line_add_n(&info, columns, (size_t)(p - columns), plain);
-    host_columns(row, width - HOST_COLUMNS, host_offset, &info);
+    char time[64];
+    time_text(time, sizeof(time), &process->host);
+    char *host_info = host_info_text(row, time, table->time_width);
+    host_columns(host_info, width - HOST_COLUMNS, host_offset, &info);
+    free(host_info);
     if (host_offset > 0) {
         /* nvitop blanks the first host cell when scrolled, marking the cut. */
         size_t col = view_line_width(&info) - (width - HOST_COLUMNS);

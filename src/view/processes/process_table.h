@@ -56,18 +56,19 @@ struct view_process_row {
     uint32_t physical_index;               /* for separators between physical GPUs */
     char display_index[16];                /* "0", or "0:1" for a MIG device */
     enum view_color device_color;          /* display colour of the device */
-    char *host_info;     /* "%CPU %MEM  TIME  COMMAND" part, untruncated (owned by the table) */
-    const char *command; /* the command as shown (or "No Such Process", …) */
-    enum view_color command_color; /* red (gone), yellow (zombie, no permission), default */
-    bool special;                  /* command is one of the special texts above */
-    bool owned;                    /* the current user's (or running as superuser) */
+    const char *command;                   /* the command as shown (or "No Such Process", …) */
+    enum view_color command_color;         /* red (gone), yellow (zombie, no permission), default */
+    bool special;                          /* command is one of the special texts above */
+    bool owned;                            /* the current user's (or running as superuser) */
 };
 
 struct view_process_table {
     struct view_process_row *rows;
     size_t count;
-    size_t time_width;      /* width of the TIME column (>= 4) */
-    size_t host_info_width; /* widest host_info, in cells (0 without rows) */
+    size_t time_width; /* width of the TIME column (>= 4) */
+    /* The widest "%CPU %MEM  TIME  COMMAND" part of a row, untruncated, in cells (0 without
+     * rows); each row's is made when the row is drawn. */
+    size_t host_info_width;
 };
 
 /* Filter and sort the snapshot's processes of the shown devices.  reverse flips the order's
