@@ -91,12 +91,16 @@ void process_identity_close_text(struct pid_cache *cache, int *fd) {
     }
 }
 
+void process_identity_close_all(struct pid_cache *cache, struct process_identity *identity) {
+    process_identity_close_kept(cache, &identity->stat_fd);
+    process_identity_close_kept(cache, &identity->statm_fd);
+    process_identity_close_text(cache, &identity->status_fd);
+    process_identity_close_text(cache, &identity->cmdline_fd);
+}
+
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity) {
     if (identity != NULL) {
-        process_identity_close_kept(cache, &identity->stat_fd);
-        process_identity_close_kept(cache, &identity->statm_fd);
-        process_identity_close_text(cache, &identity->status_fd);
-        process_identity_close_text(cache, &identity->cmdline_fd);
+        process_identity_close_all(cache, identity);
         process_strings_unref(identity->strings);
     }
     free(identity);
@@ -241,6 +245,7 @@ void pid_cache_rotate(struct pid_cache *cache) {
 }
 
 void pid_cache_fini(struct pid_cache *cache) {
+    pass_stat_clear(cache);
     table_free_identities(cache, &cache->current);
     table_free_identities(cache, &cache->previous);
     free(cache->current.slots);
