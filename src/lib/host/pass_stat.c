@@ -55,7 +55,8 @@ bool pass_stat_read_ppid(struct host_ctx *host, uint32_t pid, uint32_t *ppid) {
         return true;
     }
     struct process_identity *identity = known->identity;
-    int err = process_read_known_file(host, pid, &identity->stat_fd, "stat", true, buf, sizeof(buf));
+    int err =
+        process_read_known_file(host, pid, &identity->stat_fd, "stat", true, buf, sizeof(buf));
     if (err != 0 && err != EFBIG) {
         /* Gone (or no longer ours to read): its other files go with its stat. */
         process_identity_close_all(&host->pids, identity);
