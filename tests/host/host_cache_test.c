@@ -293,6 +293,7 @@ static void test_parent_map_reads_stat_once(void **state) {
     struct host_ctx *host = NULL;
     assert_int_equal(host_open(dir, &host), NVT_OK);
     host->identity_ttl_s = 3600.0;
+    host->pids.pass_stat_max_age_s = 3600.0; /* however long the rewrites below take */
     for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
         read_pid(host, pid, NVT_HOST_OK);
     }
@@ -337,6 +338,31 @@ static void test_parent_map_reads_stat_once(void **state) {
     fixture_remove(dir);
 }
 
+/* A remembered stat older than the bound is not taken: the reading reads the file. */
+static void test_parent_map_stat_ages(void **state) {
+    (void)state;
+    char dir[1024];
+    make_tree(dir, sizeof(dir));
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->identity_ttl_s = 3600.0;
+    read_pid(host, FIRST_PID, NVT_HOST_OK);
+    host_generation_end(host);
+    host->pids.pass_stat_max_age_s = 0.0;
+    uint32_t *pids = NULL;
+    uint32_t *ppids = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_ppid_map((nvt_context *)host, &pids, &ppids, &count), NVT_OK);
+    free(pids);
+    write_stat(dir, FIRST_PID, 7, 5000 + FIRST_PID);
+    struct host_process p;
+    assert_int_equal(host_process_read(host, FIRST_PID, &p), NVT_OK);
+    assert_int_equal(p.pub.num_threads, 7);
+    host_process_fini(&p);
+    host_close(host);
+    fixture_remove(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recycled_pid_is_read_again),
@@ -345,6 +371,7 @@ int main(void) {
         cmocka_unit_test(test_kept_budget_follows_nofile),
         cmocka_unit_test(test_repeated_reads_survive_aging),
         cmocka_unit_test(test_parent_map_reads_stat_once),
+        cmocka_unit_test(test_parent_map_stat_ages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

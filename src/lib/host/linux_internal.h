@@ -40,6 +40,11 @@
 #define HOST_GENERATION_MAX_COUNT 65536
 #define HOST_GENERATION_MAX_AGE_S 60.0
 
+/* A stat the parent map remembered for a process's reading (pass_stat.c) older than this is read
+ * again: a caller that maps parents and reads processes much later, without ending the pass in
+ * between, gets a fresh reading. */
+#define HOST_PASS_STAT_MAX_AGE_S 1.0
+
 /* The strings of a process that change only with its identity: its user name, its name (comm or
  * argv[0]'s basename), its command line split into arguments and the command joined from them.
  * Made once per identity (process_strings.c) in one block, plus the command, and shared by
@@ -127,6 +132,7 @@ struct pid_cache {
     double current_started_s;     /* clock_monotonic_s() of the first store into current */
     size_t generation_max;        /* HOST_GENERATION_MAX_COUNT; tests lower it */
     double generation_max_age_s;  /* HOST_GENERATION_MAX_AGE_S; tests lower it */
+    double pass_stat_max_age_s;   /* HOST_PASS_STAT_MAX_AGE_S; tests raise it */
     struct pass_stat *pass_stats; /* this pass's, until host_generation_end() */
     size_t pass_stat_count;
     size_t pass_stat_cap;
@@ -285,7 +291,8 @@ void pid_cache_fini(struct pid_cache *cache);
 bool pass_stat_read_ppid(struct host_ctx *host, uint32_t pid, uint32_t *ppid);
 
 /* Take the stat the parent map remembered for entry in this pass (once: a second reading of the
- * process in the same pass reads the file), with the time of its read; false when there is none. */
+ * process in the same pass reads the file), with the time of its read; false when there is none
+ * or it is older than cache->pass_stat_max_age_s. */
 bool pass_stat_take(struct pid_cache *cache, struct pid_cache_entry *entry,
                     struct proc_pid_stat *stat, double *read_s);
 

@@ -3,8 +3,9 @@
  * the stat file of every process, and the tree view then reads thousands of those processes
  * (host_process_read()) in the same pass.  For a process the pid cache knows, the map reads stat
  * through the descriptor the cache keeps (no open or close) and remembers what it read until the
- * pass ends; the process's reading then takes that instead of reading the file again.  A process
- * the cache does not know is read by path, as before, and read in full by host_process_read().
+ * pass ends (a second at most); the process's reading then takes that instead of reading the file
+ * again.  A process the cache does not know is read by path, as before, and read in full by
+ * host_process_read().
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -84,6 +85,9 @@ bool pass_stat_take(struct pid_cache *cache, struct pid_cache_entry *entry,
     }
     struct pass_stat *remembered = &cache->pass_stats[index - 1];
     remembered->pid = 0;
+    if (!(clock_monotonic_s() - remembered->read_s < cache->pass_stat_max_age_s)) {
+        return false;
+    }
     *stat = remembered->stat;
     *read_s = remembered->read_s;
     return true;

@@ -172,6 +172,7 @@ void pid_cache_init(struct pid_cache *cache) {
     memset(cache, 0, sizeof(*cache));
     cache->generation_max = HOST_GENERATION_MAX_COUNT;
     cache->generation_max_age_s = HOST_GENERATION_MAX_AGE_S;
+    cache->pass_stat_max_age_s = HOST_PASS_STAT_MAX_AGE_S;
     uint64_t limit = nofile_soft_limit();
     if (limit == 0) {
         cache->kept_max = HOST_KEPT_FDS_UNKNOWN;
