@@ -9,12 +9,14 @@
  *
  *   usage: bench-tree [ROUNDS [JOBS]]
  *
- * The fixture (made in a temporary directory and removed afterwards): pid 1, ten daemons, JOBS
+ * The fixture (made in a temporary directory, $TMPDIR or /tmp, and removed afterwards; the
+ * floor is that of the file system it is on): pid 1, ten daemons, JOBS
  * (default 100) job scripts under the first daemon, each with one GPU process that has four
  * workers, and idle processes under the other daemons up to 10,000 in all (or 1,000 more than
  * the jobs' processes, when those are more).  The rebuild's cost per process (of the host, and
  * per GPU process) is printed for the comparison across sizes (scripts/bench.sh runs 20, 1,000
- * and 4,000 jobs).
+ * and 4,000 jobs).  Two rebuilds before the rounds meet every process (the first reads all its
+ * files, and is printed); the rounds are the rebuild the tree screen repeats at every refresh.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -53,7 +55,8 @@ static void write_file(const char *dir, const char *name, const char *text) {
     }
 }
 
-/* One process directory: stat, status and cmdline, as the library reads them. */
+/* One process directory: stat, status (with the resident set, as every process but a kernel
+ * thread has), statm and cmdline, as the library reads them. */
 static void add_process(const char *root, unsigned pid, unsigned ppid, const char *name,
                         const char *cmdline, size_t cmdline_len) {
     char dir[512];
@@ -70,9 +73,10 @@ static void add_process(const char *root, unsigned pid, unsigned ppid, const cha
     write_file(dir, "stat", text);
     snprintf(text, sizeof(text),
              "Name:\t%s\nState:\tS (sleeping)\nTgid:\t%u\nPid:\t%u\nPPid:\t%u\n"
-             "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nThreads:\t2\n",
+             "Uid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\nVmRSS:\t   10000 kB\nThreads:\t2\n",
              name, pid, pid, ppid);
     write_file(dir, "status", text);
+    write_file(dir, "statm", "30000 2500 500 100 0 3000 0\n");
     char path[600];
     snprintf(path, sizeof(path), "%s/cmdline", dir);
     FILE *f = fopen(path, "w");
@@ -226,7 +230,10 @@ int main(int argc, char **argv) {
     if (11 + size.jobs * (2 + WORKERS) + 1000 > size.processes) {
         size.processes = 11 + size.jobs * (2 + WORKERS) + 1000;
     }
-    char root[] = "/tmp/nvt-bench-tree.XXXXXX";
+    const char *tmpdir = getenv("TMPDIR");
+    char root[512];
+    snprintf(root, sizeof(root), "%s/nvt-bench-tree.XXXXXX",
+             tmpdir != NULL && tmpdir[0] != '\0' ? tmpdir : "/tmp");
     if (mkdtemp(root) == NULL) {
         perror("bench-tree: mkdtemp");
         return 1;
@@ -251,6 +258,13 @@ int main(int argc, char **argv) {
     double *tree_s = calloc((size_t)rounds, sizeof(double));
     size_t stats = 0;
     size_t rows = 0;
+    /* The first rebuilds meet every process: the first reads its status and cmdline, the second
+     * pairs its resident set with its stat (a statm read); the monitor pays them once, when the
+     * tree screen opens.  The rounds measure the rebuild of every refresh after that. */
+    double first_start = clock_monotonic_s();
+    tree_pass(ctx, table, &config);
+    double first_s = clock_monotonic_s() - first_start;
+    tree_pass(ctx, table, &config);
     /* Interleaved rounds, so that both sides see the same cache and machine load. */
     for (int r = 0; r < rounds; r++) {
         double t0 = clock_monotonic_s();
@@ -270,6 +284,7 @@ int main(int argc, char **argv) {
     printf("  tree rebuild (ppid map + reads + rows):   %8.2f ms  (%zu rows)\n", tree_median * 1e3,
            rows);
     printf("  ratio: %.2fx (target: at most 2x)\n", tree_median / floor_median);
+    printf("  first rebuild (every process read in full): %.2f ms\n", first_s * 1e3);
     printf("  per process: %.2f us of the rebuild for each process of the host, %.2f us for each "
            "GPU process\n",
            tree_median * 1e6 / (double)size.processes, tree_median * 1e6 / (double)size.jobs);

@@ -59,6 +59,18 @@ static void make_tree(char *dir, size_t size) {
     }
 }
 
+/* Rewrite pid's stat file in place (the same file, as the kernel's is): threads and start time. */
+static void write_stat(const char *dir, unsigned pid, unsigned threads, unsigned start) {
+    char name[32];
+    char text[512];
+    snprintf(name, sizeof(name), "%u/stat", pid);
+    snprintf(text, sizeof(text),
+             "%u (worker) S 1 %u %u 0 -1 4194304 100 0 0 0 20 30 0 0 20 0 %u 0 %u 1000 25 "
+             "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n",
+             pid, pid, pid, threads, start);
+    fixture_write(dir, name, text);
+}
+
 static void read_pid(struct host_ctx *host, unsigned pid, enum nvt_host_status expected) {
     struct host_process p;
     assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
@@ -270,6 +282,87 @@ static void test_repeated_reads_survive_aging(void **state) {
     fixture_remove(dir);
 }
 
+/* The parent map reads every stat file once; a process the cache knows is then read in the same
+ * pass from what the map read (its stat is not read again: a change written in between shows at
+ * the next pass), once (a second reading in the pass reads the file), with its descriptor kept by
+ * the map.  A pid recycled before the map is read in full, as a new process. */
+static void test_parent_map_reads_stat_once(void **state) {
+    (void)state;
+    char dir[1024];
+    make_tree(dir, sizeof(dir));
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->identity_ttl_s = 3600.0;
+    host->pids.pass_stat_max_age_s = 3600.0; /* however long the rewrites below take */
+    for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
+        read_pid(host, pid, NVT_HOST_OK);
+    }
+    host_generation_end(host);
+
+    const unsigned recycled = FIRST_PID + 1;
+    write_stat(dir, recycled, 1, 9000);
+    uint32_t *pids = NULL;
+    uint32_t *ppids = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_ppid_map((nvt_context *)host, &pids, &ppids, &count), NVT_OK);
+    assert_int_equal(count, PID_COUNT);
+    free(pids);
+    size_t kept = PID_COUNT < host->pids.kept_max ? PID_COUNT : host->pids.kept_max;
+    assert_int_equal(kept_stat_files(host), kept);
+    for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
+        write_stat(dir, pid, 7, pid == recycled ? 9000 : 5000 + pid);
+    }
+    for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
+        struct host_process p;
+        assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
+        assert_int_equal(p.pub.status, NVT_HOST_OK);
+        /* The recycled pid's stat is read (last) by its full reading; the others' is the map's. */
+        assert_int_equal(p.pub.num_threads, pid == recycled ? 7 : 1);
+        assert_true(p.cpu_percent_first == (pid == recycled));
+        host_process_fini(&p);
+    }
+    struct host_process again;
+    assert_int_equal(host_process_read(host, FIRST_PID, &again), NVT_OK);
+    assert_int_equal(again.pub.num_threads, 7);
+    host_process_fini(&again);
+    host_generation_end(host);
+
+    for (unsigned pid = FIRST_PID; pid < FIRST_PID + PID_COUNT; pid++) {
+        struct host_process p;
+        assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
+        assert_int_equal(p.pub.num_threads, 7);
+        assert_false(p.cpu_percent_first);
+        host_process_fini(&p);
+    }
+    host_close(host);
+    fixture_remove(dir);
+}
+
+/* A remembered stat older than the bound is not taken: the reading reads the file. */
+static void test_parent_map_stat_ages(void **state) {
+    (void)state;
+    char dir[1024];
+    make_tree(dir, sizeof(dir));
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host->identity_ttl_s = 3600.0;
+    read_pid(host, FIRST_PID, NVT_HOST_OK);
+    host_generation_end(host);
+    host->pids.pass_stat_max_age_s = 0.0;
+    uint32_t *pids = NULL;
+    uint32_t *ppids = NULL;
+    size_t count = 0;
+    assert_int_equal(nvt_host_ppid_map((nvt_context *)host, &pids, &ppids, &count), NVT_OK);
+    free(pids);
+    write_stat(dir, FIRST_PID, 7, 5000 + FIRST_PID);
+    struct host_process p;
+    assert_int_equal(host_process_read(host, FIRST_PID, &p), NVT_OK);
+    assert_int_equal(p.pub.num_threads, 7);
+    host_process_fini(&p);
+    host_close(host);
+    fixture_remove(dir);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recycled_pid_is_read_again),
@@ -277,6 +370,8 @@ int main(void) {
         cmocka_unit_test(test_many_pids_stay_bounded),
         cmocka_unit_test(test_kept_budget_follows_nofile),
         cmocka_unit_test(test_repeated_reads_survive_aging),
+        cmocka_unit_test(test_parent_map_reads_stat_once),
+        cmocka_unit_test(test_parent_map_stat_ages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,7 @@
 /*
  * State of the Linux host back-end, shared by its source files (linux_host.c, linux_process.c,
- * pid_cache.c, users.c, process_api.c).  Nothing outside src/lib/host/ includes this.  Like
- * host.h, everything here works on one host_ctx used by one thread at a time.
+ * pid_cache.c, pass_stat.c, users.c, process_api.c).  Nothing outside src/lib/host/ includes this.
+ * Like host.h, everything here works on one host_ctx used by one thread at a time.
  */
 #ifndef NVITOP_SRC_LIB_HOST_LINUX_INTERNAL_H
 #define NVITOP_SRC_LIB_HOST_LINUX_INTERNAL_H
@@ -39,6 +39,11 @@
  * so neither bound ends a generation in the middle of one. */
 #define HOST_GENERATION_MAX_COUNT 65536
 #define HOST_GENERATION_MAX_AGE_S 60.0
+
+/* A stat the parent map remembered for a process's reading (pass_stat.c) older than this is read
+ * again: a caller that maps parents and reads processes much later, without ending the pass in
+ * between, gets a fresh reading. */
+#define HOST_PASS_STAT_MAX_AGE_S 1.0
 
 /* The strings of a process that change only with its identity: its user name, its name (comm or
  * argv[0]'s basename), its command line split into arguments and the command joined from them.
@@ -95,6 +100,7 @@ struct process_identity {
  * what its slow-changing files said. */
 struct pid_cache_entry {
     uint32_t pid;
+    uint32_t pass_stat; /* 1 + its index in pid_cache.pass_stats, 0 for none (pass_stat.c) */
     bool used;
     uint64_t start_ticks; /* with pid, the identity of the process */
     uint64_t cpu_ticks;   /* utime + stime */
@@ -109,16 +115,27 @@ struct pid_table {
     size_t count;
 };
 
+/* A known process's stat as the parent map of this pass read it (pass_stat.c). */
+struct pass_stat {
+    uint32_t pid;  /* 0 once taken */
+    double read_s; /* clock_monotonic_s() of the read */
+    struct proc_pid_stat stat;
+};
+
 /* Two generations: entries read in this sampling pass and in the previous one. */
 struct pid_cache {
     struct pid_table current;
     struct pid_table previous;
-    size_t kept_fds;             /* the kept descriptors of identities in either generation */
-    size_t kept_text_fds;        /* of which status_fd and cmdline_fd, at most kept_max / 2 */
-    size_t kept_max;             /* the budget of kept_fds (HOST_KEPT_FDS_MAX above) */
-    double current_started_s;    /* clock_monotonic_s() of the first store into current */
-    size_t generation_max;       /* HOST_GENERATION_MAX_COUNT; tests lower it */
-    double generation_max_age_s; /* HOST_GENERATION_MAX_AGE_S; tests lower it */
+    size_t kept_fds;              /* the kept descriptors of identities in either generation */
+    size_t kept_text_fds;         /* of which status_fd and cmdline_fd, at most kept_max / 2 */
+    size_t kept_max;              /* the budget of kept_fds (HOST_KEPT_FDS_MAX above) */
+    double current_started_s;     /* clock_monotonic_s() of the first store into current */
+    size_t generation_max;        /* HOST_GENERATION_MAX_COUNT; tests lower it */
+    double generation_max_age_s;  /* HOST_GENERATION_MAX_AGE_S; tests lower it */
+    double pass_stat_max_age_s;   /* HOST_PASS_STAT_MAX_AGE_S; tests raise it */
+    struct pass_stat *pass_stats; /* this pass's, until host_generation_end() */
+    size_t pass_stat_count;
+    size_t pass_stat_cap;
 };
 
 struct user_entry {
@@ -262,6 +279,34 @@ bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entr
 void pid_cache_rotate(struct pid_cache *cache);
 
 void pid_cache_fini(struct pid_cache *cache);
+
+/*
+ * The parent of pid for the parent map (nvt_host_ppid_map()), from its stat file: that of a known
+ * process (read in the last two passes, its identity kept) is read through its kept descriptor
+ * (opened and kept within the budget, as host_process_read() would) and remembered for the rest
+ * of the pass, so that host_process_read() of the same process in this pass takes that reading
+ * instead of reading the file once more; any other is opened, read and closed.  False when the
+ * file cannot be read or parsed (the process exited meanwhile, or the fixture is damaged).
+ */
+bool pass_stat_read_ppid(struct host_ctx *host, uint32_t pid, uint32_t *ppid);
+
+/* Take the stat the parent map remembered for entry in this pass (once: a second reading of the
+ * process in the same pass reads the file), with the time of its read; false when there is none
+ * or it is older than cache->pass_stat_max_age_s. */
+bool pass_stat_take(struct pid_cache *cache, struct pid_cache_entry *entry,
+                    struct proc_pid_stat *stat, double *read_s);
+
+/* Forget this pass's stats (at the end of a pass and before a new parent map). */
+void pass_stat_clear(struct pid_cache *cache);
+
+/* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
+ * descriptor *fd, or opened (and, with keep, kept within the pid cache's descriptor budget).  0
+ * or an errno value; a kept descriptor that failed (the process exited) is closed. */
+int process_read_known_file(struct host_ctx *host, uint32_t pid, int *fd, const char *name,
+                            bool keep, char *buf, size_t size);
+
+/* Close every file an identity keeps (its process is gone or not ours to read any more). */
+void process_identity_close_all(struct pid_cache *cache, struct process_identity *identity);
 
 /* The user name of uid (a numeric string when it has no passwd entry), owned by the cache; NULL
  * only when out of memory. */

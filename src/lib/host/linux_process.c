@@ -80,6 +80,7 @@ void host_process_fini(struct host_process *p) {
 
 void host_generation_end(struct host_ctx *host) {
     if (host != NULL) {
+        pass_stat_clear(&host->pids);
         pid_cache_rotate(&host->pids);
     }
 }
@@ -91,16 +92,16 @@ enum nvt_host_status host_status_of_errno(int err) {
 
 /* CPU percentage against the previous reading of the same process, 0.0 on the first reading (as
  * nvitop shows a process it has just met: psutil measures from its first call, not from the
- * process's start); the reading is kept with identity (taken, NULL for none).  False when out of
- * memory. */
+ * process's start); the reading (its stat read at now, clock_monotonic_s()) is kept with identity
+ * (taken, NULL for none).  False when out of memory. */
 static bool measure_cpu(struct host_ctx *host, struct host_process *p,
-                        const struct proc_pid_stat *st, struct process_identity *identity) {
+                        const struct proc_pid_stat *st, struct process_identity *identity,
+                        double now) {
     double ticks = (double)host->clock_ticks;
     /* Saturate rather than wrap on absurd counters. */
     uint64_t cpu_ticks = st->utime_ticks <= UINT64_MAX - st->stime_ticks
                              ? st->utime_ticks + st->stime_ticks
                              : UINT64_MAX;
-    double now = clock_monotonic_s();
     struct pid_cache_entry *previous = pid_cache_find(&host->pids, p->pub.pid, st->start_ticks);
     double percent = NAN;
     if (previous != NULL) {
@@ -223,11 +224,11 @@ void process_take_identity(struct host_process *p, const struct process_identity
     set_strings(p);
 }
 
-/* Everything after the files were read, identity taken (kept in the pid cache or freed); false
- * when out of memory. */
+/* Everything after the files were read (stat at stat_s, clock_monotonic_s()), identity taken
+ * (kept in the pid cache or freed); false when out of memory. */
 static bool fill_process(struct host_ctx *host, struct host_process *p,
                          const struct proc_pid_stat *st, bool stat_ok,
-                         struct process_identity *identity) {
+                         struct process_identity *identity, double stat_s) {
     const struct proc_pid_status *status = &identity->status;
     bool ok = share_strings(host, p, st, stat_ok, identity);
     if (ok && stat_ok) {
@@ -248,7 +249,7 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
         identity->read_s = -INFINITY;
     }
     if (ok && stat_ok) {
-        return measure_cpu(host, p, st, identity);
+        return measure_cpu(host, p, st, identity, stat_s);
     }
     process_identity_free(&host->pids, identity);
     return ok;
@@ -427,7 +428,7 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
          * stays put.  The next reading takes statm's once (see struct process_identity). */
         identity->stat_rss_pages = UNPAIRED_RSS;
     }
-    bool ok = fill_process(host, out, &st, stat_ok, identity);
+    bool ok = fill_process(host, out, &st, stat_ok, identity, clock_monotonic_s());
     set_strings(out);
     if (!ok) {
         host_process_fini(out);
@@ -449,11 +450,8 @@ static nvt_status read_new_process(struct host_ctx *host, uint32_t pid, const ch
     }
 }
 
-/* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
- * descriptor *fd, or opened (and, with keep, kept within the pid cache's descriptor budget).  0
- * or an errno value; a kept descriptor that failed (the process exited) is closed. */
-static int read_known(struct host_ctx *host, uint32_t pid, int *fd, const char *name, bool keep,
-                      char *buf, size_t size) {
+int process_read_known_file(struct host_ctx *host, uint32_t pid, int *fd, const char *name,
+                            bool keep, char *buf, size_t size) {
     if (*fd >= 0) {
         int err = file_reread_into(*fd, buf, size, NULL);
         if (err != 0 && err != EFBIG) {
@@ -479,20 +477,25 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     if (known == NULL || known->identity == NULL) {
         return false;
     }
-    char stat_buf[STAT_BUF_SIZE];
-    int err =
-        read_known(host, pid, &known->identity->stat_fd, "stat", true, stat_buf, sizeof(stat_buf));
-    if (err != 0 && err != EFBIG) {
-        /* Gone (or no longer ours to read): its other files go with its stat. */
-        process_identity_close_kept(&host->pids, &known->identity->statm_fd);
-        process_identity_close_text(&host->pids, &known->identity->status_fd);
-        process_identity_close_text(&host->pids, &known->identity->cmdline_fd);
-    }
     struct proc_pid_stat st;
-    /* A new process under the same pid or an exec (another name): read all. */
-    if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
-        st.start_ticks != known->start_ticks || strcmp(known->identity->comm, st.comm) != 0) {
-        return false;
+    double stat_s = 0.0;
+    if (pass_stat_take(&host->pids, known, &st, &stat_s)) {
+        /* This pass's parent map read it, and found the same process (pass_stat.c). */
+        memcpy(st.comm, known->identity->comm, sizeof(st.comm));
+    } else {
+        char stat_buf[STAT_BUF_SIZE];
+        int err = process_read_known_file(host, pid, &known->identity->stat_fd, "stat", true,
+                                          stat_buf, sizeof(stat_buf));
+        if (err != 0 && err != EFBIG) {
+            /* Gone (or no longer ours to read): its other files go with its stat. */
+            process_identity_close_all(&host->pids, known->identity);
+        }
+        /* A new process under the same pid or an exec (another name): read all. */
+        if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
+            st.start_ticks != known->start_ticks || strcmp(known->identity->comm, st.comm) != 0) {
+            return false;
+        }
+        stat_s = clock_monotonic_s();
     }
     struct process_identity *identity = known->identity;
     if (!(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid))) {
@@ -527,12 +530,12 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         /* statm is kept open for a process whose memory moves, not read once more to pair a first
          * reading's figure with stat's count. */
         bool keep = identity->stat_rss_pages != UNPAIRED_RSS;
-        if (read_known(host, pid, &identity->statm_fd, "statm", keep, statm_buf,
-                       sizeof(statm_buf)) == 0) {
+        if (process_read_known_file(host, pid, &identity->statm_fd, "statm", keep, statm_buf,
+                                    sizeof(statm_buf)) == 0) {
             take_resident(host, identity, statm_buf, &st);
         }
     }
-    bool ok = fill_process(host, out, &st, true, identity);
+    bool ok = fill_process(host, out, &st, true, identity, stat_s);
     set_strings(out);
     if (!ok) {
         host_process_fini(out);

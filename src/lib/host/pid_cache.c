@@ -91,12 +91,16 @@ void process_identity_close_text(struct pid_cache *cache, int *fd) {
     }
 }
 
+void process_identity_close_all(struct pid_cache *cache, struct process_identity *identity) {
+    process_identity_close_kept(cache, &identity->stat_fd);
+    process_identity_close_kept(cache, &identity->statm_fd);
+    process_identity_close_text(cache, &identity->status_fd);
+    process_identity_close_text(cache, &identity->cmdline_fd);
+}
+
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity) {
     if (identity != NULL) {
-        process_identity_close_kept(cache, &identity->stat_fd);
-        process_identity_close_kept(cache, &identity->statm_fd);
-        process_identity_close_text(cache, &identity->status_fd);
-        process_identity_close_text(cache, &identity->cmdline_fd);
+        process_identity_close_all(cache, identity);
         process_strings_unref(identity->strings);
     }
     free(identity);
@@ -168,6 +172,7 @@ void pid_cache_init(struct pid_cache *cache) {
     memset(cache, 0, sizeof(*cache));
     cache->generation_max = HOST_GENERATION_MAX_COUNT;
     cache->generation_max_age_s = HOST_GENERATION_MAX_AGE_S;
+    cache->pass_stat_max_age_s = HOST_PASS_STAT_MAX_AGE_S;
     uint64_t limit = nofile_soft_limit();
     if (limit == 0) {
         cache->kept_max = HOST_KEPT_FDS_UNKNOWN;
@@ -241,6 +246,7 @@ void pid_cache_rotate(struct pid_cache *cache) {
 }
 
 void pid_cache_fini(struct pid_cache *cache) {
+    pass_stat_clear(cache);
     table_free_identities(cache, &cache->current);
     table_free_identities(cache, &cache->previous);
     free(cache->current.slots);

@@ -262,21 +262,19 @@ static nvt_status collect_pairs(struct host_ctx *host, struct pid_pair **pairs, 
     }
     size_t capacity = 0;
     nvt_status st = NVT_OK;
+    /* The stats the last map remembered are this map's to replace (pass_stat.c). */
+    pass_stat_clear(&host->pids);
     for (struct dirent *e = readdir(dir); e != NULL; e = readdir(dir)) {
         uint32_t pid = 0;
         if (parse_u32(e->d_name, 10, &pid) != 0 || pid == 0) {
             continue;
         }
-        char path[32];
-        char buf[4096];
-        snprintf(path, sizeof(path), "%" PRIu32 "/stat", pid);
-        struct proc_pid_stat stat;
+        uint32_t ppid = 0;
         /* Processes exit while we walk the directory: skip whatever cannot be read. */
-        if (file_read_into(host->root_fd, path, buf, sizeof(buf), NULL) != 0 ||
-            !proc_parse_pid_stat(buf, &stat)) {
+        if (!pass_stat_read_ppid(host, pid, &ppid)) {
             continue;
         }
-        if (!push_pair(pairs, count, &capacity, (struct pid_pair){pid, stat.ppid})) {
+        if (!push_pair(pairs, count, &capacity, (struct pid_pair){pid, ppid})) {
             st = NVT_ERR_NO_MEMORY;
             break;
         }

@@ -105,7 +105,10 @@ static size_t add_read_node(struct builder *b, uint32_t pid) {
         return NO_NODE;
     }
     struct view_process_tree *tree = b->tree;
-    tree->owned = xrealloc(tree->owned, (tree->owned_count + 1) * sizeof(*tree->owned));
+    if (tree->owned_count == tree->owned_cap) {
+        tree->owned_cap = tree->owned_cap == 0 ? 64 : tree->owned_cap * 2;
+        tree->owned = xrealloc(tree->owned, tree->owned_cap * sizeof(*tree->owned));
+    }
     tree->owned[tree->owned_count++] = host;
     return add_node(b, pid, host, false);
 }
@@ -298,13 +301,13 @@ static void percent_text(char *buf, size_t size, double percent, bool cpu) {
 static void fill_text(const struct builder *b, const struct node *node, struct row_text *t) {
     const struct nvt_host_process *host = node->host;
     bool gone = host_gone(host);
-    snprintf(t->pid, sizeof(t->pid), "%u", node->pid);
+    str_u64(t->pid, sizeof(t->pid), node->pid);
     t->user = user_of(host);
     device_text(b, node, t->device, sizeof(t->device));
     if (gone || host->num_threads == NVT_NA_U32) {
         str_copy(t->nlwp, sizeof(t->nlwp), "N/A");
     } else {
-        snprintf(t->nlwp, sizeof(t->nlwp), "%u", host->num_threads);
+        str_u64(t->nlwp, sizeof(t->nlwp), host->num_threads);
     }
     percent_text(t->cpu, sizeof(t->cpu), gone ? NAN : host->cpu_percent, true);
     percent_text(t->mem, sizeof(t->mem), gone ? NAN : host->memory_percent, false);
@@ -366,6 +369,15 @@ struct flat {
     size_t count;
 };
 
+/* continuation (len bytes) then tail into a fresh string. */
+static char *joined(const char *continuation, size_t len, const char *tail) {
+    size_t tail_len = strlen(tail);
+    char *text = xmalloc(len + tail_len + 1);
+    memcpy(text, continuation, len);
+    memcpy(text + len, tail, tail_len + 1);
+    return text;
+}
+
 /* Depth first from each root; continuation strings grow one level per step. */
 static void flatten(struct builder *b, size_t index, size_t depth, const char *continuation,
                     bool last, struct flat *out) {
@@ -377,10 +389,8 @@ static void flatten(struct builder *b, size_t index, size_t depth, const char *c
         next = xstrdup("");
     } else {
         size_t len = strlen(continuation);
-        prefix = xmalloc(len + 8);
-        snprintf(prefix, len + 8, "%s%s", continuation, last ? "└─ " : "├─ ");
-        next = xmalloc(len + 8);
-        snprintf(next, len + 8, "%s%s", continuation, last ? "   " : "│  ");
+        prefix = joined(continuation, len, last ? "└─ " : "├─ ");
+        next = joined(continuation, len, last ? "   " : "│  ");
     }
     out->items[out->count++] = (struct flat_item){index, depth, prefix};
     if (node->children.count > 1) {

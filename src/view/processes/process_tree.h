@@ -44,6 +44,7 @@ struct view_process_tree {
     struct view_line header;
     struct nvt_host_process **owned; /* what the reader returned */
     size_t owned_count;
+    size_t owned_cap;
 };
 
 /*
