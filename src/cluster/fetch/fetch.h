@@ -18,7 +18,8 @@ struct fetch_options {
     const char *cacert; /* CA bundle for HTTPS (NULL: the system's) */
     const char *cert;   /* client certificate for mTLS (PEM), or NULL */
     const char *key;    /* its private key (PEM), or NULL */
-    /* When set and true, transfers in progress stop at once (a monitor quitting); NULL: none. */
+    /* When set and true, a fetch_get() in progress stops at once (a monitor quitting); NULL:
+     * none.  Transfers on a multi handle are stopped by the loop that drives them. */
     atomic_bool *cancel;
     /* libcurl, opened by the caller (curl_api_open) for as long as any fetch may run. */
     const struct curl_api *curl;
@@ -36,10 +37,10 @@ struct strbuf;
 /*
  * One node's transfer on a caller's curl multi handle (CURLM *, as void * to keep curl out of
  * this header), for callers that schedule nodes one by one (the poller).  begin starts it (the
- * node's state becomes NODE_PENDING); after curl_multi_perform(), fetch_transfer_done() (given the
- * same libcurl table as the options) returns each finished transfer, taken off the multi handle,
- * with its node updated as fetch_nodes() does, or NULL.  A finished transfer can be started again
- * with fetch_transfer_restart(): the same curl handle and body buffer, and the multi handle's
+ * node's state becomes NODE_PENDING); after multi_loop_run() (multi_loop.h), fetch_transfer_done()
+ * (given the same libcurl table as the options) returns each finished transfer, taken off the multi
+ * handle, with its node updated as fetch_nodes() does, or NULL.  A finished transfer can be started
+ * again with fetch_transfer_restart(): the same curl handle and body buffer, and the multi handle's
  * kept-alive connection, are reused, which is most of the cost of a small read.
  * fetch_transfer_abort() frees one, cancelling it when it is still running.
  */

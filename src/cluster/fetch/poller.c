@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cluster/fetch/curl_api.h"
+#include "cluster/fetch/multi_loop.h"
 #include "cluster/prometheus/prom_api.h"
 #include "cluster/prometheus/prom_node.h"
 #include "util/sys/clock.h"
@@ -91,13 +92,9 @@ static void run_hosts(struct poller *p) {
     double *due = xcalloc(count, sizeof *due); /* 0: now */
     double slack = p->interval_s / 10 < 0.2 ? p->interval_s / 10 : 0.2;
     const struct curl_api *curl = p->options.curl;
-    CURLM *multi = curl->multi_init();
-    if (multi == NULL) {
-        fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
-        abort();
-    }
-    curl->multi_setopt(multi, CURLMOPT_MAXCONNECTS,
-                       (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
+    struct multi_loop *loop =
+        multi_loop_new(curl, (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
+    void *multi = multi_loop_multi(loop);
     while (!atomic_load(&p->stop)) {
         double now = clock_monotonic_s();
         double next = now + STOP_CHECK_MS / 1000.0;
@@ -116,8 +113,9 @@ static void run_hosts(struct poller *p) {
                 next = due[i];
             }
         }
-        int running;
-        curl->multi_perform(multi, &running);
+        int wait_ms = (int)((next - clock_monotonic_s()) * 1000.0);
+        wait_ms = wait_ms < 1 ? 1 : wait_ms > STOP_CHECK_MS ? STOP_CHECK_MS : wait_ms;
+        multi_loop_run(loop, wait_ms);
         struct fetch_transfer *done;
         while ((done = fetch_transfer_done(curl, multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {
@@ -134,16 +132,13 @@ static void run_hosts(struct poller *p) {
                 }
             }
         }
-        int wait_ms = (int)((next - clock_monotonic_s()) * 1000.0);
-        wait_ms = wait_ms < 1 ? 1 : wait_ms > STOP_CHECK_MS ? STOP_CHECK_MS : wait_ms;
-        curl->multi_poll(multi, NULL, 0, wait_ms, NULL);
     }
     for (size_t i = 0; i < count; i++) {
         if (transfers[i] != NULL) {
             fetch_transfer_abort(multi, transfers[i]);
         }
     }
-    curl->multi_cleanup(multi);
+    multi_loop_free(loop);
     free(due);
     free(busy);
     free(transfers);
