@@ -224,6 +224,12 @@ static void test_skipped_lines(void **state) {
         "a-b 1\n",
         "a{b=\"x\"}1\n",
         "a{b=\"\xc3\xa9\"} 1\n",
+        "a{b=\"x\"} 1\t2\n",
+        "a{b=\"x\"} 1x\n",
+        "a{b=\"x\",c=\"y\\\"z\"} 1\n",
+        "a{b=\"x\\\\\"} 1\n",
+        "a{b=\"x\"} 1 \\\n",
+        "a\\b 1\n",
     };
     for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
         struct prom_doc kept, skipped;
