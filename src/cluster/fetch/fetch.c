@@ -121,7 +121,12 @@ static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct f
     o->curl->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     o->curl->easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
     o->curl->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    o->curl->easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); /* gzip when the exporter offers it */
+    if (blocking) {
+        /* Prometheus's answers (large JSON, one server, maybe far away) gzipped when it offers;
+         * a node's /metrics plain: inflating an exporter's 37 KB answer cost more CPU than it
+         * saved (docs/cluster.md, "Cost"). */
+        o->curl->easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    }
     o->curl->easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
     o->curl->easy_setopt(easy, CURLOPT_WRITEDATA, t);
     o->curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
