@@ -27,6 +27,7 @@ struct fetch_transfer {
     CURL *easy;
     struct strbuf body; /* its capacity is kept from one read to the next */
     bool too_big;
+    bool keep_body;   /* parse a copy: the body is read again after (fetch_transfer_body()) */
     bool active;      /* added to the multi handle */
     bool client_cert; /* a client certificate was given */
     char error[CURL_ERROR_SIZE];
@@ -78,8 +79,12 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     }
     char why[200];
     struct node_summary summary;
-    if (!node_summarize_body(t->body.data != NULL ? t->body.data : "", t->body.len, &summary, why,
-                             sizeof why)) {
+    bool summarized =
+        t->keep_body || t->body.data == NULL
+            ? node_summarize_body(t->body.data != NULL ? t->body.data : "", t->body.len, &summary,
+                                  why, sizeof why)
+            : node_summarize_in_place(t->body.data, t->body.len, &summary, why, sizeof why);
+    if (!summarized) {
         set_failure(node, NODE_BAD_DATA, why);
         return;
     }
@@ -174,8 +179,15 @@ void fetch_transfer_restart(void *multi, struct fetch_transfer *t) {
     t->curl->multi_add_handle(multi, t->easy);
 }
 
+void fetch_transfer_keep_body(struct fetch_transfer *t, bool keep) {
+    t->keep_body = keep;
+}
+
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
-    *len = t->body.len;
+    *len = t->keep_body ? t->body.len : 0;
+    if (!t->keep_body) {
+        return NULL;
+    }
     return t->body.data != NULL ? t->body.data : "";
 }
 

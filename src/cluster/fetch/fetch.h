@@ -50,7 +50,12 @@ struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
 void fetch_transfer_restart(void *multi, struct fetch_transfer *t);
 struct fetch_transfer *fetch_transfer_done(const struct curl_api *curl, void *multi);
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t);
-/* The body a finished transfer received (valid until fetch_transfer_abort()). */
+/* Whether the body of the transfer's next reads is kept for fetch_transfer_body() (parsed from a
+ * copy); otherwise it is parsed in its buffer, which the parse changes.  Off at the start. */
+void fetch_transfer_keep_body(struct fetch_transfer *t, bool keep);
+
+/* The body a finished transfer received, valid until it is restarted or aborted; NULL when it was
+ * not kept (fetch_transfer_keep_body()). */
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len);
 
 /* One blocking GET of url (the Prometheus source's queries).  On NODE_OK *body holds the answer

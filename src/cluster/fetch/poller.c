@@ -63,10 +63,13 @@ static void publish_node(struct poller *p, size_t i, const struct node *node) {
 
 /* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it). */
 static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t) {
+    size_t len;
+    const char *body = fetch_transfer_body(t, &len);
+    if (body == NULL) { /* not watched when this read ended */
+        return;
+    }
     pthread_mutex_lock(&p->lock);
     if (i == p->watched) {
-        size_t len;
-        const char *body = fetch_transfer_body(t, &len);
         free(p->body);
         p->body = xmalloc(len + 1);
         memcpy(p->body, body, len);
@@ -74,6 +77,21 @@ static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t
         p->body_len = len;
     }
     pthread_mutex_unlock(&p->lock);
+}
+
+static size_t watched_node(struct poller *p) {
+    pthread_mutex_lock(&p->lock);
+    size_t watched = p->watched;
+    pthread_mutex_unlock(&p->lock);
+    return watched;
+}
+
+/* The watched node's answers are parsed from a copy and kept; the others are parsed in their
+ * buffer (no copy of a 37 KB body per read). */
+static void keep_body_of(struct fetch_transfer **transfers, size_t count, size_t i, bool keep) {
+    if (i < count && transfers[i] != NULL) {
+        fetch_transfer_keep_body(transfers[i], keep);
+    }
 }
 
 /* Connections kept alive between reads (one per node, up to this): a new TCP (and TLS)
@@ -95,6 +113,7 @@ static void run_hosts(struct poller *p) {
     struct multi_loop *loop =
         multi_loop_new(curl, (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
     void *multi = multi_loop_multi(loop);
+    size_t kept = count; /* the node whose body is kept (count: none) */
     while (!atomic_load(&p->stop)) {
         double now = clock_monotonic_s();
         double next = now + STOP_CHECK_MS / 1000.0;
@@ -104,6 +123,7 @@ static void run_hosts(struct poller *p) {
                 enum node_state keep = nodes[i].state;
                 if (transfers[i] == NULL) {
                     transfers[i] = fetch_transfer_begin(multi, &nodes[i], &p->options);
+                    fetch_transfer_keep_body(transfers[i], i == kept);
                 } else {
                     fetch_transfer_restart(multi, transfers[i]);
                 }
@@ -116,6 +136,12 @@ static void run_hosts(struct poller *p) {
         int wait_ms = (int)((next - clock_monotonic_s()) * 1000.0);
         wait_ms = wait_ms < 1 ? 1 : wait_ms > STOP_CHECK_MS ? STOP_CHECK_MS : wait_ms;
         multi_loop_run(loop, wait_ms);
+        size_t watched = watched_node(p);
+        if (watched != kept) {
+            keep_body_of(transfers, count, kept, false);
+            keep_body_of(transfers, count, watched, true);
+            kept = watched;
+        }
         struct fetch_transfer *done;
         while ((done = fetch_transfer_done(curl, multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {

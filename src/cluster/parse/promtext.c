@@ -206,9 +206,8 @@ static bool parse_number(const char *token, double *out) {
 /* Whether token is a number parse_number() accepts, without converting it (strtod() was most of
  * the cost of checking the lines a caller does not keep): Go's decimal float syntax, NaN, Inf. */
 static bool is_number(const char *token) {
-    if (may_be_word(token) &&
-        (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0 ||
-         strcmp(token, "-Inf") == 0)) {
+    if (may_be_word(token) && (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 ||
+                               strcmp(token, "Inf") == 0 || strcmp(token, "-Inf") == 0)) {
         return true;
     }
     const char *p = token;
@@ -355,24 +354,26 @@ int prom_parse(const char *body, size_t len, struct prom_doc *doc, char *err, si
     return prom_parse_only(body, len, NULL, NULL, doc, err, errlen);
 }
 
-int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
-                    struct prom_doc *doc, char *err, size_t errlen) {
-    memset(doc, 0, sizeof *doc);
+/* The checks before a parse: no NUL, a last line ended. */
+static bool body_valid(const char *body, size_t len, char *err, size_t errlen) {
     if (memchr(body, '\0', len) != NULL) {
         snprintf(err, errlen, "NUL byte in the body");
-        return -1;
+        return false;
     }
     if (len > 0 && body[len - 1] != '\n') {
         /* Every line of the format ends with a line feed: a body cut short by a connection that
          * ended early (with framing that looked complete) must not read as a healthy node. */
         snprintf(err, errlen, "truncated: the answer ends in the middle of a line");
-        return -1;
+        return false;
     }
-    doc->text = xmalloc(len + 1);
-    memcpy(doc->text, body, len);
-    doc->text[len] = '\0';
-    struct cursor c = {.p = doc->text, .doc = doc, .keep = keep, .keep_context = context};
-    char *const text_end = doc->text + len;
+    return true;
+}
+
+/* Parse text[0..len) (NUL at text[len]) into doc, whose text member the caller has set. */
+static int parse_text(char *text, size_t len, prom_keep_fn *keep, const void *context,
+                      struct prom_doc *doc, char *err, size_t errlen) {
+    struct cursor c = {.p = text, .doc = doc, .keep = keep, .keep_context = context};
+    char *const text_end = text + len;
     size_t line = 0;
     while (c.p < text_end) {
         line++;
@@ -393,6 +394,28 @@ int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void
         c.p = nl != NULL ? nl + 1 : text_end;
     }
     return 0;
+}
+
+int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
+                    struct prom_doc *doc, char *err, size_t errlen) {
+    memset(doc, 0, sizeof *doc);
+    if (!body_valid(body, len, err, errlen)) {
+        return -1;
+    }
+    doc->text = xmalloc(len + 1);
+    memcpy(doc->text, body, len);
+    doc->text[len] = '\0';
+    return parse_text(doc->text, len, keep, context, doc, err, errlen);
+}
+
+int prom_parse_only_in_place(char *text, size_t len, prom_keep_fn *keep, const void *context,
+                             struct prom_doc *doc, char *err, size_t errlen) {
+    memset(doc, 0, sizeof *doc);
+    if (!body_valid(text, len, err, errlen)) {
+        return -1;
+    }
+    text[len] = '\0';
+    return parse_text(text, len, keep, context, doc, err, errlen);
 }
 
 void prom_doc_free(struct prom_doc *doc) {
