@@ -247,15 +247,48 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
     multi_loop_free(loop);
 }
 
+struct fetch_session {
+    CURL *easy; /* NULL until the first fetch_get() */
+};
+
+struct fetch_session *fetch_session_new(void) {
+    return xcalloc(1, sizeof(struct fetch_session));
+}
+
+void fetch_session_free(const struct curl_api *curl, struct fetch_session *session) {
+    if (session == NULL) {
+        return;
+    }
+    if (session->easy != NULL) {
+        curl->easy_cleanup(session->easy);
+    }
+    free(session);
+}
+
 enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
                           char *reason, size_t size) {
     const struct curl_api *curl = options->curl;
     struct fetch_transfer t = {.curl = curl, .body = STRBUF_INIT};
-    CURL *easy = make_easy(url, &t, options, true);
+    struct fetch_session *session = options->session;
+    CURL *easy;
+    if (session != NULL && session->easy != NULL) {
+        /* The same options but the URL and this call's buffers; the connection is kept. */
+        easy = session->easy;
+        curl->easy_setopt(easy, CURLOPT_URL, url);
+        curl->easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+        curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error);
+    } else {
+        easy = make_easy(url, &t, options, true);
+    }
     CURLcode code = curl->easy_perform(easy);
     long status = 0;
     curl->easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-    curl->easy_cleanup(easy);
+    if (session != NULL) {
+        curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, NULL); /* t's, about to go */
+        session->easy = easy;
+    } else {
+        curl->easy_cleanup(easy);
+    }
     enum node_state state = t.too_big ? NODE_BAD_DATA
                                       : fetch_reason(code, status, url, t.error, options->timeout_s,
                                                      options->cert != NULL, reason, size);

@@ -12,6 +12,7 @@
 #include "cluster/node.h"
 
 struct curl_api;
+struct fetch_session;
 
 struct fetch_options {
     double timeout_s;   /* per node, connection included */
@@ -23,7 +24,15 @@ struct fetch_options {
     atomic_bool *cancel;
     /* libcurl, opened by the caller (curl_api_open) for as long as any fetch may run. */
     const struct curl_api *curl;
+    /* When set, fetch_get() calls made with these options, one at a time, share one curl handle
+     * and so its kept-alive connection (fetch_session_new()); NULL: a new handle per call. */
+    struct fetch_session *session;
 };
+
+/* A curl handle kept from one fetch_get() to the next (the Prometheus source's fifteen queries a
+ * refresh on one connection, not fifteen).  Free with fetch_session_free() (NULL is ignored). */
+struct fetch_session *fetch_session_new(void);
+void fetch_session_free(const struct curl_api *curl, struct fetch_session *session);
 
 /*
  * Fetch and summarise every node's url.  Each node's state, reason, http_status and (on success)

@@ -229,6 +229,7 @@ static void carry_history(struct node *nodes, size_t count, const struct node *o
  * the nodes' history. */
 static void run_prometheus(struct poller *p) {
     bool filled = false;
+    p->options.session = fetch_session_new(); /* this thread's requests, one connection */
     while (!atomic_load(&p->stop)) {
         double start = clock_monotonic_s();
         struct node *nodes;
@@ -264,6 +265,8 @@ static void run_prometheus(struct poller *p) {
             usleep(STOP_CHECK_MS * 1000);
         }
     }
+    fetch_session_free(p->options.curl, p->options.session);
+    p->options.session = NULL;
 }
 
 static void *thread_main(void *arg) {
