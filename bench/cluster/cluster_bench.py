@@ -128,8 +128,14 @@ class Generator:
             def log_message(self, *args):
                 pass
 
-        self.server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-        self.server.daemon_threads = True
+        class Server(http.server.ThreadingHTTPServer):
+            # socketserver's default backlog of 5 drops the connections of 200 nodes read at
+            # once (their SYNs are retried after 1 and 3 s, past a 3 s timeout); an exporter
+            # listens with the system's.
+            request_queue_size = 1024
+            daemon_threads = True
+
+        self.server = Server(('127.0.0.1', 0), Handler)
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()

@@ -391,27 +391,43 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
 
 /* Parse the summary's series of body; a dcgm-exporter body is parsed a second time, translated
  * (a few lines a GPU, so the second parse is small). */
-bool node_summarize_body(const char *body, size_t len, struct node_summary *out, char *why,
-                         size_t size) {
-    struct prom_doc doc;
-    char err[200];
-    if (prom_parse_only(body, len, node_summary_uses, NULL, &doc, err, sizeof err) != 0) {
+/* The summary of a parse's result (rc and err from prom_parse_only()); frees the doc. */
+static bool summarize_parsed(int rc, struct prom_doc *doc, const char *parse_err,
+                             struct node_summary *out, char *why, size_t size) {
+    if (rc != 0) {
         /* A body cut short is said as such (its last line is not a malformed one). */
         snprintf(why, size, "%s%s",
-                 str_starts_with(err, "truncated") ? "" : "malformed metrics: ", err);
+                 str_starts_with(parse_err, "truncated") ? "" : "malformed metrics: ", parse_err);
         return false;
     }
     struct strbuf translated = STRBUF_INIT;
-    if (dcgm_translate(&doc, &translated)) {
-        prom_doc_free(&doc);
-        if (prom_parse(translated.data, translated.len, &doc, err, sizeof err) != 0) {
+    if (dcgm_translate(doc, &translated)) {
+        prom_doc_free(doc);
+        char err[200];
+        if (prom_parse(translated.data, translated.len, doc, err, sizeof err) != 0) {
             snprintf(why, size, "dcgm-exporter metrics not read: %s", err); /* cannot happen */
             strbuf_fini(&translated);
             return false;
         }
     }
     strbuf_fini(&translated);
-    bool ok = node_summarize(&doc, out, why, size);
-    prom_doc_free(&doc);
+    bool ok = node_summarize(doc, out, why, size);
+    prom_doc_free(doc);
     return ok;
+}
+
+bool node_summarize_body(const char *body, size_t len, struct node_summary *out, char *why,
+                         size_t size) {
+    struct prom_doc doc;
+    char err[200];
+    int rc = prom_parse_only(body, len, node_summary_uses, NULL, &doc, err, sizeof err);
+    return summarize_parsed(rc, &doc, err, out, why, size);
+}
+
+bool node_summarize_in_place(char *text, size_t len, struct node_summary *out, char *why,
+                             size_t size) {
+    struct prom_doc doc;
+    char err[200];
+    int rc = prom_parse_only_in_place(text, len, node_summary_uses, NULL, &doc, err, sizeof err);
+    return summarize_parsed(rc, &doc, err, out, why, size);
 }

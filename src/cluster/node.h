@@ -93,6 +93,11 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
 bool node_summarize_body(const char *body, size_t len, struct node_summary *out, char *why,
                          size_t size);
 
+/* node_summarize_body() parsing in the caller's buffer (prom_parse_only_in_place(): text has room
+ * for a NUL at text[len], and is changed). */
+bool node_summarize_in_place(char *text, size_t len, struct node_summary *out, char *why,
+                             size_t size);
+
 /* The metric names node_summarize() reads (a prom_keep_fn for prom_parse_only(); context
  * unused). */
 bool node_summary_uses(const char *name, size_t len, const void *context);

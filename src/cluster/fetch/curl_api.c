@@ -9,8 +9,9 @@
 #include "util/array.h"
 #include "util/sys/dl_table.h"
 
-/* Every entry point the cluster code calls, with where its address goes.  curl_multi_poll is the
- * newest (7.66, 2019); an older library is refused as a whole rather than failing later. */
+/* Every entry point the cluster code calls, with where its address goes (all in libcurl 7.16 and
+ * later, the soname's ABI 4); a library without one is refused as a whole rather than failing
+ * later. */
 #define CURL_SYMBOLS(X)                                                                            \
     X(global_init, "curl_global_init")                                                             \
     X(global_cleanup, "curl_global_cleanup")                                                       \
@@ -26,8 +27,8 @@
     X(multi_setopt, "curl_multi_setopt")                                                           \
     X(multi_add_handle, "curl_multi_add_handle")                                                   \
     X(multi_remove_handle, "curl_multi_remove_handle")                                             \
-    X(multi_perform, "curl_multi_perform")                                                         \
-    X(multi_poll, "curl_multi_poll")                                                               \
+    X(multi_socket_action, "curl_multi_socket_action")                                             \
+    X(multi_assign, "curl_multi_assign")                                                           \
     X(multi_info_read, "curl_multi_info_read")                                                     \
     X(multi_cleanup, "curl_multi_cleanup")
 

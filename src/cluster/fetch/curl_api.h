@@ -35,9 +35,8 @@ struct curl_api {
     CURLMcode (*multi_setopt)(CURLM *multi, CURLMoption option, ...);
     CURLMcode (*multi_add_handle)(CURLM *multi, CURL *easy);
     CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *easy);
-    CURLMcode (*multi_perform)(CURLM *multi, int *running);
-    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd extra[], unsigned int extra_nfds,
-                            int timeout_ms, int *numfds);
+    CURLMcode (*multi_socket_action)(CURLM *multi, curl_socket_t s, int ev_bitmask, int *running);
+    CURLMcode (*multi_assign)(CURLM *multi, curl_socket_t s, void *data);
     CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
     CURLMcode (*multi_cleanup)(CURLM *multi);
 };

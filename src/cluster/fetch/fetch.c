@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cluster/fetch/curl_api.h"
+#include "cluster/fetch/multi_loop.h"
 #include "cluster/fetch/reasons.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
@@ -26,6 +27,7 @@ struct fetch_transfer {
     CURL *easy;
     struct strbuf body; /* its capacity is kept from one read to the next */
     bool too_big;
+    bool keep_body;   /* parse a copy: the body is read again after (fetch_transfer_body()) */
     bool active;      /* added to the multi handle */
     bool client_cert; /* a client certificate was given */
     char error[CURL_ERROR_SIZE];
@@ -77,8 +79,12 @@ static void finish(struct fetch_transfer *t, CURLcode code, double timeout_s) {
     }
     char why[200];
     struct node_summary summary;
-    if (!node_summarize_body(t->body.data != NULL ? t->body.data : "", t->body.len, &summary, why,
-                             sizeof why)) {
+    bool summarized =
+        t->keep_body || t->body.data == NULL
+            ? node_summarize_body(t->body.data != NULL ? t->body.data : "", t->body.len, &summary,
+                                  why, sizeof why)
+            : node_summarize_in_place(t->body.data, t->body.len, &summary, why, sizeof why);
+    if (!summarized) {
         set_failure(node, NODE_BAD_DATA, why);
         return;
     }
@@ -97,7 +103,14 @@ static int on_progress(void *user, curl_off_t dltotal, curl_off_t dlnow, curl_of
     return atomic_load(cancel) ? 1 : 0;
 }
 
-static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct fetch_options *o) {
+/* curl's receive buffer: an exporter's uncompressed answer for 8 GPUs (37 KB) in one read, not
+ * three reads of curl's default 16 KiB, each followed by a poll() of the socket. */
+#define FETCH_BUFFER_SIZE (64L << 10)
+
+/* A transfer's curl handle.  A blocking one (curl_easy_perform()) checks options' cancel flag as
+ * it goes; a transfer on a multi handle is stopped by its caller's loop instead. */
+static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct fetch_options *o,
+                       bool blocking) {
     CURL *easy = o->curl->easy_init();
     if (easy == NULL) {
         fputs("nvitop: out of memory (curl_easy_init)\n", stderr);
@@ -113,12 +126,18 @@ static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct f
     o->curl->easy_setopt(easy, CURLOPT_NOSIGNAL, 1L);
     o->curl->easy_setopt(easy, CURLOPT_TIMEOUT_MS, timeout_ms);
     o->curl->easy_setopt(easy, CURLOPT_CONNECTTIMEOUT_MS, timeout_ms);
-    o->curl->easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, ""); /* gzip when the exporter offers it */
+    if (blocking) {
+        /* Prometheus's answers (large JSON, one server, maybe far away) gzipped when it offers;
+         * a node's /metrics plain: inflating an exporter's 37 KB answer cost more CPU than it
+         * saved (docs/cluster.md, "Cost"). */
+        o->curl->easy_setopt(easy, CURLOPT_ACCEPT_ENCODING, "");
+    }
     o->curl->easy_setopt(easy, CURLOPT_WRITEFUNCTION, on_data);
     o->curl->easy_setopt(easy, CURLOPT_WRITEDATA, t);
     o->curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, t->error);
     o->curl->easy_setopt(easy, CURLOPT_USERAGENT, "nvitop-cluster");
-    if (o->cancel != NULL) {
+    o->curl->easy_setopt(easy, CURLOPT_BUFFERSIZE, FETCH_BUFFER_SIZE);
+    if (blocking && o->cancel != NULL) {
         o->curl->easy_setopt(easy, CURLOPT_XFERINFOFUNCTION, on_progress);
         o->curl->easy_setopt(easy, CURLOPT_XFERINFODATA, o->cancel);
         o->curl->easy_setopt(easy, CURLOPT_NOPROGRESS, 0L);
@@ -142,7 +161,7 @@ struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
     t->node = node;
     t->timeout_s = options->timeout_s;
     t->client_cert = options->cert != NULL;
-    t->easy = make_easy(node->url, t, options);
+    t->easy = make_easy(node->url, t, options, false);
     t->curl->easy_setopt(t->easy, CURLOPT_PRIVATE, t);
     fetch_transfer_restart(multi, t);
     return t;
@@ -160,8 +179,15 @@ void fetch_transfer_restart(void *multi, struct fetch_transfer *t) {
     t->curl->multi_add_handle(multi, t->easy);
 }
 
+void fetch_transfer_keep_body(struct fetch_transfer *t, bool keep) {
+    t->keep_body = keep;
+}
+
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
-    *len = t->body.len;
+    *len = t->keep_body ? t->body.len : 0;
+    if (!t->keep_body) {
+        return NULL;
+    }
     return t->body.data != NULL ? t->body.data : "";
 }
 
@@ -196,24 +222,19 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
         return;
     }
     const struct curl_api *curl = options->curl;
-    CURLM *multi = curl->multi_init();
-    if (multi == NULL) {
-        fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
-        abort();
-    }
+    struct multi_loop *loop = multi_loop_new(curl, 0);
+    void *multi = multi_loop_multi(loop);
     struct fetch_transfer **transfers = xcalloc(count, sizeof *transfers);
     for (size_t i = 0; i < count; i++) {
         transfers[i] = fetch_transfer_begin(multi, &nodes[i], options);
     }
     /* Each transfer ends by its own timeout; the deadline only guards against a curl bug. */
     double deadline = clock_monotonic_s() + options->timeout_s + 5.0;
-    int running = (int)count;
-    while (running > 0 && clock_monotonic_s() < deadline) {
-        curl->multi_perform(multi, &running);
+    size_t left = count;
+    while (left > 0 && clock_monotonic_s() < deadline) {
+        multi_loop_run(loop, 200);
         while (fetch_transfer_done(curl, multi) != NULL) {
-        }
-        if (running > 0) {
-            curl->multi_poll(multi, NULL, 0, 200, NULL);
+            left--;
         }
     }
     for (size_t i = 0; i < count; i++) {
@@ -223,18 +244,51 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
         fetch_transfer_abort(multi, transfers[i]);
     }
     free(transfers);
-    curl->multi_cleanup(multi);
+    multi_loop_free(loop);
+}
+
+struct fetch_session {
+    CURL *easy; /* NULL until the first fetch_get() */
+};
+
+struct fetch_session *fetch_session_new(void) {
+    return xcalloc(1, sizeof(struct fetch_session));
+}
+
+void fetch_session_free(const struct curl_api *curl, struct fetch_session *session) {
+    if (session == NULL) {
+        return;
+    }
+    if (session->easy != NULL) {
+        curl->easy_cleanup(session->easy);
+    }
+    free(session);
 }
 
 enum node_state fetch_get(const char *url, const struct fetch_options *options, struct strbuf *body,
                           char *reason, size_t size) {
     const struct curl_api *curl = options->curl;
     struct fetch_transfer t = {.curl = curl, .body = STRBUF_INIT};
-    CURL *easy = make_easy(url, &t, options);
+    struct fetch_session *session = options->session;
+    CURL *easy;
+    if (session != NULL && session->easy != NULL) {
+        /* The same options but the URL and this call's buffers; the connection is kept. */
+        easy = session->easy;
+        curl->easy_setopt(easy, CURLOPT_URL, url);
+        curl->easy_setopt(easy, CURLOPT_WRITEDATA, &t);
+        curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, t.error);
+    } else {
+        easy = make_easy(url, &t, options, true);
+    }
     CURLcode code = curl->easy_perform(easy);
     long status = 0;
     curl->easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &status);
-    curl->easy_cleanup(easy);
+    if (session != NULL) {
+        curl->easy_setopt(easy, CURLOPT_ERRORBUFFER, NULL); /* t's, about to go */
+        session->easy = easy;
+    } else {
+        curl->easy_cleanup(easy);
+    }
     enum node_state state = t.too_big ? NODE_BAD_DATA
                                       : fetch_reason(code, status, url, t.error, options->timeout_s,
                                                      options->cert != NULL, reason, size);

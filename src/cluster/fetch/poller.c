@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cluster/fetch/curl_api.h"
+#include "cluster/fetch/multi_loop.h"
 #include "cluster/prometheus/prom_api.h"
 #include "cluster/prometheus/prom_node.h"
 #include "util/sys/clock.h"
@@ -62,10 +63,13 @@ static void publish_node(struct poller *p, size_t i, const struct node *node) {
 
 /* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it). */
 static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t) {
+    size_t len;
+    const char *body = fetch_transfer_body(t, &len);
+    if (body == NULL) { /* not watched when this read ended */
+        return;
+    }
     pthread_mutex_lock(&p->lock);
     if (i == p->watched) {
-        size_t len;
-        const char *body = fetch_transfer_body(t, &len);
         free(p->body);
         p->body = xmalloc(len + 1);
         memcpy(p->body, body, len);
@@ -73,6 +77,21 @@ static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t
         p->body_len = len;
     }
     pthread_mutex_unlock(&p->lock);
+}
+
+static size_t watched_node(struct poller *p) {
+    pthread_mutex_lock(&p->lock);
+    size_t watched = p->watched;
+    pthread_mutex_unlock(&p->lock);
+    return watched;
+}
+
+/* The watched node's answers are parsed from a copy and kept; the others are parsed in their
+ * buffer (no copy of a 37 KB body per read). */
+static void keep_body_of(struct fetch_transfer **transfers, size_t count, size_t i, bool keep) {
+    if (i < count && transfers[i] != NULL) {
+        fetch_transfer_keep_body(transfers[i], keep);
+    }
 }
 
 /* Connections kept alive between reads (one per node, up to this): a new TCP (and TLS)
@@ -91,13 +110,10 @@ static void run_hosts(struct poller *p) {
     double *due = xcalloc(count, sizeof *due); /* 0: now */
     double slack = p->interval_s / 10 < 0.2 ? p->interval_s / 10 : 0.2;
     const struct curl_api *curl = p->options.curl;
-    CURLM *multi = curl->multi_init();
-    if (multi == NULL) {
-        fputs("nvitop: out of memory (curl_multi_init)\n", stderr);
-        abort();
-    }
-    curl->multi_setopt(multi, CURLMOPT_MAXCONNECTS,
-                       (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
+    struct multi_loop *loop =
+        multi_loop_new(curl, (long)(count < KEEP_CONNECTIONS ? count : KEEP_CONNECTIONS));
+    void *multi = multi_loop_multi(loop);
+    size_t kept = count; /* the node whose body is kept (count: none) */
     while (!atomic_load(&p->stop)) {
         double now = clock_monotonic_s();
         double next = now + STOP_CHECK_MS / 1000.0;
@@ -107,6 +123,7 @@ static void run_hosts(struct poller *p) {
                 enum node_state keep = nodes[i].state;
                 if (transfers[i] == NULL) {
                     transfers[i] = fetch_transfer_begin(multi, &nodes[i], &p->options);
+                    fetch_transfer_keep_body(transfers[i], i == kept);
                 } else {
                     fetch_transfer_restart(multi, transfers[i]);
                 }
@@ -116,8 +133,15 @@ static void run_hosts(struct poller *p) {
                 next = due[i];
             }
         }
-        int running;
-        curl->multi_perform(multi, &running);
+        int wait_ms = (int)((next - clock_monotonic_s()) * 1000.0);
+        wait_ms = wait_ms < 1 ? 1 : wait_ms > STOP_CHECK_MS ? STOP_CHECK_MS : wait_ms;
+        multi_loop_run(loop, wait_ms);
+        size_t watched = watched_node(p);
+        if (watched != kept) {
+            keep_body_of(transfers, count, kept, false);
+            keep_body_of(transfers, count, watched, true);
+            kept = watched;
+        }
         struct fetch_transfer *done;
         while ((done = fetch_transfer_done(curl, multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {
@@ -134,16 +158,13 @@ static void run_hosts(struct poller *p) {
                 }
             }
         }
-        int wait_ms = (int)((next - clock_monotonic_s()) * 1000.0);
-        wait_ms = wait_ms < 1 ? 1 : wait_ms > STOP_CHECK_MS ? STOP_CHECK_MS : wait_ms;
-        curl->multi_poll(multi, NULL, 0, wait_ms, NULL);
     }
     for (size_t i = 0; i < count; i++) {
         if (transfers[i] != NULL) {
             fetch_transfer_abort(multi, transfers[i]);
         }
     }
-    curl->multi_cleanup(multi);
+    multi_loop_free(loop);
     free(due);
     free(busy);
     free(transfers);
@@ -208,6 +229,7 @@ static void carry_history(struct node *nodes, size_t count, const struct node *o
  * the nodes' history. */
 static void run_prometheus(struct poller *p) {
     bool filled = false;
+    p->options.session = fetch_session_new(); /* this thread's requests, one connection */
     while (!atomic_load(&p->stop)) {
         double start = clock_monotonic_s();
         struct node *nodes;
@@ -243,6 +265,8 @@ static void run_prometheus(struct poller *p) {
             usleep(STOP_CHECK_MS * 1000);
         }
     }
+    fetch_session_free(p->options.curl, p->options.session);
+    p->options.session = NULL;
 }
 
 static void *thread_main(void *arg) {

@@ -20,6 +20,7 @@ struct cursor {
     size_t label_cap;
     prom_keep_fn *keep; /* NULL: every sample */
     const void *keep_context;
+    bool plain; /* the current line has no backslash: no label value has an escape */
 };
 
 /* The characters of names, by ASCII code (the rest, from 128, are none): a metric name starts
@@ -83,9 +84,10 @@ static const char *scan_value(struct cursor *c, const char **why) {
     }
     char *start = ++c->p;
     char *out = start;
-    /* Most values have no escape: the closing quote, then no backslash before it. */
+    /* Most values have no escape: the closing quote, then no backslash before it (none at all on
+     * most lines). */
     char *quote = memchr(c->p, '"', (size_t)(c->end - c->p));
-    if (quote != NULL && memchr(c->p, '\\', (size_t)(quote - c->p)) == NULL) {
+    if (quote != NULL && (c->plain || memchr(c->p, '\\', (size_t)(quote - c->p)) == NULL)) {
         c->p = quote + 1;
         *quote = '\0';
         return start;
@@ -169,25 +171,32 @@ static bool parse_labels(struct cursor *c, const char **why) {
     }
 }
 
+/* Whether token may be one of the words NaN, Inf, +Inf, -Inf (a cheap test before comparing). */
+static bool may_be_word(const char *token) {
+    return token[0] == 'N' || token[0] == 'I' || (token[0] != '\0' && token[1] == 'I');
+}
+
 /* The value token: a float as Go's ParseFloat reads it for Prometheus, incl. NaN and Inf. */
 static bool parse_number(const char *token, double *out) {
-    if (strcmp(token, "NaN") == 0) {
-        *out = NAN;
-        return true;
+    if (may_be_word(token)) {
+        if (strcmp(token, "NaN") == 0) {
+            *out = NAN;
+            return true;
+        }
+        if (strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0) {
+            *out = INFINITY;
+            return true;
+        }
+        if (strcmp(token, "-Inf") == 0) {
+            *out = -INFINITY;
+            return true;
+        }
     }
-    if (strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0) {
-        *out = INFINITY;
-        return true;
-    }
-    if (strcmp(token, "-Inf") == 0) {
-        *out = -INFINITY;
+    if (decimal_short(token, out)) { /* digits, a sign and a point only */
         return true;
     }
     if (*token == '\0' || strpbrk(token, "xXnNiI") != NULL) {
         return false; /* no hex floats, no strtod spellings of nan/inf */
-    }
-    if (decimal_short(token, out)) {
-        return true;
     }
     char *end;
     *out = strtod(token, &end);
@@ -197,9 +206,8 @@ static bool parse_number(const char *token, double *out) {
 /* Whether token is a number parse_number() accepts, without converting it (strtod() was most of
  * the cost of checking the lines a caller does not keep): Go's decimal float syntax, NaN, Inf. */
 static bool is_number(const char *token) {
-    if ((token[0] == 'N' || token[0] == 'I' || (token[0] != '\0' && token[1] == 'I')) &&
-        (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 || strcmp(token, "Inf") == 0 ||
-         strcmp(token, "-Inf") == 0)) {
+    if (may_be_word(token) && (strcmp(token, "NaN") == 0 || strcmp(token, "+Inf") == 0 ||
+                               strcmp(token, "Inf") == 0 || strcmp(token, "-Inf") == 0)) {
         return true;
     }
     const char *p = token;
@@ -237,12 +245,15 @@ static bool is_number(const char *token) {
 }
 
 /* Whether the rest of a sample not wanted, from the end of its name at p to the line's end (its
- * NUL), is a line of the common shape: labels with plain values (no escape, no blank), one blank,
- * a number, no timestamp.  A line of that shape is valid; any other line (valid or not) is read
- * again by parse_sample()'s full path, which says what is wrong with it.  This only checks, so
- * that the three quarters of an exporter's body that a summary does not keep cost a scan. */
-static bool plain_rest_valid(const char *p, const char *end) {
+ * NUL), is a line of the common shape: labels with plain values (the line has no backslash), one
+ * blank, a number, no timestamp.  A line of that shape is valid; any other line (valid or not) is
+ * read again by parse_sample()'s full path, which says what is wrong with it.  This only checks,
+ * so that the three quarters of an exporter's body that a summary does not keep cost a scan. */
+static bool plain_rest_valid(const char *p, const char *end, bool plain) {
     if (*p == '{') {
+        if (!plain) {
+            return false;
+        }
         p++;
         while (*p != '}') {
             if (!is_name_start(*p) || *p == ':') {
@@ -256,7 +267,7 @@ static bool plain_rest_valid(const char *p, const char *end) {
             }
             p += 2;
             const char *quote = memchr(p, '"', (size_t)(end - p));
-            if (quote == NULL || memchr(p, '\\', (size_t)(quote - p)) != NULL) {
+            if (quote == NULL) {
                 return false;
             }
             p = quote + 1;
@@ -268,8 +279,8 @@ static bool plain_rest_valid(const char *p, const char *end) {
         }
         p++;
     }
-    return *p == ' ' && p + 1 < end && memchr(p + 1, ' ', (size_t)(end - p - 1)) == NULL &&
-           memchr(p + 1, '\t', (size_t)(end - p - 1)) == NULL && is_number(p + 1);
+    /* is_number() refuses a blank or a tab: a second field (a timestamp) takes the full path. */
+    return *p == ' ' && p + 1 < end && is_number(p + 1);
 }
 
 static bool parse_sample(struct cursor *c, const char **why) {
@@ -284,7 +295,7 @@ static bool parse_sample(struct cursor *c, const char **why) {
     /* A sample not wanted is still read to its end, so that a broken line is an error wherever
      * it is; its labels are then dropped and it is not kept. */
     bool wanted = c->keep == NULL || c->keep(name, (size_t)(name_end - name), c->keep_context);
-    if (!wanted && plain_rest_valid(name_end, c->end)) {
+    if (!wanted && plain_rest_valid(name_end, c->end, c->plain)) {
         c->p = c->end;
         return true;
     }
@@ -343,24 +354,26 @@ int prom_parse(const char *body, size_t len, struct prom_doc *doc, char *err, si
     return prom_parse_only(body, len, NULL, NULL, doc, err, errlen);
 }
 
-int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
-                    struct prom_doc *doc, char *err, size_t errlen) {
-    memset(doc, 0, sizeof *doc);
+/* The checks before a parse: no NUL, a last line ended. */
+static bool body_valid(const char *body, size_t len, char *err, size_t errlen) {
     if (memchr(body, '\0', len) != NULL) {
         snprintf(err, errlen, "NUL byte in the body");
-        return -1;
+        return false;
     }
     if (len > 0 && body[len - 1] != '\n') {
         /* Every line of the format ends with a line feed: a body cut short by a connection that
          * ended early (with framing that looked complete) must not read as a healthy node. */
         snprintf(err, errlen, "truncated: the answer ends in the middle of a line");
-        return -1;
+        return false;
     }
-    doc->text = xmalloc(len + 1);
-    memcpy(doc->text, body, len);
-    doc->text[len] = '\0';
-    struct cursor c = {.p = doc->text, .doc = doc, .keep = keep, .keep_context = context};
-    char *const text_end = doc->text + len;
+    return true;
+}
+
+/* Parse text[0..len) (NUL at text[len]) into doc, whose text member the caller has set. */
+static int parse_text(char *text, size_t len, prom_keep_fn *keep, const void *context,
+                      struct prom_doc *doc, char *err, size_t errlen) {
+    struct cursor c = {.p = text, .doc = doc, .keep = keep, .keep_context = context};
+    char *const text_end = text + len;
     size_t line = 0;
     while (c.p < text_end) {
         line++;
@@ -370,6 +383,7 @@ int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void
         if (c.end > c.p && c.end[-1] == '\r') { /* tolerate CRLF */
             *--c.end = '\0';
         }
+        c.plain = c.end <= c.p || memchr(c.p, '\\', (size_t)(c.end - c.p)) == NULL;
         skip_blanks(&c);
         const char *why = NULL;
         if (c.p < c.end && *c.p != '#' && !parse_sample(&c, &why)) {
@@ -380,6 +394,28 @@ int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void
         c.p = nl != NULL ? nl + 1 : text_end;
     }
     return 0;
+}
+
+int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
+                    struct prom_doc *doc, char *err, size_t errlen) {
+    memset(doc, 0, sizeof *doc);
+    if (!body_valid(body, len, err, errlen)) {
+        return -1;
+    }
+    doc->text = xmalloc(len + 1);
+    memcpy(doc->text, body, len);
+    doc->text[len] = '\0';
+    return parse_text(doc->text, len, keep, context, doc, err, errlen);
+}
+
+int prom_parse_only_in_place(char *text, size_t len, prom_keep_fn *keep, const void *context,
+                             struct prom_doc *doc, char *err, size_t errlen) {
+    memset(doc, 0, sizeof *doc);
+    if (!body_valid(text, len, err, errlen)) {
+        return -1;
+    }
+    text[len] = '\0';
+    return parse_text(text, len, keep, context, doc, err, errlen);
 }
 
 void prom_doc_free(struct prom_doc *doc) {
@@ -393,7 +429,7 @@ const char *prom_label_value(const struct prom_doc *doc, const struct prom_sampl
                              const char *name) {
     for (size_t i = 0; i < s->label_count; i++) {
         const struct prom_label *l = &doc->labels[s->label_first + i];
-        if (strcmp(l->name, name) == 0) {
+        if (l->name[0] == name[0] && strcmp(l->name, name) == 0) {
             return l->value;
         }
     }

@@ -22,7 +22,8 @@ struct prom_sample {
     double value; /* NaN, +Inf and -Inf allowed */
 };
 
-/* One parsed body.  Every string points into `text`, which the doc owns. */
+/* One parsed body.  Every string points into `text`, which the doc owns (or into the caller's
+ * buffer, text NULL, after prom_parse_only_in_place()). */
 struct prom_doc {
     char *text;
     struct prom_sample *samples;
@@ -52,6 +53,15 @@ typedef bool prom_keep_fn(const char *name, size_t len, const void *context);
  */
 int prom_parse_only(const char *body, size_t len, prom_keep_fn *keep, const void *context,
                     struct prom_doc *doc, char *err, size_t errlen);
+
+/*
+ * prom_parse_only() in the caller's buffer instead of a copy of it: text holds len bytes and room
+ * for one more (text[len] is set to NUL).  Names and label values are terminated and decoded in
+ * place, so the buffer is changed whether or not the parse succeeds; the doc's strings point into
+ * it (doc->text is NULL) and live as long as it does.  Saves a large body's copy.
+ */
+int prom_parse_only_in_place(char *text, size_t len, prom_keep_fn *keep, const void *context,
+                             struct prom_doc *doc, char *err, size_t errlen);
 
 void prom_doc_free(struct prom_doc *doc);
 

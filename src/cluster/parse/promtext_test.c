@@ -80,6 +80,40 @@ static void test_parse_only(void **state) {
     assert_false(node_summary_uses("gpu_memory_total", 16, NULL));
 }
 
+/* prom_parse_only_in_place(): the same samples as prom_parse_only(), their strings in the
+ * caller's buffer (no copy for the doc to own), and the same errors. */
+static void test_parse_in_place(void **state) {
+    (void)state;
+    static const char body[] = "# TYPE gpu_x gauge\n"
+                               "process_y{pid=\"1\"} 4\n"
+                               "gpu_x{index=\"0\",name=\"a\\\"b\"} 2\r\n"
+                               "gpu_z 3\n";
+    char text[sizeof body];
+    memcpy(text, body, sizeof body);
+    struct prom_doc doc;
+    char err[100];
+    assert_int_equal(
+        prom_parse_only_in_place(text, strlen(body), keep_gpu, "gpu_", &doc, err, sizeof err), 0);
+    assert_null(doc.text);
+    assert_int_equal(doc.sample_count, 2);
+    assert_ptr_equal(doc.samples[0].name,
+                     text + strlen("# TYPE gpu_x gauge\nprocess_y{pid=\"1\"} 4\n"));
+    assert_string_equal(doc.samples[0].name, "gpu_x");
+    assert_string_equal(prom_label_value(&doc, &doc.samples[0], "name"), "a\"b");
+    assert_string_equal(doc.samples[1].name, "gpu_z");
+    assert_true(doc.samples[1].value == 3);
+    prom_doc_free(&doc);
+    char broken[] = "gpu_x 1\nprocess_y{pid=\"1\" broken\ngpu_z 3\n";
+    assert_int_equal(
+        prom_parse_only_in_place(broken, strlen(broken), keep_gpu, "gpu_", &doc, err, sizeof err),
+        -1);
+    assert_string_equal(err, "line 2: expected ',' or '}' after label value");
+    char cut[] = "gpu_x 1\ngpu_z 3";
+    assert_int_equal(
+        prom_parse_only_in_place(cut, strlen(cut), keep_gpu, "gpu_", &doc, err, sizeof err), -1);
+    assert_string_equal(err, "truncated: the answer ends in the middle of a line");
+}
+
 static void expect_error(const char *body, const char *message) {
     struct prom_doc doc;
     char err[100];
@@ -224,6 +258,12 @@ static void test_skipped_lines(void **state) {
         "a-b 1\n",
         "a{b=\"x\"}1\n",
         "a{b=\"\xc3\xa9\"} 1\n",
+        "a{b=\"x\"} 1\t2\n",
+        "a{b=\"x\"} 1x\n",
+        "a{b=\"x\",c=\"y\\\"z\"} 1\n",
+        "a{b=\"x\\\\\"} 1\n",
+        "a{b=\"x\"} 1 \\\n",
+        "a\\b 1\n",
     };
     for (size_t i = 0; i < ARRAY_SIZE(lines); i++) {
         struct prom_doc kept, skipped;
@@ -298,7 +338,8 @@ int main(void) {
         cmocka_unit_test(test_parse),         cmocka_unit_test(test_parse_only),
         cmocka_unit_test(test_errors),        cmocka_unit_test(test_summary),
         cmocka_unit_test(test_hosts),         cmocka_unit_test(test_time),
-        cmocka_unit_test(test_skipped_lines), cmocka_unit_test(test_values),
+        cmocka_unit_test(test_skipped_lines), cmocka_unit_test(test_parse_in_place),
+        cmocka_unit_test(test_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
