@@ -6,20 +6,9 @@
 # on both sides: 530-570 KiB with the narrow windows, 1,210-1,680 KiB with full-size ones.
 . "$(dirname "$0")/tmux_lib.sh"
 
-# The sanitizers' allocator keeps no [heap] of glibc's, and its own memory is much larger.
-if grep -qF __asan_init "$NVITOP"; then
-    echo "SKIP: built with AddressSanitizer"
-    exit 77
-fi
+skip_under_asan
 
 BOUND_KIB=900
-
-# heap_kib PID: the resident size of the process's [heap] mapping, in KiB.
-heap_kib() {
-    awk '/^[0-9a-f]+-[0-9a-f]+ / { heap = ($6 == "[heap]") }
-         heap && /^Rss:/ { kib += $2 }
-         END { print kib + 0 }' "/proc/$1/smaps"
-}
 
 check_heap() {
     kib=$(heap_kib "$monitor")

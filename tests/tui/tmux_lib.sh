@@ -49,6 +49,22 @@ fail() {
 }
 
 # need_strace: skip the test (exit 77) where strace is not installed.
+# skip_under_asan: skip a test of heap sizes in a sanitizer build, whose allocator keeps no
+# [heap] of glibc's and whose own memory is much larger.
+skip_under_asan() {
+    if grep -qF __asan_init "$NVITOP"; then
+        echo "SKIP: built with AddressSanitizer"
+        exit 77
+    fi
+}
+
+# heap_kib PID: the resident size of the process's [heap] mapping, in KiB.
+heap_kib() {
+    awk '/^[0-9a-f]+-[0-9a-f]+ / { heap = ($6 == "[heap]") }
+         heap && /^Rss:/ { kib += $2 }
+         END { print kib + 0 }' "/proc/$1/smaps"
+}
+
 need_strace() {
     command -v strace >/dev/null 2>&1 || {
         echo "SKIP: strace is not installed"
