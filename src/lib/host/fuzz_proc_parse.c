@@ -70,6 +70,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         break;
     case 6:
         proc_parse_pid_statm_resident(text, &pages);
+        proc_parse_pid_schedstat(text, &pages, &pages);
         break;
     default:
         split_cmdline(text, len);

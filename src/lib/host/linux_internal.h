@@ -73,13 +73,39 @@ struct process_strings *process_strings_ref(struct process_strings *strings);
 /* Drop one reference, freeing the block with the last; NULL is ignored. */
 void process_strings_unref(struct process_strings *strings);
 
+/* What the last full read of a process's /proc/<pid>/stat said that a reading uses, and the main
+ * thread's counters in /proc/<pid>/schedstat read right before it (quiet_stat.c). */
+struct quiet_stat {
+    bool eligible;  /* that read showed one thread, not running: schedstat is read before stat */
+    bool have_base; /* base_* were read through the kept schedstat_fd right before that read */
+    char state;
+    uint32_t ppid;
+    uint64_t flags;
+    uint64_t utime_ticks;
+    uint64_t stime_ticks;
+    uint64_t rss_pages; /* stat's own count */
+    uint64_t base_runtime_ns;
+    uint64_t base_slices;
+};
+
+/* A reading of /proc/<pid>/schedstat made before the process's stat in one reading. */
+struct quiet_sample {
+    bool valid;
+    bool missing; /* the file was not there (the kernel may have none) */
+    bool kept;    /* read through a descriptor kept from an earlier reading */
+    uint64_t runtime_ns;
+    uint64_t slices;
+};
+
 /* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
 struct process_identity {
-    double read_s;  /* clock_monotonic_s() of the read */
-    int stat_fd;    /* /proc/<pid>/stat kept open, or -1 */
-    int statm_fd;   /* /proc/<pid>/statm kept open, or -1 */
-    int status_fd;  /* /proc/<pid>/status kept open for the next identity's read, or -1 */
-    int cmdline_fd; /* /proc/<pid>/cmdline, the same */
+    double read_s;    /* clock_monotonic_s() of the read */
+    int stat_fd;      /* /proc/<pid>/stat kept open, or -1 */
+    int statm_fd;     /* /proc/<pid>/statm kept open, or -1 */
+    int status_fd;    /* /proc/<pid>/status kept open for the next identity's read, or -1 */
+    int cmdline_fd;   /* /proc/<pid>/cmdline, the same */
+    int schedstat_fd; /* /proc/<pid>/schedstat kept open (quiet_stat.c), or -1 */
+    struct quiet_stat quiet;
     /* The last reading of the resident set as psutil reports it (statm's second field, which
      * status's VmRSS is in KiB), and stat's resident count when it was taken: all come from the
      * same per-process counters (stat's approximately), so while stat's count stays the same
@@ -210,6 +236,7 @@ struct host_ctx {
     double boot_time;      /* NaN until known */
     uint64_t memory_total; /* NVT_NA_U64 until known */
     int nested_namespace;  /* -1 unknown, 0 the initial PID namespace, 1 a nested one */
+    bool no_schedstat;     /* the kernel has no /proc/<pid>/schedstat (quiet_stat.c) */
 
     struct pid_cache pids;
     struct user_cache users;
@@ -221,7 +248,8 @@ struct host_ctx {
  * strings and free it; NULL is ignored. */
 void process_identity_free(struct pid_cache *cache, struct process_identity *identity);
 
-/* Close one kept descriptor of an identity, &identity->stat_fd or statm_fd, if open. */
+/* Close one kept descriptor of an identity, &identity->stat_fd, statm_fd or schedstat_fd, if
+ * open. */
 void process_identity_close_kept(struct pid_cache *cache, int *fd);
 
 /* An identity's uids and its strings (one more reference, dropped by host_process_fini()) into a
@@ -299,11 +327,33 @@ bool pass_stat_take(struct pid_cache *cache, struct pid_cache_entry *entry,
 /* Forget this pass's stats (at the end of a pass and before a new parent map). */
 void pass_stat_clear(struct pid_cache *cache);
 
-/* Read the file name ("stat" or "statm") of a known process into buf: again through its kept
- * descriptor *fd, or opened (and, with keep, kept within the pid cache's descriptor budget).  0
- * or an errno value; a kept descriptor that failed (the process exited) is closed. */
+/* Read the file name ("stat", "statm" or "schedstat") of a known process into buf: again through
+ * its kept descriptor *fd, or opened (and, with keep, kept within the pid cache's descriptor
+ * budget).  0 or an errno value; a kept descriptor that failed (the process exited) is closed. */
 int process_read_known_file(struct host_ctx *host, uint32_t pid, int *fd, const char *name,
                             bool keep, char *buf, size_t size);
+
+/*
+ * A single-threaded process that has not been on a CPU since its stat file was last read in full
+ * has the same stat: its CPU times, state, thread count and name can change only while it runs
+ * (only a running thread can start another, stop, exit or call exec()).  Its main thread's
+ * schedstat, three numbers the kernel makes far more cheaply than stat's 52, tells whether it
+ * ran: its time on a CPU and how many times it was put on one.
+ *
+ * quiet_stat_take() reads that file of an eligible process (its last stat showed one thread, not
+ * running) through a descriptor kept within the pid cache's budget, into *sample; when its
+ * counters equal those read right before the last full stat, it fills *st from what that stat
+ * said (comm and start_ticks excepted, which the caller knows) and returns true.  Otherwise
+ * false: the caller reads stat, and then quiet_stat_keep() remembers that stat with the sample
+ * (read before it) as the new base.  What can change while a process does not run, its parent
+ * (when the parent exits) and its resident set (reclaimed), is read again with its status and
+ * command line (HOST_IDENTITY_TTL_S): the caller reads stat in full then.  Where the kernel has
+ * no schedstat (learnt from one process whose stat reads without it) nothing is read.
+ */
+bool quiet_stat_take(struct host_ctx *host, uint32_t pid, struct process_identity *identity,
+                     struct quiet_sample *sample, struct proc_pid_stat *st);
+void quiet_stat_keep(struct host_ctx *host, struct process_identity *identity,
+                     const struct quiet_sample *sample, const struct proc_pid_stat *st);
 
 /* Close every file an identity keeps (its process is gone or not ours to read any more). */
 void process_identity_close_all(struct pid_cache *cache, struct process_identity *identity);

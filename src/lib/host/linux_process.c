@@ -1,10 +1,10 @@
 /* One process from /proc/<pid>/{stat,status,cmdline}, every file of the same process even if its
  * pid is recycled meanwhile (read_new_process() says how).  A process read in the last two passes,
  * whose status and cmdline are younger than host->identity_ttl_s, is read from its stat file
- * alone: the pid cache keeps the rest, keyed by pid and start time, with the strings made from it
- * (process_strings.c), which every reading shares.  The resident set is status's VmRSS, psutil's
- * figure (statm's), so statm is read only for a process whose status has none, or when stat's
- * count moved between readings of status. */
+ * alone (or its schedstat, while it has not run: quiet_stat.c): the pid cache keeps the rest, keyed
+ * by pid and start time, with the strings made from it (process_strings.c), which every reading
+ * shares.  The resident set is status's VmRSS, psutil's figure (statm's), so statm is read only for
+ * a process whose status has none, or when stat's count moved between readings of status. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -305,6 +305,8 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
         identity->read_s = clock_monotonic_s();
         identity->stat_fd = -1;
         identity->statm_fd = -1;
+        identity->schedstat_fd = -1;
+        memset(&identity->quiet, 0, sizeof(identity->quiet));
         identity->status_fd = *status_fd;
         identity->cmdline_fd = *cmdline_fd;
         *status_fd = -1;
@@ -422,6 +424,8 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
     }
     if (stat_ok) {
         memcpy(identity->comm, st.comm, sizeof(identity->comm));
+        const struct quiet_sample none = {0};
+        quiet_stat_keep(host, identity, &none, &st);
         take_resident(host, identity, statm_ok ? statm_buf : NULL, &st);
         /* Read before stat, the resident set is not paired with stat's count: a process whose
          * memory grew in between would show the smaller figure for as long as its count then
@@ -479,9 +483,18 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     }
     struct proc_pid_stat st;
     double stat_s = 0.0;
+    struct process_identity *identity = known->identity;
+    bool due = !(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid));
+    struct quiet_sample sample = {0};
     if (pass_stat_take(&host->pids, known, &st, &stat_s)) {
         /* This pass's parent map read it, and found the same process (pass_stat.c). */
-        memcpy(st.comm, known->identity->comm, sizeof(st.comm));
+        memcpy(st.comm, identity->comm, sizeof(st.comm));
+    } else if (quiet_stat_take(host, pid, identity, &sample, &st) && !due) {
+        /* It has not run since its stat was read (quiet_stat.c); when due, stat is read in full
+         * with this sample as its base. */
+        memcpy(st.comm, identity->comm, sizeof(st.comm));
+        st.start_ticks = known->start_ticks;
+        stat_s = clock_monotonic_s();
     } else {
         char stat_buf[STAT_BUF_SIZE];
         int err = process_read_known_file(host, pid, &known->identity->stat_fd, "stat", true,
@@ -496,9 +509,9 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
             return false;
         }
         stat_s = clock_monotonic_s();
+        quiet_stat_keep(host, identity, &sample, &st);
     }
-    struct process_identity *identity = known->identity;
-    if (!(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid))) {
+    if (due) {
         /* The same process (its stat just said so), its status and cmdline due: only those two
          * are read again, and its resident set from that status; its kept files (and its last
          * resident set, for a status without one) go to the new identity. */
@@ -514,6 +527,7 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         fresh->have_resident = identity->have_resident;
         fresh->resident_pages = identity->resident_pages;
         fresh->stat_rss_pages = identity->stat_rss_pages;
+        fresh->quiet = identity->quiet;
         process_identity_free(&host->pids, identity);
         known->identity = fresh;
         identity = fresh;

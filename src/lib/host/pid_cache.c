@@ -94,6 +94,7 @@ void process_identity_close_text(struct pid_cache *cache, int *fd) {
 void process_identity_close_all(struct pid_cache *cache, struct process_identity *identity) {
     process_identity_close_kept(cache, &identity->stat_fd);
     process_identity_close_kept(cache, &identity->statm_fd);
+    process_identity_close_kept(cache, &identity->schedstat_fd);
     process_identity_close_text(cache, &identity->status_fd);
     process_identity_close_text(cache, &identity->cmdline_fd);
 }
@@ -116,6 +117,7 @@ static void move_fd(int *to, int *from) {
 void process_identity_move_kept(struct process_identity *to, struct process_identity *from) {
     move_fd(&to->stat_fd, &from->stat_fd);
     move_fd(&to->statm_fd, &from->statm_fd);
+    move_fd(&to->schedstat_fd, &from->schedstat_fd);
     move_fd(&to->status_fd, &from->status_fd);
     move_fd(&to->cmdline_fd, &from->cmdline_fd);
 }

@@ -189,6 +189,13 @@ bool proc_parse_pid_statm_resident(const char *text, uint64_t *resident_pages) {
     return parse_u64_field(&p, &size_pages) == 0 && parse_u64_field(&p, resident_pages) == 0;
 }
 
+bool proc_parse_pid_schedstat(const char *text, uint64_t *runtime_ns, uint64_t *slices) {
+    const char *p = text;
+    uint64_t run_delay_ns = 0;
+    return parse_u64_field(&p, runtime_ns) == 0 && parse_u64_field(&p, &run_delay_ns) == 0 &&
+           parse_u64_field(&p, slices) == 0;
+}
+
 /* One numeric field: unsigned fields may use all 64 bits, signed ones may be negative (those we
  * keep are never meaningfully negative, so a negative value reads as 0). */
 static bool take_stat_number(const char **p, uint64_t *out) {

@@ -71,6 +71,10 @@ bool proc_parse_pid_stat(const char *text, struct proc_pid_stat *out);
  * when malformed. */
 bool proc_parse_pid_statm_resident(const char *text, uint64_t *resident_pages);
 
+/* Parse /proc/<pid>/schedstat: the main thread's time on a CPU (nanoseconds) and how many times
+ * it was put on one (its first and third fields).  False when malformed. */
+bool proc_parse_pid_schedstat(const char *text, uint64_t *runtime_ns, uint64_t *slices);
+
 /* What /proc/<pid>/status tells; a missing line leaves its has_ flag false. */
 struct proc_pid_status {
     /* Name: the name stat's comm holds, as status writes it (whitespace and backslashes escaped
