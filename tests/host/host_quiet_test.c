@@ -206,6 +206,25 @@ static void test_damaged_schedstat(void **state) {
     assert_false(identity_of(f)->quiet.have_base);
 }
 
+/* A reading that takes the resident set from a fresh status (VmRSS, psutil's figure) pairs it with
+ * stat's count read just before and reads no statm (it read one every time its identity was due:
+ * stat's approximate count, compared with status's exact one, never matched). */
+static void test_fresh_status_reads_no_statm(void **state) {
+    struct fixture *f = *state;
+    fixture_write(f->dir, "100/status",
+                  "Name:\tworker\nUid:\t0\t0\t0\t0\nVmRSS:\t1000 kB\nThreads:\t1\n");
+    fixture_write(f->dir, "100/statm", "5000 300 100 10 0 200 0\n");
+    f->host->identity_ttl_s = 0.0;
+    for (int pass = 0; pass < 4; pass++) {
+        host_generation_end(f->host);
+        struct host_process p;
+        assert_int_equal(host_process_read(f->host, PID, &p), NVT_OK);
+        assert_int_equal(p.pub.rss_bytes, 1000 * 1024);
+        host_process_fini(&p);
+        assert_true(identity_of(f)->statm_fd < 0);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_quiet_process_is_not_read, setup, teardown),
@@ -215,6 +234,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_missing_schedstat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zero_schedstat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_schedstat, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fresh_status_reads_no_statm, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

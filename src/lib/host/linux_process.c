@@ -511,6 +511,7 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         stat_s = clock_monotonic_s();
         quiet_stat_keep(host, identity, &sample, &st);
     }
+    bool fresh_resident = false;
     if (due) {
         /* The same process (its stat just said so), its status and cmdline due: only those two
          * are read again, and its resident set from that status; its kept files (and its last
@@ -532,15 +533,17 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         known->identity = fresh;
         identity = fresh;
         if (fresh->status.has_rss) {
+            /* Paired with stat's count, read just before (see struct process_identity). */
             take_resident(host, fresh, NULL, &st);
+            fresh_resident = true;
         }
     }
     known->identity = NULL;
     char statm_buf[STATM_BUF_SIZE];
-    if (identity->have_resident && identity->stat_rss_pages == st.rss_pages) {
+    if (!fresh_resident && identity->have_resident && identity->stat_rss_pages == st.rss_pages) {
         /* Unchanged since the last reading (see struct process_identity). */
         st.rss_pages = identity->resident_pages;
-    } else {
+    } else if (!fresh_resident) {
         /* statm is kept open for a process whose memory moves, not read once more to pair a first
          * reading's figure with stat's count. */
         bool keep = identity->stat_rss_pages != UNPAIRED_RSS;
