@@ -7,8 +7,10 @@
 #  3. rows scrolled into view show their %CPU at the next frame: with a 60 s interval, after a
 #     refresh (`r`) has left the rows below the screen with their kept readings (%CPU N/A), a
 #     scroll far down wakes the sampler at once, without waiting for the next interval.
-# strace follows every thread (-f): the sampler thread does the reading.  A stat file's text
-# starts with "<pid> (": that is how its reads are told from the other files'.
+# strace follows every thread (-f): the sampler thread does the reading.  A process is read from
+# its stat file, whose text starts with "<pid> (", or, while it has not run since, from its
+# schedstat, three numbers on a line (src/lib/host/quiet_stat.c): that is how those reads are told
+# from the other files' (statm's line has seven numbers).
 . "$(dirname "$0")/tmux_lib.sh"
 
 need_strace
@@ -23,11 +25,16 @@ monitor_pid() {
     child_of "$shell" || fail "no monitor process under the pane's shell"
 }
 
+# process_reads FILE: the reads of processes' stat or schedstat files in the trace FILE.
+process_reads() {
+    grep -cE 'read(64)?\([0-9]+, "([0-9]+ \(|[0-9]+ [0-9]+ [0-9]+\\n")' "$1" 2>/dev/null || true
+}
+
 # stat_reads_per_pass NAME: trace the monitor for 5 s; prints the passes traced (each reads
-# /proc/stat, "cpu ", through its kept descriptor) from the second on and the stat files of
-# processes read in them.
+# /proc/stat, "cpu ", through its kept descriptor) from the second on and the processes read in
+# them (process_reads).
 stat_reads_per_pass() {
-    timeout 5 strace -qq -f -p "$monitor" -e trace=pread64,read -s 16 -o "$WORK/$1.txt" \
+    timeout 5 strace -qq -f -p "$monitor" -e trace=pread64,read -s 48 -o "$WORK/$1.txt" \
         >"$WORK/$1.out" 2>&1 || true
     if ! grep -q 'pread64(' "$WORK/$1.txt" 2>/dev/null; then
         cat "$WORK/$1.out" >&2
@@ -36,7 +43,7 @@ stat_reads_per_pass() {
     fi
     awk '/"cpu  / { passes++ } passes >= 2' "$WORK/$1.txt" >"$WORK/$1.steady"
     passes=$(grep -c '"cpu  ' "$WORK/$1.steady" || true)
-    reads=$(grep -cE 'read(64)?\([0-9]+, "[0-9]+ \(' "$WORK/$1.steady" || true)
+    reads=$(process_reads "$WORK/$1.steady")
     echo "$passes $reads"
 }
 
@@ -46,20 +53,20 @@ monitor=$(monitor_pid)
 
 set -- $(stat_reads_per_pass natural)
 passes=$1 reads=$2
-echo "natural order: $reads stat reads of processes in $passes passes"
+echo "natural order: $reads reads of processes in $passes passes"
 [ "$passes" -ge 4 ] || fail "fewer than 4 passes traced in 5 s ($passes)"
 # The screen shows about 30 rows; with a screen above and below, under 100 processes are read.
 [ "$reads" -le $((passes * count / 2)) ] ||
-    fail "natural order: $reads stat reads in $passes passes of $count processes"
+    fail "natural order: $reads process reads in $passes passes of $count processes"
 
 keys o c
 wait_for "%CPU▼" 10
 set -- $(stat_reads_per_pass cpu)
 passes=$1 reads=$2
-echo "sorted by %CPU: $reads stat reads of processes in $passes passes"
+echo "sorted by %CPU: $reads reads of processes in $passes passes"
 [ "$passes" -ge 4 ] || fail "fewer than 4 passes traced in 5 s ($passes)"
 [ "$reads" -ge $((passes * count * 9 / 10)) ] ||
-    fail "sorted by %CPU: $reads stat reads in $passes passes of $count processes"
+    fail "sorted by %CPU: $reads process reads in $passes passes of $count processes"
 keys q
 [ "$(wait_exit)" = 0 ] || fail "exit status after tracing"
 
@@ -67,12 +74,12 @@ keys q
 start_monitor 200 60 --interval 60
 wait_for "worker.pl" 60
 monitor=$(monitor_pid)
-strace -qq -f -p "$monitor" -e trace=pread64,read -s 16 -o "$WORK/scroll.txt" \
+strace -qq -f -p "$monitor" -e trace=pread64,read -s 48 -o "$WORK/scroll.txt" \
     >"$WORK/scroll.out" 2>&1 &
 tracer=$!
-# Stat reads in the trace so far.
+# Processes read in the trace so far.
 traced_reads() {
-    grep -cE 'read(64)?\([0-9]+, "[0-9]+ \(' "$WORK/scroll.txt" 2>/dev/null || true
+    process_reads "$WORK/scroll.txt"
 }
 # Wait (at most 20 s) for the tracer to be attached: the sampler reads /proc/stat every second.
 deadline=$(($(date +%s) + 20))
