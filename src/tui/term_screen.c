@@ -43,7 +43,8 @@ struct look {
     unsigned attrs;
 };
 
-/* The screen state of the session. */
+/* The screen state of the session: file-scope, like term.c's session, since curses keeps one
+ * terminal per process (CONTRIBUTING.md, "Style"). */
 static struct {
     bool utf8;         /* the locale's character set is UTF-8 */
     bool light;        /* --light */

@@ -27,6 +27,9 @@ enum {
     GRADIENTS = 1001
 };
 
+/* The console session: file-scope, as the console is the process's own and the control handler,
+ * called on a thread of its own, must reach it to restore the console's modes (CONTRIBUTING.md,
+ * "Style"). */
 static struct {
     bool active;
     bool colors;
