@@ -3,8 +3,9 @@
  * (src/lib/host/quiet_stat.c): its schedstat, unchanged, stands for its stat.  Against a fixture
  * tree whose files the test rewrites in place, so that what the reading took from where shows:
  * a stat rewritten while the schedstat stays the same is not seen; one rewritten with the
- * schedstat is.  And every case where that would be wrong reads stat: several threads, a running
- * process, an identity due, a kernel without schedstat.
+ * schedstat is; nor is a command line rewritten while it has not run since its identity was read.
+ * And every case where that would be wrong reads stat: several threads, a running process, an
+ * identity due, a kernel without schedstat.
  */
 #include <stdio.h>
 #include <string.h>
@@ -162,6 +163,47 @@ static void test_due_identity_reads_stat(void **state) {
     assert_int_equal(ticks, 110);
 }
 
+/* pid 100's command and parent as a reading (due every time) takes them. */
+static void read_command(struct fixture *f, char *command, size_t size, uint32_t *ppid) {
+    host_generation_end(f->host);
+    struct host_process p;
+    assert_int_equal(host_process_read(f->host, PID, &p), NVT_OK);
+    snprintf(command, size, "%s", p.pub.command);
+    *ppid = p.pub.ppid;
+    host_process_fini(&p);
+}
+
+/* An identity due is read again unless the process has not run since it was read: only the
+ * process changes its uids and arguments, so a command line rewritten in the fixture while the
+ * schedstat stays the same is not seen, and its parent (which the kernel changes when the parent
+ * exits) comes from stat, read in full. */
+static void test_quiet_identity_stands(void **state) {
+    struct fixture *f = *state;
+    char command[64];
+    uint32_t ppid = 0;
+    read_command(f, command, sizeof(command), &ppid);
+    read_command(f, command, sizeof(command), &ppid); /* the base, read after the identity */
+    f->host->identity_ttl_s = 0.0;
+    /* It may have run between its identity's read and the base: read again. */
+    fixture_write(f->dir, "100/cmdline", "worker --renamed");
+    read_command(f, command, sizeof(command), &ppid);
+    assert_string_equal(command, "worker --renamed");
+    /* Not run since that read: the identity stands, the parent is fresh. */
+    fixture_write(f->dir, "100/cmdline", "worker --unseen");
+    fixture_write(f->dir, "100/stat",
+                  "100 (worker) S 7 100 100 0 -1 4194304 100 0 0 0 20 30 0 0 20 0 1 0 1000500 "
+                  "123456789 2500 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n");
+    read_command(f, command, sizeof(command), &ppid);
+    assert_string_equal(command, "worker --renamed");
+    assert_int_equal(ppid, 7);
+    read_command(f, command, sizeof(command), &ppid);
+    assert_string_equal(command, "worker --renamed");
+    /* It ran: read again. */
+    write_schedstat(f->dir, 5000100, 8);
+    read_command(f, command, sizeof(command), &ppid);
+    assert_string_equal(command, "worker --unseen");
+}
+
 /* A kernel without schedstat (the file missing, or zeros where it keeps no statistics): learnt
  * once, then stat is read every time and schedstat no more. */
 static void run_without_schedstat(struct fixture *f) {
@@ -235,6 +277,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_zero_schedstat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged_schedstat, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fresh_status_reads_no_statm, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quiet_identity_stands, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

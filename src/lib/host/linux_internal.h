@@ -19,7 +19,8 @@
  * keeps them between half and one and a half times this long (spread by pid), so that a thousand
  * processes met at once are not all read again in the same pass.  A process that changes its
  * title or its uids shows the change within that time; one that calls exec() (its name in stat
- * changes) at once. */
+ * changes) at once.  One that has not run since they were read keeps them for another period
+ * (quiet_stat_before()): only the process itself changes its uids or its arguments. */
 #define HOST_IDENTITY_TTL_S 10.0
 
 /* /proc/<pid>/stat, statm, status and cmdline files are kept open between reads (read again with
@@ -86,13 +87,15 @@ struct quiet_stat {
     uint64_t rss_pages; /* stat's own count */
     uint64_t base_runtime_ns;
     uint64_t base_slices;
+    double base_s; /* clock_monotonic_s() when the base was read */
 };
 
 /* A reading of /proc/<pid>/schedstat made before the process's stat in one reading. */
 struct quiet_sample {
     bool valid;
-    bool missing; /* the file was not there (the kernel may have none) */
-    bool kept;    /* read through a descriptor kept from an earlier reading */
+    bool missing;  /* the file was not there (the kernel may have none) */
+    bool kept;     /* read through a descriptor kept from an earlier reading */
+    double read_s; /* clock_monotonic_s() right before the read */
     uint64_t runtime_ns;
     uint64_t slices;
 };
@@ -346,14 +349,19 @@ int process_read_known_file(struct host_ctx *host, uint32_t pid, int *fd, const 
  * said (comm and start_ticks excepted, which the caller knows) and returns true.  Otherwise
  * false: the caller reads stat, and then quiet_stat_keep() remembers that stat with the sample
  * (read before it) as the new base.  What can change while a process does not run, its parent
- * (when the parent exits) and its resident set (reclaimed), is read again with its status and
- * command line (HOST_IDENTITY_TTL_S): the caller reads stat in full then.  Where the kernel has
- * no schedstat (learnt from one process whose stat reads without it) nothing is read.
+ * (when the parent exits) and its resident set (reclaimed), is read again when its status and
+ * command line are due (HOST_IDENTITY_TTL_S): the caller reads stat in full then.  Where the kernel
+ * has no schedstat (learnt from one process whose stat reads without it) nothing is read.
  */
 bool quiet_stat_take(struct host_ctx *host, uint32_t pid, struct process_identity *identity,
                      struct quiet_sample *sample, struct proc_pid_stat *st);
 void quiet_stat_keep(struct host_ctx *host, struct process_identity *identity,
                      const struct quiet_sample *sample, const struct proc_pid_stat *st);
+
+/* Whether the base was read before the identity's status and command line: a sample equal to it
+ * (quiet_stat_take() true) then shows that the process has not run since they were read, so that
+ * they cannot have changed (only the process itself changes its uids or its arguments). */
+bool quiet_stat_before(const struct process_identity *identity);
 
 /* Close every file an identity keeps (its process is gone or not ours to read any more). */
 void process_identity_close_all(struct pid_cache *cache, struct process_identity *identity);

@@ -486,10 +486,11 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     struct process_identity *identity = known->identity;
     bool due = !(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid));
     struct quiet_sample sample = {0};
+    bool quiet = false;
     if (pass_stat_take(&host->pids, known, &st, &stat_s)) {
         /* This pass's parent map read it, and found the same process (pass_stat.c). */
         memcpy(st.comm, identity->comm, sizeof(st.comm));
-    } else if (quiet_stat_take(host, pid, identity, &sample, &st) && !due) {
+    } else if ((quiet = quiet_stat_take(host, pid, identity, &sample, &st)) && !due) {
         /* It has not run since its stat was read (quiet_stat.c); when due, stat is read in full
          * with this sample as its base. */
         memcpy(st.comm, identity->comm, sizeof(st.comm));
@@ -509,7 +510,15 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
             return false;
         }
         stat_s = clock_monotonic_s();
+        /* Due, but it has not been on a CPU since its status and command line were read: only it
+         * can change its uids or its arguments, so they stand for another period (its parent and
+         * resident set, which can change meanwhile, come from the stat just read). */
+        bool unchanged = quiet && quiet_stat_before(identity);
         quiet_stat_keep(host, identity, &sample, &st);
+        if (due && unchanged) {
+            identity->read_s = sample.read_s;
+            due = false;
+        }
     }
     bool fresh_resident = false;
     if (due) {

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "linux_internal.h"
+#include "util/sys/clock.h"
 
 /* Three numbers of at most 20 digits. */
 #define SCHEDSTAT_BUF_SIZE 80
@@ -25,6 +26,7 @@ bool quiet_stat_take(struct host_ctx *host, uint32_t pid, struct process_identit
         return false;
     }
     char buf[SCHEDSTAT_BUF_SIZE];
+    sample->read_s = clock_monotonic_s();
     int err = process_read_known_file(host, pid, &identity->schedstat_fd, "schedstat", true, buf,
                                       sizeof(buf));
     if (err != 0) {
@@ -77,4 +79,9 @@ void quiet_stat_keep(struct host_ctx *host, struct process_identity *identity,
     quiet->rss_pages = st->rss_pages;
     quiet->base_runtime_ns = sample->runtime_ns;
     quiet->base_slices = sample->slices;
+    quiet->base_s = sample->read_s;
+}
+
+bool quiet_stat_before(const struct process_identity *identity) {
+    return identity->quiet.have_base && identity->quiet.base_s <= identity->read_s;
 }
