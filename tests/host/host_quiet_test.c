@@ -113,18 +113,24 @@ static void test_quiet_process_is_not_read(void **state) {
     assert_false(f->host->no_schedstat);
 }
 
-/* Several threads: another may run while the main one sleeps; schedstat is never opened. */
-static void test_threads_read_stat(void **state) {
-    struct fixture *f = *state;
-    write_stat(f->dir, 'S', 20, 4);
+/* Three readings, then a stat rewritten alone (utime 80, the state and thread count given) is
+ * seen by the next. */
+static void assert_stat_seen(struct fixture *f, char state, unsigned threads) {
     char st = 0;
     unsigned long long ticks = 0;
     for (int pass = 0; pass < 3; pass++) {
         read_once(f, &st, &ticks);
     }
-    write_stat(f->dir, 'S', 80, 4);
+    write_stat(f->dir, state, 80, threads);
     read_once(f, &st, &ticks);
     assert_int_equal(ticks, 110);
+}
+
+/* Several threads: another may run while the main one sleeps; schedstat is never opened. */
+static void test_threads_read_stat(void **state) {
+    struct fixture *f = *state;
+    write_stat(f->dir, 'S', 20, 4);
+    assert_stat_seen(f, 'S', 4);
     assert_true(identity_of(f)->schedstat_fd < 0);
     assert_false(identity_of(f)->quiet.eligible);
 }
@@ -133,14 +139,7 @@ static void test_threads_read_stat(void **state) {
 static void test_running_reads_stat(void **state) {
     struct fixture *f = *state;
     write_stat(f->dir, 'R', 20, 1);
-    char st = 0;
-    unsigned long long ticks = 0;
-    for (int pass = 0; pass < 3; pass++) {
-        read_once(f, &st, &ticks);
-    }
-    write_stat(f->dir, 'R', 80, 1);
-    read_once(f, &st, &ticks);
-    assert_int_equal(ticks, 110);
+    assert_stat_seen(f, 'R', 1);
     assert_false(identity_of(f)->quiet.eligible);
 }
 
@@ -236,15 +235,8 @@ static void test_zero_schedstat(void **state) {
 /* A damaged schedstat is not a reason to keep anything. */
 static void test_damaged_schedstat(void **state) {
     struct fixture *f = *state;
-    char st = 0;
-    unsigned long long ticks = 0;
     fixture_write(f->dir, "100/schedstat", "12 x\n");
-    for (int pass = 0; pass < 3; pass++) {
-        read_once(f, &st, &ticks);
-    }
-    write_stat(f->dir, 'S', 80, 1);
-    read_once(f, &st, &ticks);
-    assert_int_equal(ticks, 110);
+    assert_stat_seen(f, 'S', 1);
     assert_false(identity_of(f)->quiet.have_base);
 }
 
