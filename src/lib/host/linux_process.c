@@ -473,6 +473,24 @@ int process_read_known_file(struct host_ctx *host, uint32_t pid, int *fd, const 
                                size);
 }
 
+/* The resident set of a known process into st: the identity's last one while stat's count has
+ * not moved since (see struct process_identity), else statm's. */
+static void resident_of_known(struct host_ctx *host, uint32_t pid,
+                              struct process_identity *identity, struct proc_pid_stat *st) {
+    if (identity->have_resident && identity->stat_rss_pages == st->rss_pages) {
+        st->rss_pages = identity->resident_pages;
+        return;
+    }
+    /* statm is kept open for a process whose memory moves, not read once more to pair a first
+     * reading's figure with stat's count. */
+    bool keep = identity->stat_rss_pages != UNPAIRED_RSS;
+    char statm_buf[STATM_BUF_SIZE];
+    if (process_read_known_file(host, pid, &identity->statm_fd, "statm", keep, statm_buf,
+                                sizeof(statm_buf)) == 0) {
+        take_resident(host, identity, statm_buf, st);
+    }
+}
+
 /* The steady state: a process read in the last two passes, its identity still fresh, needs only
  * its stat file.  False when that does not apply (then nothing was filled). */
 static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_process *out,
@@ -498,15 +516,15 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         stat_s = clock_monotonic_s();
     } else {
         char stat_buf[STAT_BUF_SIZE];
-        int err = process_read_known_file(host, pid, &known->identity->stat_fd, "stat", true,
-                                          stat_buf, sizeof(stat_buf));
+        int err = process_read_known_file(host, pid, &identity->stat_fd, "stat", true, stat_buf,
+                                          sizeof(stat_buf));
         if (err != 0 && err != EFBIG) {
             /* Gone (or no longer ours to read): its other files go with its stat. */
-            process_identity_close_all(&host->pids, known->identity);
+            process_identity_close_all(&host->pids, identity);
         }
         /* A new process under the same pid or an exec (another name): read all. */
         if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
-            st.start_ticks != known->start_ticks || strcmp(known->identity->comm, st.comm) != 0) {
+            st.start_ticks != known->start_ticks || strcmp(identity->comm, st.comm) != 0) {
             return false;
         }
         stat_s = clock_monotonic_s();
@@ -548,18 +566,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         }
     }
     known->identity = NULL;
-    char statm_buf[STATM_BUF_SIZE];
-    if (!fresh_resident && identity->have_resident && identity->stat_rss_pages == st.rss_pages) {
-        /* Unchanged since the last reading (see struct process_identity). */
-        st.rss_pages = identity->resident_pages;
-    } else if (!fresh_resident) {
-        /* statm is kept open for a process whose memory moves, not read once more to pair a first
-         * reading's figure with stat's count. */
-        bool keep = identity->stat_rss_pages != UNPAIRED_RSS;
-        if (process_read_known_file(host, pid, &identity->statm_fd, "statm", keep, statm_buf,
-                                    sizeof(statm_buf)) == 0) {
-            take_resident(host, identity, statm_buf, &st);
-        }
+    if (!fresh_resident) {
+        resident_of_known(host, pid, identity, &st);
     }
     bool ok = fill_process(host, out, &st, true, identity, stat_s);
     set_strings(out);
