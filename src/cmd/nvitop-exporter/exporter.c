@@ -1,7 +1,6 @@
 /* One sampling pass of the exporter (exporter.h). */
 #include "exporter.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,39 +10,11 @@
 #include "render.h"
 #include "util/text/strbuf.h"
 
-/* The containers of this pass's processes, reusing the last pass's answers; NULL when out of
- * memory.  names[i] points into the new cache. */
-static bool resolve_containers(struct exporter *e, const struct nvt_snapshot *snap,
-                               const char **names) {
-    size_t n = snap->process_count;
-    struct container_entry *fresh = calloc(n != 0 ? n : 1, sizeof(*fresh));
-    if (fresh == NULL) {
-        return false;
+/* container_lookup_fn: the library's reading of the process's cgroup file. */
+static void lookup_container(void *arg, uint32_t pid, char *name, size_t size) {
+    if (nvt_host_process_container(arg, pid, name, size) != NVT_OK) {
+        name[0] = '\0';
     }
-    for (size_t i = 0; i < n; i++) {
-        const struct nvt_gpu_process *p = &snap->processes[i];
-        fresh[i].pid = p->pid;
-        fresh[i].create_time = p->host.create_time;
-        const struct container_entry *known = NULL;
-        for (size_t j = 0; j < e->container_count && known == NULL; j++) {
-            const struct container_entry *c = &e->containers[j];
-            if (c->pid == p->pid && (c->create_time == p->host.create_time ||
-                                     (isnan(c->create_time) && isnan(p->host.create_time)))) {
-                known = c;
-            }
-        }
-        if (known != NULL) {
-            memcpy(fresh[i].name, known->name, sizeof(fresh[i].name));
-        } else if (nvt_host_process_container(e->ctx, p->pid, fresh[i].name,
-                                              sizeof(fresh[i].name)) != NVT_OK) {
-            fresh[i].name[0] = '\0';
-        }
-        names[i] = fresh[i].name;
-    }
-    free(e->containers);
-    e->containers = fresh;
-    e->container_count = n;
-    return true;
 }
 
 nvt_status exporter_pass(struct exporter *e, char **text, size_t *len,
@@ -60,7 +31,9 @@ nvt_status exporter_pass(struct exporter *e, char **text, size_t *len,
     struct nvt_disk_io *disk = NULL;
     struct nvt_disk_usage *usage = NULL;
     const char **names = calloc(snap->process_count + 1, sizeof(*names));
-    bool ok = names != NULL && resolve_containers(e, snap, names);
+    bool ok = names != NULL &&
+              container_cache_resolve(&e->containers, snap->processes, snap->process_count,
+                                      lookup_container, e->ctx, names);
     /* An unreadable list is an empty one; only memory exhaustion fails the pass. */
     ok = ok && nvt_host_net_io(e->ctx, &net, &in.net_count) != NVT_ERR_NO_MEMORY;
     ok = ok && nvt_host_disk_io(e->ctx, &disk, &in.disk_count) != NVT_ERR_NO_MEMORY;
@@ -94,7 +67,5 @@ nvt_status exporter_pass(struct exporter *e, char **text, size_t *len,
 }
 
 void exporter_fini(struct exporter *e) {
-    free(e->containers);
-    e->containers = NULL;
-    e->container_count = 0;
+    container_cache_fini(&e->containers);
 }

@@ -11,6 +11,8 @@
 #include <nvitop/context.h>
 #include <nvitop/snapshot.h>
 
+#include "container_cache.h"
+
 /* What a pass reads: everything nvitop-exporter shows, nothing more (static facts such as UUIDs
  * are read once per context and then repeated). */
 #define EXPORTER_SAMPLE_FLAGS                                                                      \
@@ -18,19 +20,10 @@
      NVT_SAMPLE_CLOCKS | NVT_SAMPLE_CODEC | NVT_SAMPLE_PCIE_THROUGHPUT | NVT_SAMPLE_NVLINK |       \
      NVT_SAMPLE_INFO)
 
-struct container_entry {
-    uint32_t pid;
-    double create_time;
-    char name[96];
-};
-
 struct exporter {
     nvt_context *ctx;
     const char *hostname;
-    /* The container of each process seen in the last pass, by (pid, create time): a process
-     * cannot change container, so its cgroup file is read once. */
-    struct container_entry *containers;
-    size_t container_count;
+    struct container_cache containers; /* of the last pass's processes */
     size_t last_len; /* length of the last text, to reserve as much for the next */
 };
 
