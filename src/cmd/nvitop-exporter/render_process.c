@@ -121,7 +121,7 @@ static const char *command_text(const struct nvt_host_process *h) {
     return "N/A";
 }
 
-/* Device labels, then pid, username and our container label. */
+/* Device labels, then pid, username and our container label, appended to labels. */
 static void process_labels(struct render_out *out, const struct render_input *in, size_t i,
                            const struct strbuf *device_labels, struct strbuf *labels) {
     const struct nvt_gpu_process *p = &in->snapshot->processes[i];
@@ -130,7 +130,6 @@ static void process_labels(struct render_out *out, const struct render_input *in
     const char *user = p->host.user != NULL && p->host.user[0] != '\0' ? p->host.user : "N/A";
     const char *container =
         in->containers != NULL && in->containers[i] != NULL ? in->containers[i] : "";
-    strbuf_clear(labels);
     out->ok = strbuf_append(labels, strbuf_cstr(device_labels), device_labels->len) && out->ok;
     render_label(out, labels, "pid", pid, false);
     render_label(out, labels, "username", user, false);
@@ -192,11 +191,14 @@ void render_processes(struct render_out *out, const struct render_input *in,
     const struct nvt_snapshot *snap = in->snapshot;
     size_t capacity = 2 * snap->process_count + 1;
     struct process_row *rows = calloc(capacity, sizeof(*rows));
-    struct strbuf *labels = calloc(capacity, sizeof(*labels));
+    /* Every row's label text, one after the other in one buffer: ends[r] is where row r's ends
+     * (a row's text starts where the one before it ends). */
+    size_t *ends = calloc(capacity, sizeof(*ends));
+    struct strbuf labels = STRBUF_INIT;
     struct strbuf info = STRBUF_INIT;
-    if (rows == NULL || labels == NULL) {
+    if (rows == NULL || ends == NULL) {
         free(rows);
-        free(labels);
+        free(ends);
         out->ok = false;
         return;
     }
@@ -206,14 +208,17 @@ void render_processes(struct render_out *out, const struct render_input *in,
         /* The device's label text of this pass, or none for a process of an unknown device. */
         const struct strbuf *device =
             rows[r].device != NVT_NA_SIZE ? &device_labels[rows[r].device] : &no_device;
-        process_labels(out, in, rows[r].process, device, &labels[r]);
+        process_labels(out, in, rows[r].process, device, &labels);
+        ends[r] = labels.len;
     }
+    const char *all = strbuf_cstr(&labels);
     static const char info_name[] = "process_info_info";
     render_family(out, info_name, "Process information.");
     for (size_t r = 0; r < n; r++) {
         const struct nvt_host_process *h = &snap->processes[rows[r].process].host;
+        size_t start = r > 0 ? ends[r - 1] : 0;
         strbuf_clear(&info);
-        out->ok = strbuf_append(&info, strbuf_cstr(&labels[r]), labels[r].len) && out->ok;
+        out->ok = strbuf_append(&info, all + start, ends[r] - start) && out->ok;
         render_label(out, &info, "status", status_name(h), false);
         render_label(out, &info, "command", command_text(h), false);
         struct render_text family = {info_name, sizeof(info_name) - 1};
@@ -225,16 +230,15 @@ void render_processes(struct render_out *out, const struct render_input *in,
         render_family(out, name, process_families[metric].help);
         struct render_text family = {name, strlen(name)};
         for (size_t r = 0; r < n; r++) {
-            struct render_text process = {strbuf_cstr(&labels[r]), labels[r].len};
+            size_t start = r > 0 ? ends[r - 1] : 0;
+            struct render_text process = {all + start, ends[r] - start};
             render_sample_text(
                 out, family, process, "", 0,
                 process_value(&snap->processes[rows[r].process], (enum process_metric)metric));
         }
     }
-    for (size_t r = 0; r < n; r++) {
-        strbuf_fini(&labels[r]);
-    }
-    free(labels);
+    strbuf_fini(&labels);
+    free(ends);
     free(rows);
     strbuf_fini(&info);
 }
