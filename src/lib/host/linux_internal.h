@@ -344,8 +344,9 @@ int process_read_known_file(struct host_ctx *host, uint32_t pid, int *fd, const 
  * ran: its time on a CPU and how many times it was put on one.
  *
  * quiet_stat_take() reads that file of an eligible process (its last stat showed one thread, not
- * running) through a descriptor kept within the pid cache's budget, into *sample; when its
- * counters equal those read right before the last full stat, it fills *st from what that stat
+ * running) through a descriptor kept within the pid cache's budget, into *sample (its read_s is
+ * now, the caller's clock_monotonic_s() right before the call: one clock reading a process); when
+ * its counters equal those read right before the last full stat, it fills *st from what that stat
  * said (comm and start_ticks excepted, which the caller knows) and returns true.  Otherwise
  * false: the caller reads stat, and then quiet_stat_keep() remembers that stat with the sample
  * (read before it) as the new base.  What can change while a process does not run, its parent
@@ -354,7 +355,7 @@ int process_read_known_file(struct host_ctx *host, uint32_t pid, int *fd, const 
  * has no schedstat (learnt from one process whose stat reads without it) nothing is read.
  */
 bool quiet_stat_take(struct host_ctx *host, uint32_t pid, struct process_identity *identity,
-                     struct quiet_sample *sample, struct proc_pid_stat *st);
+                     double now, struct quiet_sample *sample, struct proc_pid_stat *st);
 void quiet_stat_keep(struct host_ctx *host, struct process_identity *identity,
                      const struct quiet_sample *sample, const struct proc_pid_stat *st);
 

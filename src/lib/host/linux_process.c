@@ -502,18 +502,19 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     struct proc_pid_stat st;
     double stat_s = 0.0;
     struct process_identity *identity = known->identity;
-    bool due = !(clock_monotonic_s() - identity->read_s < identity_ttl(host, pid));
+    double now = clock_monotonic_s();
+    bool due = !(now - identity->read_s < identity_ttl(host, pid));
     struct quiet_sample sample = {0};
     bool quiet = false;
     if (pass_stat_take(&host->pids, known, &st, &stat_s)) {
         /* This pass's parent map read it, and found the same process (pass_stat.c). */
         memcpy(st.comm, identity->comm, sizeof(st.comm));
-    } else if ((quiet = quiet_stat_take(host, pid, identity, &sample, &st)) && !due) {
+    } else if ((quiet = quiet_stat_take(host, pid, identity, now, &sample, &st)) && !due) {
         /* It has not run since its stat was read (quiet_stat.c); when due, stat is read in full
-         * with this sample as its base. */
+         * with this sample as its base.  Its reading is the sample's, read right after now. */
         memcpy(st.comm, identity->comm, sizeof(st.comm));
         st.start_ticks = known->start_ticks;
-        stat_s = clock_monotonic_s();
+        stat_s = now;
     } else {
         char stat_buf[STAT_BUF_SIZE];
         int err = process_read_known_file(host, pid, &identity->stat_fd, "stat", true, stat_buf,

@@ -8,13 +8,12 @@
 #include <string.h>
 
 #include "linux_internal.h"
-#include "util/sys/clock.h"
 
 /* Three numbers of at most 20 digits. */
 #define SCHEDSTAT_BUF_SIZE 80
 
 bool quiet_stat_take(struct host_ctx *host, uint32_t pid, struct process_identity *identity,
-                     struct quiet_sample *sample, struct proc_pid_stat *st) {
+                     double now, struct quiet_sample *sample, struct proc_pid_stat *st) {
     memset(sample, 0, sizeof(*sample));
     const struct quiet_stat *quiet = &identity->quiet;
     if (!quiet->eligible || host->no_schedstat) {
@@ -26,7 +25,7 @@ bool quiet_stat_take(struct host_ctx *host, uint32_t pid, struct process_identit
         return false;
     }
     char buf[SCHEDSTAT_BUF_SIZE];
-    sample->read_s = clock_monotonic_s();
+    sample->read_s = now;
     int err = process_read_known_file(host, pid, &identity->schedstat_fd, "schedstat", true, buf,
                                       sizeof(buf));
     if (err != 0) {
