@@ -1,6 +1,8 @@
 #include "bench_nvt.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "bench_util.h"
 #include "util/sys/clock.h"
@@ -39,17 +41,25 @@ int bench_floor_start(int argc, char **argv, double *duration, double *interval,
 
 void bench_floor_loop(nvt_context *ctx, double duration, double period,
                       unsigned (*flags_at)(double now, void *arg), void *arg) {
+    const char *warmup_text = getenv("NVT_BENCH_WARMUP_S");
+    double warmup = warmup_text != NULL ? strtod(warmup_text, NULL) : 0.0;
+    if (!(warmup > 0.0 && warmup < duration)) {
+        warmup = 0.0;
+    }
     double start = clock_monotonic_s();
     double next = start;
     long snapshots = 0;
+    long counted = 0;
     double steady_cpu = bench_cpu_s();
     while (clock_monotonic_s() - start < duration) {
+        bool warm = clock_monotonic_s() - start >= warmup;
         struct nvt_snapshot *snap = NULL;
         if (nvt_snapshot_take(ctx, flags_at(clock_monotonic_s(), arg), &snap) == NVT_OK) {
             snapshots++;
+            counted += warm ? 1 : 0;
         }
         nvt_snapshot_free(snap);
-        if (snapshots == 1) {
+        if (warm && counted == 1) {
             steady_cpu = bench_cpu_s();
         }
         next += period;

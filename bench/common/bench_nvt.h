@@ -29,7 +29,10 @@ int bench_floor_start(int argc, char **argv, double *duration, double *interval,
 /* The floor programs' loop: takes a snapshot of CTX with the flags FLAGS_AT(now, ARG) gives (now
  * from clock_monotonic_s) every PERIOD seconds for DURATION seconds, then prints the one line
  * "cpu_s=<user+system seconds> rss_kib=<VmRSS> snapshots=<count>", the CPU time counted from the
- * first snapshot on (steady state, as the programs the floors stand for are measured). */
+ * first snapshot on (steady state, as the programs the floors stand for are measured), or, where
+ * the environment's NVT_BENCH_WARMUP_S gives a number of seconds below DURATION, from the first
+ * snapshot taken after them (past the library's first readings of each process's identity,
+ * which come 5 to 15 s after it is met). */
 void bench_floor_loop(nvt_context *ctx, double duration, double period,
                       unsigned (*flags_at)(double now, void *arg), void *arg);
 

@@ -12,7 +12,9 @@ usage: python3 bench/exporter/exporter_bench.py [BUILD_DIR] [SECONDS]   (default
    (the monitor's snapshots at --interval 1).  Target: at most 1.5x the floor.  The exporter
    scraped, the exporter not scraped and both floors run at the same time, over the same
    SECONDS: on a shared machine whose load drifts, measuring them one after the other moved the
-   ratio by 0.4 from one run to the next.
+   ratio by 0.4 from one run to the next.  All four run NVT_BENCH_WARMUP_S seconds (default 20)
+   before the measured ones: the library reads each process's identity (status, command line)
+   again 5 to 15 s after it first meets it, once, which is start-up, not steady state.
 3. Resident memory of the exporter at the end (VmRSS, and the peak VmHWM).  Target: 8 MiB.
 
 NVT_BENCH_PROCESSES=1000 or 4000 runs it on h100-8gpu-1000.json or h100-16gpu-4000.json with as
@@ -40,6 +42,7 @@ PROCESSES = int(os.environ.get('NVT_BENCH_PROCESSES', '20'))
 if PROCESSES not in SCENARIOS:
     PROCESSES = 20
 SCRAPES = max(50, SCRAPES * 20 // PROCESSES)
+WARMUP = int(os.environ.get('NVT_BENCH_WARMUP_S', '20'))
 
 
 def cpu_s(pid):
@@ -113,24 +116,33 @@ def stop(proc):
     proc.wait(timeout=10)
 
 
-def steady(build, env, seconds):
-    """The exporter at --interval 1 scraped every second (as Prometheus does, gzip accepted), a
-    second one not scraped, and both floors, over the same seconds: (run time, utime+stime,
-    VmRSS, VmHWM) of each exporter, and each floor's figures."""
-    busy, port = start_exporter(build, env, 1)
-    idle, _ = start_exporter(build, env, 1)
-    procs = (busy, idle)
-    time.sleep(2)
-    floors = {name: subprocess.Popen([os.path.join(build, 'bench', name), str(seconds), '1'],
-                                     env=env, stdout=subprocess.PIPE)
-              for name in ('bench-exporter-floor', 'bench-monitor-floor')}
-    before = [(run_time_s(p.pid), cpu_s(p.pid)) for p in procs]
+def scrape_every_second(port, seconds):
     start = time.monotonic()
     for i in range(seconds):
         scrape(port)
         delay = start + i + 1 - time.monotonic()
         if delay > 0:
             time.sleep(delay)
+
+
+def steady(build, env, seconds):
+    """The exporter at --interval 1 scraped every second (as Prometheus does, gzip accepted), a
+    second one not scraped, and both floors, over the same seconds after WARMUP seconds of the
+    same (the library reads each process's identity again 5 to 15 s after meeting it, once: a
+    start-up cost, not the steady state's): (run time, utime+stime, VmRSS, VmHWM) of each
+    exporter, and each floor's figures."""
+    busy, port = start_exporter(build, env, 1)
+    idle, _ = start_exporter(build, env, 1)
+    procs = (busy, idle)
+    time.sleep(2)
+    floor_env = dict(env, NVT_BENCH_WARMUP_S=str(WARMUP))
+    floors = {name: subprocess.Popen([os.path.join(build, 'bench', name),
+                                      str(seconds + WARMUP), '1'],
+                                     env=floor_env, stdout=subprocess.PIPE)
+              for name in ('bench-exporter-floor', 'bench-monitor-floor')}
+    scrape_every_second(port, WARMUP)
+    before = [(run_time_s(p.pid), cpu_s(p.pid)) for p in procs]
+    scrape_every_second(port, seconds)
     figures = []
     for p, (run_time, ticks) in zip(procs, before):
         figures.append((run_time_s(p.pid) - run_time, cpu_s(p.pid) - ticks,
@@ -183,7 +195,8 @@ def run(build, env, seconds):
     busy, idle, floors = steady(build, env, seconds)
     exporter_floor = floors['bench-exporter-floor']
     monitor_floor = floors['bench-monitor-floor']
-    print(f'steady state over {seconds} s at --interval 1 (all four at the same time):')
+    print(f'steady state over {seconds} s at --interval 1, after {WARMUP} s of the same '
+          f'(all four at the same time):')
     for label, (run_time, ticks, _, _) in (('not scraped', idle),
                                            ('scraped every second', busy)):
         print(f'  exporter, {label + ":":21} {run_time:.3f} s CPU '
