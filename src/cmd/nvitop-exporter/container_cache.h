@@ -1,9 +1,10 @@
 /*
  * The container label of each GPU process, kept from pass to pass by process identity (pid and
- * create time): a process cannot change container, so its cgroup file is read once.  Lookups are
- * by binary search over the last pass's entries, sorted by pid, so a pass costs O(n log n) at
- * any process count (a linear search per process made 1,000 processes half a million
- * comparisons a second).  Used by one thread.
+ * create time): a process cannot change container, so its cgroup file is read once.  A process is
+ * looked for first at its own place in the last pass's list (the list seldom changes), then by
+ * binary search over that list sorted by pid, sorted again only when the list changed: a pass
+ * costs O(n) in the steady state and O(n log n) at worst (a linear search per process made 1,000
+ * processes half a million comparisons a second).  Used by one thread.
  */
 #ifndef NVITOP_SRC_CMD_NVITOP_EXPORTER_CONTAINER_CACHE_H
 #define NVITOP_SRC_CMD_NVITOP_EXPORTER_CONTAINER_CACHE_H
@@ -17,12 +18,17 @@
 struct container_entry {
     uint32_t pid;
     double create_time; /* NaN when unknown: matches only NaN */
-    size_t slot;        /* the process's index in the pass that made the entry */
     char name[96];
 };
 
+struct container_pid_slot {
+    uint32_t pid;
+    size_t at; /* index into entries */
+};
+
 struct container_cache {
-    struct container_entry *entries; /* sorted by pid */
+    struct container_entry *entries;   /* the last pass's processes, in its order */
+    struct container_pid_slot *by_pid; /* the same, sorted by pid */
     size_t count;
 };
 

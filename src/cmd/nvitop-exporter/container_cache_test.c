@@ -1,6 +1,7 @@
 /* container_cache.h: a process keeps the name read at its first pass, whatever its place in
  * the list; a new process, a reused pid (another create time) and an unknown create time are
- * looked up; one process on two GPUs is looked up once; every name lands at its own index. */
+ * looked up; one process on two GPUs is looked up once; every name lands at its own index; the
+ * same list again looks nothing up. */
 #include "container_cache.h"
 
 #include <math.h>
@@ -38,8 +39,8 @@ static void test_kept_by_identity(void **state) {
     const char *names[6];
 
     /* Pid 7 on two GPUs; pid 9's create time unknown. */
-    struct nvt_gpu_process first[] = {proc(30, 100.0), proc(7, 50.0), proc(12, 60.0),
-                                      proc(7, 50.0), proc(9, NAN)};
+    struct nvt_gpu_process first[] = {proc(30, 100.0), proc(7, 50.0), proc(12, 60.0), proc(7, 50.0),
+                                      proc(9, NAN)};
     assert_true(container_cache_resolve(&cache, first, ARRAY_SIZE(first), fake_lookup, &l, names));
     assert_int_equal(l.count, 5);
     assert_string_equal(names[0], "c30-1");
@@ -74,10 +75,39 @@ static void test_kept_by_identity(void **state) {
     container_cache_fini(&cache);
 }
 
+/* The same list again, then one process replaced at its place, then the list reordered: each
+ * process is found wherever it stands. */
+static void test_same_list_then_changes(void **state) {
+    (void)state;
+    struct container_cache cache = {0};
+    struct lookups l = {0};
+    const char *names[3];
+    struct nvt_gpu_process a[] = {proc(1, 1.0), proc(2, 2.0), proc(3, 3.0)};
+    assert_true(container_cache_resolve(&cache, a, 3, fake_lookup, &l, names));
+    assert_true(container_cache_resolve(&cache, a, 3, fake_lookup, &l, names));
+    assert_int_equal(l.count, 3);
+    assert_string_equal(names[2], "c3-3");
+    struct nvt_gpu_process b[] = {proc(1, 1.0), proc(2, 2.0), proc(4, 4.0)};
+    assert_true(container_cache_resolve(&cache, b, 3, fake_lookup, &l, names));
+    assert_int_equal(l.count, 4);
+    assert_string_equal(names[2], "c4-4");
+    struct nvt_gpu_process c[] = {proc(4, 4.0), proc(3, 3.0), proc(2, 2.0), proc(1, 1.0)};
+    const char *more[4];
+    assert_true(container_cache_resolve(&cache, c, 4, fake_lookup, &l, more));
+    assert_int_equal(l.count, 5);
+    assert_string_equal(more[0], "c4-4");
+    assert_string_equal(more[1], "c3-5");
+    assert_string_equal(more[2], "c2-2");
+    assert_string_equal(more[3], "c1-1");
+    container_cache_fini(&cache);
+}
+
 /* Many processes in descending pid order, twice: the second pass looks nothing up. */
 static void test_many(void **state) {
     (void)state;
-    enum { N = 3000 };
+    enum {
+        N = 3000
+    };
     static struct nvt_gpu_process procs[N];
     static const char *names[N];
     for (size_t i = 0; i < N; i++) {
@@ -100,6 +130,7 @@ static void test_many(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kept_by_identity),
+        cmocka_unit_test(test_same_list_then_changes),
         cmocka_unit_test(test_many),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
