@@ -11,6 +11,7 @@
 
 #include "cluster/fetch/curl_api.h"
 #include "cluster/parse/prom_json.h"
+#include "cluster/prometheus/node_index.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
 #include "util/text/strbuf.h"
@@ -167,7 +168,8 @@ struct reading {
     enum field field;
     struct node *found; /* F_GPUS: the nodes, sorted by address once that answer is read */
     size_t found_count, found_cap;
-    char (*jobs)[128]; /* the jobs that have nvitop-exporter metrics */
+    struct node_index index; /* of found, once sorted */
+    char (*jobs)[128];       /* the jobs that have nvitop-exporter metrics */
     size_t job_count, job_cap;
     struct target *targets; /* pointing into the targets' answer */
     size_t target_count, target_cap;
@@ -262,16 +264,14 @@ static unsigned count_of(double v) {
     return isnan(v) || v < 0 || v > 1e9 ? 0 : (unsigned)v;
 }
 
-/* A series of another figure: applied to its node (found by instance among the sorted nodes). */
+/* A series of another figure: applied to its node (found by instance). */
 static void on_field(const struct prom_json_series *series, void *context) {
     struct reading *r = context;
     const char *instance = prom_json_label(series, "instance");
     if (instance == NULL || r->found_count == 0) {
         return;
     }
-    struct node key;
-    str_copy(key.address, sizeof key.address, instance);
-    struct node *n = bsearch(&key, r->found, r->found_count, sizeof *r->found, node_by_address);
+    struct node *n = node_index_find(&r->index, r->found, instance);
     if (n == NULL) {
         return;
     }
@@ -454,6 +454,7 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
         strbuf_fini(&body);
         if (f == F_GPUS && r.found_count > 0) { /* (qsort and bsearch take no NULL array) */
             qsort(r.found, r.found_count, sizeof *r.found, node_by_address);
+            node_index_build(&r.index, r.found, r.found_count);
         }
     }
     /* The targets' strings point into their answer, kept until the merge. */
@@ -466,6 +467,7 @@ bool prom_api_read(const char *base_url, const struct fetch_options *options, st
         merge(&r, nodes, count);
     }
     strbuf_fini(&targets_body);
+    node_index_fini(&r.index);
     free(r.found);
     free(r.jobs);
     free(r.targets);
