@@ -271,6 +271,11 @@ static void on_field(const struct prom_json_series *series, void *context) {
     if (instance == NULL || r->found_count == 0) {
         return;
     }
+    char key[sizeof(((struct node *)0)->address)];
+    if (strlen(instance) >= sizeof key) { /* cut as the node's address was (add_node()) */
+        str_copy(key, sizeof key, instance);
+        instance = key;
+    }
     struct node *n = node_index_find(&r->index, r->found, instance);
     if (n == NULL) {
         return;
