@@ -331,6 +331,11 @@ static void test_time(void **state) {
     assert_true(isnan(prom_api_parse_time("2026-11-23T16:10:29")));
     assert_true(isnan(prom_api_parse_time("2026-11-23T16:10:29Zx")));
     assert_true(isnan(prom_api_parse_time("")));
+    assert_true(isnan(prom_api_parse_time(" 2026-11-23T16:10:29Z")));
+    assert_true(isnan(prom_api_parse_time("2026-1-23T16:10:29Z")));
+    assert_true(isnan(prom_api_parse_time("+026-11-23T16:10:29Z")));
+    assert_true(isnan(prom_api_parse_time("2026-11-23T16:10:2")));
+    assert_true(isnan(prom_api_parse_time("2026-11-23T16:10:2xZ")));
 }
 
 int main(void) {

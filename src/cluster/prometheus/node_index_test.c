@@ -9,7 +9,9 @@
 
 static void test_thousand(void **state) {
     (void)state;
-    enum { N = 1000 };
+    enum {
+        N = 1000
+    };
     struct node *nodes = calloc(N, sizeof(*nodes));
     assert_non_null(nodes);
     for (size_t i = 0; i < N; i++) {
