@@ -426,7 +426,10 @@ static bool api_get(const char *base, const char *path, const char *query,
  * (stale when its target is down); a target without data is listed when it is down
  * (Prometheus's reason) or belongs to a job of nvitop exporters. */
 static void merge(const struct reading *r, struct node **nodes, size_t *count) {
-    size_t cap = 0, s = 0, t = 0;
+    /* Room for every node at once: a node is 2.6 KB, and growing the array by doubling copied
+     * 1,000 of them twice over a refresh. */
+    size_t cap = r->found_count + r->target_count + 1, s = 0, t = 0;
+    *nodes = xmalloc(cap * sizeof **nodes);
     const struct node *found = r->found;
     const struct target *targets = r->targets;
     while (s < r->found_count || t < r->target_count) {
@@ -434,7 +437,7 @@ static void merge(const struct reading *r, struct node **nodes, size_t *count) {
                   : t >= r->target_count ? -1
                                          : strcmp(found[s].address, targets[t].instance);
         if (cmp <= 0) {
-            struct node *n = add_node(nodes, count, &cap, found[s].address);
+            struct node *n = &(*nodes)[(*count)++];
             *n = found[s++];
             if (cmp == 0 && !isnan(targets[t].last_scrape)) {
                 n->data_time = targets[t].last_scrape; /* the query's time is "now" */
