@@ -186,6 +186,12 @@ static size_t process_rows(const struct nvt_snapshot *snap, struct process_row *
     return n;
 }
 
+/* Row r's label text in the buffer all, where ends[r] is where each row's text ends. */
+static struct render_text row_labels(const char *all, const size_t *ends, size_t r) {
+    size_t start = r > 0 ? ends[r - 1] : 0;
+    return (struct render_text){all + start, ends[r] - start};
+}
+
 void render_processes(struct render_out *out, const struct render_input *in,
                       const struct strbuf *device_labels) {
     const struct nvt_snapshot *snap = in->snapshot;
@@ -216,9 +222,9 @@ void render_processes(struct render_out *out, const struct render_input *in,
     render_family(out, info_name, "Process information.");
     for (size_t r = 0; r < n; r++) {
         const struct nvt_host_process *h = &snap->processes[rows[r].process].host;
-        size_t start = r > 0 ? ends[r - 1] : 0;
+        struct render_text process = row_labels(all, ends, r);
         strbuf_clear(&info);
-        out->ok = strbuf_append(&info, all + start, ends[r] - start) && out->ok;
+        out->ok = strbuf_append(&info, process.text, process.len) && out->ok;
         render_label(out, &info, "status", status_name(h), false);
         render_label(out, &info, "command", command_text(h), false);
         struct render_text family = {info_name, sizeof(info_name) - 1};
@@ -230,10 +236,8 @@ void render_processes(struct render_out *out, const struct render_input *in,
         render_family(out, name, process_families[metric].help);
         struct render_text family = {name, strlen(name)};
         for (size_t r = 0; r < n; r++) {
-            size_t start = r > 0 ? ends[r - 1] : 0;
-            struct render_text process = {all + start, ends[r] - start};
             render_sample_text(
-                out, family, process, "", 0,
+                out, family, row_labels(all, ends, r), "", 0,
                 process_value(&snap->processes[rows[r].process], (enum process_metric)metric));
         }
     }
