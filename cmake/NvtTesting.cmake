@@ -8,6 +8,39 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA IMPORTED_TARGET cmocka)
 
+# The tests start python3 hundreds of times a run (each golden case, the tmux and Prometheus
+# helpers).  Where python3 on PATH is a launcher, such as pyenv's shim (a shell script that costs
+# some 0.6 s of CPU a start), the tests start the interpreter it launches instead:
+# <build>/test-tools/python3 execs it (by the path it runs as, so a virtual environment stays
+# one), comes first on every test's PATH and is the Python3_EXECUTABLE of the test commands.
+# The interpreter, and so its modules, stay the same.  (CMake 3.22 and later: the PATH change
+# needs ENVIRONMENT_MODIFICATION.)
+set(NVT_TEST_TOOLS_DIR ${CMAKE_BINARY_DIR}/test-tools)
+file(REMOVE ${NVT_TEST_TOOLS_DIR}/python3)
+if(NVT_BUILD_TESTS AND NOT CMAKE_VERSION VERSION_LESS 3.22)
+    find_package(Python3 COMPONENTS Interpreter)
+    if(Python3_Interpreter_FOUND)
+        execute_process(COMMAND ${Python3_EXECUTABLE} -c "import sys; print(sys.executable)"
+                        OUTPUT_VARIABLE nvt_python OUTPUT_STRIP_TRAILING_WHITESPACE
+                        RESULT_VARIABLE nvt_python_rc)
+        if(nvt_python_rc EQUAL 0 AND IS_ABSOLUTE "${nvt_python}" AND EXISTS "${nvt_python}"
+           AND NOT nvt_python MATCHES "'")
+            file(WRITE ${NVT_TEST_TOOLS_DIR}/python3 "#!/bin/sh\nexec '${nvt_python}' \"$@\"\n")
+            file(CHMOD ${NVT_TEST_TOOLS_DIR}/python3 PERMISSIONS OWNER_READ OWNER_WRITE
+                 OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+            set(Python3_EXECUTABLE ${NVT_TEST_TOOLS_DIR}/python3)
+        endif()
+    endif()
+endif()
+
+# nvt_test_tools(TEST): puts <build>/test-tools first on TEST's PATH.
+function(nvt_test_tools name)
+    if(EXISTS ${NVT_TEST_TOOLS_DIR}/python3)
+        set_property(TEST ${name} APPEND PROPERTY ENVIRONMENT_MODIFICATION
+                     "PATH=path_list_prepend:${NVT_TEST_TOOLS_DIR}")
+    endif()
+endfunction()
+
 # nvt_test_environment(OUT extra...): the environment every test runs with, plus extra entries.
 function(nvt_test_environment out)
     set(${out}
@@ -37,6 +70,7 @@ function(nvt_add_test name)
         set(T_LABELS unit)
     endif()
     set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "${env}" TIMEOUT 300)
+    nvt_test_tools(${name})
 endfunction()
 
 # nvt_add_script_test(NAME COMMAND cmd... [LABELS labels...] [ENV VAR=value...])
@@ -55,4 +89,5 @@ function(nvt_add_script_test name)
     # A script that cannot run here (not root, a tool missing) says why and exits 77: skipped.
     set_tests_properties(${name} PROPERTIES LABELS "${T_LABELS}" ENVIRONMENT "${env}" TIMEOUT 600
                                             SKIP_RETURN_CODE 77)
+    nvt_test_tools(${name})
 endfunction()
