@@ -135,6 +135,47 @@ launch() {
     done
 }
 
+# launch_many N: as launch, for more than $many stand-ins, all of them `perl -e sleep worker.pl`
+# jobs, started by one perl process: a fork and a command substitution of this shell cost some
+# milliseconds each, and starting 1,000 stand-ins from it took 44 s of CPU (see the performance
+# document, "The test suite's own cost").  Each job is forked, its output sent to /dev/null, and
+# exec'd; the launcher learns of the exec when the job's end of a close-on-exec pipe closes, then
+# records its start time.
+launch_many() {
+    perl -e '
+        use strict;
+        use warnings;
+        my ($count, $record) = @ARGV;
+        open(my $out, ">", $record) or die "standins: $record: $!\n";
+        for my $i (1 .. $count) {
+            # Descriptors above 2 are close-on-exec in perl: the read end sees its end at the exec.
+            pipe(my $exec_r, my $exec_w) or die "standins: pipe: $!\n";
+            my $pid = fork();
+            die "standins: fork: $!\n" unless defined $pid;
+            if ($pid == 0) {
+                close($exec_r);
+                open(STDIN, "<", "/dev/null");
+                open(STDOUT, ">", "/dev/null");
+                open(STDERR, ">", "/dev/null");
+                exec("perl", "-e", "sleep", "worker.pl", "--pool", "gpu" . ($i % 16),
+                     "--slot", $i);
+                exit(127);
+            }
+            close($exec_w);
+            my $ignored = <$exec_r>;
+            close($exec_r);
+            my $started = "";
+            if (open(my $stat, "<", "/proc/$pid/stat")) {
+                my $line = <$stat> // "";
+                my @fields = split(" ", substr($line, rindex($line, ")") + 1));
+                $started = $fields[19] // "";
+            }
+            print $out "$i $pid $started\n";
+        }
+        close($out) or die "standins: $record: $!\n";
+    ' "$1" "$record"
+}
+
 # Succeeds when the recorded pids increase with the slot number.
 increasing() {
     previous=0
@@ -162,7 +203,11 @@ start() {
     # lower pids: start them all again, from the low pids the counter now hands out.  A second
     # wrap needs pid_max more forks in between, so three attempts are plenty.
     attempt=1
-    launch "$count"
+    if [ "$count" -gt "$many" ] && command -v perl >/dev/null 2>&1; then
+        launch_many "$count"
+    else
+        launch "$count"
+    fi
     while [ "$count" -le "$many" ] && ! increasing; do
         if [ "$attempt" -ge 3 ]; then
             echo "$0: stand-in pids are not increasing after $attempt attempts" >&2
