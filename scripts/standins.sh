@@ -137,14 +137,15 @@ launch() {
 
 # launch_many N: as launch, for more than $many stand-ins, all of them `perl -e sleep worker.pl`
 # jobs, started by one perl process: a fork and a command substitution of this shell cost some
-# milliseconds each, and starting 1,000 stand-ins from it took 44 s of CPU (see the performance
-# document, "The test suite's own cost").  Each job is forked, its output sent to /dev/null, and
-# exec'd; the launcher learns of the exec when the job's end of a close-on-exec pipe closes, then
-# records its start time.
+# milliseconds each (see the performance document, "The test suite's own cost").  Each job is
+# forked, its output sent to /dev/null, and exec'd (this perl, named perl); the launcher learns of
+# the exec when the job's end of a close-on-exec pipe closes, then records its start time, so
+# start() need not wait for the execs afterwards.
 launch_many() {
     perl -e '
         use strict;
         use warnings;
+        use POSIX ();
         my ($count, $record) = @ARGV;
         open(my $out, ">", $record) or die "standins: $record: $!\n";
         for my $i (1 .. $count) {
@@ -157,9 +158,9 @@ launch_many() {
                 open(STDIN, "<", "/dev/null");
                 open(STDOUT, ">", "/dev/null");
                 open(STDERR, ">", "/dev/null");
-                exec("perl", "-e", "sleep", "worker.pl", "--pool", "gpu" . ($i % 16),
-                     "--slot", $i);
-                exit(127);
+                # Not exit() on failure: that would write the launcher'"'"'s buffered lines again.
+                exec { $^X } "perl", "-e", "sleep", "worker.pl", "--pool", "gpu" . ($i % 16),
+                    "--slot", $i or POSIX::_exit(127);
             }
             close($exec_w);
             my $ignored = <$exec_r>;
@@ -203,8 +204,10 @@ start() {
     # lower pids: start them all again, from the low pids the counter now hands out.  A second
     # wrap needs pid_max more forks in between, so three attempts are plenty.
     attempt=1
+    execed=0
     if [ "$count" -gt "$many" ] && command -v perl >/dev/null 2>&1; then
         launch_many "$count"
+        execed=1
     else
         launch "$count"
     fi
@@ -223,7 +226,9 @@ start() {
         echo "export NVT_STANDIN_$i=$pid"
     done <"$record"
     # A job is forked as a copy of this shell and only then becomes its program: wait for every
-    # exec, or a reader right after us may see the shell's command line instead of the job's.
+    # exec, or a reader right after us may see the shell's command line instead of the job's
+    # (launch_many has waited for its execs already).
+    [ "$execed" -eq 0 ] || return 0
     shell=$(readlink "/proc/$$/exe" 2>/dev/null || true)
     while read -r i pid started; do
         tries=0
