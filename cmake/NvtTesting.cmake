@@ -49,6 +49,7 @@ function(nvt_test_environment out)
         "NVT_SOURCE_DIR=${CMAKE_SOURCE_DIR}"
         "NVT_BINARY_DIR=${CMAKE_BINARY_DIR}"
         "NVITOP_CUDA_PROBE=${CMAKE_BINARY_DIR}/bin/nvitop-cuda-probe"
+        "NVT_STANDIN_LAUNCHER=${CMAKE_BINARY_DIR}/tests/nvt-standins"
         ${ARGN}
         PARENT_SCOPE)
 endfunction()

@@ -21,7 +21,9 @@
 # More than $many (64) stand-ins, for the many-process scenarios of sim/scenarios/
 # (h100-8gpu-1000.json, h100-16gpu-4000.json), are all small `perl -e sleep` workers (about
 # 0.5 MiB of their own memory each, where a Python one takes 3.5 MiB) and their pids need not
-# increase (a thousand starts may well wrap the pid counter).
+# increase (a thousand starts may well wrap the pid counter).  Where $NVT_STANDIN_LAUNCHER names
+# the build's nvt-standins (tests/support/standin_launcher.c; the tests set it), that program
+# starts them: the same command line and name, a tenth of a perl start's CPU each.
 set -eu
 
 if [ -n "${NVT_STANDIN_STATE:-}" ]; then
@@ -205,7 +207,10 @@ start() {
     # wrap needs pid_max more forks in between, so three attempts are plenty.
     attempt=1
     execed=0
-    if [ "$count" -gt "$many" ] && command -v perl >/dev/null 2>&1; then
+    if [ "$count" -gt "$many" ] && [ -x "${NVT_STANDIN_LAUNCHER:-}" ]; then
+        "$NVT_STANDIN_LAUNCHER" "$count" "$record" || { stop; exit 1; }
+        execed=1
+    elif [ "$count" -gt "$many" ] && command -v perl >/dev/null 2>&1; then
         launch_many "$count"
         execed=1
     else
