@@ -38,6 +38,20 @@ fi
 export WINEPREFIX=$build/wine-prefix
 wrapper=$here/wine-program.sh
 fail=0
+wineserver=wineserver
+command -v wineserver >/dev/null 2>&1 || wineserver=/usr/lib/wine/wineserver64
+# One wineserver for every program a part runs: left to itself, it ends 3 s after its last
+# program, and each program then starts it and wine's services again (twice the CPU of a program
+# under a running server).  Its output goes to /dev/null, not to ctest's pipe, which it would
+# hold open; a part killed before its trap runs leaves it for 60 s at most.  Not for wakeups,
+# whose program must be the first client of a server it traces.
+case $part in
+build | wakeups) ;;
+*)
+    "$wineserver" -p60 </dev/null >/dev/null 2>&1 || true
+    trap '"$wineserver" -k 2>/dev/null || true' EXIT
+    ;;
+esac
 
 case $part in
 build)
@@ -146,7 +160,7 @@ monitor)
     fi
     socket=nvt-windows-$$
     tmux_() { tmux -L "$socket" "$@"; }
-    trap 'tmux_ kill-server 2>/dev/null || true' EXIT
+    trap 'tmux_ kill-server 2>/dev/null || true; "$wineserver" -k 2>/dev/null || true' EXIT
     tmux_ -f /dev/null new-session -d -x 120 -y 40 \
         "sh '$src/scripts/wine-sim.sh' workstation-2gpu nvitop.exe; echo NVT-EXIT=\$?; sleep 60"
     # Positive signs only, each waited for a bounded time: the monitor's first frame (its
@@ -187,8 +201,6 @@ wakeups)
     tmux_() { tmux -L "$socket" "$@"; }
     trap 'tmux_ kill-server 2>/dev/null || true; rm -f "$trace"' EXIT
     # No wineserver of this prefix before: the program is then the trace's first client.
-    wineserver=wineserver
-    command -v wineserver >/dev/null 2>&1 || wineserver=/usr/lib/wine/wineserver64
     "$wineserver" -k 2>/dev/null || true
     "$wineserver" -w 2>/dev/null || true
     tmux_ -f /dev/null new-session -d -x 120 -y 40 \
