@@ -23,7 +23,7 @@
 # 0.5 MiB of their own memory each, where a Python one takes 3.5 MiB) and their pids need not
 # increase (a thousand starts may well wrap the pid counter).  Where $NVT_STANDIN_LAUNCHER names
 # the build's nvt-standins (tests/support/standin_launcher.c; the tests set it), that program
-# starts them: the same command line and name, a tenth of a perl start's CPU each.
+# starts them: the same command line and name, a fifth of a perl start's CPU each.
 set -eu
 
 if [ -n "${NVT_STANDIN_STATE:-}" ]; then
