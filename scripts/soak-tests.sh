@@ -22,6 +22,10 @@ for _ in 1 2; do
     burners="$burners $!"
 done
 : >"$work/failed"
+# Which tree the runs test, for the record (a soak is of one commit).
+commit=$(git -C "$(dirname "$0")/.." describe --always --dirty 2>/dev/null || echo unknown)
+echo "soak-tests: $runs run(s) of $build (source $commit), ctest -j $jobs," \
+    "two CPU-bound processes beside"
 i=1
 while [ "$i" -le "$runs" ]; do
     start=$(date +%s)
