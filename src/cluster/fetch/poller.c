@@ -65,11 +65,14 @@ static void publish_node(struct poller *p, size_t i, const struct node *node) {
     }
 }
 
-/* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it). */
-static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t) {
+/* Keep the watched node's answer for the node view (parsed by the UI thread when it wants it).
+ * Only a read that got metrics is an answer: a refused connection, a timeout or an HTTP error
+ * has no body to show, and the view keeps the last good one with the node's problem below. */
+static void keep_body(struct poller *p, size_t i, const struct fetch_transfer *t,
+                      const struct node *node) {
     size_t len;
     const char *body = fetch_transfer_body(t, &len);
-    if (body == NULL) { /* not watched when this read ended */
+    if (body == NULL || node->state != NODE_OK) { /* not watched, or no answer */
         return;
     }
     pthread_mutex_lock(&p->lock);
@@ -150,7 +153,7 @@ static void run_hosts(struct poller *p) {
         while ((done = fetch_transfer_done(curl, multi)) != NULL) {
             for (size_t i = 0; i < count; i++) {
                 if (transfers[i] == done) {
-                    keep_body(p, i, done);
+                    keep_body(p, i, done, &nodes[i]);
                     if (nodes[i].state == NODE_OK) {
                         node_history_add(&nodes[i].history, p->history_step_s, nodes[i].data_time,
                                          nodes[i].summary.util_mean);
