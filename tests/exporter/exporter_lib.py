@@ -191,7 +191,7 @@ class Exporter:
 class Prometheus:
     """A real Prometheus server on loopback, scraping one target every second."""
 
-    def __init__(self, target_port, scheme='http', tls_config=None):
+    def __init__(self, target_port, scheme='http', tls_config=None, filtered_names=None):
         self.port = free_port()
         self.dir = tempfile.mkdtemp(prefix='nvt-prometheus-')
         lines = ['global:', '  scrape_interval: 1s', '  scrape_timeout: 1s',
@@ -200,6 +200,12 @@ class Prometheus:
         if tls_config:
             lines.append('    tls_config:')
             lines.extend(f'      {key}: {value}' for key, value in tls_config.items())
+        if filtered_names:
+            # A second job scraping the same target with name[] parameters, as a scrape
+            # configuration does to keep only some series of an exporter.
+            lines += ['  - job_name: nvitop_filtered', '    params:', "      'name[]':"]
+            lines += [f'        - {name}' for name in filtered_names]
+            lines += ['    static_configs:', f"      - targets: ['127.0.0.1:{target_port}']"]
         self.config = os.path.join(self.dir, 'prometheus.yml')
         with open(self.config, 'w', encoding='utf-8') as f:
             f.write('\n'.join(lines) + '\n')

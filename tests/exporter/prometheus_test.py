@@ -248,6 +248,27 @@ def check_exit(prom, exporter, scenario_file, scenario, victim):
               'the other 19 processes should stay')
 
 
+# The series a scrape job keeps with `params: {name[]: [...]}` (tests/exporter/filter_test.py).
+FILTERED = ['gpu_temperature_C', 'process_rss_memory_MiB']
+
+
+def check_filtered(prom, by_name):
+    """The job scraping with name[] parameters has those series, the same ones as the whole
+    scrape, and no others but Prometheus's own (up, scrape_*)."""
+    def names_of_job():
+        result = prom.query('count by (__name__) ({job="nvitop_filtered"})')
+        return {r['metric']['__name__'] for r in result} - {'up'}
+    names = lib.wait_until(lambda: (lambda n: n if set(FILTERED) <= n else None)(names_of_job()),
+                           20, 'the filtered job\'s series')
+    names = {n for n in names if not n.startswith('scrape_')}
+    lib.check(names == set(FILTERED), f'the filtered job has {sorted(names)}')
+    for name in FILTERED:
+        result = prom.query(f'count({name}{{job="nvitop_filtered"}})')
+        count = int(float(result[0]['value'][1])) if result else 0
+        lib.check(count == len(by_name[name]), f'{name}: {count} series filtered, '
+                  f'{len(by_name[name])} in the whole scrape')
+
+
 def check_openmetrics(prom):
     """Prometheus asks for OpenMetrics first (its default Accept header): it has the exporter's
     families as that format types them, info families under their base name and every gauge with
@@ -268,11 +289,13 @@ def run_scenario(binary, name, standins, full):
     with tempfile.TemporaryDirectory(prefix='nvt-exporter-') as tmp:
         scenario_file = os.path.join(tmp, name + '.json')
         lib.write_scenario(scenario_file, scenario)
+        filtered = FILTERED if full else None
         with lib.Exporter(binary, scenario_file, ['--interval', '0.5']) as exporter, \
-                lib.Prometheus(exporter.port) as prom:
+                lib.Prometheus(exporter.port, filtered_names=filtered) as prom:
             prom.wait_scrapes(3)
             by_name = series_by_name(prom)
             if full:
+                check_filtered(prom, by_name)
                 check_openmetrics(prom)
                 check_label_sets(by_name)
                 check_host(by_name)

@@ -13,6 +13,7 @@
 
 #include "conn_guard.h"
 #include "gzip_text.h"
+#include "metrics_filter.h"
 #include "openmetrics.h"
 #include "util/text/str.h"
 
@@ -140,6 +141,47 @@ static enum MHD_Result reply_text(struct MHD_Connection *connection, unsigned co
     return result;
 }
 
+/* The scrape's name[] arguments, gathered into a filter (metrics_filter.h). */
+struct name_args {
+    struct metrics_filter *filter;
+    bool failed; /* out of memory, or too many names */
+};
+
+static enum MHD_Result add_name(void *cls, enum MHD_ValueKind kind, const char *key,
+                                const char *value) {
+    (void)kind;
+    struct name_args *args = cls;
+    if (key != NULL && value != NULL && strcmp(key, "name[]") == 0 &&
+        !metrics_filter_add(args->filter, value)) {
+        args->failed = true;
+        return MHD_NO;
+    }
+    return MHD_YES;
+}
+
+/* The part of form the scrape's filter keeps, sent as text (never gzipped: a few KB made for one
+ * answer). */
+static enum MHD_Result reply_filtered(struct MHD_Connection *connection,
+                                      const struct metrics_filter *filter, const struct form *form,
+                                      bool openmetrics) {
+    char *kept;
+    size_t kept_len;
+    if (!metrics_filter_apply(filter, form->text, form->len, &kept, &kept_len)) {
+        return reply_text(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "Out of memory.\n");
+    }
+    struct MHD_Response *response =
+        MHD_create_response_from_buffer_with_free_callback(kept_len, kept, free);
+    if (response == NULL) {
+        free(kept);
+        return MHD_NO;
+    }
+    MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_TYPE,
+                            openmetrics ? OPENMETRICS_CONTENT_TYPE : CONTENT_TYPE);
+    enum MHD_Result result = MHD_queue_response(connection, MHD_HTTP_OK, response);
+    MHD_destroy_response(response);
+    return result;
+}
+
 /* Under mutual TLS: did the client present a certificate that the trusted CAs verify? */
 static bool client_verified(struct MHD_Connection *connection) {
     const union MHD_ConnectionInfo *info =
@@ -186,16 +228,35 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *connection, cons
     if (!head && strcmp(method, MHD_HTTP_METHOD_GET) != 0) {
         return reply_text(connection, MHD_HTTP_METHOD_NOT_ALLOWED, "Method Not Allowed\n");
     }
-    bool gzip = accepts_gzip(
-        MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING));
     bool openmetrics = openmetrics_accepted(
         MHD_lookup_connection_value(connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT));
+    struct name_args names = {NULL, false};
+    if (MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, NULL, NULL) > 0) {
+        if ((names.filter = metrics_filter_new()) == NULL) {
+            return reply_text(connection, MHD_HTTP_SERVICE_UNAVAILABLE, "Out of memory.\n");
+        }
+        MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, add_name, &names);
+        if (names.failed) {
+            metrics_filter_free(names.filter);
+            return reply_text(connection, MHD_HTTP_BAD_REQUEST, "Too many name[] arguments.\n");
+        }
+    }
+    bool gzip = names.filter == NULL &&
+                accepts_gzip(MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                                                         MHD_HTTP_HEADER_ACCEPT_ENCODING));
     pthread_mutex_lock(&server->lock);
     struct blob *blob = server->current;
     atomic_fetch_add(&blob->refs, 1);
     const struct form *form = blob_form(server, blob, openmetrics, gzip);
     pthread_mutex_unlock(&server->lock);
     openmetrics = form == &blob->openmetrics;
+    if (names.filter != NULL && metrics_filter_count(names.filter) > 0) {
+        enum MHD_Result result = reply_filtered(connection, names.filter, form, openmetrics);
+        metrics_filter_free(names.filter);
+        blob_unref(blob);
+        return result;
+    }
+    metrics_filter_free(names.filter);
     gzip = gzip && form->gzip != NULL;
     struct MHD_Response *response = MHD_create_response_from_buffer_with_free_callback_cls(
         gzip ? form->gzip_len : form->len, gzip ? form->gzip : form->text, blob_unref, blob);
