@@ -28,6 +28,11 @@ import time
 import urllib.parse
 
 GPUS, PROCESSES = 8, 20
+# The series the cluster view's summary asks a node for (src/cluster/node.c).
+SUMMARY_SERIES = ['nvitop_info', 'gpu_memory_total_MiB', 'gpu_utilization_Percentage',
+                  'gpu_memory_used_MiB', 'gpu_power_usage_W', 'gpu_temperature_C',
+                  'process_gpu_memory_MiB', 'nvitop_pod_gpu_memory_MiB', 'nvitop_health_flags',
+                  'nvitop_xid_last']
 SOCKETS = itertools.count()
 
 
@@ -106,7 +111,10 @@ class Generator:
 
             def do_GET(self):  # noqa: N802
                 if self.path.startswith('/node/'):
-                    body = gen.body
+                    # name[] arguments keep only those series, as nvitop-exporter 1.7
+                    # (prometheus_client) and ours answer them; any other query is ignored.
+                    query = urllib.parse.parse_qs(urllib.parse.urlsplit(self.path).query)
+                    body = gen.filtered(query.get('name[]'))
                 elif self.path.startswith('/dcgm/'):
                     body = gen.dcgm
                 elif self.path.startswith('/api/v1/query'):
@@ -139,6 +147,17 @@ class Generator:
         self.port = self.server.server_address[1]
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
         self.thread.start()
+
+    def filtered(self, names):
+        """The node body, or its lines of the given series (cached per list of names)."""
+        if not names:
+            return self.body
+        key = tuple(sorted(names))
+        if key not in self.answers:
+            self.answers[key] = b''.join(
+                line + b'\n' for line in self.body.splitlines()
+                if line.split(b'{', 1)[0].split(b' ', 1)[0].decode() in names)
+        return self.answers[key]
 
     def prometheus_answer(self, kind, query=''):
         key = (kind, query, self.prometheus_nodes)
@@ -263,33 +282,52 @@ def main():
         sparklines = (('off', ['--config', off]), ('on', ['--no-config']))
         direct = 200
         hosts = os.path.join(work, 'hosts')
+        whole = os.path.join(work, 'whole')
         mixed = os.path.join(work, 'mixed')
-        with open(hosts, 'w', encoding='ascii') as f, open(mixed, 'w', encoding='ascii') as m:
+        with open(hosts, 'w', encoding='ascii') as f, open(mixed, 'w', encoding='ascii') as m, \
+                open(whole, 'w', encoding='ascii') as w:
             for i in range(direct):
                 f.write(f'http://127.0.0.1:{gen.port}/node/{i}/metrics\n')
+                # A URL with a query of its own is read as given: the whole answer, as the
+                # cluster view read every node before it asked for its series by name.
+                w.write(f'http://127.0.0.1:{gen.port}/node/{i}/metrics?whole\n')
                 kind = 'dcgm' if i % 2 else 'node'
                 m.write(f'http://127.0.0.1:{gen.port}/{kind}/{i}/metrics\n')
+        summary = [f'name[]={n}' for n in SUMMARY_SERIES]
         print(f'cluster: synthetic nodes of {GPUS} GPUs and {PROCESSES} processes, '
-              f'{len(gen.body)} bytes of /metrics each; dcgm-exporter nodes of {GPUS} GPUs, '
+              f'{len(gen.body)} bytes of /metrics each ({len(gen.filtered(SUMMARY_SERIES))} of '
+              f'the series the summary reads); dcgm-exporter nodes of {GPUS} GPUs, '
               f'{len(gen.dcgm)} bytes each')
         once = run_cpu([nvitop, '-1', '--no-config', '--hosts', '@' + hosts], env)
         # The floor: a minimal client (Python's http.client on one kept-alive connection) reading
-        # the same bodies, minus the same interpreter doing nothing.
+        # the same bodies as the screen, minus the same interpreter doing nothing.
         fetch = ('import http.client,sys\n'
                  f'c=http.client.HTTPConnection("127.0.0.1",{gen.port},timeout=30)\n'
                  f'for i in range(int(sys.argv[1])):\n'
-                 '    c.request("GET",f"/node/{i}/metrics"); c.getresponse().read()\n')
-        floor = (min(run_cpu([sys.executable, '-c', fetch, str(direct)], env) for _ in range(3)) -
-                 min(run_cpu([sys.executable, '-c', fetch, '0'], env) for _ in range(3)))
+                 '    c.request("GET",f"/node/{i}/metrics"+sys.argv[2]); c.getresponse().read()\n')
+
+        def floor_of(query):
+            return (min(run_cpu([sys.executable, '-c', fetch, str(direct), query], env)
+                        for _ in range(3)) -
+                    min(run_cpu([sys.executable, '-c', fetch, '0', query], env) for _ in range(3)))
+        floors = {'the summary\'s series': floor_of('?' + '&'.join(summary)),
+                  'whole answers': floor_of('?whole')}
         print(f'  direct, {direct} nodes, once: {once * 1000:.1f} ms CPU (process start included);'
-              f' floor (http.client reading the same bodies): {floor * 1000:.1f} ms')
-        for name, settings in sparklines:
-            share = monitor_cpu(nvitop, [*settings, '--hosts', '@' + hosts, '--interval', '2'],
-                                seconds, env)
-            per_refresh = share * 2
-            print(f'  direct, {direct} nodes, cluster screen at a 2 s refresh, sparklines {name}: '
-                  f'{share * 100:.2f} % of a core (target 1.6 %; {per_refresh * 1000:.1f} ms per '
-                  f'refresh, {per_refresh / floor:.2f}x the floor)')
+              ' floor (http.client reading the same bodies): ' +
+              ', '.join(f'{v * 1000:.1f} ms for {k}' for k, v in floors.items()))
+        for reads, listed, floor in (('the summary\'s series', hosts,
+                                      floors['the summary\'s series']),
+                                     ('whole answers', whole, floors['whole answers'])):
+            for name, settings in sparklines:
+                if reads == 'whole answers' and name == 'off':
+                    continue
+                share = monitor_cpu(nvitop, [*settings, '--hosts', '@' + listed, '--interval',
+                                             '2'], seconds, env)
+                per_refresh = share * 2
+                print(f'  direct, {direct} nodes, {reads}, cluster screen at a 2 s refresh, '
+                      f'sparklines {name}: {share * 100:.2f} % of a core (target 1.6 %; '
+                      f'{per_refresh * 1000:.1f} ms per refresh, {per_refresh / floor:.2f}x the '
+                      'floor)')
         once = run_cpu([nvitop, '-1', '--no-config', '--hosts', '@' + mixed], env)
         print(f'  direct, {direct} nodes, half dcgm-exporter, once: {once * 1000:.1f} ms CPU')
         share = monitor_cpu(nvitop, ['--no-config', '--hosts', '@' + mixed, '--interval', '2'],

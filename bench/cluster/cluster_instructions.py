@@ -45,20 +45,23 @@ def main():
     gen = cluster_bench.Generator(1000)
     work = tempfile.mkdtemp(prefix='nvt-cluster-instructions-')
     try:
-        def hosts(count, mixed):
-            path = os.path.join(work, f'hosts-{count}-{mixed}')
+        def hosts(count, mixed, query=''):
+            path = os.path.join(work, f'hosts-{count}-{mixed}{query}')
             with open(path, 'w', encoding='ascii') as f:
                 for i in range(count):
                     kind = 'dcgm' if mixed and i % 2 else 'node'
-                    f.write(f'http://127.0.0.1:{gen.port}/{kind}/{i}/metrics\n')
+                    f.write(f'http://127.0.0.1:{gen.port}/{kind}/{i}/metrics{query}\n')
             return '@' + path
 
         one = instructions(nvitop, ['-1', '--no-config', '--hosts', hosts(1, False)], env, work,
                            'one')
-        for mixed, name in ((False, 'nodes (nvitop-exporter)'),
-                            (True, 'nodes, half dcgm-exporter')):
-            many = instructions(nvitop, ['-1', '--no-config', '--hosts', hosts(NODES, mixed)],
-                                env, work, f'many-{mixed}')
+        # "?whole": a URL with a query of its own is read as given, the whole answer (as every
+        # node was before the cluster view asked for the summary's series by name).
+        for mixed, query, name in ((False, '', 'nodes (nvitop-exporter)'),
+                                   (False, '?whole', 'nodes (nvitop-exporter), whole answers'),
+                                   (True, '', 'nodes, half dcgm-exporter')):
+            many = instructions(nvitop, ['-1', '--no-config', '--hosts',
+                                         hosts(NODES, mixed, query)], env, work, f'many-{mixed}')
             print(f'cluster: -1 --hosts, {NODES} {name}: {(many - one) / (NODES - 1):,.0f} '
                   f'instructions per node ({many:,} in all, {one:,} for one node)')
         url = f'http://127.0.0.1:{gen.port}'

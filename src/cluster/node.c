@@ -74,35 +74,61 @@ void node_flags_text(char *buf, size_t size, const struct node_summary *s) {
     }
 }
 
-bool node_summary_uses(const char *name, size_t len, const void *context) {
-    (void)context;
+/* The nvitop-exporter series the summary reads (dcgm-exporter's are dcgm_is_read()'s). */
 #define USED(name)                                                                                 \
     { name, sizeof(name) - 1 }
-    static const struct {
-        const char *name;
-        size_t len;
-    } used[] = {
-        USED("nvitop_info"),
-        USED("gpu_memory_total_MiB"),
-        USED("gpu_utilization_Percentage"),
-        USED("gpu_memory_used_MiB"),
-        USED("gpu_power_usage_W"),
-        USED("gpu_temperature_C"),
-        USED("process_gpu_memory_MiB"),
-        USED("nvitop_pod_gpu_memory_MiB"),
-        USED("nvitop_health_flags"),
-        USED("nvitop_xid_last"),
-    };
+static const struct {
+    const char *name;
+    size_t len;
+} summary_series[] = {
+    USED("nvitop_info"),
+    USED("gpu_memory_total_MiB"),
+    USED("gpu_utilization_Percentage"),
+    USED("gpu_memory_used_MiB"),
+    USED("gpu_power_usage_W"),
+    USED("gpu_temperature_C"),
+    USED("process_gpu_memory_MiB"),
+    USED("nvitop_pod_gpu_memory_MiB"),
+    USED("nvitop_health_flags"),
+    USED("nvitop_xid_last"),
+};
 #undef USED
+#define SUMMARY_SERIES (sizeof summary_series / sizeof summary_series[0])
+
+bool node_summary_uses(const char *name, size_t len, const void *context) {
+    (void)context;
     if (dcgm_is_read(name, len)) {
         return true;
     }
-    for (size_t i = 0; i < sizeof used / sizeof used[0]; i++) {
-        if (used[i].len == len && memcmp(name, used[i].name, len) == 0) {
+    for (size_t i = 0; i < SUMMARY_SERIES; i++) {
+        if (summary_series[i].len == len && memcmp(name, summary_series[i].name, len) == 0) {
             return true;
         }
     }
     return false;
+}
+
+#define NAME_ARG "name%5B%5D=" /* "name[]=", escaped */
+
+size_t node_summary_query(char *buf, size_t size) {
+    size_t need = 0;
+    for (size_t i = 0; i < SUMMARY_SERIES; i++) {
+        need += (i > 0 ? 1 : 0) + strlen(NAME_ARG) + summary_series[i].len;
+    }
+    if (buf != NULL && size > need) {
+        char *p = buf;
+        for (size_t i = 0; i < SUMMARY_SERIES; i++) {
+            if (i > 0) {
+                *p++ = '&';
+            }
+            memcpy(p, NAME_ARG, strlen(NAME_ARG));
+            p += strlen(NAME_ARG);
+            memcpy(p, summary_series[i].name, summary_series[i].len);
+            p += summary_series[i].len;
+        }
+        *p = '\0';
+    }
+    return need;
 }
 
 double node_reading(double v) {

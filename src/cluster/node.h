@@ -102,6 +102,11 @@ bool node_summarize_in_place(char *text, size_t len, struct node_summary *out, c
  * unused). */
 bool node_summary_uses(const char *name, size_t len, const void *context);
 
+/* The query that asks an exporter for only the series the summary reads, as Prometheus's client
+ * libraries (nvitop-exporter 1.7's) and our exporter answer it: "name%5B%5D=nvitop_info&...".
+ * Writes it NUL-terminated into buf when size is larger than its length; returns its length. */
+size_t node_summary_query(char *buf, size_t size);
+
 /* The health text of a summary: "ok", or its flags joined by ',' ("LOST", "XID:79", "ECC",
  * "THROTTLE", "HOT"; upper case, as a problem is said). */
 void node_flags_text(char *buf, size_t size, const struct node_summary *s);

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.parse
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '../exporter'))
@@ -32,17 +33,18 @@ class _Handler(http.server.BaseHTTPRequestHandler):
     stop = None  # a threading.Event, set by the owner to end slow answers early
 
     def do_GET(self):  # noqa: N802
-        if self.path == '/slow':
+        path = urllib.parse.urlsplit(self.path).path  # a query (name[]) is ignored
+        if path == '/slow':
             # Answer only after SLOW_S seconds (or when the test ends).
             self.stop.wait(SLOW_S)
             body, status = b'up 1\n', 200
-        elif self.path.startswith('/html/'):
+        elif path.startswith('/html/'):
             body, status = b'<html>Grafana</html>\n', 200
-        elif self.path.startswith('/json/'):
+        elif path.startswith('/json/'):
             body, status = b'{"status": "error", "error": "bad query"}\n', 200
-        elif self.path == '/garbage':
+        elif path == '/garbage':
             body, status = b'<html><body>It works!</body></html>\n', 200
-        elif self.path == '/other':
+        elif path == '/other':
             body, status = b'# TYPE up gauge\nup 1\n', 200
         else:
             body, status = b'not found\n', 404
@@ -130,7 +132,10 @@ def served(routes):
         protocol_version = 'HTTP/1.1'
 
         def do_GET(self):  # noqa: N802
-            status, body, *extra = routes.get(self.path, (404, b'not found\n'))
+            # Routed by path: a query (the cluster view's name[]) is ignored, as by
+            # dcgm-exporter.
+            path = urllib.parse.urlsplit(self.path).path
+            status, body, *extra = routes.get(path, (404, b'not found\n'))
             self.send_response(status)
             for key, value in (extra[0] if extra else {}).items():
                 self.send_header(key, value.replace('PORT', str(self.server.server_address[1])))

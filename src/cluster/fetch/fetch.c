@@ -27,9 +27,14 @@ struct fetch_transfer {
     CURL *easy;
     struct strbuf body; /* its capacity is kept from one read to the next */
     bool too_big;
-    bool keep_body;   /* parse a copy: the body is read again after (fetch_transfer_body()) */
-    bool active;      /* added to the multi handle */
-    bool client_cert; /* a client certificate was given */
+    bool keep_body; /* parse a copy: the body is read again after (fetch_transfer_body()) */
+    /* The node's URL asking for only the series the summary reads (node_summary_query()), or
+     * NULL (a URL with its own query).  A read whose body is kept asks for the whole answer. */
+    char *filtered_url;
+    bool read_filtered; /* the read in progress, or the last one, asked for filtered_url */
+    bool unfiltered;    /* the node answered filtered_url badly: always the whole answer */
+    bool active;        /* added to the multi handle */
+    bool client_cert;   /* a client certificate was given */
     char error[CURL_ERROR_SIZE];
 };
 
@@ -154,9 +159,23 @@ static CURL *make_easy(const char *url, struct fetch_transfer *t, const struct f
     return easy;
 }
 
+/* url with the summary's name[] arguments; NULL when it has a query or a fragment of its own. */
+static char *filtered_url_of(const char *url) {
+    if (strpbrk(url, "?#") != NULL) {
+        return NULL;
+    }
+    size_t len = strlen(url), query = node_summary_query(NULL, 0);
+    char *filtered = xmalloc(len + 1 + query + 1);
+    memcpy(filtered, url, len);
+    filtered[len] = '?';
+    node_summary_query(filtered + len + 1, query + 1);
+    return filtered;
+}
+
 struct fetch_transfer *fetch_transfer_begin(void *multi, struct node *node,
                                             const struct fetch_options *options) {
     struct fetch_transfer *t = xcalloc(1, sizeof *t);
+    t->filtered_url = filtered_url_of(node->url);
     t->curl = options->curl;
     t->node = node;
     t->timeout_s = options->timeout_s;
@@ -171,6 +190,11 @@ void fetch_transfer_restart(void *multi, struct fetch_transfer *t) {
     if (t->active) {
         return;
     }
+    bool filtered = t->filtered_url != NULL && !t->keep_body && !t->unfiltered;
+    if (filtered != t->read_filtered) {
+        t->curl->easy_setopt(t->easy, CURLOPT_URL, filtered ? t->filtered_url : t->node->url);
+        t->read_filtered = filtered;
+    }
     strbuf_clear(&t->body);
     t->too_big = false;
     t->error[0] = '\0';
@@ -184,8 +208,9 @@ void fetch_transfer_keep_body(struct fetch_transfer *t, bool keep) {
 }
 
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len) {
-    *len = t->keep_body ? t->body.len : 0;
-    if (!t->keep_body) {
+    bool kept = t->keep_body && !t->read_filtered;
+    *len = kept ? t->body.len : 0;
+    if (!kept) {
         return NULL;
     }
     return t->body.data != NULL ? t->body.data : "";
@@ -197,6 +222,7 @@ void fetch_transfer_abort(void *multi, struct fetch_transfer *t) {
     }
     t->curl->easy_cleanup(t->easy);
     strbuf_fini(&t->body);
+    free(t->filtered_url);
     free(t);
 }
 
@@ -211,6 +237,15 @@ struct fetch_transfer *fetch_transfer_done(const struct curl_api *curl, void *mu
             t->curl->multi_remove_handle(multi, t->easy);
             t->active = false;
             finish(t, code, t->timeout_s);
+            enum node_state state = t->node->state;
+            if (t->read_filtered && (state == NODE_BAD_DATA || state == NODE_HTTP_ERROR)) {
+                /* A server that answers name[] arguments with something else (a proxy that
+                 * refuses a query, one that filters other names): read it whole, now and
+                 * from now on, before saying anything of the node. */
+                t->unfiltered = true;
+                fetch_transfer_restart(multi, t);
+                continue;
+            }
             return t;
         }
     }
@@ -228,8 +263,9 @@ void fetch_nodes(struct node *nodes, size_t count, const struct fetch_options *o
     for (size_t i = 0; i < count; i++) {
         transfers[i] = fetch_transfer_begin(multi, &nodes[i], options);
     }
-    /* Each transfer ends by its own timeout; the deadline only guards against a curl bug. */
-    double deadline = clock_monotonic_s() + options->timeout_s + 5.0;
+    /* Each transfer ends by its own timeout (twice for a node read again whole after its
+     * filtered read failed); the deadline only guards against a curl bug. */
+    double deadline = clock_monotonic_s() + 2 * options->timeout_s + 5.0;
     size_t left = count;
     while (left > 0 && clock_monotonic_s() < deadline) {
         multi_loop_run(loop, 200);

@@ -60,11 +60,15 @@ void fetch_transfer_restart(void *multi, struct fetch_transfer *t);
 struct fetch_transfer *fetch_transfer_done(const struct curl_api *curl, void *multi);
 void fetch_transfer_abort(void *multi, struct fetch_transfer *t);
 /* Whether the body of the transfer's next reads is kept for fetch_transfer_body() (parsed from a
- * copy); otherwise it is parsed in its buffer, which the parse changes.  Off at the start. */
+ * copy); otherwise it is parsed in its buffer, which the parse changes.  Off at the start.
+ * A read whose body is not kept asks the exporter for only the series the summary reads
+ * (node_summary_query(), a quarter of an answer); one whose body is kept asks for all of it.  A
+ * node that answers the filtered read with bad data or an HTTP error is read again whole before
+ * fetch_transfer_done() returns it, and whole from then on. */
 void fetch_transfer_keep_body(struct fetch_transfer *t, bool keep);
 
 /* The body a finished transfer received, valid until it is restarted or aborted; NULL when it was
- * not kept (fetch_transfer_keep_body()). */
+ * not kept (fetch_transfer_keep_body()) or the read began before it was kept (a filtered one). */
 const char *fetch_transfer_body(const struct fetch_transfer *t, size_t *len);
 
 /* One blocking GET of url (the Prometheus source's queries).  On NODE_OK *body holds the answer

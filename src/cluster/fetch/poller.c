@@ -159,7 +159,11 @@ static void run_hosts(struct poller *p) {
                                          nodes[i].summary.util_mean);
                     }
                     busy[i] = false;
-                    due[i] = clock_monotonic_s() + p->interval_s;
+                    /* A read of the watched node begun before it was watched asked for the
+                     * summary's series only (fetch.h): the whole answer is read at once. */
+                    size_t len;
+                    bool missed = i == kept && fetch_transfer_body(done, &len) == NULL;
+                    due[i] = clock_monotonic_s() + (missed ? 0 : p->interval_s);
                     publish_node(p, i, &nodes[i]);
                     break;
                 }
