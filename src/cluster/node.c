@@ -11,7 +11,6 @@
 
 #include "cluster/parse/dcgm.h"
 #include "util/text/str.h"
-#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 const char *node_state_name(enum node_state state) {
@@ -415,8 +414,8 @@ bool node_summarize(const struct prom_doc *doc, struct node_summary *out, char *
     return true;
 }
 
-/* Parse the summary's series of body; a dcgm-exporter body is parsed a second time, translated
- * (a few lines a GPU, so the second parse is small). */
+/* Parse the summary's series of body; a dcgm-exporter body's are translated into ours
+ * (dcgm_translate_doc()). */
 /* The summary of a parse's result (rc and err from prom_parse_only()); frees the doc. */
 static bool summarize_parsed(int rc, struct prom_doc *doc, const char *parse_err,
                              struct node_summary *out, char *why, size_t size) {
@@ -426,17 +425,11 @@ static bool summarize_parsed(int rc, struct prom_doc *doc, const char *parse_err
                  str_starts_with(parse_err, "truncated") ? "" : "malformed metrics: ", parse_err);
         return false;
     }
-    struct strbuf translated = STRBUF_INIT;
-    if (dcgm_translate(doc, &translated)) {
+    struct prom_doc translated;
+    if (dcgm_translate_doc(doc, &translated)) {
         prom_doc_free(doc);
-        char err[200];
-        if (prom_parse(translated.data, translated.len, doc, err, sizeof err) != 0) {
-            snprintf(why, size, "dcgm-exporter metrics not read: %s", err); /* cannot happen */
-            strbuf_fini(&translated);
-            return false;
-        }
+        *doc = translated;
     }
-    strbuf_fini(&translated);
     bool ok = node_summarize(doc, out, why, size);
     prom_doc_free(doc);
     return ok;

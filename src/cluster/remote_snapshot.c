@@ -14,7 +14,6 @@
 #include "cluster/parse/dcgm.h"
 #include "util/sys/clock.h"
 #include "util/text/str.h"
-#include "util/text/strbuf.h"
 #include "util/xalloc.h"
 
 static void device_na(struct nvt_device_snapshot *d) {
@@ -261,16 +260,11 @@ struct remote_snapshot *remote_snapshot_build(const char *body, size_t len, char
         free(rs);
         return NULL;
     }
-    /* A dcgm-exporter node: its series in our exporter's names (parse/dcgm.h), parsed again. */
-    struct strbuf translated = STRBUF_INIT;
-    if (dcgm_translate(&rs->doc, &translated)) {
+    /* A dcgm-exporter node: its series in our exporter's names (parse/dcgm.h). */
+    struct prom_doc translated;
+    if (dcgm_translate_doc(&rs->doc, &translated)) {
         prom_doc_free(&rs->doc);
-        int rc = prom_parse(translated.data, translated.len, &rs->doc, err, errlen);
-        strbuf_fini(&translated);
-        if (rc != 0) {
-            free(rs);
-            return NULL;
-        }
+        rs->doc = translated;
     }
     const struct prom_doc *doc = &rs->doc;
     struct nvt_snapshot *snap = &rs->snap;

@@ -218,15 +218,22 @@ static void append_escaped(struct strbuf *out, const char *value) {
     }
 }
 
+/* Where a translation goes: Prometheus text (dcgm_translate()), or a parsed document built
+ * directly (dcgm_translate_doc(): the summary's path, without writing the text and parsing it
+ * again).  One emission (emit() below) drives both, so the two say the same: a set of labels, then
+ * the series that carry it. */
+struct writer {
+    struct strbuf *text;  /* text: the output */
+    struct strbuf labels; /* text: the current labels, written once per set */
+    struct prom_doc *doc; /* document: the output */
+    size_t sample_cap, label_cap;
+    struct strbuf arena; /* document: its label values, NUL-terminated (becomes doc->text) */
+    size_t *offsets;     /* document: each label's value in the arena, until emit() ends */
+    size_t first;        /* document: the current set's first label */
+};
+
 static void append(struct strbuf *out, const char *text) {
     check(strbuf_append_str(out, text));
-}
-
-static void append_label(struct strbuf *out, const char *name, const char *value) {
-    append(out, name);
-    append(out, "=\"");
-    append_escaped(out, value != NULL ? value : "");
-    append(out, "\"");
 }
 
 /* A value that is not finite is no reading (docs/cluster.md): NaN, which Prometheus text spells
@@ -253,34 +260,72 @@ static void append_value(struct strbuf *out, double v) {
     check(strbuf_appendf(out, " %.17g\n", v));
 }
 
-/* A device's labels, the same in each of its series: {hostname="...",index="...",
- * devicename="...",uuid="..."} (written once per device). */
-static void device_labels(struct strbuf *out, const char *host, const struct device *d) {
+static void labels_begin(struct writer *w) {
+    if (w->text != NULL) {
+        strbuf_clear(&w->labels);
+    } else {
+        w->first = w->doc->label_count;
+    }
+}
+
+/* name="value" in the current set (NULL: ""). */
+static void label(struct writer *w, const char *name, const char *value) {
+    value = value != NULL ? value : "";
+    if (w->text != NULL) {
+        if (w->labels.len > 0) {
+            append(&w->labels, ",");
+        }
+        append(&w->labels, name);
+        append(&w->labels, "=\"");
+        append_escaped(&w->labels, value);
+        append(&w->labels, "\"");
+        return;
+    }
+    struct prom_doc *doc = w->doc;
+    if (doc->label_count == w->label_cap) {
+        w->label_cap = w->label_cap ? w->label_cap * 2 : 64;
+        doc->labels = xrealloc(doc->labels, w->label_cap * sizeof *doc->labels);
+        w->offsets = xrealloc(w->offsets, w->label_cap * sizeof *w->offsets);
+    }
+    w->offsets[doc->label_count] = w->arena.len;
+    doc->labels[doc->label_count++] = (struct prom_label){name, NULL};
+    check(strbuf_append(&w->arena, value, strlen(value) + 1));
+}
+
+/* name{the current labels} v */
+static void series(struct writer *w, const char *name, double v) {
+    if (w->text != NULL) {
+        append(w->text, name);
+        append(w->text, "{");
+        check(strbuf_append(w->text, w->labels.data, w->labels.len));
+        append(w->text, "}");
+        append_value(w->text, v);
+        return;
+    }
+    struct prom_doc *doc = w->doc;
+    if (doc->sample_count == w->sample_cap) {
+        w->sample_cap = w->sample_cap ? w->sample_cap * 2 : 32;
+        doc->samples = xrealloc(doc->samples, w->sample_cap * sizeof *doc->samples);
+    }
+    doc->samples[doc->sample_count++] =
+        (struct prom_sample){name, w->first, doc->label_count - w->first, isfinite(v) ? v : NAN};
+}
+
+/* A device's labels, the same in each of its series: hostname, index, devicename, uuid. */
+static void device_labels(struct writer *w, const char *host, const struct device *d) {
     char index[48];
     index_text(index, sizeof index, d);
-    append(out, "{");
-    append_label(out, "hostname", host);
-    append(out, ",");
-    append_label(out, "index", index);
-    append(out, ",");
+    labels_begin(w);
+    label(w, "hostname", host);
+    label(w, "index", index);
     if (d->mig && d->profile != NULL) {
         char model[256];
         snprintf(model, sizeof model, "%s MIG %s", d->model != NULL ? d->model : "", d->profile);
-        append_label(out, "devicename", model);
+        label(w, "devicename", model);
     } else {
-        append_label(out, "devicename", d->model);
+        label(w, "devicename", d->model);
     }
-    append(out, ",");
-    append_label(out, "uuid", d->uuid);
-    append(out, "}");
-}
-
-/* name{labels} value */
-static void write_series(struct strbuf *out, const char *name, const struct strbuf *labels,
-                         double v) {
-    append(out, name);
-    check(strbuf_append(out, labels->data, labels->len));
-    append_value(out, v);
+    label(w, "uuid", d->uuid);
 }
 
 static double add(double a, double b) {
@@ -303,9 +348,12 @@ static void fill_from_instances(struct devices *ds, struct device *parent) {
     }
 }
 
-bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
-    struct devices ds = {0};
-    const char *host = NULL, *driver = NULL;
+/* The devices of doc's dcgm-exporter samples, with the node's hostname and driver version; false
+ * when there is none. */
+static bool collect(const struct prom_doc *doc, struct devices *ds, const char **host,
+                    const char **driver) {
+    *host = NULL;
+    *driver = NULL;
     for (size_t i = 0; i < doc->sample_count; i++) {
         const struct prom_sample *s = &doc->samples[i];
         unsigned long gpu, instance = 0;
@@ -317,11 +365,11 @@ bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
         if (gi != NULL && !number_of(gi, &instance)) {
             continue;
         }
-        host = host != NULL ? host : nonempty(prom_label_value(doc, s, "Hostname"));
-        driver =
-            driver != NULL ? driver : nonempty(prom_label_value(doc, s, "DCGM_FI_DRIVER_VERSION"));
-        (void)device_of(&ds, gpu, false, 0); /* every GPU seen is a physical device */
-        struct device *d = device_of(&ds, gpu, gi != NULL, instance);
+        *host = *host != NULL ? *host : nonempty(prom_label_value(doc, s, "Hostname"));
+        *driver = *driver != NULL ? *driver
+                                  : nonempty(prom_label_value(doc, s, "DCGM_FI_DRIVER_VERSION"));
+        (void)device_of(ds, gpu, false, 0); /* every GPU seen is a physical device */
+        struct device *d = device_of(ds, gpu, gi != NULL, instance);
         d->model = d->model != NULL ? d->model : nonempty(prom_label_value(doc, s, "modelName"));
         d->uuid = d->uuid != NULL ? d->uuid : nonempty(prom_label_value(doc, s, "UUID"));
         d->profile =
@@ -336,51 +384,78 @@ bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
             }
         }
     }
-    if (ds.count == 0) {
-        return false;
-    }
-    qsort(ds.items, ds.count, sizeof *ds.items, by_index);
-    append(out, "nvitop_info{");
-    append_label(out, "hostname", host);
-    append(out, ",");
-    append_label(out, "driver_version", driver);
-    append(out, ",");
-    append_label(out, "exporter", "dcgm-exporter");
-    append(out, "} 1\n");
-    struct strbuf labels = STRBUF_INIT;
-    for (size_t i = 0; i < ds.count; i++) {
-        struct device *d = &ds.items[i];
+    return ds->count > 0;
+}
+
+/* The translation of the devices, in either form. */
+static void emit(struct writer *w, struct devices *ds, const char *host, const char *driver) {
+    qsort(ds->items, ds->count, sizeof *ds->items, by_index);
+    labels_begin(w);
+    label(w, "hostname", host);
+    label(w, "driver_version", driver);
+    label(w, "exporter", "dcgm-exporter");
+    series(w, "nvitop_info", 1);
+    for (size_t i = 0; i < ds->count; i++) {
+        struct device *d = &ds->items[i];
         if (!d->mig) {
-            fill_from_instances(&ds, d);
+            fill_from_instances(ds, d);
         }
-        strbuf_clear(&labels);
-        device_labels(&labels, host, d);
+        device_labels(w, host, d);
         double total = add(add(d->v[S_FB_USED], d->v[S_FB_FREE]), d->v[S_FB_RESERVED]);
         if (isnan(d->v[S_FB_USED]) || isnan(d->v[S_FB_FREE])) {
             total = NAN; /* the reserved part alone is no total */
         }
-        write_series(out, "gpu_memory_total_MiB", &labels, total);
+        series(w, "gpu_memory_total_MiB", total);
         for (size_t k = 0; k < S_COUNT; k++) {
             if (written[k] != NULL) {
-                write_series(out, written[k], &labels, d->v[k]);
+                series(w, written[k], d->v[k]);
             }
         }
-        write_series(out, "nvitop_health_flags", &labels, health_flags(d->v));
+        series(w, "nvitop_health_flags", health_flags(d->v));
         if (d->pod != NULL) {
             char user[256];
             snprintf(user, sizeof user, "%s%s%s", d->namespace_ != NULL ? d->namespace_ : "",
                      d->namespace_ != NULL ? "/" : "", d->pod);
             char index[48];
             index_text(index, sizeof index, d);
-            append(out, "nvitop_pod_gpu_memory_MiB{");
-            append_label(out, "index", index);
-            append(out, ",");
-            append_label(out, "username", user);
-            append(out, "}");
-            append_value(out, d->v[S_FB_USED]);
+            labels_begin(w);
+            label(w, "index", index);
+            label(w, "username", user);
+            series(w, "nvitop_pod_gpu_memory_MiB", d->v[S_FB_USED]);
         }
     }
-    strbuf_fini(&labels);
+}
+
+bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out) {
+    struct devices ds = {0};
+    const char *host, *driver;
+    if (!collect(doc, &ds, &host, &driver)) {
+        free(ds.items);
+        return false;
+    }
+    struct writer w = {.text = out, .labels = STRBUF_INIT};
+    emit(&w, &ds, host, driver);
+    strbuf_fini(&w.labels);
+    free(ds.items);
+    return true;
+}
+
+bool dcgm_translate_doc(const struct prom_doc *doc, struct prom_doc *out) {
+    struct devices ds = {0};
+    const char *host, *driver;
+    memset(out, 0, sizeof *out);
+    if (!collect(doc, &ds, &host, &driver)) {
+        free(ds.items);
+        return false;
+    }
+    struct writer w = {.doc = out, .arena = STRBUF_INIT};
+    emit(&w, &ds, host, driver);
+    /* The arena is complete: each label's value is a place in it, and the doc owns it. */
+    for (size_t i = 0; i < out->label_count; i++) {
+        out->labels[i].value = w.arena.data + w.offsets[i];
+    }
+    out->text = w.arena.data;
+    free(w.offsets);
     free(ds.items);
     return true;
 }

@@ -35,4 +35,10 @@ bool dcgm_blank(double v);
  */
 bool dcgm_translate(const struct prom_doc *doc, struct strbuf *out);
 
+/* The same translation as a parsed document, built directly (*out, free with prom_doc_free();
+ * its strings are its own, doc may be freed first): what prom_parse() of dcgm_translate()'s text
+ * gives, sample for sample, without writing the text and parsing it again.  False, *out empty,
+ * when doc has no DCGM_FI_* sample with a gpu label. */
+bool dcgm_translate_doc(const struct prom_doc *doc, struct prom_doc *out);
+
 #endif /* NVITOP_SRC_CLUSTER_PARSE_DCGM_H */

@@ -101,6 +101,50 @@ static void test_translate(void **state) {
     prom_doc_free(&doc);
 }
 
+/* The document built directly holds what a parse of the text translation holds, sample for
+ * sample: the summary and the node view read the one, the tests above the other. */
+static void check_same_translation(const char *body, size_t len) {
+    struct prom_doc doc, parsed, built;
+    char err[200];
+    assert_int_equal(prom_parse(body, len, &doc, err, sizeof err), 0);
+    struct strbuf text = STRBUF_INIT;
+    assert_true(dcgm_translate(&doc, &text));
+    assert_int_equal(prom_parse(text.data, text.len, &parsed, err, sizeof err), 0);
+    assert_true(dcgm_translate_doc(&doc, &built));
+    prom_doc_free(&doc); /* the built document's strings are its own */
+    if (!prom_doc_equal(&parsed, &built, err, sizeof err)) {
+        fail_msg("the built translation differs: %s\n%s", err, strbuf_cstr(&text));
+    }
+    assert_true(built.sample_count > 0);
+    prom_doc_free(&parsed);
+    prom_doc_free(&built);
+    strbuf_fini(&text);
+}
+
+static void test_translate_doc(void **state) {
+    (void)state;
+    static const char *const names[] = {"dcgm-3x.prom", "dcgm-4x-k8s.prom", "dcgm-4x-mig.prom"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t len;
+        char *body = read_body(names[i], &len);
+        check_same_translation(body, len);
+        free(body);
+    }
+    /* Escapes, a value past 1e15, -Inf and a fraction (written with %.17g, read back). */
+    static const char odd[] =
+        "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\",Hostname=\"a\\\\b\\\"c\\nd\",modelName=\"M\"} 0.1\n"
+        "DCGM_FI_DEV_POWER_USAGE{gpu=\"0\"} 1e300\n"
+        "DCGM_FI_DEV_GPU_TEMP{gpu=\"0\"} -Inf\n"
+        "DCGM_FI_DEV_FB_USED{gpu=\"0\",pod=\"p\"} 12.75\n";
+    check_same_translation(odd, strlen(odd));
+    struct prom_doc doc, built;
+    char err[100];
+    assert_int_equal(prom_parse("up 1\n", 5, &doc, err, sizeof err), 0);
+    assert_false(dcgm_translate_doc(&doc, &built));
+    assert_int_equal(built.sample_count, 0);
+    prom_doc_free(&doc);
+}
+
 static void test_summaries(void **state) {
     (void)state;
     size_t len;
@@ -204,9 +248,8 @@ int main(int argc, char **argv) {
     }
     bodies_dir = argv[1];
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_blank),
-        cmocka_unit_test(test_translate),
-        cmocka_unit_test(test_summaries),
+        cmocka_unit_test(test_blank),         cmocka_unit_test(test_translate),
+        cmocka_unit_test(test_translate_doc), cmocka_unit_test(test_summaries),
         cmocka_unit_test(test_snapshot),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -425,6 +425,32 @@ void prom_doc_free(struct prom_doc *doc) {
     memset(doc, 0, sizeof *doc);
 }
 
+bool prom_doc_equal(const struct prom_doc *a, const struct prom_doc *b, char *why, size_t size) {
+    if (a->sample_count != b->sample_count) {
+        snprintf(why, size, "%zu samples against %zu", a->sample_count, b->sample_count);
+        return false;
+    }
+    for (size_t i = 0; i < a->sample_count; i++) {
+        const struct prom_sample *x = &a->samples[i], *y = &b->samples[i];
+        bool same_value = x->value == y->value || (isnan(x->value) && isnan(y->value));
+        if (strcmp(x->name, y->name) != 0 || !same_value || x->label_count != y->label_count) {
+            snprintf(why, size, "sample %zu: %s %.17g (%zu labels) against %s %.17g (%zu labels)",
+                     i, x->name, x->value, x->label_count, y->name, y->value, y->label_count);
+            return false;
+        }
+        for (size_t k = 0; k < x->label_count; k++) {
+            const struct prom_label *p = &a->labels[x->label_first + k];
+            const struct prom_label *q = &b->labels[y->label_first + k];
+            if (strcmp(p->name, q->name) != 0 || strcmp(p->value, q->value) != 0) {
+                snprintf(why, size, "sample %zu (%s), label %zu: %s=\"%s\" against %s=\"%s\"", i,
+                         x->name, k, p->name, p->value, q->name, q->value);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
 const char *prom_label_value(const struct prom_doc *doc, const struct prom_sample *s,
                              const char *name) {
     for (size_t i = 0; i < s->label_count; i++) {

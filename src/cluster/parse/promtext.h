@@ -65,6 +65,10 @@ int prom_parse_only_in_place(char *text, size_t len, prom_keep_fn *keep, const v
 
 void prom_doc_free(struct prom_doc *doc);
 
+/* Whether a and b hold the same samples in the same order: names, labels (names and values, in
+ * order) and values (NaN equal to NaN).  When not, why (size bytes) names the first difference. */
+bool prom_doc_equal(const struct prom_doc *a, const struct prom_doc *b, char *why, size_t size);
+
 /* The value of label `name` of sample s, or NULL. */
 const char *prom_label_value(const struct prom_doc *doc, const struct prom_sample *s,
                              const char *name);
