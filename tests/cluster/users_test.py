@@ -7,7 +7,7 @@ import os
 import shlex
 import sys
 
-from cluster_lib import FleetPrometheus, check, main_wrapper, served, wait_until
+from cluster_lib import FleetPrometheus, Failure, check, main_wrapper, served, wait_until
 from screen_test import Tmux
 
 BODIES = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'dcgm')
@@ -49,13 +49,20 @@ EXPECTED = [
 def check_users(command):
     tmux = Tmux(command)
     try:
-        wait_until(lambda: 'k8s-gpu-7' in tmux.capture() and 'node-b' in tmux.capture(), 30,
+        # Every node with its data (a soak run pressed 'u' while node-a had not answered yet:
+        # "3 users on 2 nodes"), then the view once it has all three.
+        wait_until(lambda: all(host in tmux.capture() for host in ('k8s-gpu-7', 'node-a',
+                                                                    'node-b')), 30,
                    'the nodes on the screen')
         tmux.keys('u')
-        wait_until(lambda: 'USER ' in tmux.capture(), 20, 'the users view')
-        screen = tmux.capture()
+        title = 'NVITOP CLUSTER  users  5 users on 3 nodes with data'
+        try:
+            screen = wait_until(lambda: (lambda s: s if title in s else None)(tmux.capture()),
+                                20, 'the users view of every node')
+        except Failure:
+            screen = tmux.capture()
         lines = [line.rstrip() for line in screen.splitlines()]
-        check('NVITOP CLUSTER  users  5 users on 3 nodes with data' in lines[0], screen)
+        check(title in lines[0], screen)
         start = next(i for i, line in enumerate(lines) if line.startswith('USER '))
         check(lines[start:start + len(EXPECTED)] == EXPECTED,
               f'got {lines[start:start + len(EXPECTED)]}, expected {EXPECTED}\n{screen}')
