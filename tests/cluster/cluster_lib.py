@@ -61,11 +61,10 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 
 @contextlib.contextmanager
-def bad_server():
-    """An HTTP server on loopback: /slow answers after 10 s, /garbage is HTML, /other has no
-    nvitop metrics, anything else is 404.  Yields its port."""
-    stop = threading.Event()
-    handler = type('Handler', (_Handler,), {'stop': stop})
+def http_server(handler, on_stop=None):
+    """A threading HTTP server on a free loopback port answering with handler (a
+    BaseHTTPRequestHandler class); yields its port, and stops it (on_stop() called first) on
+    leaving."""
     server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), handler)
     server.daemon_threads = True
     thread = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1})
@@ -73,10 +72,21 @@ def bad_server():
     try:
         yield server.server_address[1]
     finally:
-        stop.set()
+        if on_stop is not None:
+            on_stop()
         server.shutdown()
         server.server_close()
         thread.join(timeout=15)
+
+
+@contextlib.contextmanager
+def bad_server():
+    """An HTTP server on loopback: /slow answers after 10 s, /garbage is HTML, /other has no
+    nvitop metrics, anything else is 404.  Yields its port."""
+    stop = threading.Event()
+    handler = type('Handler', (_Handler,), {'stop': stop})
+    with http_server(handler, on_stop=stop.set) as port:
+        yield port
 
 
 class ConnectionCount:
@@ -111,16 +121,8 @@ def counting_server():
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1})
-    thread.start()
-    try:
-        yield server.server_address[1], count
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=15)
+    with http_server(Handler) as port:
+        yield port, count
 
 
 @contextlib.contextmanager
@@ -146,16 +148,8 @@ def served(routes):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1})
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=15)
+    with http_server(Handler) as port:
+        yield port
 
 
 def run_nvitop(binary, args, timeout=60):

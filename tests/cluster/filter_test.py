@@ -17,7 +17,7 @@ import sys
 import threading
 import urllib.parse
 
-from cluster_lib import Exporter, check, main_wrapper, scenario_path, wait_until
+from cluster_lib import Exporter, check, http_server, main_wrapper, scenario_path, wait_until
 from screen_test import Tmux, rows_of
 
 SUMMARY = ['nvitop_info', 'gpu_memory_total_MiB', 'gpu_utilization_Percentage',
@@ -68,16 +68,8 @@ def recording_server(host, filtered_answer):
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(('127.0.0.1', 0), Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, kwargs={'poll_interval': 0.1})
-    thread.start()
-    try:
-        yield server.server_address[1], paths
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=15)
+    with http_server(Handler) as port:
+        yield port, paths
 
 
 def names_of(path):
