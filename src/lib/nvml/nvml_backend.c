@@ -161,6 +161,8 @@ void nvml_backend_close(struct nvml_backend *backend) {
         backend->lib.api.nvmlShutdown();
     }
     nvml_loader_close(&backend->lib);
+    free(backend->proc_buffer);
+    free(backend->util_buffer);
     free(backend);
 }
 
@@ -274,8 +276,6 @@ void nvml_device_close(struct nvml_device *device) {
     if (device == NULL) {
         return;
     }
-    free(device->proc_buffer);
-    free(device->util_buffer);
     free(device->util_recent);
     free(device);
 }

@@ -34,6 +34,14 @@ struct nvml_backend {
     enum nvml_process_layout layout;
     const char *missing[NVML_MISSING_MAX];
     size_t missing_count;
+    /* Scratch buffers that one device's query fills and the next reuses (a context, and so its
+     * backend, is used by one thread at a time), kept between samples at the size of the longest
+     * answer so that one call usually suffices: the process lists, whose element size depends on
+     * the layout, and the per-process utilisation samples. */
+    unsigned char *proc_buffer;
+    unsigned proc_capacity; /* in elements */
+    nvmlProcessUtilizationSample_t *util_buffer;
+    unsigned util_capacity;
 };
 
 /* One remembered per-process utilisation sample (see nvml_proc_util.c). */
@@ -54,14 +62,8 @@ struct nvml_device {
     nvmlDevice_t handle; /* NULL when handle_status is not NVT_OK */
     nvt_status handle_status;
     bool is_mig;
-    /* Process-list buffer kept between samples so that one call usually suffices; its element
-     * size depends on the layout. */
-    unsigned char *proc_buffer;
-    unsigned proc_capacity; /* in elements */
     /* Per-process utilisation: the newest sample timestamp seen (the cursor handed to NVML), the
      * samples of the last second, and when new samples last arrived. */
-    nvmlProcessUtilizationSample_t *util_buffer;
-    unsigned util_capacity;
     unsigned long long util_cursor_us;
     struct nvml_util_sample *util_recent;
     size_t util_recent_count;

@@ -25,37 +25,37 @@ static uint32_t clamp_pct(unsigned int value) {
     return value > 100 ? 100 : value;
 }
 
-static bool ensure_buffer(struct nvml_device *device, unsigned capacity) {
-    if (device->util_buffer != NULL && capacity <= device->util_capacity) {
+static bool ensure_buffer(struct nvml_backend *backend, unsigned capacity) {
+    if (backend->util_buffer != NULL && capacity <= backend->util_capacity) {
         return true;
     }
     nvmlProcessUtilizationSample_t *buffer =
-        realloc(device->util_buffer, (size_t)capacity * sizeof(*buffer));
+        realloc(backend->util_buffer, (size_t)capacity * sizeof(*buffer));
     if (buffer == NULL) {
         return false;
     }
-    device->util_buffer = buffer;
-    device->util_capacity = capacity;
+    backend->util_buffer = buffer;
+    backend->util_capacity = capacity;
     return true;
 }
 
-/* Fetch new samples into the device's buffer.  Returns how many (0 on any driver error, which
- * includes NOT_FOUND for "no samples"), or -1 when out of memory. */
+/* Fetch the device's new samples into the backend's buffer.  Returns how many (0 on any driver
+ * error, which includes NOT_FOUND for "no samples"), or -1 when out of memory. */
 static long fetch(struct nvml_backend *backend, struct nvml_device *device) {
-    if (!ensure_buffer(device, INITIAL_SAMPLES)) {
+    if (!ensure_buffer(backend, INITIAL_SAMPLES)) {
         return -1;
     }
     for (int attempt = 0; attempt < 3; attempt++) {
-        unsigned int count = device->util_capacity;
+        unsigned int count = backend->util_capacity;
         nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetProcessUtilization, device->handle,
-                                         device->util_buffer, &count, device->util_cursor_us);
+                                         backend->util_buffer, &count, device->util_cursor_us);
         if (result == NVML_SUCCESS) {
-            return count <= device->util_capacity ? (long)count : (long)device->util_capacity;
+            return count <= backend->util_capacity ? (long)count : (long)backend->util_capacity;
         }
         if (result != NVML_ERROR_INSUFFICIENT_SIZE || count > MAX_SAMPLES) {
             return 0;
         }
-        if (!ensure_buffer(device, 2 * count + 5)) {
+        if (!ensure_buffer(backend, 2 * count + 5)) {
             return -1;
         }
     }
@@ -75,7 +75,8 @@ static struct nvml_util_sample *recent_of(struct nvml_device *device, uint32_t p
 /* Merge new samples into the remembered ones, keeping the newest per pid (applying older ones
  * first would only be overwritten), and drop those older than the look-back window, measured
  * from the newest sample (the driver's clock, which need not be ours). */
-static bool remember(struct nvml_device *device, size_t fresh) {
+static bool remember(struct nvml_device *device, const nvmlProcessUtilizationSample_t *samples,
+                     size_t fresh) {
     size_t capacity = device->util_recent_count + fresh;
     struct nvml_util_sample *recent = realloc(device->util_recent, capacity * sizeof(*recent));
     if (recent == NULL) {
@@ -83,7 +84,7 @@ static bool remember(struct nvml_device *device, size_t fresh) {
     }
     device->util_recent = recent;
     for (size_t i = 0; i < fresh; i++) {
-        const nvmlProcessUtilizationSample_t *in = &device->util_buffer[i];
+        const nvmlProcessUtilizationSample_t *in = &samples[i];
         struct nvml_util_sample *sample = recent_of(device, in->pid);
         if (sample == NULL) {
             sample = &recent[device->util_recent_count++];
@@ -129,7 +130,7 @@ nvt_status nvml_apply_process_utilization(struct nvml_backend *backend, struct n
     }
     double now = clock_monotonic_s();
     if (fresh > 0) {
-        if (!remember(device, (size_t)fresh)) {
+        if (!remember(device, backend->util_buffer, (size_t)fresh)) {
             return NVT_ERR_NO_MEMORY;
         }
         device->util_recent_time = now;

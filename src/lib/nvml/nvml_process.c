@@ -1,7 +1,7 @@
 /*
  * GPU process lists: compute, graphics and MPS-compute lists merged by pid, with the element
- * layout chosen by the driver generation (docs/nvitop-behaviour.md §9) and a buffer kept per device
- * so that one call per list usually suffices.
+ * layout chosen by the driver generation (docs/nvitop-behaviour.md §9) and one buffer for every
+ * device, kept at the longest list's size so that one call per list usually suffices.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -96,16 +96,16 @@ static nvmlReturn_t call_list(const struct nvml_api *api, enum nvml_process_layo
     }
 }
 
-static bool grow_buffer(struct nvml_device *device, unsigned capacity) {
-    if (capacity <= device->proc_capacity && device->proc_buffer != NULL) {
+static bool grow_buffer(struct nvml_backend *backend, unsigned capacity) {
+    if (capacity <= backend->proc_capacity && backend->proc_buffer != NULL) {
         return true;
     }
-    unsigned char *buffer = realloc(device->proc_buffer, (size_t)capacity * ELEMENT_MAX);
+    unsigned char *buffer = realloc(backend->proc_buffer, (size_t)capacity * ELEMENT_MAX);
     if (buffer == NULL) {
         return false;
     }
-    device->proc_buffer = buffer;
-    device->proc_capacity = capacity;
+    backend->proc_buffer = buffer;
+    backend->proc_capacity = capacity;
     return true;
 }
 
@@ -131,12 +131,13 @@ static struct nvml_process *find_or_add(struct nvml_process_list *list, uint32_t
     return process;
 }
 
-/* Add the count elements in the device's buffer to the list.  Returns false when out of memory. */
-static bool merge(const struct nvml_device *device, enum nvml_process_layout layout, unsigned count,
-                  unsigned type, struct nvml_process_list *list, bool *memory_na_seen) {
+/* Add the count elements in the backend's buffer to the list.  Returns false when out of memory. */
+static bool merge(const struct nvml_backend *backend, unsigned count, unsigned type,
+                  struct nvml_process_list *list, bool *memory_na_seen) {
+    enum nvml_process_layout layout = backend->layout;
     size_t stride = element_size(layout);
     for (unsigned i = 0; i < count; i++) {
-        const unsigned char *element = device->proc_buffer + (size_t)i * stride;
+        const unsigned char *element = backend->proc_buffer + (size_t)i * stride;
         unsigned int pid;
         unsigned long long memory;
         memcpy(&pid, element + offsetof(nvmlProcessInfo_v2_t, pid), sizeof(pid));
@@ -162,11 +163,11 @@ static bool merge(const struct nvml_device *device, enum nvml_process_layout lay
     return true;
 }
 
-/* One list into the device's buffer.  Returns the number of elements read (0 on driver errors);
- * *oom is set when the buffer cannot grow, *lost when the GPU fell off the bus. */
+/* One list of the device into the backend's buffer.  Returns the number of elements read (0 on
+ * driver errors); *oom is set when the buffer cannot grow, *lost when the GPU fell off the bus. */
 static unsigned read_list(struct nvml_backend *backend, struct nvml_device *device,
                           enum list_kind kind, bool *oom, bool *lost) {
-    if (!grow_buffer(device, INITIAL_COUNT)) {
+    if (!grow_buffer(backend, INITIAL_COUNT)) {
         *oom = true;
         return 0;
     }
@@ -174,15 +175,15 @@ static unsigned read_list(struct nvml_backend *backend, struct nvml_device *devi
         if (backend->layout == NVML_LAYOUT_NONE) {
             return 0;
         }
-        unsigned int count = device->proc_capacity;
+        unsigned int count = backend->proc_capacity;
         nvmlReturn_t result = call_list(&backend->lib.api, backend->layout, kind, device->handle,
-                                        &count, device->proc_buffer);
+                                        &count, backend->proc_buffer);
         if (result == NVML_SUCCESS) {
-            return count <= device->proc_capacity ? count : device->proc_capacity;
+            return count <= backend->proc_capacity ? count : backend->proc_capacity;
         }
         if (result == NVML_ERROR_INSUFFICIENT_SIZE) {
             /* Processes may start between two calls: leave room for a few more. */
-            if (count > (1U << 20) || !grow_buffer(device, 2 * count + 5)) {
+            if (count > (1U << 20) || !grow_buffer(backend, 2 * count + 5)) {
                 *oom = count <= (1U << 20);
                 return 0;
             }
@@ -235,7 +236,7 @@ nvt_status nvml_device_processes(struct nvml_backend *backend, struct nvml_devic
             out->count = 0;
             return NVT_ERR_GPU_IS_LOST;
         }
-        if (!merge(device, backend->layout, count, lists[i].type, out, &memory_na_seen)) {
+        if (!merge(backend, count, lists[i].type, out, &memory_na_seen)) {
             return NVT_ERR_NO_MEMORY;
         }
     }

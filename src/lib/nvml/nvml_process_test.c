@@ -142,8 +142,8 @@ static int setup(void **state) {
 
 static int teardown(void **state) {
     struct fixture *f = *state;
-    free(f->device.proc_buffer);
-    free(f->device.util_buffer);
+    free(f->backend.proc_buffer);
+    free(f->backend.util_buffer);
     free(f->device.util_recent);
     free(f->out.items);
     free(f);
@@ -221,11 +221,19 @@ static void test_buffer_grows(void **state) {
     drv.graphics_pid = 100;
     assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
     assert_int_equal(f->out.count, 150); /* pids 100..249; the G and MPS pids are among them */
-    assert_true(f->device.proc_capacity >= 2 * 150 + 5);
+    assert_true(f->backend.proc_capacity >= 2 * 150 + 5);
     /* The grown buffer is kept: the next pass needs one call per list. */
     drv.list_calls = 0;
     assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
     assert_int_equal(drv.list_calls, 3);
+    /* One buffer serves every device: another GPU's lists fit it at once, and it stays put. */
+    const unsigned char *buffer = f->backend.proc_buffer;
+    struct nvml_device other = {.handle = (nvmlDevice_t)(uintptr_t)0x2000};
+    drv.list_calls = 0;
+    assert_int_equal(nvml_device_processes(&f->backend, &other, &f->out), NVT_OK);
+    assert_int_equal(f->out.count, 150);
+    assert_int_equal(drv.list_calls, 3);
+    assert_ptr_equal(f->backend.proc_buffer, buffer);
     /* A race: the list grows between the size answer and the retry, a bounded number of times. */
     drv.too_small = 100;
     assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
