@@ -121,8 +121,8 @@ struct process_identity {
     char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
     struct proc_pid_status status;
     struct process_strings *strings; /* one reference, made at the first fill; NULL until then */
-    size_t cmdline_len;
-    char cmdline[]; /* cmdline_len bytes and a NUL */
+    size_t cmdline_len; /* of the command line read (its strings hold it): 0 for a zombie or a
+                           process caught in an exec() */
 };
 
 /* CPU time of one process at one moment, to measure its CPU percentage at the next read, and

@@ -180,11 +180,27 @@ static void fill_from_stat(struct host_ctx *host, struct host_process *p,
     }
 }
 
-/* The identity's strings, made at its first fill and shared with p from then on; false when out
- * of memory. */
+/* The command line of a fresh identity, held by the caller until the identity's strings are made
+ * from it (fill_process()): the identity keeps only those. */
+struct raw_cmdline {
+    char buf[CMDLINE_GUESS]; /* most fit, read without an allocation */
+    char *text;              /* buf or an allocation (raw_cmdline_free()) */
+    size_t len;
+};
+
+static void raw_cmdline_free(struct raw_cmdline *raw) {
+    if (raw->text != raw->buf) {
+        free(raw->text);
+    }
+    raw->text = NULL;
+    raw->len = 0;
+}
+
+/* The identity's strings, made at its first fill from the command line just read with it (raw) and
+ * shared with p from then on; false when out of memory. */
 static bool share_strings(struct host_ctx *host, struct host_process *p,
                           const struct proc_pid_stat *st, bool stat_ok,
-                          struct process_identity *identity) {
+                          struct process_identity *identity, const struct raw_cmdline *raw) {
     if (identity->strings == NULL) {
         const struct proc_pid_status *status = &identity->status;
         const char *user = NULL;
@@ -195,8 +211,10 @@ static bool share_strings(struct host_ctx *host, struct host_process *p,
             }
         }
         bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
-        identity->strings = process_strings_make(user, stat_ok ? st->comm : NULL, kernel_thread,
-                                                 identity->cmdline, identity->cmdline_len);
+        bool have_raw = raw != NULL && raw->text != NULL;
+        identity->strings =
+            process_strings_make(user, stat_ok ? st->comm : NULL, kernel_thread,
+                                 have_raw ? raw->text : "", have_raw ? raw->len : 0);
         if (identity->strings == NULL) {
             return false;
         }
@@ -225,12 +243,14 @@ void process_take_identity(struct host_process *p, const struct process_identity
 }
 
 /* Everything after the files were read (stat at stat_s, clock_monotonic_s()), identity taken
- * (kept in the pid cache or freed); false when out of memory. */
+ * (kept in the pid cache or freed), with the command line read with it where it is fresh (raw; NULL
+ * for one whose strings are made); false when out of memory. */
 static bool fill_process(struct host_ctx *host, struct host_process *p,
                          const struct proc_pid_stat *st, bool stat_ok,
-                         struct process_identity *identity, double stat_s) {
+                         struct process_identity *identity, const struct raw_cmdline *raw,
+                         double stat_s) {
     const struct proc_pid_status *status = &identity->status;
-    bool ok = share_strings(host, p, st, stat_ok, identity);
+    bool ok = share_strings(host, p, st, stat_ok, identity, raw);
     if (ok && stat_ok) {
         fill_from_stat(host, p, st);
         /* stat's count when it fits, status's otherwise. */
@@ -269,19 +289,21 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int fd, co
     set_strings(p);
 }
 
-/* Read status and cmdline into a fresh identity, from <proc root>/<pid>/status and cmdline (dir is
- * "<pid>/"), or again through *status_fd and *cmdline_fd where those are kept (>= 0); with keep,
- * the files stay open in the identity while the pid cache's budget allows (*status_fd and
- * *cmdline_fd are then -1).  0, or the errno of the first that failed (then nothing is kept). */
+/* Read status and cmdline into a fresh identity and *raw (the caller frees it with
+ * raw_cmdline_free()), from <proc root>/<pid>/status and cmdline (dir is "<pid>/"), or again
+ * through *status_fd and *cmdline_fd where those are kept (>= 0); with keep, the files stay open in
+ * the identity while the pid cache's budget allows (*status_fd and *cmdline_fd are then -1).  0,
+ * or the errno of the first that failed (then nothing is kept). */
 static int read_identity(struct host_ctx *host, const char *dir, int *status_fd, int *cmdline_fd,
-                         bool keep, struct process_identity **out) {
+                         bool keep, struct process_identity **out, struct raw_cmdline *raw) {
     char path[PATH_SIZE];
-    /* Most status files and command lines fit these, read without an allocation. */
+    /* Most status files fit this, read without an allocation. */
     char status_buf[STATUS_GUESS];
-    char cmdline_buf[CMDLINE_GUESS];
     char *status_text = NULL;
     size_t len = 0;
     *out = NULL;
+    raw->text = NULL;
+    raw->len = 0;
     int err = pid_cache_read_kept_alloc(&host->pids, status_fd, host->root_fd,
                                         dir_file(path, dir, "status"), STATUS_CAP, keep, status_buf,
                                         sizeof(status_buf), &status_text, &len);
@@ -289,18 +311,15 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
         process_identity_close_text(&host->pids, cmdline_fd);
         return err;
     }
-    char *cmdline = NULL;
-    size_t cmdline_len = 0;
     err = pid_cache_read_kept_alloc(&host->pids, cmdline_fd, host->root_fd,
-                                    dir_file(path, dir, "cmdline"), CMDLINE_CAP, keep, cmdline_buf,
-                                    sizeof(cmdline_buf), &cmdline, &cmdline_len);
+                                    dir_file(path, dir, "cmdline"), CMDLINE_CAP, keep, raw->buf,
+                                    sizeof(raw->buf), &raw->text, &raw->len);
     if (err == EFBIG) {
         /* An absurd command line: treat it as unreadable rather than failing the process. */
         err = 0;
-        cmdline_len = 0;
+        raw->len = 0;
     }
-    struct process_identity *identity =
-        err == 0 ? malloc(sizeof(*identity) + cmdline_len + 1) : NULL;
+    struct process_identity *identity = err == 0 ? malloc(sizeof(*identity)) : NULL;
     if (identity != NULL) {
         identity->read_s = clock_monotonic_s();
         identity->stat_fd = -1;
@@ -317,11 +336,7 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
         identity->comm[0] = '\0';
         identity->strings = NULL;
         proc_parse_pid_status(status_text, &identity->status);
-        identity->cmdline_len = cmdline_len;
-        if (cmdline_len > 0) {
-            memcpy(identity->cmdline, cmdline, cmdline_len);
-        }
-        identity->cmdline[cmdline_len] = '\0';
+        identity->cmdline_len = raw->len;
     } else {
         err = err == 0 ? ENOMEM : err;
         process_identity_close_text(&host->pids, status_fd);
@@ -330,8 +345,8 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
     if (status_text != status_buf) {
         free(status_text);
     }
-    if (cmdline != cmdline_buf) {
-        free(cmdline);
+    if (identity == NULL) {
+        raw_cmdline_free(raw);
     }
     *out = identity;
     return err;
@@ -389,7 +404,8 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
     int status_fd = -1;
     int cmdline_fd = -1;
     struct process_identity *identity = NULL;
-    int err = read_identity(host, dir, &status_fd, &cmdline_fd, false, &identity);
+    struct raw_cmdline raw;
+    int err = read_identity(host, dir, &status_fd, &cmdline_fd, false, &identity, &raw);
     char statm_buf[STATM_BUF_SIZE];
     bool statm_ok = false;
     if (err == 0 && !identity->status.has_rss) {
@@ -402,6 +418,7 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
         err = err == EFBIG ? 0 : err;
         if (err != 0) {
             process_identity_free(&host->pids, identity);
+            raw_cmdline_free(&raw);
         }
     }
     if (err != 0) {
@@ -419,6 +436,7 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
     if (stat_ok && !last_try && renamed_between(&identity->status, &st)) {
         process_identity_free(&host->pids, identity);
+        raw_cmdline_free(&raw);
         *renamed = true;
         return NVT_OK;
     }
@@ -432,7 +450,8 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
          * stays put.  The next reading takes statm's once (see struct process_identity). */
         identity->stat_rss_pages = UNPAIRED_RSS;
     }
-    bool ok = fill_process(host, out, &st, stat_ok, identity, clock_monotonic_s());
+    bool ok = fill_process(host, out, &st, stat_ok, identity, &raw, clock_monotonic_s());
+    raw_cmdline_free(&raw);
     set_strings(out);
     if (!ok) {
         host_process_fini(out);
@@ -540,6 +559,7 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         }
     }
     bool fresh_resident = false;
+    struct raw_cmdline raw = {.text = NULL};
     if (due) {
         /* The same process (its stat just said so), its status and cmdline due: only those two
          * are read again, and its resident set from that status; its kept files (and its last
@@ -547,8 +567,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         struct process_identity *fresh = NULL;
         char dir[DIR_SIZE];
         pid_dir(dir, pid);
-        if (read_identity(host, dir, &identity->status_fd, &identity->cmdline_fd, true, &fresh) !=
-            0) {
+        if (read_identity(host, dir, &identity->status_fd, &identity->cmdline_fd, true, &fresh,
+                          &raw) != 0) {
             return false;
         }
         memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
@@ -570,7 +590,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     if (!fresh_resident) {
         resident_of_known(host, pid, identity, &st);
     }
-    bool ok = fill_process(host, out, &st, true, identity, stat_s);
+    bool ok = fill_process(host, out, &st, true, identity, &raw, stat_s);
+    raw_cmdline_free(&raw);
     set_strings(out);
     if (!ok) {
         host_process_fini(out);
