@@ -243,8 +243,8 @@ void process_take_identity(struct host_process *p, const struct process_identity
 }
 
 /* Everything after the files were read (stat at stat_s, clock_monotonic_s()), identity taken
- * (kept in the pid cache or freed), with the command line read with it where it is fresh (raw; NULL
- * for one whose strings are made); false when out of memory. */
+ * (kept in the pid cache or freed), with the command line read with it where it is fresh (raw;
+ * unused, and its text NULL, for one whose strings are made); false when out of memory. */
 static bool fill_process(struct host_ctx *host, struct host_process *p,
                          const struct proc_pid_stat *st, bool stat_ok,
                          struct process_identity *identity, const struct raw_cmdline *raw,
