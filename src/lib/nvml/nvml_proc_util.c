@@ -25,18 +25,36 @@ static uint32_t clamp_pct(unsigned int value) {
     return value > 100 ? 100 : value;
 }
 
+/* The buffer holds nothing between calls: a larger one replaces it without copying. */
 static bool ensure_buffer(struct nvml_backend *backend, unsigned capacity) {
     if (backend->util_buffer != NULL && capacity <= backend->util_capacity) {
         return true;
     }
-    nvmlProcessUtilizationSample_t *buffer =
-        realloc(backend->util_buffer, (size_t)capacity * sizeof(*buffer));
+    nvmlProcessUtilizationSample_t *buffer = malloc((size_t)capacity * sizeof(*buffer));
     if (buffer == NULL) {
         return false;
     }
+    free(backend->util_buffer);
     backend->util_buffer = buffer;
     backend->util_capacity = capacity;
     return true;
+}
+
+/* The first call names every sample the driver keeps (72 periods of every process: 2.3 MB for
+ * 1,000 processes on one GPU), later ones only those since the cursor (six a second of each): a
+ * buffer over four times what the call used is cut to twice that, so that one large answer is
+ * not kept for the life of the context. */
+static void fit_buffer(struct nvml_backend *backend, unsigned used) {
+    if (backend->util_capacity <= INITIAL_SAMPLES || backend->util_capacity / 4 <= used) {
+        return;
+    }
+    unsigned wanted = used < INITIAL_SAMPLES / 2 ? INITIAL_SAMPLES : 2 * used;
+    nvmlProcessUtilizationSample_t *buffer =
+        realloc(backend->util_buffer, (size_t)wanted * sizeof(*buffer));
+    if (buffer != NULL) { /* else the larger one stays */
+        backend->util_buffer = buffer;
+        backend->util_capacity = wanted;
+    }
 }
 
 /* Fetch the device's new samples into the backend's buffer.  Returns how many (0 on any driver
@@ -50,7 +68,9 @@ static long fetch(struct nvml_backend *backend, struct nvml_device *device) {
         nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetProcessUtilization, device->handle,
                                          backend->util_buffer, &count, device->util_cursor_us);
         if (result == NVML_SUCCESS) {
-            return count <= backend->util_capacity ? (long)count : (long)backend->util_capacity;
+            unsigned fetched = count <= backend->util_capacity ? count : backend->util_capacity;
+            fit_buffer(backend, fetched);
+            return (long)fetched;
         }
         if (result != NVML_ERROR_INSUFFICIENT_SIZE || count > MAX_SAMPLES) {
             return 0;

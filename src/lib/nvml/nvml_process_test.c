@@ -29,6 +29,7 @@ static struct {
     /* utilisation samples of the next call */
     nvmlProcessUtilizationSample_t samples[8];
     unsigned sample_count;
+    unsigned burst; /* or this many samples of pid 100, as a first call's whole history */
     unsigned long long last_seen;
 } drv;
 
@@ -104,6 +105,18 @@ static nvmlReturn_t utilization(nvmlDevice_t d, nvmlProcessUtilizationSample_t *
                                 unsigned int *count, unsigned long long last_seen) {
     (void)d;
     drv.last_seen = last_seen;
+    if (drv.burst > 0) {
+        if (samples == NULL || *count < drv.burst) {
+            *count = drv.burst;
+            return NVML_ERROR_INSUFFICIENT_SIZE;
+        }
+        for (unsigned i = 0; i < drv.burst; i++) {
+            samples[i] = (nvmlProcessUtilizationSample_t){100, 1000000 + i, 30, 15, 0, 0};
+        }
+        *count = drv.burst;
+        drv.burst = 0;
+        return NVML_SUCCESS;
+    }
     if (drv.sample_count == 0) {
         return NVML_ERROR_NOT_FOUND;
     }
@@ -284,6 +297,29 @@ static void test_utilization_cursor(void **state) {
     assert_int_equal(find(&f->out, 100)->sm_util_pct, 0);
 }
 
+/* The first call names the driver's whole history (72 periods of every process); the buffer
+ * that took it is cut down once later calls need far less, instead of being kept. */
+static void test_utilization_buffer_shrinks(void **state) {
+    struct fixture *f = *state;
+    drv.compute_count = 1; /* pid 100 */
+    drv.burst = 5000;
+    assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
+    assert_int_equal(find(&f->out, 100)->sm_util_pct, 30);
+    assert_true(f->backend.util_capacity >= 5000);
+
+    drv.samples[0] = sample(100, 1006000, 60);
+    drv.samples[1] = sample(100, 1005000, 10);
+    drv.sample_count = 2;
+    assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
+    assert_int_equal(find(&f->out, 100)->sm_util_pct, 60);
+    assert_int_equal(f->backend.util_capacity, 64);
+
+    /* A larger answer again grows it as before. */
+    drv.burst = 300;
+    assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
+    assert_true(f->backend.util_capacity >= 300);
+}
+
 static void test_utilization_na_with_hidden_memory(void **state) {
     struct fixture *f = *state;
     drv.compute_count = 2; /* pid 101's memory is N/A: idle processes stay N/A */
@@ -308,6 +344,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_lost_during_lists, setup, teardown),
         cmocka_unit_test_setup_teardown(test_buffer_grows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utilization_cursor, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_utilization_buffer_shrinks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utilization_na_with_hidden_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_handle, setup, teardown),
     };
