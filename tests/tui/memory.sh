@@ -26,6 +26,14 @@ shell=$(tmux_cmd display-message -p -t main '#{pane_pid}')
 monitor=$(child_of "$shell") || fail "no monitor process under the pane's shell"
 check_heap "the first screen"
 
+# Only the character type's locale is set (src/cmd/nvitop/output/console.c): where the locale's
+# categories are files of their own (Debian's C.UTF-8), only LC_CTYPE's is mapped.
+if grep -q '/LC_CTYPE$' "/proc/$monitor/maps"; then
+    others=$(grep -E '/LC_[A-Z_]+(/SYS_LC_MESSAGES)?$' "/proc/$monitor/maps" | grep -v '/LC_CTYPE$' |
+        awk '{ print $NF }' | sort -u)
+    [ -z "$others" ] || fail "locale categories mapped beside LC_CTYPE: $others"
+fi
+
 # wait_clears COUNT: poll until the recorded pane was cleared COUNT times (each whole redraw
 # clears it first).
 wait_clears() {
