@@ -14,6 +14,7 @@
 #include "settings/settings_names.h"
 #include "util/array.h"
 #include "util/text/parse.h"
+#include "util/text/str.h"
 
 #define MAX_KEY   32
 #define MAX_VALUE 96
@@ -263,7 +264,7 @@ static bool apply_collect(struct parse *p, struct tui_collect_settings *c, const
             /* Written back as "tag = #..." it would read as a comment. */
             complain(p, "%s: invalid value '%s' (a tag cannot start with '#' or ';')", key, value);
         } else {
-            snprintf(c->tag, sizeof(c->tag), "%s", value);
+            str_copy(c->tag, sizeof(c->tag), value);
         }
     } else if (strcmp(key, "processes") == 0) {
         set_bool(p, key, value, "all", "job", &c->all_processes);
@@ -337,7 +338,7 @@ static bool apply_cluster(struct parse *p, struct tui_cluster_settings *c, const
         } else if (strlen(value) >= sizeof c->group) {
             complain(p, "%s: value too long", key);
         } else {
-            snprintf(c->group, sizeof c->group, "%s", value);
+            str_copy(c->group, sizeof c->group, value);
         }
     } else {
         return false;

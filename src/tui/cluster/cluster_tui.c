@@ -21,6 +21,7 @@
 #include "tui/cluster/cluster_users.h"
 #include "tui/term.h"
 #include "util/sys/clock.h"
+#include "util/text/str.h"
 #include "util/text/utf8.h"
 #include "util/xalloc.h"
 
@@ -158,7 +159,7 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
         strcat(group, "  ");
     }
     table_header(row, sizeof row, &w);
-    snprintf(line, sizeof line, "%s%s", group, row);
+    str_format_s(line, sizeof line, "%s%s", group, row); /* cut to the line */
     struct view_style header = view_style_make(VIEW_COLOR_DEFAULT, VIEW_ATTR_REVERSE);
     int widest = table_text(canvas, ++y, line, s->hscroll, header);
     y++;
@@ -176,7 +177,7 @@ static void draw(struct screen *s, struct canvas *canvas, int rows, int cols) {
             node_grouping_cell(grouping, n, group_width, group, sizeof group);
         }
         table_row(row, sizeof row, n, &w, now);
-        snprintf(line, sizeof line, "%s%s", group, row);
+        str_format_s(line, sizeof line, "%s%s", group, row); /* cut to the line */
         struct view_style style = n->state == NODE_OK ? plain : bad;
         if (n->state == NODE_PENDING) {
             style = plain;
