@@ -11,20 +11,49 @@
 #include "util/text/term_text.h"
 #include "util/text/utf8.h"
 
+/* A character with its combining marks: the text of a cluster cell (canvas.h). */
+struct cluster {
+    char text[CANVAS_CELL_TEXT];
+    uint8_t len;
+};
+
+/* The canvas's table of clusters, each text once, so that a text has one index: an array and,
+ * over it, an open-addressed hash index (slot_count, a power of two, at least twice count;
+ * each slot 0 or an index + 1).  Empty on most screens, so nothing is allocated until the first
+ * combining mark. */
+struct clusters {
+    struct cluster *items;
+    uint32_t count;
+    uint32_t cap;
+    uint32_t *slots;
+    uint32_t slot_count;
+    uint32_t generation; /* counts renewals (canvas_clusters_generation()) */
+};
+
 struct canvas {
     int rows;
     int cols;
     int origin;
     bool ascii;
     struct canvas_cell *cells;
+    struct clusters clusters;
 };
 
 /* Cells are compared as bytes: no padding may hide in them. */
-_Static_assert(sizeof(struct canvas_cell) == sizeof(((struct canvas_cell *)0)->text) +
-                                                 2 * sizeof(uint8_t) + sizeof(struct view_style),
+_Static_assert(sizeof(struct canvas_cell) == sizeof(uint32_t) + sizeof(struct view_style),
                "struct canvas_cell has padding");
 
-static const struct canvas_cell blank_cell = {.text = " ", .len = 1, .width = 1};
+/* canvas_clear() renews a table of more clusters than this: a screen full of marks keeps its
+ * table, and one that scrolled through many forgets them now and then. */
+#define CLUSTERS_KEEP 1024U
+
+/* The glyph of one code point (or cluster index, with CANVAS_GLYPH_CLUSTER) of a width. */
+static uint32_t glyph_of(uint32_t code, int width) {
+    return code | (uint32_t)width << CANVAS_GLYPH_WIDTH_SHIFT;
+}
+
+static const struct canvas_cell blank_cell = {.glyph = ' ' | UINT32_C(1)
+                                                                 << CANVAS_GLYPH_WIDTH_SHIFT};
 
 struct canvas *canvas_create(int rows, int cols) {
     struct canvas *canvas = calloc(1, sizeof(*canvas));
@@ -43,6 +72,8 @@ void canvas_destroy(struct canvas *canvas) {
         return;
     }
     free(canvas->cells);
+    free(canvas->clusters.items);
+    free(canvas->clusters.slots);
     free(canvas);
 }
 
@@ -69,7 +100,20 @@ int canvas_cols(const struct canvas *canvas) {
     return canvas->cols;
 }
 
+/* Empty the table of clusters: the cells that held them are about to be blanked. */
+static void renew_clusters(struct clusters *clusters) {
+    free(clusters->items);
+    free(clusters->slots);
+    clusters->items = NULL;
+    clusters->slots = NULL;
+    clusters->count = clusters->cap = clusters->slot_count = 0;
+    clusters->generation++;
+}
+
 void canvas_clear(struct canvas *canvas) {
+    if (canvas->clusters.count > CLUSTERS_KEEP) {
+        renew_clusters(&canvas->clusters);
+    }
     /* One blank, then copies of what is already blank, doubling: a few memcpy() calls a frame
      * instead of a store per cell. */
     size_t count = (size_t)canvas->rows * (size_t)canvas->cols;
@@ -180,6 +224,120 @@ static char ascii_for(uint32_t cp) {
     }
 }
 
+/* The UTF-8 bytes of a code point (none for 0, the right half of a wide character). */
+static size_t encode(uint32_t cp, char *out) {
+    if (cp == 0) {
+        return 0;
+    }
+    if (cp < 0x80) {
+        out[0] = (char)cp;
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = (char)(0xC0 | cp >> 6);
+        out[1] = (char)(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = (char)(0xE0 | cp >> 12);
+        out[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | cp >> 18);
+    out[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (cp & 0x3F));
+    return 4;
+}
+
+/* FNV-1a over a cluster's bytes. */
+static uint32_t cluster_hash(const char *text, size_t len) {
+    uint32_t hash = 2166136261U;
+    for (size_t i = 0; i < len; i++) {
+        hash = (hash ^ (unsigned char)text[i]) * 16777619U;
+    }
+    return hash;
+}
+
+/* The slot of the index (which has some) that holds text, or the empty one where it would go. */
+static uint32_t *cluster_slot(struct clusters *clusters, const char *text, size_t len) {
+    uint32_t mask = clusters->slot_count - 1;
+    uint32_t at = cluster_hash(text, len) & mask;
+    for (;;) {
+        uint32_t *slot = &clusters->slots[at];
+        if (*slot == 0) {
+            return slot;
+        }
+        const struct cluster *item = &clusters->items[*slot - 1];
+        if (item->len == len && memcmp(item->text, text, len) == 0) {
+            return slot;
+        }
+        at = (at + 1) & mask;
+    }
+}
+
+/* Make the index slot_count slots (a power of two above twice count) and enter every cluster.
+ * False (the table unchanged) when out of memory. */
+static bool rebuild_slots(struct clusters *clusters, uint32_t slot_count) {
+    uint32_t *slots = calloc(slot_count, sizeof(*slots));
+    if (slots == NULL) {
+        return false;
+    }
+    free(clusters->slots);
+    clusters->slots = slots;
+    clusters->slot_count = slot_count;
+    for (uint32_t i = 0; i < clusters->count; i++) {
+        const struct cluster *item = &clusters->items[i];
+        *cluster_slot(clusters, item->text, item->len) = i + 1;
+    }
+    return true;
+}
+
+/* Room in the array and the index for one more cluster.  False when out of memory, or when the
+ * glyph's 21 bits have no index left (a canvas of two million cells, each with its own marks). */
+static bool cluster_room(struct clusters *clusters) {
+    if (clusters->count == clusters->cap) {
+        if (clusters->cap > CANVAS_GLYPH_CODE_MASK) {
+            return false;
+        }
+        uint32_t cap = clusters->cap == 0 ? 16 : 2 * clusters->cap;
+        struct cluster *items = realloc(clusters->items, (size_t)cap * sizeof(*items));
+        if (items == NULL) {
+            return false;
+        }
+        clusters->items = items;
+        clusters->cap = cap;
+    }
+    if (2 * (clusters->count + 1) > clusters->slot_count) {
+        return rebuild_slots(clusters, clusters->slot_count == 0 ? 32 : 2 * clusters->slot_count);
+    }
+    return true;
+}
+
+/* The index of the cluster text (len bytes, at most CANVAS_CELL_TEXT), added if new.  False when
+ * it cannot be added (cluster_room()). */
+static bool cluster_index(struct clusters *clusters, const char *text, size_t len,
+                          uint32_t *index) {
+    if (clusters->slot_count > 0) {
+        const uint32_t *slot = cluster_slot(clusters, text, len);
+        if (*slot != 0) {
+            *index = *slot - 1;
+            return true;
+        }
+    }
+    if (!cluster_room(clusters)) {
+        return false;
+    }
+    struct cluster *item = &clusters->items[clusters->count];
+    memset(item, 0, sizeof(*item));
+    memcpy(item->text, text, len);
+    item->len = (uint8_t)len;
+    *cluster_slot(clusters, text, len) = clusters->count + 1;
+    *index = clusters->count++;
+    return true;
+}
+
 static struct canvas_cell *cell_at(struct canvas *canvas, int row, int col) {
     return &canvas->cells[(size_t)row * (size_t)canvas->cols + (size_t)col];
 }
@@ -187,12 +345,13 @@ static struct canvas_cell *cell_at(struct canvas *canvas, int row, int col) {
 /* Blank the other half of a wide character that is about to be partly overwritten. */
 static void break_wide(struct canvas *canvas, int row, int col) {
     struct canvas_cell *cell = cell_at(canvas, row, col);
-    if (cell->width == 0 && col > 0) {
+    int width = canvas_cell_width(cell);
+    if (width == 0 && col > 0) {
         struct canvas_cell *left = cell_at(canvas, row, col - 1);
         struct view_style style = left->style;
         *left = blank_cell;
         left->style = style;
-    } else if (cell->width == 2 && col + 1 < canvas->cols) {
+    } else if (width == 2 && col + 1 < canvas->cols) {
         struct canvas_cell *right = cell_at(canvas, row, col + 1);
         struct view_style style = right->style;
         *right = blank_cell;
@@ -200,14 +359,14 @@ static void break_wide(struct canvas *canvas, int row, int col) {
     }
 }
 
-/* Put one character of the given width at (row, col), clipped. */
-static void put_char(struct canvas *canvas, int row, int col, const char *bytes, size_t len,
-                     int width, struct view_style style) {
+/* Put the character cp of the given width at (row, col), clipped. */
+static void put_char(struct canvas *canvas, int row, int col, uint32_t cp, int width,
+                     struct view_style style) {
     if (row < 0 || row >= canvas->rows || col < 0 || col >= canvas->cols) {
         return;
     }
     struct canvas_cell *cell = cell_at(canvas, row, col);
-    if (cell->width != 1) {
+    if (canvas_cell_width(cell) != 1) {
         break_wide(canvas, row, col);
     }
     if (width == 2 && col + 1 >= canvas->cols) {
@@ -216,36 +375,36 @@ static void put_char(struct canvas *canvas, int row, int col, const char *bytes,
         cell->style = style;
         return;
     }
-    /* One character (at most 4 bytes), the rest of the text zero. */
-    struct canvas_cell fresh = {.len = (uint8_t)len, .width = (uint8_t)width, .style = style};
-    for (size_t k = 0; k < len && k < sizeof(fresh.text); k++) {
-        fresh.text[k] = bytes[k];
-    }
-    *cell = fresh;
+    *cell = (struct canvas_cell){glyph_of(cp, width), style};
     if (width == 2) {
         struct canvas_cell *right = cell_at(canvas, row, col + 1);
-        if (right->width != 1) {
+        if (canvas_cell_width(right) != 1) {
             break_wide(canvas, row, col + 1);
         }
-        memset(right->text, 0, sizeof(right->text));
-        right->len = 0;
-        right->width = 0;
-        right->style = style;
+        *right = (struct canvas_cell){glyph_of(0, 0), style};
     }
 }
 
-/* Append a combining mark to the character left of col when it fits in the cell. */
+/* Append a combining mark to the character left of col when the text then fits in
+ * CANVAS_CELL_TEXT bytes: the cell then holds the index of that text in the table.  A mark that
+ * does not fit, or finds no room in the table (out of memory), is dropped. */
 static void add_combining(struct canvas *canvas, int row, int col, const char *bytes, size_t len) {
     if (row < 0 || row >= canvas->rows || col <= 0 || col > canvas->cols) {
         return;
     }
     struct canvas_cell *cell = cell_at(canvas, row, col - 1);
-    if (cell->width == 0 && col >= 2) {
+    if (canvas_cell_width(cell) == 0 && col >= 2) {
         cell = cell_at(canvas, row, col - 2);
     }
-    if (cell->len + len <= sizeof(cell->text)) {
-        memcpy(cell->text + cell->len, bytes, len);
-        cell->len = (uint8_t)(cell->len + len);
+    char text[CANVAS_CELL_TEXT];
+    size_t have = canvas_cell_text(canvas, cell, text);
+    uint32_t index;
+    if (have + len > sizeof(text)) {
+        return;
+    }
+    memcpy(text + have, bytes, len);
+    if (cluster_index(&canvas->clusters, text, have + len, &index)) {
+        cell->glyph = glyph_of(index | CANVAS_GLYPH_CLUSTER, canvas_cell_width(cell));
     }
 }
 
@@ -260,7 +419,7 @@ static void put_run(struct canvas *canvas, int row, int col, const struct canvas
     int from = col < 0 ? 0 : col;
     int to = n > canvas->cols - col ? canvas->cols : col + n;
     for (int c = from; c < to; c++) {
-        if (cells[c].width != 1) {
+        if (canvas_cell_width(&cells[c]) != 1) {
             break_wide(canvas, row, c);
         }
         cells[c] = *cell;
@@ -294,33 +453,17 @@ static size_t repeats(const unsigned char *s, size_t len, size_t n) {
     return count;
 }
 
-/* Where text[0] sits in the first eight bytes of a cell read as one integer. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define TEXT0_SHIFT 56
-#else
-#define TEXT0_SHIFT 0
-#endif
-_Static_assert(offsetof(struct canvas_cell, style) == 8 && sizeof(struct canvas_cell) == 12,
-               "an ASCII cell is stored as eight bytes and its style");
-
-/* Store printable ASCII text[0 .. to - from) as cells from..to of a row, in style.  Each cell is
- * stored as two plain stores, its first eight bytes (the character, zeros, length 1, width 1)
- * made in a register: building it in memory and copying it made each copy wait for the
- * character's one-byte store before it (three quarters of canvas_textn()'s time, perf). */
+/* Store printable ASCII text[0 .. to - from) as cells from..to of a row, in style: each cell one
+ * eight-byte store of a value made in registers (building a cell in memory and copying it made
+ * each copy wait for the store before it, perf). */
 static void put_ascii(struct canvas *canvas, int row, int from, int to, const unsigned char *text,
                       struct view_style style) {
-    static const struct canvas_cell ascii_cell = {.len = 1, .width = 1};
-    uint64_t head = 0;
-    memcpy(&head, &ascii_cell, sizeof(head));
     struct canvas_cell *cells = cell_at(canvas, row, 0);
     for (int c = from; c < to; c++) {
-        if (cells[c].width != 1) {
+        if (canvas_cell_width(&cells[c]) != 1) {
             break_wide(canvas, row, c);
         }
-        uint64_t bits = head | (uint64_t)text[c - from] << TEXT0_SHIFT;
-        unsigned char *out = (unsigned char *)&cells[c];
-        memcpy(out, &bits, sizeof(bits));
-        memcpy(out + sizeof(bits), &style, sizeof(style));
+        cells[c] = (struct canvas_cell){glyph_of(text[c - from], 1), style};
     }
 }
 
@@ -330,7 +473,6 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
     int row = y - canvas->origin;
     int col = x;
     size_t i = 0;
-    struct canvas_cell cell = {.len = 1, .width = 1, .style = style};
     while (i < len && s[i] != '\0') {
         if (s[i] >= 0x20 && s[i] < 0x7F) {
             /* Printable ASCII, most of every frame: one byte, one cell, no mapping. */
@@ -349,24 +491,23 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
         int width = code_point_width(cp);
         char ascii = canvas->ascii ? ascii_for(cp) : 0;
         if (ascii != 0) {
-            put_char(canvas, row, col, &ascii, 1, 1, style);
+            put_char(canvas, row, col, (unsigned char)ascii, 1, style);
             col += 1;
         } else if (cp == 0xFFFD || !term_cp_printable(cp)) {
             /* An invalid byte or a control character: term_text.h's rule, as in every output. */
-            put_char(canvas, row, col, "?", 1, 1, style);
+            put_char(canvas, row, col, '?', 1, style);
             col += 1;
         } else if (width == 0) {
             add_combining(canvas, row, col, text + i, n);
-        } else if (width == 1 && n < sizeof(cell.text)) {
+        } else if (width == 1) {
             /* The same character again (box rules, bar blocks) needs no decoding. */
             size_t count = repeats(s + i, len - i, n);
-            struct canvas_cell run = {.len = (uint8_t)n, .width = 1, .style = style};
-            memcpy(run.text, s + i, n);
+            struct canvas_cell run = {glyph_of(cp, 1), style};
             put_run(canvas, row, col, &run, (int)count);
             col += (int)count;
             i += (count - 1) * n;
         } else {
-            put_char(canvas, row, col, text + i, n, width, style);
+            put_char(canvas, row, col, cp, width, style);
             col += width;
         }
         i += n;
@@ -376,6 +517,17 @@ int canvas_textn(struct canvas *canvas, int y, int x, const char *text, size_t l
 
 bool canvas_ascii(const struct canvas *canvas) {
     return canvas->ascii;
+}
+
+struct canvas_cell canvas_cell_of(const char *ch, struct view_style style) {
+    struct canvas_cell cell = {glyph_of(0, 1), style};
+    size_t len = strlen(ch);
+    if (len > 0) {
+        uint32_t cp;
+        decode((const unsigned char *)ch, len, &cp);
+        cell.glyph = glyph_of(cp == 0xFFFD || !term_cp_printable(cp) ? '?' : cp, 1);
+    }
+    return cell;
 }
 
 void canvas_put_cells(struct canvas *canvas, int y, int x, const struct canvas_cell *cells, int n) {
@@ -388,7 +540,7 @@ void canvas_put_cells(struct canvas *canvas, int y, int x, const struct canvas_c
         if (col < 0 || col >= canvas->cols) {
             continue;
         }
-        if (cell_at(canvas, row, col)->width != 1) {
+        if (canvas_cell_width(cell_at(canvas, row, col)) != 1) {
             break_wide(canvas, row, col);
         }
         *cell_at(canvas, row, col) = cells[i];
@@ -427,7 +579,7 @@ void canvas_fill(struct canvas *canvas, int y, int x, int n, const char *ch,
     int row = y - canvas->origin;
     int end = canvas_textn(canvas, y, x, ch, len, style);
     const struct canvas_cell *first = canvas_cell(canvas, row, x);
-    if (end == x + 1 && first != NULL && first->width == 1 && n > 1) {
+    if (end == x + 1 && first != NULL && canvas_cell_width(first) == 1 && n > 1) {
         struct canvas_cell cell = *first;
         put_run(canvas, row, x + 1, &cell, n - 1);
         return;
@@ -482,6 +634,31 @@ const struct canvas_cell *canvas_cell(const struct canvas *canvas, int row, int 
     return &canvas->cells[(size_t)row * (size_t)canvas->cols + (size_t)col];
 }
 
+size_t canvas_cell_text(const struct canvas *canvas, const struct canvas_cell *cell, char *text) {
+    uint32_t code = cell->glyph & CANVAS_GLYPH_CODE_MASK;
+    if (!canvas_cell_is_cluster(cell)) {
+        return encode(code, text);
+    }
+    if (code >= canvas->clusters.count) {
+        return 0; /* CANVAS_GLYPH_NONE, or a cell of an earlier generation */
+    }
+    const struct cluster *item = &canvas->clusters.items[code];
+    memcpy(text, item->text, item->len);
+    return item->len;
+}
+
+uint32_t canvas_clusters_generation(const struct canvas *canvas) {
+    return canvas->clusters.generation;
+}
+
+void canvas_cells_forget_clusters(struct canvas_cell *cells, size_t count) {
+    for (size_t i = 0; i < count; i++) {
+        if (canvas_cell_is_cluster(&cells[i])) {
+            cells[i].glyph = CANVAS_GLYPH_NONE;
+        }
+    }
+}
+
 size_t canvas_row_text(const struct canvas *canvas, int row, char *buf, size_t size) {
     size_t need = 0;
     if (size > 0) {
@@ -492,14 +669,15 @@ size_t canvas_row_text(const struct canvas *canvas, int row, char *buf, size_t s
     }
     bool truncated = false;
     for (int col = 0; col < canvas->cols; col++) {
-        const struct canvas_cell *cell = canvas_cell(canvas, row, col);
-        if (!truncated && need + cell->len < size) {
-            memcpy(buf + need, cell->text, cell->len);
-            buf[need + cell->len] = '\0';
+        char text[CANVAS_CELL_TEXT];
+        size_t len = canvas_cell_text(canvas, canvas_cell(canvas, row, col), text);
+        if (!truncated && need + len < size) {
+            memcpy(buf + need, text, len);
+            buf[need + len] = '\0';
         } else {
             truncated = true;
         }
-        need += cell->len;
+        need += len;
     }
     return need;
 }

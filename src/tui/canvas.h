@@ -15,17 +15,52 @@
 
 #include "view/draw/line.h"
 
-/* One cell: the UTF-8 bytes of one character (plus combining marks that fit: a two-byte mark
- * after any character), its display width (2 for the left half of a wide character, 0 for the
- * right half) and its style.  The bytes of text past len are zero, so that two cells that look the
- * same compare equal with memcmp().  12 bytes: a 200x60 canvas and its copy on screen take
- * 280 KiB. */
+/* The most bytes of UTF-8 one cell shows: a character and the combining marks that fit (a
+ * two-byte mark after any character).  Marks that do not fit are dropped. */
+#define CANVAS_CELL_TEXT 6
+
+/* Where a cell's glyph keeps what: the code point in the low 21 bits (0 for the right half of a
+ * wide character), the display width above it (1; 2 for the left half of a wide character, 0
+ * for the right half), and a flag saying that the low bits are instead the index of a longer
+ * text (a character with combining marks) in the canvas's own table of them. */
+#define CANVAS_GLYPH_CODE_MASK   UINT32_C(0x1FFFFF)
+#define CANVAS_GLYPH_WIDTH_SHIFT 21
+#define CANVAS_GLYPH_CLUSTER     (UINT32_C(1) << 23)
+
+/* A glyph no cell of a canvas has: a copy of what the terminal shows marks unknown cells with it,
+ * so that they never match. */
+#define CANVAS_GLYPH_NONE UINT32_MAX
+
+/* One cell: its character and width packed in glyph (read through canvas_cell_width() and
+ * canvas_cell_text()), and its style.  A text of one character is its code point; a character
+ * with combining marks is kept once in the canvas's table, and every cell showing it holds the
+ * same index, so that two cells that look the same compare equal with memcmp() (until the table
+ * is renewed: canvas_clusters_generation()). */
 struct canvas_cell {
-    char text[6];
-    uint8_t len;
-    uint8_t width;
+    uint32_t glyph;
     struct view_style style;
 };
+
+/* A canvas holds rows x cols cells and the terminal code keeps a second array of as many (what
+ * the screen shows): at 8 bytes a cell, a 200x60 screen takes 188 KiB for both. */
+_Static_assert(sizeof(struct canvas_cell) <= 8, "a canvas cell takes more than 8 bytes");
+
+/* The display width of a cell: 1, 2 for the left half of a wide character, 0 for the right
+ * half. */
+static inline int canvas_cell_width(const struct canvas_cell *cell) {
+    return (int)((cell->glyph >> CANVAS_GLYPH_WIDTH_SHIFT) & 3U);
+}
+
+/* Whether the cell's text is one ASCII character (what a terminal without UTF-8 can show). */
+static inline bool canvas_cell_is_ascii(const struct canvas_cell *cell) {
+    uint32_t code = cell->glyph & (CANVAS_GLYPH_CLUSTER | CANVAS_GLYPH_CODE_MASK);
+    return code >= 1 && code < 0x80;
+}
+
+/* Whether the cell's text is in its canvas's table (a character with combining marks). */
+static inline bool canvas_cell_is_cluster(const struct canvas_cell *cell) {
+    return (cell->glyph & CANVAS_GLYPH_CLUSTER) != 0;
+}
 
 struct canvas;
 
@@ -59,9 +94,15 @@ bool canvas_set_ascii(struct canvas *canvas, bool ascii);
 /* Whether the ASCII map is on (canvas_set_ascii). */
 bool canvas_ascii(const struct canvas *canvas);
 
-/* Copy n ready-made cells, each one character of width 1 (no wide characters), to (y, x),
- * clipped.  For graphs, which draw the same few characters thousands of times a frame: the
- * caller builds each character's cell once (the ASCII map is the caller's business). */
+/* The cell of the first character of the UTF-8 string ch in style, drawn one column wide (for
+ * canvas_put_cells()): an invalid byte or a control character makes '?', as canvas_textn() draws
+ * them, and an empty string an empty cell. */
+struct canvas_cell canvas_cell_of(const char *ch, struct view_style style);
+
+/* Copy n ready-made cells, each one character of width 1 (no wide characters) made by
+ * canvas_cell_of() or read from this canvas, to (y, x), clipped.  For graphs, which draw the same
+ * few characters thousands of times a frame: the caller builds each character's cell once (the
+ * ASCII map is the caller's business). */
 void canvas_put_cells(struct canvas *canvas, int y, int x, const struct canvas_cell *cells, int n);
 
 /* Draw len bytes of UTF-8 text at (y, x) in style, clipped.  Invalid bytes are drawn as '?',
@@ -95,6 +136,21 @@ const struct canvas_cell *canvas_cell(const struct canvas *canvas, int row, int 
 
 /* The canvas_cols() cells of screen row `row` (the origin is not applied); NULL outside. */
 const struct canvas_cell *canvas_row(const struct canvas *canvas, int row);
+
+/* Write the UTF-8 text of a cell of this canvas (or of a copy of its cells made in the same
+ * generation, canvas_clusters_generation()) to text, which has room for CANVAS_CELL_TEXT bytes,
+ * not NUL-terminated.  Returns its length: 0 for the right half of a wide character. */
+size_t canvas_cell_text(const struct canvas *canvas, const struct canvas_cell *cell, char *text);
+
+/* The generation of the canvas's table of characters with combining marks.  canvas_clear() renews
+ * a table that has grown large, and then a cell kept from before (canvas_cell_is_cluster()) may
+ * look like one drawn after it while showing another text: a copy of the cells must no longer
+ * trust its cluster cells once this changes (canvas_cells_forget_clusters()). */
+uint32_t canvas_clusters_generation(const struct canvas *canvas);
+
+/* Set every cluster cell among count copied cells to CANVAS_GLYPH_NONE, so that it matches no
+ * cell of the canvas. */
+void canvas_cells_forget_clusters(struct canvas_cell *cells, size_t count);
 
 /* Write the text of screen row `row` into buf (NUL-terminated, truncated to size).  Returns the
  * length the full row needs.  Trailing blanks are kept. */

@@ -131,11 +131,9 @@ static void test_put_cells(void **state) {
     (void)state;
     struct canvas *canvas = canvas_create(2, 5);
     struct canvas_cell cells[3];
-    memset(cells, 0, sizeof(cells));
     for (int i = 0; i < 3; i++) {
-        cells[i].text[0] = (char)('x' + i);
-        cells[i].len = 1;
-        cells[i].width = 1;
+        char ch[2] = {(char)('x' + i), '\0'};
+        cells[i] = canvas_cell_of(ch, plain);
     }
     /* Half of a wide character overwritten: the other half becomes a blank. */
     canvas_text(canvas, 0, 0, "\xe4\xb8\xad", plain);
@@ -149,6 +147,95 @@ static void test_put_cells(void **state) {
     canvas_destroy(canvas);
 }
 
+/* A cell is eight bytes (canvas.h says why); a character that is not ASCII is kept whole. */
+static void test_cell_size_and_text(void **state) {
+    (void)state;
+    assert_int_equal(sizeof(struct canvas_cell), 8);
+    struct canvas *canvas = canvas_create(1, 4);
+    canvas_text(canvas, 0, 0, "\xf0\x9f\x98\x80\xc3\xa9", plain);
+    assert_row(canvas, 0, "\xf0\x9f\x98\x80\xc3\xa9 ");
+    assert_int_equal(canvas_cell_width(canvas_cell(canvas, 0, 0)), 2);
+    assert_int_equal(canvas_cell_width(canvas_cell(canvas, 0, 1)), 0);
+    assert_int_equal(canvas_cell_width(canvas_cell(canvas, 0, 2)), 1);
+    char text[CANVAS_CELL_TEXT];
+    assert_int_equal(canvas_cell_text(canvas, canvas_cell(canvas, 0, 1), text), 0);
+    assert_int_equal(canvas_cell_text(canvas, canvas_cell(canvas, 0, 2), text), 2);
+    assert_memory_equal(text, "\xc3\xa9", 2);
+    /* What canvas_put_cells() gets: an invalid byte and a control character as '?'. */
+    struct canvas_cell cell = canvas_cell_of("\xff", plain);
+    assert_int_equal(canvas_cell_text(canvas, &cell, text), 1);
+    assert_int_equal(text[0], '?');
+    cell = canvas_cell_of("\x1b", plain);
+    assert_int_equal(canvas_cell_text(canvas, &cell, text), 1);
+    assert_int_equal(text[0], '?');
+    canvas_destroy(canvas);
+}
+
+/* Combining marks join the character before them, a wide one too, while the text fits in
+ * CANVAS_CELL_TEXT bytes; a mark that does not fit is dropped. */
+static void test_combining_marks(void **state) {
+    (void)state;
+    struct canvas *canvas = canvas_create(2, 8);
+    canvas_text(canvas, 0, 0,
+                "e\xcc\x81"                     /* e + acute */
+                "\xe4\xb8\xad\xcc\x81"          /* wide + acute */
+                "a\xcc\x81\xcc\x82\xcc\x83"     /* the third mark does not fit */
+                "\xf0\x9f\x98\x80\xe2\x83\x97", /* four bytes and a three-byte mark: dropped */
+                plain);
+    assert_row(canvas, 0,
+               "e\xcc\x81\xe4\xb8\xad\xcc\x81"
+               "a\xcc\x81\xcc\x82\xf0\x9f\x98\x80  ");
+    assert_int_equal(canvas_cell_width(canvas_cell(canvas, 0, 1)), 2);
+    assert_int_equal(canvas_cell_width(canvas_cell(canvas, 0, 2)), 0);
+    assert_true(canvas_cell_is_cluster(canvas_cell(canvas, 0, 0)));
+    assert_false(canvas_cell_is_ascii(canvas_cell(canvas, 0, 0)));
+    assert_true(canvas_cell_is_ascii(canvas_cell(canvas, 0, 7)));
+    /* A text shown twice is one cell value, so that copies of the screen compare as bytes. */
+    canvas_text(canvas, 1, 3, "e\xcc\x81", plain);
+    assert_memory_equal(canvas_cell(canvas, 0, 0), canvas_cell(canvas, 1, 3),
+                        sizeof(struct canvas_cell));
+    /* A mark before any character on the row is dropped; one on a blank joins the blank. */
+    canvas_text(canvas, 1, 0, "\xcc\x81", plain);
+    canvas_text(canvas, 1, 1, "\xcc\x82", plain);
+    assert_row(canvas, 1, " \xcc\x82  e\xcc\x81    ");
+    canvas_destroy(canvas);
+}
+
+/* canvas_clear() renews a large table of clusters: a copy of the cells learns it from the
+ * generation and forgets its cluster cells, and the canvas draws the same texts again. */
+static void test_clusters_renewed(void **state) {
+    (void)state;
+    struct canvas *canvas = canvas_create(2, 2400);
+    for (int k = 0; k < 1100; k++) {
+        /* U+4E00 + k (wide) with an acute: 1100 different texts. */
+        unsigned cp = 0x4E00U + (unsigned)k;
+        char text[] = {(char)(0xE0 | cp >> 12),
+                       (char)(0x80 | ((cp >> 6) & 0x3F)),
+                       (char)(0x80 | (cp & 0x3F)),
+                       '\xcc',
+                       '\x81',
+                       '\0'};
+        canvas_text(canvas, 0, 2 * k, text, plain);
+    }
+    struct canvas_cell copy[2];
+    memcpy(copy, canvas_row(canvas, 0), sizeof(copy));
+    uint32_t generation = canvas_clusters_generation(canvas);
+    canvas_clear(canvas);
+    assert_int_not_equal(canvas_clusters_generation(canvas), generation);
+    canvas_cells_forget_clusters(copy, 2);
+    assert_int_equal(copy[0].glyph, CANVAS_GLYPH_NONE);
+    assert_int_equal(copy[1].glyph, 0); /* the right half stays */
+    canvas_text(canvas, 1, 0, "\xe4\xb8\x80\xcc\x81x", plain);
+    char buf[16];
+    canvas_row_text(canvas, 1, buf, sizeof(buf));
+    assert_string_equal(buf, "\xe4\xb8\x80\xcc\x81x         ");
+    /* A small table is kept: the generation stays. */
+    generation = canvas_clusters_generation(canvas);
+    canvas_clear(canvas);
+    assert_int_equal(canvas_clusters_generation(canvas), generation);
+    canvas_destroy(canvas);
+}
+
 int main(void) {
     setlocale(LC_ALL, "C.UTF-8");
     const struct CMUnitTest tests[] = {
@@ -156,7 +243,8 @@ int main(void) {
         cmocka_unit_test(test_wide_characters), cmocka_unit_test(test_invalid_bytes_and_controls),
         cmocka_unit_test(test_ascii_map),       cmocka_unit_test(test_origin_and_styles),
         cmocka_unit_test(test_line_spans),      cmocka_unit_test(test_tiny_and_resize),
-        cmocka_unit_test(test_runs_and_fills),
+        cmocka_unit_test(test_runs_and_fills),  cmocka_unit_test(test_cell_size_and_text),
+        cmocka_unit_test(test_combining_marks), cmocka_unit_test(test_clusters_renewed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

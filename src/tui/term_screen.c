@@ -70,6 +70,7 @@ static struct {
     struct canvas_cell *shown;
     int shown_rows;
     int shown_cols;
+    uint32_t shown_generation; /* canvas_clusters_generation() of the canvas (one a session) */
 } screen;
 
 /* A terminfo string of the terminal, or NULL when it has none. */
@@ -261,11 +262,12 @@ static void change_look(struct look *current, struct look look) {
 
 /* The text of a cell as the terminal should get it: its UTF-8 bytes, or '?' per column where the
  * locale is not UTF-8 and the character is not ASCII. */
-static void put_cell_text(const struct canvas_cell *cell) {
-    if (screen.utf8 || (cell->len == 1 && (unsigned char)cell->text[0] < 0x80)) {
-        put(cell->text, cell->len);
+static void put_cell_text(const struct canvas *canvas, const struct canvas_cell *cell) {
+    if (screen.utf8 || canvas_cell_is_ascii(cell)) {
+        char text[CANVAS_CELL_TEXT];
+        put(text, canvas_cell_text(canvas, cell, text));
     } else {
-        put("??", cell->width == 2 ? 2 : 1);
+        put("??", canvas_cell_width(cell) == 2 ? 2 : 1);
     }
 }
 
@@ -299,19 +301,19 @@ static void put_cursor(int row, int col) {
 }
 
 /* Cells [col, end) of a row, behind one cursor address; *current is the look in force. */
-static void put_span(const struct canvas_cell *cells, int row, int col, int end,
-                     struct look *current) {
+static void put_span(const struct canvas *canvas, const struct canvas_cell *cells, int row, int col,
+                     int end, struct look *current) {
     put_cursor(row, col);
     for (; col < end; col++) {
         const struct canvas_cell *cell = &cells[col];
-        if (cell->width == 0) {
+        if (canvas_cell_width(cell) == 0) {
             continue; /* the right half of a wide character, which the terminal fills */
         }
         struct look look = look_of(cell->style);
         if (!same_look(look, *current)) {
             change_look(current, look);
         }
-        put_cell_text(cell);
+        put_cell_text(canvas, cell);
     }
 }
 
@@ -330,8 +332,9 @@ static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) 
  * Cells are compared as bytes (canvas.h keeps them canonical); most rows of a frame did not change
  * and cost one memcmp().  The bottom-right cell is left alone where writing it would scroll.
  */
-static void put_row_changes(const struct canvas_cell *cells, int row, int cols, bool last_row,
+static void put_row_changes(const struct canvas *canvas, int row, int cols, bool last_row,
                             struct look *current) {
+    const struct canvas_cell *cells = canvas_row(canvas, row);
     struct canvas_cell *shown = &screen.shown[(size_t)row * (size_t)screen.shown_cols];
     if (memcmp(cells, shown, (size_t)cols * sizeof(*cells)) == 0) {
         return;
@@ -355,20 +358,20 @@ static void put_row_changes(const struct canvas_cell *cells, int row, int cols, 
                 end = next;
             }
         }
-        while (start > 0 && cells[start].width == 0) {
+        while (start > 0 && canvas_cell_width(&cells[start]) == 0) {
             start--;
         }
-        if (end + 1 < limit && cells[end].width == 2) {
+        if (end + 1 < limit && canvas_cell_width(&cells[end]) == 2) {
             end++;
         }
         memcpy(&shown[start], &cells[start], (size_t)(end - start + 1) * sizeof(*cells));
-        put_span(cells, row, start, end + 1, current);
+        put_span(canvas, cells, row, start, end + 1, current);
         col = end + 1;
     }
 }
 
-/* A shadow of rows x cols where no cell matches a canvas cell (width 0xFF), so that the next frame
- * is drawn whole; false when out of memory. */
+/* A shadow of rows x cols where no cell matches a canvas cell (CANVAS_GLYPH_NONE), so that the
+ * next frame is drawn whole; false when out of memory. */
 static bool reset_shadow(int rows, int cols) {
     if (screen.shown == NULL || screen.shown_rows != rows || screen.shown_cols != cols) {
         free(screen.shown);
@@ -380,9 +383,9 @@ static bool reset_shadow(int rows, int cols) {
     }
     screen.shown_rows = rows;
     screen.shown_cols = cols;
+    static const struct canvas_cell unknown = {.glyph = CANVAS_GLYPH_NONE};
     for (size_t i = 0; i < (size_t)rows * (size_t)cols; i++) {
-        memset(&screen.shown[i], 0, sizeof(screen.shown[i]));
-        screen.shown[i].width = 0xFF;
+        screen.shown[i] = unknown;
     }
     return true;
 }
@@ -415,11 +418,18 @@ void term_screen_draw(const struct canvas *canvas, int term_rows, int term_cols)
     if (whole) {
         put_cap(screen.clear);
     }
+    /* The canvas renewed its table of clusters: an index in shown may now stand for another
+     * text, so those cells are drawn again. */
+    uint32_t generation = canvas_clusters_generation(canvas);
+    if (generation != screen.shown_generation) {
+        canvas_cells_forget_clusters(screen.shown, (size_t)rows * (size_t)cols);
+        screen.shown_generation = generation;
+    }
     /* The terminal's attributes are all off between frames (see the end of this function). */
     struct look current = {-1, -1, 0};
     for (int row = 0; row < rows; row++) {
         bool last_row = row == term_rows - 1 && cols == term_cols;
-        put_row_changes(canvas_row(canvas, row), row, cols, last_row, &current);
+        put_row_changes(canvas, row, cols, last_row, &current);
     }
     /* Leave the terminal with everything off between frames, as curses believes it is. */
     change_look(&current, (struct look){-1, -1, 0});

@@ -48,6 +48,7 @@ static struct {
     struct canvas_cell *shadow; /* what the screen shows; NULL: unknown, draw everything */
     int shadow_rows;
     int shadow_cols;
+    uint32_t shadow_generation; /* the canvas's canvas_clusters_generation() for shadow */
     struct strbuf frame;
     short gradient_index[GRADIENTS];
 } session;
@@ -257,10 +258,9 @@ static void append_style(struct strbuf *out, struct view_style style) {
     (void)strbuf_append_str(out, "m");
 }
 
+/* Cells are canonical (canvas.h): two that look the same are the same bytes. */
 static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) {
-    return a->len == b->len && a->width == b->width && a->style.color == b->style.color &&
-           a->style.attrs == b->style.attrs && a->style.bg == b->style.bg &&
-           memcmp(a->text, b->text, sizeof(a->text)) == 0;
+    return memcmp(a, b, sizeof(*a)) == 0;
 }
 
 /* The C runtime of Windows has no malloc_trim(): the heap is left as it is. */
@@ -281,6 +281,13 @@ void term_draw(const struct canvas *canvas) {
         session.shadow_rows = rows;
         session.shadow_cols = cols;
     }
+    /* The canvas renewed its table of clusters: an index in the shadow may now stand for another
+     * text, so those cells are drawn again. */
+    uint32_t generation = canvas_clusters_generation(canvas);
+    if (generation != session.shadow_generation && session.shadow != NULL) {
+        canvas_cells_forget_clusters(session.shadow, (size_t)rows * (size_t)cols);
+    }
+    session.shadow_generation = generation;
     struct strbuf *out = &session.frame;
     strbuf_clear(out);
     if (full) {
@@ -306,15 +313,17 @@ void term_draw(const struct canvas *canvas) {
                 if (row == rows - 1 && col == cols - 1) {
                     break;
                 }
-                if (cell->width != 0) {
+                if (canvas_cell_width(cell) != 0) {
                     if (!styled || cell->style.color != current.color ||
                         cell->style.attrs != current.attrs || cell->style.bg != current.bg) {
                         append_style(out, cell->style);
                         current = cell->style;
                         styled = true;
                     }
-                    if (cell->len > 0) {
-                        (void)strbuf_append(out, cell->text, cell->len);
+                    char text[CANVAS_CELL_TEXT];
+                    size_t len = canvas_cell_text(canvas, cell, text);
+                    if (len > 0) {
+                        (void)strbuf_append(out, text, len);
                     } else {
                         (void)strbuf_append_str(out, " ");
                     }

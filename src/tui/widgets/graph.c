@@ -4,7 +4,6 @@
 #include "tui/widgets/graph.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "view/draw/line.h"
 
@@ -68,15 +67,10 @@ static void make_cells(const struct canvas *canvas, bool upside_down, struct vie
     for (int left = 0; left < 5; left++) {
         for (int right = 0; right < 5; right++) {
             const char *symbol = graph_symbol(left, right, upside_down);
-            struct canvas_cell *cell = &cells[left][right];
-            memset(cell, 0, sizeof(*cell));
             if (canvas_ascii(canvas) && symbol[0] != ' ') {
                 symbol = "=";
             }
-            cell->len = (uint8_t)strlen(symbol);
-            memcpy(cell->text, symbol, cell->len);
-            cell->width = 1;
-            cell->style = style;
+            cells[left][right] = canvas_cell_of(symbol, style);
         }
     }
 }
