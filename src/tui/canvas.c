@@ -43,8 +43,9 @@ struct canvas {
 _Static_assert(sizeof(struct canvas_cell) == sizeof(uint32_t) + sizeof(struct view_style),
                "struct canvas_cell has padding");
 
-/* canvas_clear() renews a table of more clusters than this: a screen full of marks keeps its
- * table, and one that scrolled through many forgets them now and then. */
+/* canvas_clear() renews a table of more clusters than this (and the copies of the screen then
+ * draw their cluster cells again): the few a screen shows stay, the many gathered while
+ * scrolling through names full of marks are let go. */
 #define CLUSTERS_KEEP 1024U
 
 /* The glyph of one code point (or cluster index, with CANVAS_GLYPH_CLUSTER) of a width. */
@@ -52,8 +53,8 @@ static uint32_t glyph_of(uint32_t code, int width) {
     return code | (uint32_t)width << CANVAS_GLYPH_WIDTH_SHIFT;
 }
 
-static const struct canvas_cell blank_cell = {.glyph = ' ' | UINT32_C(1)
-                                                                 << CANVAS_GLYPH_WIDTH_SHIFT};
+static const struct canvas_cell blank_cell = {.glyph =
+                                                  (UINT32_C(1) << CANVAS_GLYPH_WIDTH_SHIFT) | ' '};
 
 struct canvas *canvas_create(int rows, int cols) {
     struct canvas *canvas = calloc(1, sizeof(*canvas));
@@ -398,11 +399,11 @@ static void add_combining(struct canvas *canvas, int row, int col, const char *b
     }
     char text[CANVAS_CELL_TEXT];
     size_t have = canvas_cell_text(canvas, cell, text);
-    uint32_t index;
     if (have + len > sizeof(text)) {
         return;
     }
     memcpy(text + have, bytes, len);
+    uint32_t index;
     if (cluster_index(&canvas->clusters, text, have + len, &index)) {
         cell->glyph = glyph_of(index | CANVAS_GLYPH_CLUSTER, canvas_cell_width(cell));
     }
