@@ -125,23 +125,21 @@ struct process_identity {
                            process caught in an exec() */
 };
 
+/* The largest pass_stat an entry holds (its bit-field's). */
+#define PID_CACHE_PASS_STAT_MAX ((UINT32_C(1) << 30) - 1)
+
 /* CPU time of one process at one moment, to measure its CPU percentage at the next read, and
- * what its slow-changing files said. */
+ * what its slow-changing files said: one slot of the pid cache's table.  The flags share the
+ * pass_stat word, so that a slot takes 40 bytes rather than 48. */
 struct pid_cache_entry {
     uint32_t pid;
-    uint32_t pass_stat; /* 1 + its index in pid_cache.pass_stats, 0 for none (pass_stat.c) */
-    bool used;
-    uint64_t start_ticks; /* with pid, the identity of the process */
-    uint64_t cpu_ticks;   /* utime + stime */
+    uint32_t pass_stat : 30; /* 1 + its index in pid_cache.pass_stats, 0 for none (pass_stat.c) */
+    uint32_t used : 1;       /* the slot holds an entry */
+    uint32_t generation : 1; /* the low bit of the generation it was last stored in */
+    uint64_t start_ticks;    /* with pid, the identity of the process */
+    uint64_t cpu_ticks;      /* utime + stime */
     double monotonic_s;
     struct process_identity *identity; /* owned by the cache; NULL when not kept */
-};
-
-/* An open-addressing hash table keyed by pid. */
-struct pid_table {
-    struct pid_cache_entry *slots;
-    size_t capacity; /* 0 or a power of two */
-    size_t count;
 };
 
 /* A known process's stat as the parent map of this pass read it (pass_stat.c). */
@@ -151,10 +149,21 @@ struct pass_stat {
     struct proc_pid_stat stat;
 };
 
-/* Two generations: entries read in this sampling pass and in the previous one. */
+/*
+ * The readings of two generations, those stored in this sampling pass and those of the previous
+ * one, in one open-addressing hash table keyed by pid (pid_cache.c).  Each entry is stamped with
+ * the generation it was last stored in; a reading of a process stored again in this generation
+ * takes over its entry (restamped), and ending the generation forgets the entries the ending one
+ * did not store (those of the previous one, with their identities and kept descriptors).  A pid
+ * has at most one entry of each generation: two only when another process took the pid in
+ * between (another start time).
+ */
 struct pid_cache {
-    struct pid_table current;
-    struct pid_table previous;
+    struct pid_cache_entry *slots;
+    size_t capacity;              /* 0 or a power of two, at least twice count */
+    size_t count;                 /* entries of either generation */
+    size_t current_count;         /* of which stored in the current generation */
+    uint32_t generation;          /* generations ended so far; its low bit stamps entries */
     size_t kept_fds;              /* the kept descriptors of identities in either generation */
     size_t kept_text_fds;         /* of which status_fd and cmdline_fd, at most kept_max / 2 */
     size_t kept_max;              /* the budget of kept_fds (HOST_KEPT_FDS_MAX above) */
@@ -298,7 +307,7 @@ struct pid_cache_entry *pid_cache_find(struct pid_cache *cache, uint32_t pid, ui
 
 /* The reading of pid (with its identity, whatever its start time) moved into the current
  * generation unchanged, so that it outlives the next rotation like one read in this pass; NULL
- * when there is none with an identity (or out of memory, the reading then forgotten). */
+ * when there is none with an identity. */
 struct pid_cache_entry *pid_cache_carry(struct pid_cache *cache, uint32_t pid);
 
 /* Record a reading in the current generation; the cache takes entry->identity (and frees it when
@@ -306,7 +315,7 @@ struct pid_cache_entry *pid_cache_carry(struct pid_cache *cache, uint32_t pid);
 bool pid_cache_store(struct pid_cache *cache, const struct pid_cache_entry *entry);
 
 /* Make the current generation the previous one and start an empty current one; entries of the
- * old previous generation are forgotten. */
+ * old previous generation (not stored again in the current one) are forgotten. */
 void pid_cache_rotate(struct pid_cache *cache);
 
 void pid_cache_fini(struct pid_cache *cache);

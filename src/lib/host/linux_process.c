@@ -607,7 +607,7 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
     init_process(out, pid, NVT_HOST_OK);
     pid_cache_age(&host->pids, clock_monotonic_s());
     nvt_status known = NVT_OK;
-    bool any_known = host->pids.current.count > 0 || host->pids.previous.count > 0;
+    bool any_known = host->pids.count > 0;
     if (host->root_fd >= 0 && pid != 0 && any_known && read_known_process(host, pid, out, &known)) {
         return known;
     }

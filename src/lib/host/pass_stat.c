@@ -25,7 +25,7 @@ static void remember(struct pid_cache *cache, struct pid_cache_entry *entry,
                      const struct proc_pid_stat *st, double read_s) {
     if (cache->pass_stat_count == cache->pass_stat_cap) {
         size_t cap = cache->pass_stat_cap == 0 ? 256 : cache->pass_stat_cap * 2;
-        if (cap > UINT32_MAX - 1) {
+        if (cap > PID_CACHE_PASS_STAT_MAX) {
             return;
         }
         struct pass_stat *bigger = realloc(cache->pass_stats, cap * sizeof(*bigger));
