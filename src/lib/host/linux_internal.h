@@ -47,7 +47,8 @@
 #define HOST_PASS_STAT_MAX_AGE_S 1.0
 
 /* The strings of a process that change only with its identity: its user name, its name (comm or
- * argv[0]'s basename), its command line split into arguments and the command joined from them.
+ * argv[0]'s basename), stat's name (comm, which later readings compare with stat's to tell an
+ * exec), its command line split into arguments and the command joined from them.
  * Made once per identity (process_strings.c) in one block, plus the command, and shared by
  * reference: the identity holds one reference and each host_process filled from it another
  * (host.h), so the strings a pass read stay valid after the pid cache replaced or forgot the
@@ -59,6 +60,8 @@ struct process_strings {
     char **argv;   /* argc + 1 pointers (the last NULL) into the block; NULL when argc is 0 */
     char *user;    /* NULL when status gave no uid */
     char *name;    /* NULL when stat could not be parsed */
+    char *comm;    /* stat's name, NULL with name: name, or its own copy where name is argv[0]'s
+                      basename */
     char *command; /* its own allocation, "" for none */
 };
 
@@ -100,30 +103,44 @@ struct quiet_sample {
     uint64_t slices;
 };
 
-/* What /proc/<pid>/status and cmdline said of a process, when, and its name in stat then. */
+/* What /proc/<pid>/status and cmdline said of a process, when, and the files kept open to read it
+ * again.  Only what later readings use is kept: status's name (compared with stat's at the first
+ * reading) and resident set (taken into the reading that read it) stay with that reading, and
+ * stat's name is in the strings.  The fields go from the widest to the narrowest, so that they
+ * leave no padding between them. */
 struct process_identity {
-    double read_s;    /* clock_monotonic_s() of the read */
-    int stat_fd;      /* /proc/<pid>/stat kept open, or -1 */
-    int statm_fd;     /* /proc/<pid>/statm kept open, or -1 */
+    double read_s; /* clock_monotonic_s() of the read */
+    struct quiet_stat quiet;
+    /* The last reading of the resident set as psutil reports it (statm's second field, which
+     * status's VmRSS is in KiB; valid with have_resident, below), and stat's resident count when
+     * it was taken: all come from the same per-process counters (stat's approximately), so while
+     * stat's count stays the same neither status nor statm is read again for it.  A fresh
+     * identity (every HOST_IDENTITY_TTL_S or so) takes it from its status, or from statm where
+     * status has no VmRSS (a process without memory of its own). */
+    uint64_t resident_pages;
+    uint64_t stat_rss_pages;
+    struct process_strings *strings; /* one reference, made at the first fill; NULL until then */
+    int stat_fd;                     /* /proc/<pid>/stat kept open, or -1 */
+    int statm_fd;                    /* /proc/<pid>/statm kept open, or -1 */
     int status_fd;    /* /proc/<pid>/status kept open for the next identity's read, or -1 */
     int cmdline_fd;   /* /proc/<pid>/cmdline, the same */
     int schedstat_fd; /* /proc/<pid>/schedstat kept open (quiet_stat.c), or -1 */
-    struct quiet_stat quiet;
-    /* The last reading of the resident set as psutil reports it (statm's second field, which
-     * status's VmRSS is in KiB), and stat's resident count when it was taken: all come from the
-     * same per-process counters (stat's approximately), so while stat's count stays the same
-     * neither status nor statm is read again for it.  A fresh identity (every
-     * HOST_IDENTITY_TTL_S or so) takes it from its status, or from statm where status has no
-     * VmRSS (a process without memory of its own). */
+    /* Status's uids (as struct proc_pid_status has them) and thread count (NVT_NA_U32 where it
+     * had none). */
+    uint32_t uid;
+    uint32_t uid_effective;
+    uint32_t uid_saved;
+    uint32_t threads;
+    bool has_uid;
+    bool has_uid_all;
     bool have_resident;
-    uint64_t resident_pages;
-    uint64_t stat_rss_pages;
-    char comm[sizeof(((struct proc_pid_stat *)0)->comm)];
-    struct proc_pid_status status;
-    struct process_strings *strings; /* one reference, made at the first fill; NULL until then */
-    size_t cmdline_len; /* of the command line read (its strings hold it): 0 for a zombie or a
-                           process caught in an exec() */
+    bool cmdline_empty; /* the command line read was empty: a zombie or a process caught in an
+                           exec() */
 };
+
+/* Stat's name of the identity's process as its strings hold it; "" before they are made (an
+ * identity is kept in the pid cache only once they are, from a stat that parsed). */
+const char *process_identity_comm(const struct process_identity *identity);
 
 /* The largest pass_stat an entry holds (its bit-field's). */
 #define PID_CACHE_PASS_STAT_MAX ((UINT32_C(1) << 30) - 1)

@@ -132,18 +132,20 @@ static bool measure_cpu(struct host_ctx *host, struct host_process *p,
 }
 
 /* The resident set as psutil reads it (statm's second field) in place of stat's count, remembered
- * with that count in the identity: from statm's text when given (not NULL), else from the
- * identity's status (VmRSS, the same figure in KiB).  Nothing changes where neither has it. */
+ * with that count in the identity: from statm's text when given (not NULL), else from status, the
+ * one read with the identity (VmRSS, the same figure in KiB).  Nothing changes where neither has
+ * it. */
 static void take_resident(const struct host_ctx *host, struct process_identity *identity,
-                          const char *statm, struct proc_pid_stat *st) {
+                          const char *statm, const struct proc_pid_status *status,
+                          struct proc_pid_stat *st) {
     uint64_t resident = 0;
     uint64_t page_kib = (uint64_t)host->page_size / 1024;
     if (statm != NULL) {
         if (!proc_parse_pid_statm_resident(statm, &resident)) {
             return;
         }
-    } else if (identity->status.has_rss && page_kib > 0) {
-        resident = identity->status.rss_kib / page_kib;
+    } else if (status->has_rss && page_kib > 0) {
+        resident = status->rss_kib / page_kib;
     } else {
         return;
     }
@@ -202,10 +204,9 @@ static bool share_strings(struct host_ctx *host, struct host_process *p,
                           const struct proc_pid_stat *st, bool stat_ok,
                           struct process_identity *identity, const struct raw_cmdline *raw) {
     if (identity->strings == NULL) {
-        const struct proc_pid_status *status = &identity->status;
         const char *user = NULL;
-        if (status->has_uid) {
-            user = users_name(&host->users, status->uid);
+        if (identity->has_uid) {
+            user = users_name(&host->users, identity->uid);
             if (user == NULL) {
                 return false;
             }
@@ -224,12 +225,11 @@ static bool share_strings(struct host_ctx *host, struct host_process *p,
 }
 
 void process_take_identity(struct host_process *p, const struct process_identity *identity) {
-    const struct proc_pid_status *status = &identity->status;
-    if (status->has_uid) {
-        p->pub.uid = status->uid;
-        if (status->has_uid_all) {
-            p->pub.uid_effective = status->uid_effective;
-            p->pub.uid_saved = status->uid_saved;
+    if (identity->has_uid) {
+        p->pub.uid = identity->uid;
+        if (identity->has_uid_all) {
+            p->pub.uid_effective = identity->uid_effective;
+            p->pub.uid_saved = identity->uid_saved;
         }
     }
     struct process_strings *strings = process_strings_ref(identity->strings);
@@ -249,20 +249,19 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
                          const struct proc_pid_stat *st, bool stat_ok,
                          struct process_identity *identity, const struct raw_cmdline *raw,
                          double stat_s) {
-    const struct proc_pid_status *status = &identity->status;
     bool ok = share_strings(host, p, st, stat_ok, identity, raw);
     if (ok && stat_ok) {
         fill_from_stat(host, p, st);
         /* stat's count when it fits, status's otherwise. */
-        if (p->pub.num_threads == NVT_NA_U32 && status->has_threads) {
-            p->pub.num_threads = status->threads;
+        if (p->pub.num_threads == NVT_NA_U32) {
+            p->pub.num_threads = identity->threads;
         }
     }
     bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
     if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
         p->pub.status = NVT_HOST_ZOMBIE;
     }
-    if (identity->cmdline_len == 0 && !kernel_thread) {
+    if (identity->cmdline_empty && !kernel_thread) {
         /* Read in the middle of an exec() (the new name set, the new arguments not yet) or a
          * zombie: read it again next time rather than show it without a command line for the
          * identity's lifetime. */
@@ -289,13 +288,42 @@ static void fill_owner(struct host_ctx *host, struct host_process *p, int fd, co
     set_strings(p);
 }
 
-/* Read status and cmdline into a fresh identity and *raw (the caller frees it with
- * raw_cmdline_free()), from <proc root>/<pid>/status and cmdline (dir is "<pid>/"), or again
- * through *status_fd and *cmdline_fd where those are kept (>= 0); with keep, the files stay open in
- * the identity while the pid cache's budget allows (*status_fd and *cmdline_fd are then -1).  0,
- * or the errno of the first that failed (then nothing is kept). */
+/* A fresh identity of what status said (parsed into status) and of the command line read (len
+ * bytes), keeping the files *status_fd and *cmdline_fd (which are then -1); NULL when out of
+ * memory. */
+static struct process_identity *make_identity(const struct proc_pid_status *status, int *status_fd,
+                                              int *cmdline_fd, size_t len) {
+    struct process_identity *identity = calloc(1, sizeof(*identity));
+    if (identity == NULL) {
+        return NULL;
+    }
+    identity->read_s = clock_monotonic_s();
+    identity->stat_fd = -1;
+    identity->statm_fd = -1;
+    identity->schedstat_fd = -1;
+    identity->status_fd = *status_fd;
+    identity->cmdline_fd = *cmdline_fd;
+    *status_fd = -1;
+    *cmdline_fd = -1;
+    identity->uid = status->uid;
+    identity->uid_effective = status->uid_effective;
+    identity->uid_saved = status->uid_saved;
+    identity->threads = status->has_threads ? status->threads : NVT_NA_U32;
+    identity->has_uid = status->has_uid;
+    identity->has_uid_all = status->has_uid_all;
+    identity->cmdline_empty = len == 0;
+    return identity;
+}
+
+/* Read status and cmdline into a fresh identity, *status (the whole of what status said, for the
+ * caller's reading) and *raw (the caller frees it with raw_cmdline_free()), from <proc
+ * root>/<pid>/status and cmdline (dir is "<pid>/"), or again through *status_fd and *cmdline_fd
+ * where those are kept (>= 0); with keep, the files stay open in the identity while the pid
+ * cache's budget allows (*status_fd and *cmdline_fd are then -1).  0, or the errno of the first
+ * that failed (then nothing is kept). */
 static int read_identity(struct host_ctx *host, const char *dir, int *status_fd, int *cmdline_fd,
-                         bool keep, struct process_identity **out, struct raw_cmdline *raw) {
+                         bool keep, struct process_identity **out, struct proc_pid_status *status,
+                         struct raw_cmdline *raw) {
     char path[PATH_SIZE];
     /* Most status files fit this, read without an allocation. */
     char status_buf[STATUS_GUESS];
@@ -319,34 +347,19 @@ static int read_identity(struct host_ctx *host, const char *dir, int *status_fd,
         err = 0;
         raw->len = 0;
     }
-    struct process_identity *identity = err == 0 ? malloc(sizeof(*identity)) : NULL;
-    if (identity != NULL) {
-        identity->read_s = clock_monotonic_s();
-        identity->stat_fd = -1;
-        identity->statm_fd = -1;
-        identity->schedstat_fd = -1;
-        memset(&identity->quiet, 0, sizeof(identity->quiet));
-        identity->status_fd = *status_fd;
-        identity->cmdline_fd = *cmdline_fd;
-        *status_fd = -1;
-        *cmdline_fd = -1;
-        identity->have_resident = false;
-        identity->resident_pages = 0;
-        identity->stat_rss_pages = 0;
-        identity->comm[0] = '\0';
-        identity->strings = NULL;
-        proc_parse_pid_status(status_text, &identity->status);
-        identity->cmdline_len = raw->len;
-    } else {
+    struct process_identity *identity = NULL;
+    if (err == 0) {
+        proc_parse_pid_status(status_text, status);
+        identity = make_identity(status, status_fd, cmdline_fd, raw->len);
+    }
+    if (identity == NULL) {
         err = err == 0 ? ENOMEM : err;
         process_identity_close_text(&host->pids, status_fd);
         process_identity_close_text(&host->pids, cmdline_fd);
+        raw_cmdline_free(raw);
     }
     if (status_text != status_buf) {
         free(status_text);
-    }
-    if (identity == NULL) {
-        raw_cmdline_free(raw);
     }
     *out = identity;
     return err;
@@ -404,11 +417,12 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
     int status_fd = -1;
     int cmdline_fd = -1;
     struct process_identity *identity = NULL;
+    struct proc_pid_status status;
     struct raw_cmdline raw;
-    int err = read_identity(host, dir, &status_fd, &cmdline_fd, false, &identity, &raw);
+    int err = read_identity(host, dir, &status_fd, &cmdline_fd, false, &identity, &status, &raw);
     char statm_buf[STATM_BUF_SIZE];
     bool statm_ok = false;
-    if (err == 0 && !identity->status.has_rss) {
+    if (err == 0 && !status.has_rss) {
         statm_ok = file_read_into(host->root_fd, dir_file(path, dir, "statm"), statm_buf,
                                   sizeof(statm_buf), NULL) == 0;
     }
@@ -434,17 +448,17 @@ static nvt_status read_new_once(struct host_ctx *host, uint32_t pid, const char 
     close(stat_fd);
     struct proc_pid_stat st;
     bool stat_ok = proc_parse_pid_stat(stat_buf, &st);
-    if (stat_ok && !last_try && renamed_between(&identity->status, &st)) {
+    if (stat_ok && !last_try && renamed_between(&status, &st)) {
         process_identity_free(&host->pids, identity);
         raw_cmdline_free(&raw);
         *renamed = true;
         return NVT_OK;
     }
     if (stat_ok) {
-        memcpy(identity->comm, st.comm, sizeof(identity->comm));
+        /* Stat's name goes into the identity's strings, made from st by fill_process(). */
         const struct quiet_sample none = {0};
         quiet_stat_keep(host, identity, &none, &st);
-        take_resident(host, identity, statm_ok ? statm_buf : NULL, &st);
+        take_resident(host, identity, statm_ok ? statm_buf : NULL, &status, &st);
         /* Read before stat, the resident set is not paired with stat's count: a process whose
          * memory grew in between would show the smaller figure for as long as its count then
          * stays put.  The next reading takes statm's once (see struct process_identity). */
@@ -506,7 +520,7 @@ static void resident_of_known(struct host_ctx *host, uint32_t pid,
     char statm_buf[STATM_BUF_SIZE];
     if (process_read_known_file(host, pid, &identity->statm_fd, "statm", keep, statm_buf,
                                 sizeof(statm_buf)) == 0) {
-        take_resident(host, identity, statm_buf, st);
+        take_resident(host, identity, statm_buf, NULL, st);
     }
 }
 
@@ -527,11 +541,11 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
     bool quiet = false;
     if (pass_stat_take(&host->pids, known, &st, &stat_s)) {
         /* This pass's parent map read it, and found the same process (pass_stat.c). */
-        memcpy(st.comm, identity->comm, sizeof(st.comm));
+        str_copy(st.comm, sizeof(st.comm), process_identity_comm(identity));
     } else if ((quiet = quiet_stat_take(host, pid, identity, now, &sample, &st)) && !due) {
         /* It has not run since its stat was read (quiet_stat.c); when due, stat is read in full
          * with this sample as its base.  Its reading is the sample's, read right after now. */
-        memcpy(st.comm, identity->comm, sizeof(st.comm));
+        str_copy(st.comm, sizeof(st.comm), process_identity_comm(identity));
         st.start_ticks = known->start_ticks;
         stat_s = now;
     } else {
@@ -544,7 +558,8 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         }
         /* A new process under the same pid or an exec (another name): read all. */
         if ((err != 0 && err != EFBIG) || !proc_parse_pid_stat(stat_buf, &st) ||
-            st.start_ticks != known->start_ticks || strcmp(identity->comm, st.comm) != 0) {
+            st.start_ticks != known->start_ticks ||
+            strcmp(process_identity_comm(identity), st.comm) != 0) {
             return false;
         }
         stat_s = clock_monotonic_s();
@@ -565,13 +580,14 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
          * are read again, and its resident set from that status; its kept files (and its last
          * resident set, for a status without one) go to the new identity. */
         struct process_identity *fresh = NULL;
+        struct proc_pid_status status;
         char dir[DIR_SIZE];
         pid_dir(dir, pid);
         if (read_identity(host, dir, &identity->status_fd, &identity->cmdline_fd, true, &fresh,
-                          &raw) != 0) {
+                          &status, &raw) != 0) {
             return false;
         }
-        memcpy(fresh->comm, identity->comm, sizeof(fresh->comm));
+        /* Its strings, with stat's name, are made from st (the same name) by fill_process(). */
         process_identity_move_kept(fresh, identity);
         fresh->have_resident = identity->have_resident;
         fresh->resident_pages = identity->resident_pages;
@@ -580,9 +596,9 @@ static bool read_known_process(struct host_ctx *host, uint32_t pid, struct host_
         process_identity_free(&host->pids, identity);
         known->identity = fresh;
         identity = fresh;
-        if (fresh->status.has_rss) {
+        if (status.has_rss) {
             /* Paired with stat's count, read just before (see struct process_identity). */
-            take_resident(host, fresh, NULL, &st);
+            take_resident(host, fresh, NULL, &status, &st);
             fresh_resident = true;
         }
     }

@@ -68,7 +68,8 @@ bool pass_stat_read_ppid(struct host_ctx *host, uint32_t pid, uint32_t *ppid) {
         return false;
     }
     /* Another process under the pid, or an exec: its reading finds out and reads it in full. */
-    if (st.start_ticks == known->start_ticks && strcmp(identity->comm, st.comm) == 0) {
+    if (st.start_ticks == known->start_ticks &&
+        strcmp(process_identity_comm(identity), st.comm) == 0) {
         remember(&host->pids, known, &st, read_s);
     }
     *ppid = st.ppid;

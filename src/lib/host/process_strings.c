@@ -1,6 +1,6 @@
-/* The strings of a process that only change with its identity (user, name, command line and the
- * command joined from it), made once per identity in one reference-counted block (the joined
- * command in an allocation of its own, its size known only after the split). */
+/* The strings of a process that only change with its identity (user, name, stat's name, command
+ * line and the command joined from it), made once per identity in one reference-counted block (the
+ * joined command in an allocation of its own, its size known only after the split). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +67,7 @@ struct process_strings *process_strings_make(const char *user, const char *comm,
     size_t pointers = argc > 0 ? (argc + 1) * sizeof(char *) : 0;
     size_t user_len = user != NULL ? strlen(user) : 0;
     size_t comm_len = comm != NULL ? strlen(comm) : 0;
-    /* The name is either argv[0]'s basename, which the block holds already, or a copy of comm. */
+    /* The name is either argv[0]'s basename, which the block holds already, or the copy of comm. */
     size_t total = sizeof(struct process_strings);
     bool fits = add_size(&total, pointers) && add_size(&total, cmdline_len + 1) &&
                 add_size(&total, user_len + 1) && add_size(&total, comm_len + 1);
@@ -85,17 +85,20 @@ struct process_strings *process_strings_make(const char *user, const char *comm,
         s->argv[argc] = NULL;
     }
     s->user = user != NULL ? put(&cursor, user, user_len) : NULL;
-    s->name = NULL;
-    if (comm != NULL) {
-        char *base = argv0_name(comm, comm_len, s->argv, argc);
-        s->name = base != NULL ? base : put(&cursor, comm, comm_len);
-    }
+    s->comm = comm != NULL ? put(&cursor, comm, comm_len) : NULL;
+    char *base = comm != NULL ? argv0_name(comm, comm_len, s->argv, argc) : NULL;
+    s->name = base != NULL ? base : s->comm;
     s->command = make_command(s->argv, argc, s->name, kernel_thread);
     if (s->command == NULL) {
         free(s);
         return NULL;
     }
     return s;
+}
+
+const char *process_identity_comm(const struct process_identity *identity) {
+    const struct process_strings *strings = identity->strings;
+    return strings != NULL && strings->comm != NULL ? strings->comm : "";
 }
 
 struct process_strings *process_strings_ref(struct process_strings *strings) {
