@@ -48,7 +48,9 @@ struct nvt_host_process {
     const char *user;    /* user name of the real uid (numeric string when not in passwd) */
     const char *name;    /* psutil-style name: comm, or argv[0]'s basename when comm is cut */
     const char *command; /* the command line quoted like a shell would (nvitop's command_join) */
-    const char *const *cmdline; /* argv, cmdline_count entries (trailing empty ones removed) */
+    /* argv, cmdline_count entries (trailing empty ones removed); NULL and 0 for a context opened
+     * with nvt_options.command_only */
+    const char *const *cmdline;
     size_t cmdline_count;
     /* Since the previous sample of this process in this context, not divided by the CPU count;
      * 0.0 in a process's first snapshot, as nvitop shows it (nvt_host_process_read: N/A). */

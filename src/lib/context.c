@@ -90,6 +90,9 @@ nvt_status nvt_open(const struct nvt_options *opts, nvt_context **out) {
     }
     clear_system(&ctx->system);
     nvt_status status = host_open(opts->proc_root, &ctx->host);
+    if (status == NVT_OK) {
+        host_set_command_only(ctx->host, opts->command_only);
+    }
     if (status == NVT_OK && opts->cuda_library_path != NULL) {
         ctx->cuda_library_path = strdup(opts->cuda_library_path);
         status = ctx->cuda_library_path == NULL ? NVT_ERR_NO_MEMORY : NVT_OK;

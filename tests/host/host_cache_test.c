@@ -231,13 +231,36 @@ static void test_many_pids_stay_bounded(void **state) {
     fixture_remove(dir);
 }
 
+#define LONG_CMDLINE   3000
+#define HEAP_PID_COUNT 1000
+
+/* The heap a host cache holds after reading the HEAP_PID_COUNT processes of dir in two passes. */
+static size_t heap_held(const char *dir, bool command_only) {
+    size_t before = mallinfo2().uordblks;
+    struct host_ctx *host = NULL;
+    assert_int_equal(host_open(dir, &host), NVT_OK);
+    host_set_command_only(host, command_only);
+    host->identity_ttl_s = 3600.0;
+    for (unsigned round = 0; round < 2; round++) {
+        for (unsigned pid = FIRST_PID; pid < FIRST_PID + HEAP_PID_COUNT; pid++) {
+            struct host_process p;
+            assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
+            assert_int_equal(strlen(p.pub.command), LONG_CMDLINE);
+            host_process_fini(&p);
+        }
+        host_generation_end(host);
+    }
+    size_t held = mallinfo2().uordblks - before;
+    host_close(host);
+    return held;
+}
+
 /* A process's command line is held once per identity, in the strings made from it (the arguments
  * and the command joined from them): the bytes read from its cmdline file are not kept beside
  * them.  With HEAP_PID_COUNT processes whose command lines are LONG_CMDLINE bytes, read in two
  * passes as snapshots read them (a generation ending after each), the cache holds two copies a
- * process, its identity and its slot in the cache's table. */
-#define LONG_CMDLINE   3000
-#define HEAP_PID_COUNT 1000
+ * process, its identity and its slot in the cache's table; without argument lists
+ * (host_set_command_only()), one copy. */
 static void test_identity_keeps_strings_only(void **state) {
     (void)state;
     if (!HEAP_COUNTED) {
@@ -254,25 +277,65 @@ static void test_identity_keeps_strings_only(void **state) {
         snprintf(name, sizeof(name), "%u/cmdline", pid);
         fixture_write(dir, name, cmdline);
     }
-    size_t before = mallinfo2().uordblks;
+    for (int command_only = 0; command_only <= 1; command_only++) {
+        size_t held = heap_held(dir, command_only);
+        print_message("heap held for %d processes%s: %zu bytes (%zu a process)\n", HEAP_PID_COUNT,
+                      command_only ? " without argument lists" : "", held, held / HEAP_PID_COUNT);
+        /* About 6,370 bytes a process: 6,528 with a 304-byte identity holding all of status and
+         * a copy of stat's name, 6,643 with two tables of 48-byte entries, one for each
+         * generation.  Without argument lists, one copy of the command line: about 3,300. */
+        size_t copies = command_only ? 1 : 2;
+        assert_true(held < (size_t)HEAP_PID_COUNT * (copies * LONG_CMDLINE + 448));
+    }
+    fixture_remove(dir);
+}
+
+/* host_set_command_only(): a reading, and one kept from it, carry the command and the name
+ * (argv[0]'s basename where stat's name was cut) but no argument list; the cache holds one copy of
+ * a command line a process instead of two. */
+static void test_command_only(void **state) {
+    (void)state;
+    char dir[1024];
+    make_tree_of(dir, sizeof(dir), 2);
+    char text[512];
+    snprintf(text, sizeof(text),
+             "%u (averyveryverylo) S 1 1 1 0 -1 4194304 100 0 0 0 20 30 0 0 20 0 1 0 7000 1000 25 "
+             "18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0\n",
+             FIRST_PID + 1);
+    char name[32];
+    snprintf(name, sizeof(name), "%u/stat", FIRST_PID + 1);
+    fixture_write(dir, name, text);
+    snprintf(name, sizeof(name), "%u/status", FIRST_PID + 1);
+    fixture_write(dir, name, "Name:\taveryveryverylo\nUid:\t0\t0\t0\t0\nThreads:\t1\n");
+    snprintf(name, sizeof(name), "%u/cmdline", FIRST_PID + 1);
+    fixture_write(dir, name, "/opt/averyveryverylongname --x");
     struct host_ctx *host = NULL;
     assert_int_equal(host_open(dir, &host), NVT_OK);
-    host->identity_ttl_s = 3600.0;
+    host_set_command_only(host, true);
     for (unsigned round = 0; round < 2; round++) {
-        for (unsigned pid = FIRST_PID; pid < FIRST_PID + HEAP_PID_COUNT; pid++) {
-            struct host_process p;
-            assert_int_equal(host_process_read(host, pid, &p), NVT_OK);
-            assert_int_equal(strlen(p.pub.command), LONG_CMDLINE);
-            host_process_fini(&p);
-        }
+        struct host_process p;
+        assert_int_equal(host_process_read(host, FIRST_PID, &p), NVT_OK);
+        assert_int_equal(p.pub.status, NVT_HOST_OK); /* a process without arguments is a zombie */
+        assert_string_equal(p.pub.command, "worker --task");
+        assert_string_equal(p.pub.name, "worker");
+        assert_null(p.pub.cmdline);
+        assert_int_equal(p.pub.cmdline_count, 0);
+        host_process_fini(&p);
+        assert_int_equal(host_process_read(host, FIRST_PID + 1, &p), NVT_OK);
+        assert_int_equal(p.pub.status, NVT_HOST_OK);
+        assert_string_equal(p.pub.command, "/opt/averyveryverylongname --x");
+        assert_string_equal(p.pub.name, "averyveryverylongname");
+        assert_null(p.pub.cmdline);
+        host_process_fini(&p);
         host_generation_end(host);
     }
-    size_t held = mallinfo2().uordblks - before;
-    print_message("heap held for %d processes: %zu bytes (%zu a process)\n", HEAP_PID_COUNT, held,
-                  held / HEAP_PID_COUNT);
-    /* About 6,370 bytes a process: 6,528 with a 304-byte identity holding all of status and a
-     * copy of stat's name, 6,643 with two tables of 48-byte entries, one for each generation. */
-    assert_true(held < (size_t)HEAP_PID_COUNT * (2 * LONG_CMDLINE + 448));
+    /* A reading kept without the files (outside a snapshot's focus) is the same. */
+    struct host_process kept;
+    assert_true(host_process_keep(host, FIRST_PID, &kept));
+    assert_string_equal(kept.pub.command, "worker --task");
+    assert_string_equal(kept.pub.user, "root");
+    assert_null(kept.pub.cmdline);
+    host_process_fini(&kept);
     host_close(host);
     fixture_remove(dir);
 }
@@ -434,6 +497,7 @@ int main(void) {
         cmocka_unit_test(test_parent_map_reads_stat_once),
         cmocka_unit_test(test_parent_map_stat_ages),
         cmocka_unit_test(test_identity_keeps_strings_only),
+        cmocka_unit_test(test_command_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -23,6 +23,10 @@ struct host_ctx;
 nvt_status host_open(const char *proc_root, struct host_ctx **out);
 void host_close(struct host_ctx *host);
 
+/* From now on, host processes read carry no argument list (cmdline NULL, cmdline_count 0), only
+ * the command joined from it (nvt_options.command_only).  Set once, before the first reading. */
+void host_set_command_only(struct host_ctx *host, bool command_only);
+
 /* Set every field of *out to N/A (no CPUs, empty hostname).  Pure; thread-safe. */
 void host_state_init_na(struct nvt_host_state *out);
 

@@ -61,6 +61,12 @@ nvt_status host_open(const char *proc_root, struct host_ctx **out) {
     return NVT_OK;
 }
 
+void host_set_command_only(struct host_ctx *host, bool command_only) {
+    if (host != NULL) {
+        host->command_only = command_only;
+    }
+}
+
 void host_close(struct host_ctx *host) {
     if (host == NULL) {
         return;

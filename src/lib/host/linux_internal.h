@@ -56,8 +56,9 @@
  * used by one thread at a time. */
 struct process_strings {
     size_t refs;
-    size_t argc;
-    char **argv;   /* argc + 1 pointers (the last NULL) into the block; NULL when argc is 0 */
+    size_t argc;   /* arguments in the command line, kept or not */
+    char **argv;   /* argc + 1 pointers (the last NULL) into the block; NULL when argc is 0 or
+                      the arguments are not kept (host_set_command_only()) */
     char *user;    /* NULL when status gave no uid */
     char *name;    /* NULL when stat could not be parsed */
     char *comm;    /* stat's name, NULL with name: name, or its own copy where name is argv[0]'s
@@ -67,9 +68,12 @@ struct process_strings {
 
 /* A block of the strings of one identity with one reference: user (NULL for none), comm (stat's
  * name, NULL when unknown), whether the process is a kernel thread (whose command is its name)
- * and the bytes of its cmdline (cmdline_len of them, then a NUL).  NULL when out of memory. */
+ * and the bytes of its cmdline (cmdline_len of them, then a NUL); without keep_arguments the
+ * block keeps the command and the name made from them, not the arguments.  NULL when out of
+ * memory. */
 struct process_strings *process_strings_make(const char *user, const char *comm, bool kernel_thread,
-                                             const char *cmdline, size_t cmdline_len);
+                                             const char *cmdline, size_t cmdline_len,
+                                             bool keep_arguments);
 
 /* Take one more reference (strings may be NULL); returns strings. */
 struct process_strings *process_strings_ref(struct process_strings *strings);
@@ -266,6 +270,7 @@ struct host_ctx {
     uint64_t memory_total; /* NVT_NA_U64 until known */
     int nested_namespace;  /* -1 unknown, 0 the initial PID namespace, 1 a nested one */
     bool no_schedstat;     /* the kernel has no /proc/<pid>/schedstat (quiet_stat.c) */
+    bool command_only;     /* identities keep no argument list (host_set_command_only()) */
 
     struct pid_cache pids;
     struct user_cache users;

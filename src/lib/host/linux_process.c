@@ -213,9 +213,9 @@ static bool share_strings(struct host_ctx *host, struct host_process *p,
         }
         bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
         bool have_raw = raw != NULL && raw->text != NULL;
-        identity->strings =
-            process_strings_make(user, stat_ok ? st->comm : NULL, kernel_thread,
-                                 have_raw ? raw->text : "", have_raw ? raw->len : 0);
+        identity->strings = process_strings_make(user, stat_ok ? st->comm : NULL, kernel_thread,
+                                                 have_raw ? raw->text : "", have_raw ? raw->len : 0,
+                                                 !host->command_only);
         if (identity->strings == NULL) {
             return false;
         }
@@ -238,7 +238,7 @@ void process_take_identity(struct host_process *p, const struct process_identity
     p->name = strings->name;
     p->command = strings->command;
     p->cmdline = strings->argv;
-    p->pub.cmdline_count = strings->argc;
+    p->pub.cmdline_count = strings->argv != NULL ? strings->argc : 0;
     set_strings(p);
 }
 
@@ -258,7 +258,9 @@ static bool fill_process(struct host_ctx *host, struct host_process *p,
         }
     }
     bool kernel_thread = stat_ok && ((st->flags & PF_KTHREAD) != 0 || st->ppid == 2);
-    if ((stat_ok && st->state == 'Z') || (p->pub.cmdline_count == 0 && !kernel_thread)) {
+    /* Counted whether or not the arguments are kept (host_set_command_only()). */
+    size_t argc = identity->strings != NULL ? identity->strings->argc : 0;
+    if ((stat_ok && st->state == 'Z') || (argc == 0 && !kernel_thread)) {
         p->pub.status = NVT_HOST_ZOMBIE;
     }
     if (identity->cmdline_empty && !kernel_thread) {

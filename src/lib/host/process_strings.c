@@ -1,6 +1,8 @@
 /* The strings of a process that only change with its identity (user, name, stat's name, command
  * line and the command joined from it), made once per identity in one reference-counted block (the
- * joined command in an allocation of its own, its size known only after the split). */
+ * joined command in an allocation of its own, its size known only after the split).  A context
+ * that wants no argument lists (nvt_options.command_only) keeps a second, smaller block without
+ * them, made from the first. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -61,8 +63,37 @@ static char *make_command(char *const *argv, size_t argc, const char *name, bool
     return command;
 }
 
+/* Length of text plus its NUL, 0 for NULL. */
+static size_t text_size(const char *text) {
+    return text != NULL ? strlen(text) + 1 : 0;
+}
+
+/* The block of full (one reference) without its arguments: a copy of the user, stat's name and
+ * the name, and full's command; full is freed either way.  NULL when out of memory. */
+static struct process_strings *without_arguments(struct process_strings *full) {
+    bool own_name = full->name != NULL && full->name != full->comm;
+    size_t total = sizeof(struct process_strings) + text_size(full->user) + text_size(full->comm) +
+                   (own_name ? text_size(full->name) : 0);
+    struct process_strings *s = malloc(total);
+    if (s == NULL) {
+        process_strings_unref(full);
+        return NULL;
+    }
+    s->refs = 1;
+    s->argc = full->argc;
+    s->argv = NULL;
+    char *cursor = (char *)(s + 1);
+    s->user = full->user != NULL ? put(&cursor, full->user, strlen(full->user)) : NULL;
+    s->comm = full->comm != NULL ? put(&cursor, full->comm, strlen(full->comm)) : NULL;
+    s->name = own_name ? put(&cursor, full->name, strlen(full->name)) : s->comm;
+    s->command = full->command;
+    free(full);
+    return s;
+}
+
 struct process_strings *process_strings_make(const char *user, const char *comm, bool kernel_thread,
-                                             const char *cmdline, size_t cmdline_len) {
+                                             const char *cmdline, size_t cmdline_len,
+                                             bool keep_arguments) {
     size_t argc = proc_count_cmdline(cmdline, cmdline_len);
     size_t pointers = argc > 0 ? (argc + 1) * sizeof(char *) : 0;
     size_t user_len = user != NULL ? strlen(user) : 0;
@@ -93,7 +124,7 @@ struct process_strings *process_strings_make(const char *user, const char *comm,
         free(s);
         return NULL;
     }
-    return s;
+    return keep_arguments ? s : without_arguments(s);
 }
 
 const char *process_identity_comm(const struct process_identity *identity) {

@@ -21,6 +21,11 @@ nvt_status host_open(const char *proc_root, struct host_ctx **out) {
     return *out != NULL ? NVT_OK : NVT_ERR_NO_MEMORY;
 }
 
+void host_set_command_only(struct host_ctx *host, bool command_only) {
+    (void)host;
+    (void)command_only; /* no processes are read */
+}
+
 void host_close(struct host_ctx *host) {
     free(host);
 }

@@ -57,6 +57,12 @@ nvt_status host_open(const char *proc_root, struct host_ctx **out) {
     return *out != NULL ? NVT_OK : NVT_ERR_NO_MEMORY;
 }
 
+void host_set_command_only(struct host_ctx *host, bool command_only) {
+    if (host != NULL) {
+        host->command_only = command_only;
+    }
+}
+
 void host_close(struct host_ctx *host) {
     if (host != NULL) {
         free(host->per_cpu_busy);

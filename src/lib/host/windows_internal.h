@@ -34,6 +34,7 @@ struct host_ctx {
      * restart, and under wine each read is three registry round trips to wineserver. */
     char hostname[NVT_NAME_LEN];
     bool hostname_read;
+    bool command_only; /* processes keep no argument list (host_set_command_only()) */
     struct win_cpu_entry *procs;
     size_t proc_count;
     size_t proc_capacity;

@@ -385,6 +385,11 @@ nvt_status host_process_read(struct host_ctx *host, uint32_t pid, struct host_pr
         }
         out->name = strdup(base);
     }
+    if (host->command_only) {
+        free(out->cmdline);
+        out->cmdline = NULL;
+        out->pub.cmdline_count = 0;
+    }
     mirror(out);
     return NVT_OK;
 }
