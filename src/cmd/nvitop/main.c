@@ -183,7 +183,12 @@ static int run(struct nvitop_options *options, bool *driver_busy) {
         goto done;
     }
 
-    nvt_status status = nvt_open(NULL, &ctx);
+    /* The text report and the monitor show each process's command, never its arguments one by
+     * one (--json and the recorder do): without those, the context keeps no argument lists. */
+    struct nvt_options open_options;
+    nvt_options_init(&open_options);
+    open_options.command_only = options->output == NVITOP_OUTPUT_REPORT && options->record == NULL;
+    nvt_status status = nvt_open(&open_options, &ctx);
     if (status == NVT_ERR_LIBRARY_NOT_FOUND) {
         messages_print_nvml_not_found(color);
         messages_print_nvml_library_error(color);
