@@ -37,11 +37,14 @@ struct nvml_backend {
     /* Scratch buffers that one device's query fills and the next reuses (a context, and so its
      * backend, is used by one thread at a time), kept between samples at the size of the longest
      * answer so that one call usually suffices: the process lists, whose element size depends on
-     * the layout, and the per-process utilisation samples. */
+     * the layout, and the per-process utilisation samples (cut down once many answers in a row
+     * used a small part of it: nvml_proc_util.c). */
     unsigned char *proc_buffer;
     unsigned proc_capacity; /* in elements */
     nvmlProcessUtilizationSample_t *util_buffer;
     unsigned util_capacity;
+    unsigned util_small_calls; /* answers in a row that used a quarter of it or less */
+    unsigned util_small_peak;  /* the largest of them */
 };
 
 /* One remembered per-process utilisation sample (see nvml_proc_util.c). */

@@ -20,6 +20,10 @@
 #define LOOK_BACK_S     1.0
 #define INITIAL_SAMPLES 64U
 #define MAX_SAMPLES     (1U << 16)
+/* Answers in a row, of every device, that must each use a quarter of the buffer or less before it
+ * is cut down: several rounds of a machine's GPUs, so that the busiest GPU's answer is among them
+ * and the buffer is not cut and grown again every round. */
+#define SHRINK_AFTER_CALLS 64U
 
 static uint32_t clamp_pct(unsigned int value) {
     return value > 100 ? 100 : value;
@@ -41,14 +45,25 @@ static bool ensure_buffer(struct nvml_backend *backend, unsigned capacity) {
 }
 
 /* The first call names every sample the driver keeps (72 periods of every process: 2.3 MB for
- * 1,000 processes on one GPU), later ones only those since the cursor (six a second of each): a
- * buffer over four times what the call used is cut to twice that, so that one large answer is
- * not kept for the life of the context. */
+ * 1,000 processes on one GPU), later ones only those since the cursor (six a second of each): once
+ * SHRINK_AFTER_CALLS answers in a row each used a quarter of the buffer or less, it is cut to
+ * twice the largest of them, so that one large answer is not kept for the life of the context. */
 static void fit_buffer(struct nvml_backend *backend, unsigned used) {
-    if (backend->util_capacity <= INITIAL_SAMPLES || backend->util_capacity / 4 <= used) {
+    if (backend->util_capacity <= INITIAL_SAMPLES || used > backend->util_capacity / 4) {
+        backend->util_small_calls = 0;
+        backend->util_small_peak = 0;
         return;
     }
-    unsigned wanted = used < INITIAL_SAMPLES / 2 ? INITIAL_SAMPLES : 2 * used;
+    if (used > backend->util_small_peak) {
+        backend->util_small_peak = used;
+    }
+    if (++backend->util_small_calls < SHRINK_AFTER_CALLS) {
+        return;
+    }
+    unsigned peak = backend->util_small_peak;
+    unsigned wanted = peak < INITIAL_SAMPLES / 2 ? INITIAL_SAMPLES : 2 * peak;
+    backend->util_small_calls = 0;
+    backend->util_small_peak = 0;
     nvmlProcessUtilizationSample_t *buffer =
         realloc(backend->util_buffer, (size_t)wanted * sizeof(*buffer));
     if (buffer != NULL) { /* else the larger one stays */

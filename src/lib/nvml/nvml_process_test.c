@@ -298,7 +298,8 @@ static void test_utilization_cursor(void **state) {
 }
 
 /* The first call names the driver's whole history (72 periods of every process); the buffer
- * that took it is cut down once later calls need far less, instead of being kept. */
+ * that took it is cut down once many later calls in a row needed far less, to twice the largest
+ * of them, instead of being kept. */
 static void test_utilization_buffer_shrinks(void **state) {
     struct fixture *f = *state;
     drv.compute_count = 1; /* pid 100 */
@@ -307,12 +308,20 @@ static void test_utilization_buffer_shrinks(void **state) {
     assert_int_equal(find(&f->out, 100)->sm_util_pct, 30);
     assert_true(f->backend.util_capacity >= 5000);
 
-    drv.samples[0] = sample(100, 1006000, 60);
-    drv.samples[1] = sample(100, 1005000, 10);
-    drv.sample_count = 2;
+    for (unsigned call = 0; call < 64; call++) {
+        /* One answer in eight is larger (a busier GPU in the same round): it sets the size. */
+        drv.burst = call % 8 == 0 ? 200 : 0;
+        drv.samples[0] = sample(100, 1006000 + call, 60);
+        drv.samples[1] = sample(100, 1005000 + call, 10);
+        drv.sample_count = 2;
+        assert_true(f->backend.util_capacity >= 5000);
+        assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
+    }
+    assert_int_equal(f->backend.util_capacity, 400);
+    drv.samples[0] = sample(100, 1007000, 70);
+    drv.sample_count = 1;
     assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
-    assert_int_equal(find(&f->out, 100)->sm_util_pct, 60);
-    assert_int_equal(f->backend.util_capacity, 64);
+    assert_int_equal(find(&f->out, 100)->sm_util_pct, 70);
 
     /* A larger answer again grows it as before. */
     drv.burst = 300;
