@@ -216,6 +216,15 @@ if [ -x "$vs_nvtop" ] && env LD_LIBRARY_PATH="$tmux_ld" tmux -V >/dev/null 2>&1;
                 printf "nvitop / nvtop: CPU %.2f, RSS %.2f\n", mc / nc, mr / nr
         }'
     } >"$out/monitor-vs-nvtop.txt" 2>&1
+    # Where each one's resident memory lies: the resident kilobytes of each mapped file, the
+    # heap, the stacks and the anonymous mappings (the driver makes large ones), largest first.
+    for p in "nvitop $mpid" "nvtop $npid"; do
+        echo "--- ${p% *}: resident KiB by mapping"
+        awk '/^[0-9a-f]+-[0-9a-f]+ / { name = $6 == "" ? "[anonymous]" : $6 }
+            /^Rss:/ { rss[name] += $2 }
+            END { for (n in rss) if (rss[n] > 0) printf "%8d %s\n", rss[n], n }' \
+            "/proc/${p#* }/smaps" 2>/dev/null | sort -rn
+    done >"$out/monitor-vs-nvtop-smaps.txt" 2>&1
     env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-m" kill-server 2>/dev/null
     env LD_LIBRARY_PATH="$tmux_ld" tmux -L "$vs-n" kill-server 2>/dev/null
     echo "monitor-vs-nvtop.txt: $(tail -1 "$out/monitor-vs-nvtop.txt")" >>"$log"

@@ -31,6 +31,10 @@ if command -v tmux >/dev/null 2>&1; then
     # Both monitors were measured, and both screens captured.
     grep -q '^nvitop / nvtop: CPU [0-9.]*, RSS [0-9.]*$' "$work/out/monitor-vs-nvtop.txt"
     [ "$(grep -c 'Processes:' "$work/out/monitor-vs-nvtop.txt")" -eq 2 ]
+    # Both programs' resident memory by mapping, each with its heap and its own executable.
+    [ "$(grep -c '^--- nv[a-z]*: resident KiB by mapping$' "$work/out/monitor-vs-nvtop-smaps.txt")" -eq 2 ]
+    grep -q '^ *[0-9][0-9]* \[heap\]$' "$work/out/monitor-vs-nvtop-smaps.txt"
+    grep -q '^ *[0-9][0-9]* .*/bin/nvitop$' "$work/out/monitor-vs-nvtop-smaps.txt"
 fi
 # The written scenario replays the machine: walking it checks every value it holds.
 NVML_SIM_TIME=0 NVML_SIM_SCENARIO="$work/out/scenario.json" \
