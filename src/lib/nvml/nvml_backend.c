@@ -162,7 +162,6 @@ void nvml_backend_close(struct nvml_backend *backend) {
     }
     nvml_loader_close(&backend->lib);
     free(backend->proc_buffer);
-    free(backend->util_buffer);
     free(backend);
 }
 

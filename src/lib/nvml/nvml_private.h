@@ -34,14 +34,15 @@ struct nvml_backend {
     enum nvml_process_layout layout;
     const char *missing[NVML_MISSING_MAX];
     size_t missing_count;
-    /* Scratch buffers that one device's query fills and the next reuses (a context, and so its
-     * backend, is used by one thread at a time), kept between samples at the size of the longest
-     * answer so that one call usually suffices: the process lists, whose element size depends on
-     * the layout, and the per-process utilisation samples (cut down once many answers in a row
-     * used a small part of it: nvml_proc_util.c). */
+    /* A scratch buffer that one device's process-list query fills and the next reuses (a
+     * context, and so its backend, is used by one thread at a time), kept between samples at the
+     * size of the longest answer so that one call usually suffices; its element size depends on
+     * the layout. */
     unsigned char *proc_buffer;
     unsigned proc_capacity; /* in elements */
-    nvmlProcessUtilizationSample_t *util_buffer;
+    /* The room, in samples, that the next per-process utilisation query gets: the buffer lives
+     * for one query, and the size is cut down once many answers in a row used a small part of it
+     * (nvml_proc_util.c). */
     unsigned util_capacity;
     unsigned util_small_calls; /* answers in a row that used a quarter of it or less */
     unsigned util_small_peak;  /* the largest of them */

@@ -29,26 +29,12 @@ static uint32_t clamp_pct(unsigned int value) {
     return value > 100 ? 100 : value;
 }
 
-/* The buffer holds nothing between calls: a larger one replaces it without copying. */
-static bool ensure_buffer(struct nvml_backend *backend, unsigned capacity) {
-    if (backend->util_buffer != NULL && capacity <= backend->util_capacity) {
-        return true;
-    }
-    nvmlProcessUtilizationSample_t *buffer = malloc((size_t)capacity * sizeof(*buffer));
-    if (buffer == NULL) {
-        return false;
-    }
-    free(backend->util_buffer);
-    backend->util_buffer = buffer;
-    backend->util_capacity = capacity;
-    return true;
-}
-
 /* The first call names every sample the driver keeps (72 periods of every process: 2.3 MB for
- * 1,000 processes on one GPU), later ones only those since the cursor (six a second of each): once
- * SHRINK_AFTER_CALLS answers in a row each used a quarter of the buffer or less, it is cut to
- * twice the largest of them, so that one large answer is not kept for the life of the context. */
-static void fit_buffer(struct nvml_backend *backend, unsigned used) {
+ * 1,000 processes on one GPU), later ones only those since the cursor (six a second of each).
+ * The buffer lives for one query; only its size is kept.  Once SHRINK_AFTER_CALLS answers in a
+ * row each used a quarter of that size or less, the size is cut to twice the largest of them, so
+ * that one large answer does not size every later buffer. */
+static void fit_capacity(struct nvml_backend *backend, unsigned used) {
     if (backend->util_capacity <= INITIAL_SAMPLES || used > backend->util_capacity / 4) {
         backend->util_small_calls = 0;
         backend->util_small_peak = 0;
@@ -61,37 +47,52 @@ static void fit_buffer(struct nvml_backend *backend, unsigned used) {
         return;
     }
     unsigned peak = backend->util_small_peak;
-    unsigned wanted = peak < INITIAL_SAMPLES / 2 ? INITIAL_SAMPLES : 2 * peak;
+    backend->util_capacity = peak < INITIAL_SAMPLES / 2 ? INITIAL_SAMPLES : 2 * peak;
     backend->util_small_calls = 0;
     backend->util_small_peak = 0;
-    nvmlProcessUtilizationSample_t *buffer =
-        realloc(backend->util_buffer, (size_t)wanted * sizeof(*buffer));
-    if (buffer != NULL) { /* else the larger one stays */
-        backend->util_buffer = buffer;
-        backend->util_capacity = wanted;
-    }
 }
 
-/* Fetch the device's new samples into the backend's buffer.  Returns how many (0 on any driver
- * error, which includes NOT_FOUND for "no samples"), or -1 when out of memory. */
-static long fetch(struct nvml_backend *backend, struct nvml_device *device) {
-    if (!ensure_buffer(backend, INITIAL_SAMPLES)) {
-        return -1;
+/* Fetch the device's new samples into *out, a buffer the caller frees (NULL when there are
+ * none).  Returns how many (0 on any driver error, which includes NOT_FOUND for "no samples"),
+ * or -1 when out of memory.  A whole history too large to take (the cursor still 0) is skipped:
+ * the cursor moves to a second ago by our clock, which stamps the driver's samples, as nvitop
+ * asks. */
+static long fetch(struct nvml_backend *backend, struct nvml_device *device,
+                  nvmlProcessUtilizationSample_t **out) {
+    *out = NULL;
+    if (backend->util_capacity < INITIAL_SAMPLES) {
+        backend->util_capacity = INITIAL_SAMPLES;
     }
     for (int attempt = 0; attempt < 3; attempt++) {
-        unsigned int count = backend->util_capacity;
+        unsigned capacity = backend->util_capacity;
+        nvmlProcessUtilizationSample_t *buffer = malloc((size_t)capacity * sizeof(*buffer));
+        if (buffer == NULL) {
+            return -1;
+        }
+        unsigned int count = capacity;
         nvmlReturn_t result = NVML_QUERY(backend, nvmlDeviceGetProcessUtilization, device->handle,
-                                         backend->util_buffer, &count, device->util_cursor_us);
+                                         buffer, &count, device->util_cursor_us);
         if (result == NVML_SUCCESS) {
-            unsigned fetched = count <= backend->util_capacity ? count : backend->util_capacity;
-            fit_buffer(backend, fetched);
+            unsigned fetched = count <= capacity ? count : capacity;
+            fit_capacity(backend, fetched);
+            if (fetched > 0) {
+                *out = buffer;
+            } else {
+                free(buffer);
+            }
             return (long)fetched;
         }
-        if (result != NVML_ERROR_INSUFFICIENT_SIZE || count > MAX_SAMPLES) {
+        free(buffer);
+        if (result != NVML_ERROR_INSUFFICIENT_SIZE) {
             return 0;
         }
-        if (!ensure_buffer(backend, 2 * count + 5)) {
-            return -1;
+        if (count > MAX_SAMPLES) {
+            if (device->util_cursor_us != 0) {
+                return 0;
+            }
+            device->util_cursor_us = (unsigned long long)((clock_wall_s() - LOOK_BACK_S) * 1e6);
+        } else {
+            backend->util_capacity = 2 * count + 5;
         }
     }
     return 0;
@@ -159,13 +160,16 @@ static struct nvml_process *find(struct nvml_process_list *list, uint32_t pid) {
 
 nvt_status nvml_apply_process_utilization(struct nvml_backend *backend, struct nvml_device *device,
                                           struct nvml_process_list *list, bool memory_na_seen) {
-    long fresh = fetch(backend, device);
+    nvmlProcessUtilizationSample_t *samples = NULL;
+    long fresh = fetch(backend, device, &samples);
     if (fresh < 0) {
         return NVT_ERR_NO_MEMORY;
     }
     double now = clock_monotonic_s();
     if (fresh > 0) {
-        if (!remember(device, backend->util_buffer, (size_t)fresh)) {
+        bool kept = remember(device, samples, (size_t)fresh);
+        free(samples);
+        if (!kept) {
             return NVT_ERR_NO_MEMORY;
         }
         device->util_recent_time = now;

@@ -13,6 +13,7 @@
 #include "nvml/nvml_backend.h"
 #include "nvml/nvml_private.h"
 #include "nvt_cmocka.h"
+#include "util/sys/clock.h"
 
 #define MiB (1ULL << 20)
 
@@ -29,7 +30,8 @@ static struct {
     /* utilisation samples of the next call */
     nvmlProcessUtilizationSample_t samples[8];
     unsigned sample_count;
-    unsigned burst; /* or this many samples of pid 100, as a first call's whole history */
+    unsigned burst;   /* or this many samples of pid 100, as a first call's whole history */
+    unsigned history; /* or a whole history of this many samples, too many to take */
     unsigned long long last_seen;
 } drv;
 
@@ -117,6 +119,10 @@ static nvmlReturn_t utilization(nvmlDevice_t d, nvmlProcessUtilizationSample_t *
         drv.burst = 0;
         return NVML_SUCCESS;
     }
+    if (drv.history > 0 && last_seen == 0) {
+        *count = drv.history;
+        return NVML_ERROR_INSUFFICIENT_SIZE;
+    }
     if (drv.sample_count == 0) {
         return NVML_ERROR_NOT_FOUND;
     }
@@ -156,7 +162,6 @@ static int setup(void **state) {
 static int teardown(void **state) {
     struct fixture *f = *state;
     free(f->backend.proc_buffer);
-    free(f->backend.util_buffer);
     free(f->device.util_recent);
     free(f->out.items);
     free(f);
@@ -297,9 +302,9 @@ static void test_utilization_cursor(void **state) {
     assert_int_equal(find(&f->out, 100)->sm_util_pct, 0);
 }
 
-/* The first call names the driver's whole history (72 periods of every process); the buffer
- * that took it is cut down once many later calls in a row needed far less, to twice the largest
- * of them, instead of being kept. */
+/* The first call names the driver's whole history (72 periods of every process); the room made
+ * for it is cut down once many later calls in a row needed far less, to twice the largest of
+ * them, instead of sizing every later query's buffer. */
 static void test_utilization_buffer_shrinks(void **state) {
     struct fixture *f = *state;
     drv.compute_count = 1; /* pid 100 */
@@ -329,6 +334,23 @@ static void test_utilization_buffer_shrinks(void **state) {
     assert_true(f->backend.util_capacity >= 300);
 }
 
+/* One GPU running 1,000 processes: the driver's whole history (72 periods of each) is more
+ * samples than one query takes.  The first query then asks for the last second's, as nvitop does,
+ * instead of getting none from then on. */
+static void test_utilization_history_too_large(void **state) {
+    struct fixture *f = *state;
+    drv.compute_count = 1; /* pid 100 */
+    drv.history = 72 * 1000;
+    double now = clock_wall_s();
+    drv.samples[0] = sample(100, (unsigned long long)(now * 1e6) - 200000, 35);
+    drv.sample_count = 1;
+    assert_int_equal(nvml_device_processes(&f->backend, &f->device, &f->out), NVT_OK);
+    assert_int_equal(find(&f->out, 100)->sm_util_pct, 35);
+    assert_true(drv.last_seen >= (unsigned long long)((now - 1.5) * 1e6));
+    assert_true(drv.last_seen <= (unsigned long long)((now + 1.0) * 1e6));
+    assert_true(f->backend.util_capacity < 1000); /* no room was made for the history */
+}
+
 static void test_utilization_na_with_hidden_memory(void **state) {
     struct fixture *f = *state;
     drv.compute_count = 2; /* pid 101's memory is N/A: idle processes stay N/A */
@@ -354,6 +376,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_buffer_grows, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utilization_cursor, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utilization_buffer_shrinks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_utilization_history_too_large, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utilization_na_with_hidden_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_handle, setup, teardown),
     };
