@@ -93,6 +93,18 @@ bool canvas_resize(struct canvas *canvas, int rows, int cols) {
     return true;
 }
 
+void canvas_release(struct canvas *canvas) {
+    free(canvas->cells);
+    canvas->cells = NULL;
+}
+
+bool canvas_fit(struct canvas *canvas, int rows, int cols) {
+    if (canvas->cells != NULL && canvas->rows == rows && canvas->cols == cols) {
+        return true;
+    }
+    return canvas_resize(canvas, rows, cols);
+}
+
 int canvas_rows(const struct canvas *canvas) {
     return canvas->rows;
 }

@@ -74,6 +74,14 @@ void canvas_destroy(struct canvas *canvas);
 /* Change the size and blank the canvas.  Returns false (canvas unchanged) when out of memory. */
 bool canvas_resize(struct canvas *canvas, int rows, int cols);
 
+/* Let the cells go between frames: the size and the table of clusters stay.  Until the next
+ * frame only the terminal's copy of the screen is needed, and at 200x60 the cells are 94 KiB. */
+void canvas_release(struct canvas *canvas);
+
+/* Ready the canvas for a frame of rows x cols: cells made again after canvas_release(), or a new
+ * size (blank).  Returns false (canvas unchanged) when out of memory. */
+bool canvas_fit(struct canvas *canvas, int rows, int cols);
+
 int canvas_rows(const struct canvas *canvas);
 int canvas_cols(const struct canvas *canvas);
 

@@ -127,6 +127,31 @@ static void test_tiny_and_resize(void **state) {
     canvas_destroy(canvas);
 }
 
+/* Between frames the cells are let go; the next frame gets blank ones of the same size, and a
+ * fit to the size a canvas has keeps what it holds. */
+static void test_release_and_fit(void **state) {
+    (void)state;
+    struct canvas *canvas = canvas_create(2, 4);
+    canvas_text(canvas, 1, 0, "abcd", plain);
+    assert_true(canvas_fit(canvas, 2, 4));
+    assert_row(canvas, 1, "abcd");
+    canvas_release(canvas);
+    assert_int_equal(canvas_rows(canvas), 2);
+    assert_int_equal(canvas_cols(canvas), 4);
+    canvas_release(canvas); /* twice is harmless */
+    assert_true(canvas_fit(canvas, 2, 4));
+    assert_row(canvas, 1, "    ");
+    canvas_text(canvas, 0, 1, "xy", plain);
+    assert_row(canvas, 0, " xy ");
+    canvas_release(canvas);
+    assert_true(canvas_fit(canvas, 3, 5));
+    assert_row(canvas, 2, "     ");
+    canvas_destroy(canvas); /* after a fit */
+    canvas = canvas_create(1, 1);
+    canvas_release(canvas);
+    canvas_destroy(canvas); /* and after a release */
+}
+
 static void test_put_cells(void **state) {
     (void)state;
     struct canvas *canvas = canvas_create(2, 5);
@@ -245,6 +270,7 @@ int main(void) {
         cmocka_unit_test(test_line_spans),      cmocka_unit_test(test_tiny_and_resize),
         cmocka_unit_test(test_runs_and_fills),  cmocka_unit_test(test_cell_size_and_text),
         cmocka_unit_test(test_combining_marks), cmocka_unit_test(test_clusters_renewed),
+        cmocka_unit_test(test_release_and_fit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -359,6 +359,11 @@ void term_trim_after_draw(void) {
 void term_draw(const struct canvas *canvas) {
     if (session.active) {
         term_screen_draw(canvas, session.rows, session.cols);
+    }
+}
+
+void term_frame_done(void) {
+    if (session.active) {
         give_back_memory();
     }
 }

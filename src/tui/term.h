@@ -56,6 +56,10 @@ bool term_has_gradients(void);
 /* Copy the canvas to the screen and refresh.  The canvas must have the terminal's size. */
 void term_draw(const struct canvas *canvas);
 
+/* A frame is out and its buffers (the canvas's cells, canvas_release()) are freed: where a trim
+ * is pending (term_trim_after_draw(), a change of size), hand the heap's free pages back. */
+void term_frame_done(void);
+
 /* Memory was freed in bulk (a process list and the table built from it replaced): hand the free
  * pages back to the system after the next frame, when that frame's own buffers are freed too. */
 void term_trim_after_draw(void);

@@ -267,6 +267,9 @@ static bool same_cell(const struct canvas_cell *a, const struct canvas_cell *b) 
 void term_trim_after_draw(void) {
 }
 
+void term_frame_done(void) {
+}
+
 void term_draw(const struct canvas *canvas) {
     if (!session.active) {
         return;

@@ -137,10 +137,7 @@ static bool fit_canvas(struct tui_app *app, struct canvas *canvas) {
         app->rows = app->rows < 1 ? 1 : app->rows;
         app->cols = app->cols < 1 ? 1 : app->cols;
     }
-    if (canvas_rows(canvas) == app->rows && canvas_cols(canvas) == app->cols) {
-        return true;
-    }
-    return canvas_resize(canvas, app->rows, app->cols);
+    return canvas_fit(canvas, app->rows, app->cols);
 }
 
 /* Hand the source what the screen now needs, when that changed. */
@@ -242,6 +239,8 @@ static void run_loop(struct tui_app *app, struct canvas *canvas, const struct tu
         if (dirty && fit_canvas(app, canvas)) {
             app_draw(app, canvas, now, app_wall_time(app));
             term_draw(canvas);
+            canvas_release(canvas);
+            term_frame_done();
             dirty = false;
             last_draw = now;
             update_source_flags(app, source, &sent);

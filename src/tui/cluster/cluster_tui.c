@@ -458,10 +458,11 @@ int cluster_tui_run(const struct cluster_tui_config *config, struct poller *poll
         term_size(&rows, &cols);
         rows = rows < 1 ? 1 : rows;
         cols = cols < 1 ? 1 : cols;
-        if (dirty && ((canvas_rows(canvas) == rows && canvas_cols(canvas) == cols) ||
-                      canvas_resize(canvas, rows, cols))) {
+        if (dirty && canvas_fit(canvas, rows, cols)) {
             draw(&s, canvas, rows, cols);
             term_draw(canvas);
+            canvas_release(canvas);
+            term_frame_done();
             dirty = false;
         }
         int fds[3];
