@@ -5,6 +5,7 @@
  * measure, once to write.
  */
 #include <stdalign.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,11 +59,37 @@ static struct nvt_host_process pack_host(struct packer *p, const struct host_pro
     return out;
 }
 
-/* hosts (write pass only): parts->host_count entries, filled here with each distinct pid's packed
- * host part, which the GPU-process entries copy, so that a pid on two GPUs shares its strings.
- * They live outside the block: only the entries are handed out. */
+/* The host part of the process entry i: its host process's strings packed, where it is the first
+ * entry of that pid, or a copy of that first entry's (write pass) so that a pid on two GPUs
+ * shares its strings.  first_entry: per host process, the entry that packed it, or SIZE_MAX. */
+static struct nvt_host_process host_of(struct packer *p, const struct snapshot_parts *parts,
+                                       const struct nvt_gpu_process *processes, size_t i,
+                                       size_t *first_entry) {
+    uint32_t pid = parts->processes[i].pid;
+    const struct host_process *found =
+        parts->host_count == 0
+            ? NULL
+            : bsearch(&pid, parts->hosts, parts->host_count, sizeof(*parts->hosts), compare_pid);
+    struct nvt_host_process host;
+    if (found == NULL) {
+        host_process_init_na(&host, pid, NVT_HOST_OK);
+        return host;
+    }
+    size_t h = (size_t)(found - parts->hosts);
+    if (first_entry[h] == SIZE_MAX) {
+        first_entry[h] = i;
+        return pack_host(p, found);
+    }
+    if (processes != NULL) {
+        return processes[first_entry[h]].host;
+    }
+    memset(&host, 0, sizeof(host)); /* measuring: nothing to copy */
+    return host;
+}
+
+/* first_entry: parts->host_count slots, set to SIZE_MAX before each pass. */
 static void walk(struct packer *p, const struct snapshot_parts *parts, enum snapshot_layout layout,
-                 struct nvt_host_process *hosts) {
+                 size_t *first_entry) {
     struct nvt_gpu_process *processes = NULL;
     if (layout == SNAPSHOT_PROCESSES) {
         processes =
@@ -76,10 +103,11 @@ static void walk(struct packer *p, const struct snapshot_parts *parts, enum snap
             take(p, parts->process_count * sizeof(*processes), alignof(struct nvt_gpu_process));
     }
     double *per_cpu = take(p, parts->host.cpu_count * sizeof(double), alignof(double));
-    for (size_t i = 0; i < parts->host_count; i++) {
-        struct nvt_host_process packed = pack_host(p, &parts->hosts[i]);
-        if (hosts != NULL) {
-            hosts[i] = packed;
+    for (size_t i = 0; i < parts->process_count; i++) {
+        struct nvt_host_process host = host_of(p, parts, processes, i, first_entry);
+        if (processes != NULL) {
+            processes[i] = parts->processes[i];
+            processes[i].host = host;
         }
     }
     if (snap == NULL) {
@@ -90,19 +118,6 @@ static void walk(struct packer *p, const struct snapshot_parts *parts, enum snap
     }
     if (parts->host.cpu_count > 0) {
         memcpy(per_cpu, parts->per_cpu, parts->host.cpu_count * sizeof(double));
-    }
-    for (size_t i = 0; i < parts->process_count; i++) {
-        processes[i] = parts->processes[i];
-        uint32_t pid = processes[i].pid;
-        const struct host_process *found = parts->host_count == 0
-                                               ? NULL
-                                               : bsearch(&pid, parts->hosts, parts->host_count,
-                                                         sizeof(*parts->hosts), compare_pid);
-        if (found != NULL) {
-            processes[i].host = hosts[found - parts->hosts];
-        } else {
-            host_process_init_na(&processes[i].host, pid, NVT_HOST_OK);
-        }
     }
     memset(snap, 0, sizeof(*snap));
     snap->timestamp = parts->timestamp;
@@ -120,22 +135,26 @@ static void walk(struct packer *p, const struct snapshot_parts *parts, enum snap
 
 nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
                          void **out) {
-    struct packer measure = {NULL, 0};
-    walk(&measure, parts, layout, NULL);
-    struct packer write = {malloc(measure.used), 0};
-    if (write.base == NULL) {
+    /* One slot per host process (8 bytes, where a copy of each packed host part was 120). */
+    size_t *first_entry = malloc((parts->host_count > 0 ? parts->host_count : 1) * sizeof(size_t));
+    if (first_entry == NULL) {
         return NVT_ERR_NO_MEMORY;
     }
-    struct nvt_host_process *hosts = NULL;
-    if (parts->host_count > 0) {
-        hosts = malloc(parts->host_count * sizeof(*hosts));
-        if (hosts == NULL) {
-            free(write.base);
-            return NVT_ERR_NO_MEMORY;
-        }
+    struct packer measure = {NULL, 0};
+    for (size_t h = 0; h < parts->host_count; h++) {
+        first_entry[h] = SIZE_MAX;
     }
-    walk(&write, parts, layout, hosts);
-    free(hosts);
+    walk(&measure, parts, layout, first_entry);
+    struct packer write = {malloc(measure.used), 0};
+    if (write.base == NULL) {
+        free(first_entry);
+        return NVT_ERR_NO_MEMORY;
+    }
+    for (size_t h = 0; h < parts->host_count; h++) {
+        first_entry[h] = SIZE_MAX;
+    }
+    walk(&write, parts, layout, first_entry);
+    free(first_entry);
     *out = write.base;
     return NVT_OK;
 }
