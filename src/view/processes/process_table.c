@@ -97,23 +97,29 @@ static void time_text(char *buf, size_t size, const struct nvt_host_process *hos
     }
 }
 
-struct build_item {
-    struct view_sort_item key;
-    struct view_process_row row;
-};
-
-static int compare_items(const void *a, const void *b, void *arg) {
+static int compare_keys(const void *a, const void *b, void *arg) {
     const int *how = arg; /* order, then direction sign */
-    const struct build_item *ia = a;
-    const struct build_item *ib = b;
-    return how[1] * view_sort_compare((enum view_sort_order)how[0], &ia->key, &ib->key);
+    return how[1] * view_sort_compare((enum view_sort_order)how[0], a, b);
 }
 
-static void fill_item(const struct nvt_snapshot *snap, const struct view_config *config,
-                      const struct view_device_colors *device_colors,
-                      const struct nvt_gpu_process *process, struct build_item *item) {
+/* What the sort compares of one process. */
+static void fill_key(const struct nvt_snapshot *snap, const struct nvt_gpu_process *process,
+                     struct view_sort_item *key) {
     const struct nvt_device_snapshot *device = &snap->devices[process->device];
-    struct view_process_row *row = &item->row;
+    key->process = process;
+    key->physical_index = device->info.index;
+    key->mig_index = device->info.is_mig ? device->info.mig_index : NVT_NA_U32;
+    key->gone = host_is_gone(&process->host);
+    key->user = user_of(process);
+    key->cpu_percent = host_number(&process->host, process->host.cpu_percent);
+    key->memory_percent = host_number(&process->host, process->host.memory_percent);
+    key->running_time = host_number(&process->host, process->host.running_time_s);
+}
+
+static void fill_row(const struct nvt_snapshot *snap, const struct view_config *config,
+                     const struct view_device_colors *device_colors,
+                     const struct nvt_gpu_process *process, struct view_process_row *row) {
+    const struct nvt_device_snapshot *device = &snap->devices[process->device];
     row->process = process;
     row->device_slot = process->device;
     row->physical_index = device->info.index;
@@ -133,15 +139,6 @@ static void fill_item(const struct nvt_snapshot *snap, const struct view_config 
     const char *user = user_of(process);
     row->owned =
         config->superuser || (config->user_name != NULL && strcmp(user, config->user_name) == 0);
-
-    item->key.process = process;
-    item->key.physical_index = device->info.index;
-    item->key.mig_index = device->info.is_mig ? device->info.mig_index : NVT_NA_U32;
-    item->key.gone = host_is_gone(&process->host);
-    item->key.user = user;
-    item->key.cpu_percent = host_number(&process->host, process->host.cpu_percent);
-    item->key.memory_percent = host_number(&process->host, process->host.memory_percent);
-    item->key.running_time = host_number(&process->host, process->host.running_time_s);
 }
 
 /* "%CPU %MEM  TIME  COMMAND" with TIME (time_text()'s) right-aligned to time_width. */
@@ -181,7 +178,9 @@ void view_process_table_build(const struct nvt_snapshot *snap, const struct view
     for (size_t slot = 0; slot < snap->device_count; slot++) {
         view_device_colors(&snap->devices[slot], &config->thresholds, &colors[slot]);
     }
-    struct build_item *items = xcalloc(snap->process_count + 1, sizeof(*items));
+    /* The sort keys are the only array beside the rows while the table is built (56 bytes a
+     * process); the rows are made from them once sorted. */
+    struct view_sort_item *keys = xcalloc(snap->process_count + 1, sizeof(*keys));
     size_t count = 0;
     for (size_t i = 0; i < snap->process_count; i++) {
         const struct nvt_gpu_process *process = &snap->processes[i];
@@ -190,38 +189,36 @@ void view_process_table_build(const struct nvt_snapshot *snap, const struct view
             !view_process_is_shown(process, config)) {
             continue;
         }
-        fill_item(snap, config, colors, process, &items[count++]);
+        fill_key(snap, process, &keys[count++]);
     }
-    free(colors);
     const struct view_sort_info *info = view_sort_info(order);
     int how[2] = {(int)order, (info->reverse != reverse) ? -1 : 1};
-    qsort_r(items, count, sizeof(*items), compare_items, how);
+    qsort_r(keys, count, sizeof(*keys), compare_keys, how);
 
     table->time_width = 4;
-    struct time_cell {
-        char text[64];
-    } *times = xcalloc(count + 1, sizeof(*times));
-    for (size_t i = 0; i < count; i++) {
-        time_text(times[i].text, sizeof(times[i].text), &items[i].row.process->host);
-        if (strlen(times[i].text) > table->time_width) {
-            table->time_width = strlen(times[i].text);
-        }
-    }
     table->rows = xcalloc(count + 1, sizeof(*table->rows));
     table->count = count;
+    char time_buf[64];
+    for (size_t i = 0; i < count; i++) {
+        fill_row(snap, config, colors, keys[i].process, &table->rows[i]);
+        time_text(time_buf, sizeof(time_buf), &keys[i].process->host);
+        if (strlen(time_buf) > table->time_width) {
+            table->time_width = strlen(time_buf);
+        }
+    }
+    free(keys);
+    free(colors);
     /* Each row's text is measured here and made again when the row is drawn (a few dozen of a
      * thousand), not kept: 120 bytes a row. */
     for (size_t i = 0; i < count; i++) {
-        table->rows[i] = items[i].row;
-        char *text = host_info_text(&table->rows[i], times[i].text, table->time_width);
+        time_text(time_buf, sizeof(time_buf), &table->rows[i].process->host);
+        char *text = host_info_text(&table->rows[i], time_buf, table->time_width);
         size_t width = nvt_text_width(text);
         free(text);
         if (width > table->host_info_width) {
             table->host_info_width = width;
         }
     }
-    free(times);
-    free(items);
 }
 
 void view_process_table_fini(struct view_process_table *table) {
