@@ -45,6 +45,9 @@ struct nvt_context {
     bool focus_set;
     uint32_t *focus_pids;
     size_t focus_count;
+    /* GPU processes the last whole snapshot listed: the room the next pass makes at once, so
+     * that a thousand are not gathered through a chain of ever larger copies. */
+    size_t process_hint;
 };
 
 /* The host back-end of a context (never NULL for an open context). */

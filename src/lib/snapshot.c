@@ -14,6 +14,16 @@
 #include "snapshot_internal.h"
 #include "util/sys/clock.h"
 
+/* What one host reading owns: the strings its public part, copied into the GPU-process entries
+ * of its pid, points at.  Released once the pass is packed (release_owner()). */
+struct host_owner {
+    char *user;
+    char *name;
+    char *command;
+    char **cmdline;
+    struct process_strings *shared;
+};
+
 /* Everything a pass collects before packing, in ordinary growable arrays. */
 struct pass {
     nvt_context *ctx;
@@ -28,21 +38,44 @@ struct pass {
     size_t process_count;
     size_t process_capacity;
     struct nvml_process_list list;
-    struct host_process *hosts;
-    size_t host_count;
+    /* Where host processes were sampled: per entry, the first entry of its pid (which holds the
+     * pid's reading), and what each distinct pid's reading owns. */
+    uint32_t *host_first;
+    struct host_owner *owners;
+    size_t owner_count;
     double *per_cpu;
     struct nvt_host_state host;
 };
+
+static void keep_owner(struct host_owner *owner, const struct host_process *reading) {
+    owner->user = reading->user;
+    owner->name = reading->name;
+    owner->command = reading->command;
+    owner->cmdline = reading->cmdline;
+    owner->shared = reading->shared;
+}
+
+static void release_owner(const struct host_owner *owner) {
+    struct host_process reading;
+    memset(&reading, 0, sizeof(reading));
+    reading.user = owner->user;
+    reading.name = owner->name;
+    reading.command = owner->command;
+    reading.cmdline = owner->cmdline;
+    reading.shared = owner->shared;
+    host_process_fini(&reading);
+}
 
 static void pass_fini(struct pass *pass) {
     free(pass->devices);
     free(pass->handles);
     free(pass->processes);
     free(pass->list.items);
-    for (size_t i = 0; i < pass->host_count; i++) {
-        host_process_fini(&pass->hosts[i]);
+    for (size_t i = 0; i < pass->owner_count; i++) {
+        release_owner(&pass->owners[i]);
     }
-    free(pass->hosts);
+    free(pass->owners);
+    free(pass->host_first);
     free(pass->per_cpu);
 }
 
@@ -131,7 +164,8 @@ static nvt_status sample_devices(struct pass *pass) {
 
 static nvt_status add_process(struct pass *pass, size_t slot, const struct nvml_process *in) {
     if (pass->process_count == pass->process_capacity) {
-        size_t capacity = pass->process_capacity == 0 ? 32 : 2 * pass->process_capacity;
+        size_t first = pass->ctx->process_hint > 32 ? pass->ctx->process_hint : 32;
+        size_t capacity = pass->process_capacity == 0 ? first : 2 * pass->process_capacity;
         struct nvt_gpu_process *processes = realloc(pass->processes, capacity * sizeof(*processes));
         if (processes == NULL) {
             return NVT_ERR_NO_MEMORY;
@@ -193,51 +227,67 @@ static nvt_status sample_host(struct pass *pass) {
     return host_sample_owned(pass->ctx->host, &pass->host, &pass->per_cpu);
 }
 
-static int compare_u32(const void *a, const void *b) {
+/* Entries by pid, then by place, so that each pid's first entry comes first. */
+static int compare_entries(const void *a, const void *b, void *arg) {
+    const struct nvt_gpu_process *processes = arg;
     uint32_t x = *(const uint32_t *)a;
     uint32_t y = *(const uint32_t *)b;
+    uint32_t px = processes[x].pid;
+    uint32_t py = processes[y].pid;
+    if (px != py) {
+        return px < py ? -1 : 1;
+    }
     return (x > y) - (x < y);
 }
 
-/* Host data of each distinct pid, read once (or kept, outside the focus), sorted by pid for the
- * packer's lookup. */
+/* Host data of each distinct pid, read once (or kept, outside the focus) in pid order, into the
+ * pid's first entry and copied to its others: no array of readings beside the entries (a
+ * reading is 168 bytes, what it owns 40). */
 static nvt_status sample_host_processes(struct pass *pass) {
-    if (pass->process_count == 0) {
+    size_t count = pass->process_count;
+    if (count == 0) {
         host_generation_end(pass->ctx->host); /* processes that exited age out all the same */
         return NVT_OK;
     }
-    uint32_t *pids = malloc(pass->process_count * sizeof(*pids));
-    if (pids == NULL) {
+    if (count > UINT32_MAX) {
         return NVT_ERR_NO_MEMORY;
     }
-    for (size_t i = 0; i < pass->process_count; i++) {
-        pids[i] = pass->processes[i].pid;
-    }
-    qsort(pids, pass->process_count, sizeof(*pids), compare_u32);
-    size_t distinct = 0;
-    for (size_t i = 0; i < pass->process_count; i++) {
-        if (distinct == 0 || pids[distinct - 1] != pids[i]) {
-            pids[distinct++] = pids[i];
-        }
-    }
-    pass->hosts = calloc(distinct, sizeof(*pass->hosts));
-    if (pass->hosts == NULL) {
-        free(pids);
+    uint32_t *order = malloc(count * sizeof(*order));
+    pass->host_first = malloc(count * sizeof(*pass->host_first));
+    pass->owners = malloc(count * sizeof(*pass->owners));
+    if (order == NULL || pass->host_first == NULL || pass->owners == NULL) {
+        free(order);
         return NVT_ERR_NO_MEMORY;
     }
+    for (size_t i = 0; i < count; i++) {
+        order[i] = (uint32_t)i;
+    }
+    qsort_r(order, count, sizeof(*order), compare_entries, pass->processes);
     nvt_status status = NVT_OK;
-    for (size_t i = 0; i < distinct && status == NVT_OK; i++) {
-        bool kept = !context_reads_process(pass->ctx, pids[i]) &&
-                    host_process_keep(pass->ctx->host, pids[i], &pass->hosts[i]);
+    uint32_t first = 0;
+    for (size_t k = 0; k < count && status == NVT_OK; k++) {
+        uint32_t i = order[k];
+        uint32_t pid = pass->processes[i].pid;
+        if (k > 0 && pass->processes[first].pid == pid) {
+            pass->processes[i].host = pass->processes[first].host;
+            pass->host_first[i] = first;
+            continue;
+        }
+        first = i;
+        pass->host_first[i] = i;
+        struct host_process reading;
+        bool kept = !context_reads_process(pass->ctx, pid) &&
+                    host_process_keep(pass->ctx->host, pid, &reading);
         if (!kept) {
-            status = host_process_read(pass->ctx->host, pids[i], &pass->hosts[i]);
+            status = host_process_read(pass->ctx->host, pid, &reading);
         }
         if (status == NVT_OK) {
-            pass->hosts[i].pub.pid = pids[i];
-            pass->host_count++;
+            reading.pub.pid = pid;
+            keep_owner(&pass->owners[pass->owner_count++], &reading);
+            pass->processes[i].host = reading.pub;
         }
     }
-    free(pids);
+    free(order);
     host_generation_end(pass->ctx->host);
     return status;
 }
@@ -308,13 +358,15 @@ nvt_status snapshot_take_some(nvt_context *ctx, unsigned flags, nvt_device *cons
             .device_count = pass.device_count,
             .processes = pass.processes,
             .process_count = pass.process_count,
-            .hosts = pass.hosts,
-            .host_count = pass.host_count,
+            .host_first = pass.host_first,
         };
         status = snapshot_pack(&parts, layout, out);
     }
     if (process_count != NULL) {
         *process_count = status == NVT_OK ? pass.process_count : 0;
+    }
+    if (status == NVT_OK && layout == SNAPSHOT_WHOLE && (flags & NVT_SAMPLE_PROCESSES) != 0) {
+        ctx->process_hint = pass.process_count;
     }
     pass_fini(&pass);
     return status;

@@ -17,12 +17,12 @@ struct snapshot_parts {
     const double *per_cpu; /* host.cpu_count entries */
     const struct nvt_device_snapshot *devices;
     size_t device_count;
-    /* GPU processes with their host part unset except pid; hosts holds the host data of each
-     * distinct pid, sorted by pid (empty when host processes were not sampled). */
+    /* GPU processes.  Where host processes were sampled, host_first[i] is the first entry of
+     * entry i's pid, whose host part holds that pid's reading (its strings owned by the pass) and
+     * is the one packed; else host_first is NULL and the host parts are unset except pid. */
     const struct nvt_gpu_process *processes;
     size_t process_count;
-    const struct host_process *hosts;
-    size_t host_count;
+    const uint32_t *host_first;
 };
 
 /* What a packed block starts with: the snapshot header (nvt_snapshot_take), or the process array

@@ -35,16 +35,10 @@ static const char *put_string(struct packer *p, const char *text) {
     return at;
 }
 
-static int compare_pid(const void *key, const void *element) {
-    uint32_t pid = *(const uint32_t *)key;
-    uint32_t other = ((const struct host_process *)element)->pub.pid;
-    return (pid > other) - (pid < other);
-}
-
-/* Copy one host process's strings; returns its public part pointing into the block. */
-static struct nvt_host_process pack_host(struct packer *p, const struct host_process *in) {
-    struct nvt_host_process out = in->pub;
-    out.cmdline_count = in->cmdline != NULL ? in->pub.cmdline_count : 0;
+/* Copy one host process's strings; returns it pointing into the block. */
+static struct nvt_host_process pack_host(struct packer *p, const struct nvt_host_process *in) {
+    struct nvt_host_process out = *in;
+    out.cmdline_count = in->cmdline != NULL ? in->cmdline_count : 0;
     const char **argv = take(p, out.cmdline_count * sizeof(char *), alignof(char *));
     for (size_t i = 0; i < out.cmdline_count; i++) {
         const char *arg = put_string(p, in->cmdline[i]);
@@ -59,37 +53,29 @@ static struct nvt_host_process pack_host(struct packer *p, const struct host_pro
     return out;
 }
 
-/* The host part of the process entry i: its host process's strings packed, where it is the first
- * entry of that pid, or a copy of that first entry's (write pass) so that a pid on two GPUs
- * shares its strings.  first_entry: per host process, the entry that packed it, or SIZE_MAX. */
+/* The host part of process entry i: its strings packed where it is its pid's first entry, or a
+ * copy of that first entry's packed part (write pass), so that a pid on two GPUs shares its
+ * strings; N/A where host processes were not sampled. */
 static struct nvt_host_process host_of(struct packer *p, const struct snapshot_parts *parts,
-                                       const struct nvt_gpu_process *processes, size_t i,
-                                       size_t *first_entry) {
-    uint32_t pid = parts->processes[i].pid;
-    const struct host_process *found =
-        parts->host_count == 0
-            ? NULL
-            : bsearch(&pid, parts->hosts, parts->host_count, sizeof(*parts->hosts), compare_pid);
+                                       const struct nvt_gpu_process *processes, size_t i) {
     struct nvt_host_process host;
-    if (found == NULL) {
-        host_process_init_na(&host, pid, NVT_HOST_OK);
+    if (parts->host_first == NULL) {
+        host_process_init_na(&host, parts->processes[i].pid, NVT_HOST_OK);
         return host;
     }
-    size_t h = (size_t)(found - parts->hosts);
-    if (first_entry[h] == SIZE_MAX) {
-        first_entry[h] = i;
-        return pack_host(p, found);
+    size_t first = parts->host_first[i];
+    if (first == i) {
+        return pack_host(p, &parts->processes[i].host);
     }
     if (processes != NULL) {
-        return processes[first_entry[h]].host;
+        return processes[first].host; /* written already: first < i */
     }
     memset(&host, 0, sizeof(host)); /* measuring: nothing to copy */
     return host;
 }
 
-/* first_entry: parts->host_count slots, set to SIZE_MAX before each pass. */
-static void walk(struct packer *p, const struct snapshot_parts *parts, enum snapshot_layout layout,
-                 size_t *first_entry) {
+static void walk(struct packer *p, const struct snapshot_parts *parts,
+                 enum snapshot_layout layout) {
     struct nvt_gpu_process *processes = NULL;
     if (layout == SNAPSHOT_PROCESSES) {
         processes =
@@ -104,7 +90,7 @@ static void walk(struct packer *p, const struct snapshot_parts *parts, enum snap
     }
     double *per_cpu = take(p, parts->host.cpu_count * sizeof(double), alignof(double));
     for (size_t i = 0; i < parts->process_count; i++) {
-        struct nvt_host_process host = host_of(p, parts, processes, i, first_entry);
+        struct nvt_host_process host = host_of(p, parts, processes, i);
         if (processes != NULL) {
             processes[i] = parts->processes[i];
             processes[i].host = host;
@@ -135,26 +121,13 @@ static void walk(struct packer *p, const struct snapshot_parts *parts, enum snap
 
 nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
                          void **out) {
-    /* One slot per host process (8 bytes, where a copy of each packed host part was 120). */
-    size_t *first_entry = malloc((parts->host_count > 0 ? parts->host_count : 1) * sizeof(size_t));
-    if (first_entry == NULL) {
-        return NVT_ERR_NO_MEMORY;
-    }
     struct packer measure = {NULL, 0};
-    for (size_t h = 0; h < parts->host_count; h++) {
-        first_entry[h] = SIZE_MAX;
-    }
-    walk(&measure, parts, layout, first_entry);
+    walk(&measure, parts, layout);
     struct packer write = {malloc(measure.used), 0};
     if (write.base == NULL) {
-        free(first_entry);
         return NVT_ERR_NO_MEMORY;
     }
-    for (size_t h = 0; h < parts->host_count; h++) {
-        first_entry[h] = SIZE_MAX;
-    }
-    walk(&write, parts, layout, first_entry);
-    free(first_entry);
+    walk(&write, parts, layout);
     *out = write.base;
     return NVT_OK;
 }
