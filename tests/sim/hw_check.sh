@@ -31,9 +31,10 @@ if command -v tmux >/dev/null 2>&1; then
     # Both monitors were measured, and both screens captured.
     grep -q '^nvitop / nvtop: CPU [0-9.]*, RSS [0-9.]*$' "$work/out/monitor-vs-nvtop.txt"
     [ "$(grep -c 'Processes:' "$work/out/monitor-vs-nvtop.txt")" -eq 2 ]
-    # Both programs' resident memory by mapping, each with its heap and its own executable.
+    # Both programs' resident memory by mapping, each with its own executable and its heap (the
+    # anonymous mappings where a sanitizer's allocator replaces the heap).
     [ "$(grep -c '^--- nv[a-z]*: resident KiB by mapping$' "$work/out/monitor-vs-nvtop-smaps.txt")" -eq 2 ]
-    grep -q '^ *[0-9][0-9]* \[heap\]$' "$work/out/monitor-vs-nvtop-smaps.txt"
+    grep -q '^ *[0-9][0-9]* \[\(heap\|anonymous\)\]$' "$work/out/monitor-vs-nvtop-smaps.txt"
     grep -q '^ *[0-9][0-9]* .*/bin/nvitop$' "$work/out/monitor-vs-nvtop-smaps.txt"
 fi
 # The written scenario replays the machine: walking it checks every value it holds.
