@@ -34,6 +34,10 @@ struct pass {
     nvt_device **handles; /* the device behind each slot */
     size_t device_count;
     size_t device_capacity;
+    enum snapshot_layout layout;
+    /* The GPU processes, gathered where the packed snapshot will hold them (in block, at
+     * snapshot_process_offset()), so that packing does not copy them. */
+    void *block;
     struct nvt_gpu_process *processes;
     size_t process_count;
     size_t process_capacity;
@@ -69,7 +73,7 @@ static void release_owner(const struct host_owner *owner) {
 static void pass_fini(struct pass *pass) {
     free(pass->devices);
     free(pass->handles);
-    free(pass->processes);
+    free(pass->block);
     free(pass->list.items);
     for (size_t i = 0; i < pass->owner_count; i++) {
         release_owner(&pass->owners[i]);
@@ -166,11 +170,16 @@ static nvt_status add_process(struct pass *pass, size_t slot, const struct nvml_
     if (pass->process_count == pass->process_capacity) {
         size_t first = pass->ctx->process_hint > 32 ? pass->ctx->process_hint : 32;
         size_t capacity = pass->process_capacity == 0 ? first : 2 * pass->process_capacity;
-        struct nvt_gpu_process *processes = realloc(pass->processes, capacity * sizeof(*processes));
-        if (processes == NULL) {
+        size_t offset = snapshot_process_offset(pass->layout, pass->device_count);
+        if (capacity > (SIZE_MAX - offset) / sizeof(struct nvt_gpu_process)) {
             return NVT_ERR_NO_MEMORY;
         }
-        pass->processes = processes;
+        char *block = realloc(pass->block, offset + capacity * sizeof(struct nvt_gpu_process));
+        if (block == NULL) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        pass->block = block;
+        pass->processes = (struct nvt_gpu_process *)(void *)(block + offset);
         pass->process_capacity = capacity;
     }
     const struct nvt_device_info *info = &pass->devices[slot].info;
@@ -344,6 +353,7 @@ nvt_status snapshot_take_some(nvt_context *ctx, unsigned flags, nvt_device *cons
     pass.flags = flags;
     pass.roots = roots;
     pass.root_count = root_count;
+    pass.layout = layout;
     host_state_init_na(&pass.host);
     double timestamp = clock_wall_s();
     nvt_status status = run_pass(&pass);
@@ -359,8 +369,10 @@ nvt_status snapshot_take_some(nvt_context *ctx, unsigned flags, nvt_device *cons
             .processes = pass.processes,
             .process_count = pass.process_count,
             .host_first = pass.host_first,
+            .block = pass.block,
         };
         status = snapshot_pack(&parts, layout, out);
+        pass.block = parts.block; /* NULL once the snapshot took it */
     }
     if (process_count != NULL) {
         *process_count = status == NVT_OK ? pass.process_count : 0;

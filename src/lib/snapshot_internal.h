@@ -23,6 +23,9 @@ struct snapshot_parts {
     const struct nvt_gpu_process *processes;
     size_t process_count;
     const uint32_t *host_first;
+    /* The allocation the processes were gathered in, at snapshot_process_offset() (NULL: they
+     * are copied into a new block).  Packing grows it into the snapshot and takes it. */
+    void *block;
 };
 
 /* What a packed block starts with: the snapshot header (nvt_snapshot_take), or the process array
@@ -32,10 +35,14 @@ enum snapshot_layout {
     SNAPSHOT_PROCESSES
 };
 
-/* Copy the parts into one allocation freed with free(); *out is its start, laid out as asked.
- * NVT_OK or NVT_ERR_NO_MEMORY. */
-nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
-                         void **out);
+/* Where the process entries of a block of this layout with device_count devices start: a pass
+ * gathers them there, so that packing writes the rest around them instead of copying them. */
+size_t snapshot_process_offset(enum snapshot_layout layout, size_t device_count);
+
+/* Pack the parts into one allocation freed with free(): parts->block grown (it is then the
+ * caller's no more: parts->block is set to NULL), or a new one.  *out is its start, laid out as
+ * asked.  NVT_OK or NVT_ERR_NO_MEMORY (parts->block is then still the caller's). */
+nvt_status snapshot_pack(struct snapshot_parts *parts, enum snapshot_layout layout, void **out);
 
 struct nvt_device;
 

@@ -92,7 +92,9 @@ static void walk(struct packer *p, const struct snapshot_parts *parts,
     for (size_t i = 0; i < parts->process_count; i++) {
         struct nvt_host_process host = host_of(p, parts, processes, i);
         if (processes != NULL) {
-            processes[i] = parts->processes[i];
+            if (processes != parts->processes) { /* gathered elsewhere */
+                processes[i] = parts->processes[i];
+            }
             processes[i].host = host;
         }
     }
@@ -119,13 +121,36 @@ static void walk(struct packer *p, const struct snapshot_parts *parts,
     snap->processes = parts->process_count > 0 ? processes : NULL;
 }
 
-nvt_status snapshot_pack(const struct snapshot_parts *parts, enum snapshot_layout layout,
-                         void **out) {
+size_t snapshot_process_offset(enum snapshot_layout layout, size_t device_count) {
+    struct packer p = {NULL, 0};
+    if (layout == SNAPSHOT_WHOLE) { /* as walk() lays it out */
+        take(&p, sizeof(struct nvt_snapshot), alignof(struct nvt_snapshot));
+        take(&p, device_count * sizeof(struct nvt_device_snapshot),
+             alignof(struct nvt_device_snapshot));
+    }
+    take(&p, 0, alignof(struct nvt_gpu_process));
+    return p.used;
+}
+
+nvt_status snapshot_pack(struct snapshot_parts *parts, enum snapshot_layout layout, void **out) {
     struct packer measure = {NULL, 0};
     walk(&measure, parts, layout);
-    struct packer write = {malloc(measure.used), 0};
-    if (write.base == NULL) {
-        return NVT_ERR_NO_MEMORY;
+    struct packer write = {NULL, 0};
+    if (parts->block != NULL) {
+        /* The entries stay where they were gathered; the rest is written around them. */
+        write.base = realloc(parts->block, measure.used);
+        if (write.base == NULL) {
+            return NVT_ERR_NO_MEMORY;
+        }
+        parts->block = NULL;
+        parts->processes =
+            (const struct nvt_gpu_process *)(write.base +
+                                             snapshot_process_offset(layout, parts->device_count));
+    } else {
+        write.base = malloc(measure.used);
+        if (write.base == NULL) {
+            return NVT_ERR_NO_MEMORY;
+        }
     }
     walk(&write, parts, layout);
     *out = write.base;
