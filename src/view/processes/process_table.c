@@ -142,18 +142,22 @@ static void fill_row(const struct nvt_snapshot *snap, const struct view_config *
 }
 
 /* "%CPU %MEM  TIME  COMMAND" with TIME (time_text()'s) right-aligned to time_width. */
-static char *host_info_text(const struct view_process_row *row, const char *time,
-                            size_t time_width) {
-    const struct nvt_host_process *host = &row->process->host;
-    char cpu[32];
-    char mem[32];
-    cpu_text(cpu, sizeof(cpu), host_number(host, host->cpu_percent));
+/* The %CPU and %MEM texts of a host process (32 bytes each). */
+static void cpu_mem_text(const struct nvt_host_process *host, char *cpu, char *mem) {
+    cpu_text(cpu, 32, host_number(host, host->cpu_percent));
     double memory = host_number(host, host->memory_percent);
     if (isnan(memory)) {
-        str_copy(mem, sizeof(mem), "N/A");
+        str_copy(mem, 32, "N/A");
     } else {
-        nvt_format_fixed(mem, sizeof(mem), memory, 1);
+        nvt_format_fixed(mem, 32, memory, 1);
     }
+}
+
+static char *host_info_text(const struct view_process_row *row, const char *time,
+                            size_t time_width) {
+    char cpu[32];
+    char mem[32];
+    cpu_mem_text(&row->process->host, cpu, mem);
     /* "%5s %5s  %*s  %s" with TIME right-aligned to time_width. */
     size_t time_len = strlen(time);
     size_t time_cells = time_width > time_len ? time_width : time_len;
@@ -208,13 +212,17 @@ void view_process_table_build(const struct nvt_snapshot *snap, const struct view
     }
     free(keys);
     free(colors);
-    /* Each row's text is measured here and made again when the row is drawn (a few dozen of a
-     * thousand), not kept: 120 bytes a row. */
+    /* Each row's text is made when the row is drawn (a few dozen of a thousand), not kept (120
+     * bytes a row); here its width is summed as host_info_text() lays it out, TIME at time_width,
+     * the widest of them. */
     for (size_t i = 0; i < count; i++) {
-        time_text(time_buf, sizeof(time_buf), &table->rows[i].process->host);
-        char *text = host_info_text(&table->rows[i], time_buf, table->time_width);
-        size_t width = nvt_text_width(text);
-        free(text);
+        const struct view_process_row *row = &table->rows[i];
+        char cpu[32];
+        char mem[32];
+        cpu_mem_text(&row->process->host, cpu, mem);
+        size_t width = (strlen(cpu) > 5 ? strlen(cpu) : 5) + 1 +
+                       (strlen(mem) > 5 ? strlen(mem) : 5) + 2 + table->time_width + 2 +
+                       nvt_text_width(row->command);
         if (width > table->host_info_width) {
             table->host_info_width = width;
         }
