@@ -13,7 +13,9 @@
 #   bench_scenario                 export NVML_SIM_SCENARIO for $NVT_BENCH_PROCESSES (20, the
 #                                  default: h100-8gpu.json; 1000: h100-8gpu-1000.json; 4000:
 #                                  h100-16gpu-4000.json) and start as many stand-ins; sets
-#                                  $bench_processes and $bench_scenario_name
+#                                  $bench_processes, $bench_scenario_name and $bench_idle_scenario
+#                                  (the same GPUs with no process, h100-8gpu-idle.json or
+#                                  h100-16gpu-idle.json: a refresh's fixed cost)
 #   bench_cpu_s PID                CPU seconds of all of PID's threads so far: the scheduler's
 #                                  run time (/proc/PID/task/*/sched) where the kernel has it, else
 #                                  utime + stime in clock ticks
@@ -65,12 +67,15 @@ bench_workspace() {
 }
 
 bench_scenario() {
+    bench_gpus=8
     case ${NVT_BENCH_PROCESSES:-20} in
     1000) bench_processes=1000 bench_scenario_name=h100-8gpu-1000.json ;;
-    4000) bench_processes=4000 bench_scenario_name=h100-16gpu-4000.json ;;
+    4000) bench_processes=4000 bench_scenario_name=h100-16gpu-4000.json bench_gpus=16 ;;
     *) bench_processes=20 bench_scenario_name=h100-8gpu.json ;;
     esac
     export NVML_SIM_SCENARIO="$source_dir/sim/scenarios/$bench_scenario_name"
+    # shellcheck disable=SC2034 # read by the scripts that source this file
+    bench_idle_scenario="$source_dir/sim/scenarios/h100-${bench_gpus}gpu-idle.json"
     bench_standins "$bench_processes"
 }
 

@@ -1,13 +1,17 @@
 #!/usr/bin/env python3
 """Write the many-process scenarios of sim/scenarios/ from h100-8gpu.json.
 
-    python3 scripts/scale-scenario.py            rewrite h100-8gpu-1000.json and h100-16gpu-4000.json
+    python3 scripts/scale-scenario.py            rewrite h100-8gpu-1000.json and h100-16gpu-4000.json,
+                                                 and their idle twins h100-8gpu-idle.json and
+                                                 h100-16gpu-idle.json
 
 Each keeps h100-8gpu.json's GPUs (the 16-GPU one repeats them with new UUIDs and bus ids) and
 spreads COUNT compute processes over them round-robin, on the placeholders NVT_STANDIN_1..COUNT
 (scripts/standins.sh start COUNT starts them; the defaults, 5000001 on, are pids no Linux
 process can hold).  One process in eight has SM utilisation, so that the process utilisation
-samples grow with the count too.
+samples grow with the count too.  The idle twins have the same GPUs and no process: the
+benchmarks measure a refresh's fixed cost on them, in the same run, and print the cost per
+process above it (docs/performance.md, "The cost per process above the fixed cost").
 """
 import copy
 import json
@@ -72,3 +76,5 @@ def write(name, gpus, count):
 if __name__ == "__main__":
     write("h100-8gpu-1000.json", 8, 1000)
     write("h100-16gpu-4000.json", 16, 4000)
+    write("h100-8gpu-idle.json", 8, 0)
+    write("h100-16gpu-idle.json", 16, 0)

@@ -19,7 +19,10 @@ usage: python3 bench/exporter/exporter_bench.py [BUILD_DIR] [SECONDS]   (default
 
 NVT_BENCH_PROCESSES=1000 or 4000 runs it on h100-8gpu-1000.json or h100-16gpu-4000.json with as
 many stand-ins, with fewer scrapes in 1. (docs/performance.md, "A thousand GPU processes": targets
-there 1 % of a core scraped every second and 20 MiB).
+there 1 % of a core scraped every second and 20 MiB).  In 2., a third exporter runs on the same
+GPUs with no process (h100-8gpu-idle.json or h100-16gpu-idle.json), scraped every second too: its
+CPU time is the fixed cost, and (scraped - fixed) / processes / refreshes the cost a process adds
+("The cost per process above the fixed cost").
 
 CPU time is the process's own utime + stime from /proc/PID/stat, which includes the threads that
 have exited; the floors report getrusage(RUSAGE_SELF), the same thing.
@@ -38,6 +41,8 @@ SOURCE = os.path.join(HERE, '../..')
 SCRAPES = 2000
 TICKS = os.sysconf('SC_CLK_TCK')
 SCENARIOS = {20: 'h100-8gpu.json', 1000: 'h100-8gpu-1000.json', 4000: 'h100-16gpu-4000.json'}
+IDLE_SCENARIOS = {20: 'h100-8gpu-idle.json', 1000: 'h100-8gpu-idle.json',
+                  4000: 'h100-16gpu-idle.json'}
 PROCESSES = int(os.environ.get('NVT_BENCH_PROCESSES', '20'))
 if PROCESSES not in SCENARIOS:
     PROCESSES = 20
@@ -116,10 +121,11 @@ def stop(proc):
     proc.wait(timeout=10)
 
 
-def scrape_every_second(port, seconds):
+def scrape_every_second(ports, seconds):
     start = time.monotonic()
     for i in range(seconds):
-        scrape(port)
+        for port in ports:
+            scrape(port)
         delay = start + i + 1 - time.monotonic()
         if delay > 0:
             time.sleep(delay)
@@ -127,22 +133,26 @@ def scrape_every_second(port, seconds):
 
 def steady(build, env, seconds):
     """The exporter at --interval 1 scraped every second (as Prometheus does, gzip accepted), a
-    second one not scraped, and both floors, over the same seconds after WARMUP seconds of the
-    same (the library reads each process's identity again 5 to 15 s after meeting it, once: a
-    start-up cost, not the steady state's): (run time, utime+stime, VmRSS, VmHWM) of each
-    exporter, and each floor's figures."""
+    second one not scraped, a third on the same GPUs with no process, scraped every second, and
+    both floors, over the same seconds after WARMUP seconds of the same (the library reads each
+    process's identity again 5 to 15 s after meeting it, once: a start-up cost, not the steady
+    state's): (run time, utime+stime, VmRSS, VmHWM) of each exporter, and each floor's
+    figures."""
     busy, port = start_exporter(build, env, 1)
     idle, _ = start_exporter(build, env, 1)
-    procs = (busy, idle)
+    fixed_env = dict(env, NVML_SIM_SCENARIO=os.path.join(SOURCE, 'sim/scenarios',
+                                                         IDLE_SCENARIOS[PROCESSES]))
+    fixed, fixed_port = start_exporter(build, fixed_env, 1)
+    procs = (busy, idle, fixed)
     time.sleep(2)
     floor_env = dict(env, NVT_BENCH_WARMUP_S=str(WARMUP))
     floors = {name: subprocess.Popen([os.path.join(build, 'bench', name),
                                       str(seconds + WARMUP), '1'],
                                      env=floor_env, stdout=subprocess.PIPE)
               for name in ('bench-exporter-floor', 'bench-monitor-floor')}
-    scrape_every_second(port, WARMUP)
+    scrape_every_second((port, fixed_port), WARMUP)
     before = [(run_time_s(p.pid), cpu_s(p.pid)) for p in procs]
-    scrape_every_second(port, seconds)
+    scrape_every_second((port, fixed_port), seconds)
     figures = []
     for p, (run_time, ticks) in zip(procs, before):
         figures.append((run_time_s(p.pid) - run_time, cpu_s(p.pid) - ticks,
@@ -152,7 +162,7 @@ def steady(build, env, seconds):
     for name, p in floors.items():
         out = p.communicate(timeout=seconds + 60)[0].decode()
         floor_figures[name] = {k: float(v) for k, v in (item.split('=') for item in out.split())}
-    return figures[0], figures[1], floor_figures
+    return figures[0], figures[1], figures[2], floor_figures
 
 
 def main():
@@ -192,16 +202,19 @@ def run(build, env, seconds):
           f'target 0.5 ms)')
 
     # 2. Steady state against the floors, measured at the same time.
-    busy, idle, floors = steady(build, env, seconds)
+    busy, idle, fixed, floors = steady(build, env, seconds)
     exporter_floor = floors['bench-exporter-floor']
     monitor_floor = floors['bench-monitor-floor']
     print(f'steady state over {seconds} s at --interval 1, after {WARMUP} s of the same '
-          f'(all four at the same time):')
+          f'(all five at the same time):')
     for label, (run_time, ticks, _, _) in (('not scraped', idle),
                                            ('scraped every second', busy)):
         print(f'  exporter, {label + ":":21} {run_time:.3f} s CPU '
               f'({run_time / seconds * 100:.2f} % of a core; utime+stime {ticks:.2f} s; '
               f'{run_time / seconds / PROCESSES * 1e6:.2f} us per process per refresh)')
+    print(f'  fixed cost: the exporter on the same GPUs with no process, scraped every second: '
+          f'{fixed[0] / seconds * 1e6:.1f} us a refresh; the scraped exporter above it: '
+          f'{(busy[0] - fixed[0]) / seconds / PROCESSES * 1e6:.2f} us per process per refresh')
     used = busy[0]
     for name, figures in (('bench-exporter-floor', exporter_floor),
                           ('bench-monitor-floor', monitor_floor)):

@@ -20,8 +20,10 @@
 # where the kernel has it, else utime + stime in clock ticks.
 #
 # NVT_BENCH_PROCESSES=1000 or 4000 runs it on h100-8gpu-1000.json or h100-16gpu-4000.json with as
-# many stand-ins, and prints the CPU per process per refresh (docs/performance.md, "A thousand
-# GPU processes").
+# many stand-ins.  The CPU per process per refresh is printed as measured, and above the fixed
+# cost: a fourth program, the monitor on the same GPUs with no process (bench_idle_scenario),
+# runs in the same window, and (monitor - idle monitor) / processes / refreshes is the cost a
+# process adds (docs/performance.md, "The cost per process above the fixed cost").
 set -eu
 
 mode=bench
@@ -49,7 +51,8 @@ nvtop=${NVTOP:-$(command -v nvtop 2>/dev/null || true)}
 
 socket_base="nvt-bench-$$"
 socket=$socket_base
-bench_workspace nvt-bench-monitor "$socket_base" "$socket_base-main" "$socket_base-metrics"
+bench_workspace nvt-bench-monitor "$socket_base" "$socket_base-main" "$socket_base-metrics" \
+    "$socket_base-idle"
 bench_scenario
 
 rss_kib() {
@@ -64,14 +67,17 @@ sum_calls() {
 
 # start LABEL READY_TEXT COMMAND...: run COMMAND in a fresh 200x60 pane (exec: the pane's pid is
 # the program's) with the simulator counting its NVML calls into $work/calls-LABEL; wait until
-# the screen shows READY_TEXT and a little more; sets $pid.
+# the screen shows READY_TEXT and a little more; sets $pid.  The scenario is $start_scenario where
+# that is set, else NVML_SIM_SCENARIO's.
 start() {
     label=$1 ready=$2
     shift 2
     tmux -L "$socket" kill-server >/dev/null 2>&1 || true
     started=$(date +%s.%N)
-    printf 'export NVML_SIM_CALLS_FILE=%s NVT_SIM_PCIE_LATENCY=%s\nexec "$@"\n' \
-        "'$work/calls-$label'" "'${NVT_SIM_PCIE_LATENCY:-0.02}'" >"$work/run.sh"
+    printf 'export NVML_SIM_CALLS_FILE=%s NVT_SIM_PCIE_LATENCY=%s NVML_SIM_SCENARIO=%s\n' \
+        "'$work/calls-$label'" "'${NVT_SIM_PCIE_LATENCY:-0.02}'" \
+        "'${start_scenario:-$NVML_SIM_SCENARIO}'" >"$work/run.sh"
+    echo 'exec "$@"' >>"$work/run.sh"
     tmux -L "$socket" -f "$work/tmux.conf" new-session -d -s main -x 200 -y 60 \
         sh "$work/run.sh" "$@"
     pid=$(tmux -L "$socket" display-message -p -t main '#{pane_pid}')
@@ -202,12 +208,18 @@ setup() {
     else
         nvtop_pid=""
     fi
+    # The fixed cost: the monitor on the same GPUs with no process.
+    socket="$socket_base-idle" start_scenario=$bench_idle_scenario
+    start idle "Processes:" "$nvitop" -m --interval "$interval"
+    idle_pid=$pid start_scenario=""
     NVML_SIM_CALLS_FILE="$work/calls-floor" "$floor" "$seconds" "$interval" >"$work/floor.out" &
     floor_job=$!
     m0=$(bench_cpu_s "$monitor_pid")
+    i0=$(bench_cpu_s "$idle_pid")
     if [ -n "${nvtop_pid:-}" ]; then n0=$(bench_cpu_s "$nvtop_pid"); fi
     sleep "$seconds"
     m1=$(bench_cpu_s "$monitor_pid")
+    i1=$(bench_cpu_s "$idle_pid")
     mrss=$(rss_kib "$monitor_pid")
     if [ -n "${nvtop_pid:-}" ]; then
         n1=$(bench_cpu_s "$nvtop_pid")
@@ -215,6 +227,9 @@ setup() {
     fi
     wait "$floor_job"
     floor_out=$(cat "$work/floor.out")
+    socket="$socket_base-idle" label=idle pid=$idle_pid
+    stop
+    tmux -L "$socket" kill-server >/dev/null 2>&1 || true
     socket="$socket_base-main" label=monitor pid=$monitor_pid
     stop
     tmux -L "$socket" kill-server >/dev/null 2>&1 || true
@@ -236,9 +251,10 @@ setup() {
             cp "$f" "$NVT_BENCH_CALLS/$(basename "$f")-$NVT_SIM_PCIE_LATENCY"
         done
     fi
-    rm -f "$work/calls-floor" "$work/calls-monitor" "$work/calls-nvtop"
+    rm -f "$work/calls-floor" "$work/calls-monitor" "$work/calls-nvtop" "$work/calls-idle"
 
     awk -v setup="$1" -v monitor="$monitor" -v nvtop="$nvtop_row" -v floor="$floor_out" \
+        -v idle="$(awk -v a="$i0" -v b="$i1" 'BEGIN { print b - a }')" \
         -v fcalls="$floor_calls" -v seconds="$seconds" -v interval="$interval" \
         -v name="$bench_scenario_name" -v processes="$bench_processes" \
         'function row(name, cpu, rate, rss) {
@@ -268,6 +284,11 @@ setup() {
         } else {
             printf "nvtop: not found (NVTOP=/path/to/nvtop compares with it in the same run)\n"
         }
+        refreshes = seconds / interval
+        printf "fixed cost (the monitor on the same GPUs with no process): %.1f us a refresh; ",
+            1e6 * idle / refreshes
+        printf "the monitor above it: %.2f us per process per refresh\n",
+            1e6 * (mcpu - idle) / refreshes / processes
         printf "targets against nvtop: cpu <= 0.5, nvml calls/s <= 0.6, rss <= 0.8\n\n"
     }'
 }

@@ -12,7 +12,10 @@
  *
  * NVT_BENCH_PROCESSES=1000 or 4000 runs it on h100-8gpu-1000.json or h100-16gpu-4000.json with as
  * many stand-ins (docs/performance.md, "A thousand GPU processes"); target there: time ratio
- * <= 1.1.
+ * <= 1.1.  Both programs also run, interleaved, on the same GPUs with no process
+ * (h100-8gpu-idle.json or h100-16gpu-idle.json): their CPU time there is the fixed cost, and
+ * (CPU time - fixed cost) / processes the cost a process adds ("The cost per process above the
+ * fixed cost").
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -182,6 +185,9 @@ int main(int argc, char **argv) {
     processes = processes == 1000 || processes == 4000 ? processes : 20;
     char scenario[1024];
     snprintf(scenario, sizeof(scenario), "%s/%s", NVT_BENCH_SCENARIO_DIR, name);
+    char idle_scenario[1024];
+    snprintf(idle_scenario, sizeof(idle_scenario), "%s/%s", NVT_BENCH_SCENARIO_DIR,
+             processes == 4000 ? "h100-16gpu-idle.json" : "h100-8gpu-idle.json");
     setenv("NVML_SIM_SCENARIO", scenario, 1);
     setenv("COLUMNS", "120", 1);
     start_standins(state, processes);
@@ -199,8 +205,8 @@ int main(int argc, char **argv) {
     char no_config[] = "--no-config";
     char *bare_argv[] = {nvitop, once, no_config, NULL};
     /* nvitop with the files, the floor, nvitop without reading any file; then the CPU times of
-     * the first two. */
-    double *times = calloc((size_t)runs * 5, sizeof(double));
+     * the first two, and those of the two on the scenario with no process. */
+    double *times = calloc((size_t)runs * 7, sizeof(double));
     long rss[2] = {0, 0};
     int failures = 0;
     for (int i = 0; i < runs && times != NULL; i++) {
@@ -215,6 +221,12 @@ int main(int argc, char **argv) {
         rss[1] = s.max_rss_kib > rss[1] ? s.max_rss_kib : rss[1];
         failures += run_once(bare_argv, &s) != 0;
         times[2 * runs + i] = s.wall_ms;
+        setenv("NVML_SIM_SCENARIO", idle_scenario, 1);
+        failures += run_once(nvitop_argv, &s) != 0;
+        times[5 * runs + i] = s.cpu_ms;
+        failures += run_once(floor_argv, &s) != 0;
+        times[6 * runs + i] = s.cpu_ms;
+        setenv("NVML_SIM_SCENARIO", scenario, 1);
     }
     double load_us = settings_load_us();
     remove_settings(state);
@@ -237,6 +249,14 @@ int main(int argc, char **argv) {
     printf("  CPU time (median)   nvitop %8.2f ms   floor %8.2f ms   ratio %.2f  (user and system; "
            "less moved by other load)\n",
            c_nvitop, c_floor, c_nvitop / c_floor);
+    double i_nvitop = median(times + 5 * runs, runs);
+    double i_floor = median(times + 6 * runs, runs);
+    printf("  fixed cost (CPU)    nvitop %8.2f ms   floor %8.2f ms   (the same GPUs, no process)\n",
+           i_nvitop, i_floor);
+    printf("  above it            nvitop %8.2f us   floor %8.2f us   a process (CPU time over the "
+           "fixed cost / %d)\n",
+           (c_nvitop - i_nvitop) * 1e3 / processes, (c_floor - i_floor) * 1e3 / processes,
+           processes);
     printf(
         "  peak RSS            nvitop %8.2f MiB  floor %8.2f MiB  ratio %.2f  (target <= 6 MiB)\n",
         rss[0] / 1024.0, rss[1] / 1024.0, (double)rss[0] / (double)rss[1]);

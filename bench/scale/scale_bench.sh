@@ -2,8 +2,11 @@
 # The collector, the recorder and the tree view at 20, 1,000 and 4,000 GPU processes (issue 27):
 # each benchmark runs against its own floor in the same run (bench-collector, bench-record,
 # bench-tree), and this script prints each one's cost per process beside the others and the
-# spread across the sizes (the largest over the smallest; target at most 1.5).  Prints figures;
-# never fails on a time.
+# spread across the sizes (the largest over the smallest; target at most 1.5).  The collector
+# and the recorder also run on the same GPUs with no process (bench_idle_scenario) in the same
+# run: their cost there is a sample's or a frame's fixed cost, and the cost above it divided by
+# the processes is what a process adds ("The cost per process above the fixed cost" in
+# docs/performance.md).  Prints figures; never fails on a time.
 #
 #   usage: bench/scale/scale_bench.sh [BUILD_DIR] [SIZES...]   (default sizes: 20 1000 4000)
 #
@@ -28,38 +31,63 @@ field() {
     awk -v n="$3" "/$2/ { print \$n; exit }" "$1"
 }
 
+# above SIZE BUSY IDLE SCALE: (BUSY - IDLE) * SCALE / SIZE, two decimals.
+above() {
+    awk -v n="$1" -v busy="$2" -v idle="$3" -v scale="$4" \
+        'BEGIN { printf "%.2f\n", (busy - idle) * scale / n }'
+}
+
 for size in $sizes; do
     case $size in 20 | 1000 | 4000) ;; *) echo "scale_bench: sizes are 20, 1000 or 4000" >&2; exit 2 ;; esac
     echo "== $size GPU processes"
     (
         NVT_BENCH_PROCESSES=$size
         bench_scenario
+        # Frames a run: its fixed cost is measured apart, so the few processes of the smallest
+        # scenario need more frames for a cost above it that noise does not swamp.
         frames=30
+        [ "$size" -le 20 ] && frames=100
         [ "$size" -ge 4000 ] && frames=10
         "$build/bench/bench-collector" 10 | tee "$work/collector-$size"
         "$build/bench/bench-record" "$frames" 0.1 | tee "$work/record-$size"
+        echo "-- the same GPUs with no process: $(basename "$bench_idle_scenario")"
+        NVML_SIM_SCENARIO=$bench_idle_scenario "$build/bench/bench-collector" 10 |
+            tee "$work/collector-idle-$size"
+        NVML_SIM_SCENARIO=$bench_idle_scenario "$build/bench/bench-record" "$frames" 0.1 |
+            tee "$work/record-idle-$size"
         NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null
     )
     rounds=5
     [ "$size" -ge 4000 ] && rounds=3
     "$build/bench/bench-tree" "$rounds" "$size" | tee "$work/tree-$size"
-    printf '%s %s %s %s\n' "$size" \
+    # The collector's ms of CPU a second times the seconds between samples is its cost a
+    # sample; the recorder prints its cost a frame in ms.
+    per_sample=$(awk -v s="$(field "$work/collector-$size" '^bench-collector:' 7)" \
+        'BEGIN { print 1000 * s }')
+    printf '%s %s %s %s %s %s\n' "$size" \
         "$(field "$work/collector-$size" '^per process:' 4)" \
+        "$(above "$size" "$(field "$work/collector-$size" '^collector' 4)" \
+            "$(field "$work/collector-idle-$size" '^collector' 4)" "$per_sample")" \
         "$(field "$work/record-$size" 'per process and frame' 7)" \
+        "$(above "$size" "$(field "$work/record-$size" 'CPU per frame' 10)" \
+            "$(field "$work/record-idle-$size" 'CPU per frame' 10)" 1000)" \
         "$(field "$work/tree-$size" 'per process:' 3)" >>"$results"
 done
 
 echo
-echo "== cost per process (us): collector per sample, recording per frame, tree rebuild per host process"
+echo "== cost per process (us): collector per sample, recording per frame (as measured, and above"
+echo "   the fixed cost: the same GPUs with no process), tree rebuild per host process"
 awk '
-    { size[NR] = $1; for (k = 2; k <= 4; k++) { v[NR, k] = $k } }
+    { size[NR] = $1; for (k = 2; k <= 6; k++) { v[NR, k] = $k } }
     END {
-        printf "%-10s %12s %12s %12s\n", "processes", "collector", "recording", "tree"
+        printf "%-10s %12s %12s %12s %12s %12s\n", "processes", "collector", "above fixed",
+            "recording", "above fixed", "tree"
         for (i = 1; i <= NR; i++) {
-            printf "%-10s %12s %12s %12s\n", size[i], v[i, 2], v[i, 3], v[i, 4]
+            printf "%-10s %12s %12s %12s %12s %12s\n", size[i], v[i, 2], v[i, 3], v[i, 4],
+                v[i, 5], v[i, 6]
         }
         printf "%-10s", "spread"
-        for (k = 2; k <= 4; k++) {
+        for (k = 2; k <= 6; k++) {
             lo = ""; hi = ""
             for (i = 1; i <= NR; i++) {
                 x = v[i, k] + 0
