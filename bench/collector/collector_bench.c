@@ -127,9 +127,9 @@ int main(int argc, char **argv) {
     }
     printf("bench-collector: %.0f s each, sampling every %.2f s, %zu GPUs, %zu GPU processes\n",
            seconds, INTERVAL_S, gpus, processes);
-    printf("floor (snapshots alone):  %.1f ms CPU/s (%d snapshots, %.0f us each)\n",
+    printf("floor (snapshots alone):  %.3f ms CPU/s (%d snapshots, %.0f us each)\n",
            floor * 1000.0 / seconds, snapshots, snapshots > 0 ? floor * 1e6 / snapshots : 0.0);
-    printf("collector (tag active):   %.1f ms CPU/s (%zu keys per collect, a collect per second)\n",
+    printf("collector (tag active):   %.3f ms CPU/s (%zu keys per collect, a collect per second)\n",
            collector * 1000.0 / seconds, keys);
     printf("ratio collector / floor:  %.2f (target <= 1.5)\n",
            floor > 0.0 ? collector / floor : 0.0);

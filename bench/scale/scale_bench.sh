@@ -31,52 +31,75 @@ field() {
     awk -v n="$3" "/$2/ { print \$n; exit }" "$1"
 }
 
-# above SIZE BUSY IDLE SCALE: (BUSY - IDLE) * SCALE / SIZE, two decimals.
-above() {
-    awk -v n="$1" -v busy="$2" -v idle="$3" -v scale="$4" \
-        'BEGIN { printf "%.2f\n", (busy - idle) * scale / n }'
+# median VALUES...: the middle value (the lower middle of an even count).
+median() {
+    printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
+# over SIZE KIND PATTERN N: the field (as `field`) of each round's KIND file, one a line.
+over() {
+    for r in $(seq "$rounds"); do
+        field "$work/$2-$1-$r" "$3" "$4"
+    done
+}
+
+# rounds_above SIZE KIND PATTERN N SCALE: for each round, (KIND's figure - the idle KIND's
+# figure of the same round) * SCALE / SIZE, two decimals, one a line: the cost a process adds
+# above the fixed cost, each round's pair measured one after the other.
+rounds_above() {
+    for r in $(seq "$rounds"); do
+        awk -v n="$1" -v busy="$(field "$work/$2-$1-$r" "$3" "$4")" \
+            -v idle="$(field "$work/$2-idle-$1-$r" "$3" "$4")" -v scale="$5" \
+            'BEGIN { printf "%.2f\n", (busy - idle) * scale / n }'
+    done
+}
+
+# Each size runs the collector and the recorder NVT_BENCH_ROUNDS (5) times, each time on the scenario and
+# then on its idle twin, and takes medians: on a shared machine the load drifts between runs, and
+# the 20-process scenario's processes are a fifth of its cost, so one pair can be off by half.
+rounds=${NVT_BENCH_ROUNDS:-5}
 for size in $sizes; do
     case $size in 20 | 1000 | 4000) ;; *) echo "scale_bench: sizes are 20, 1000 or 4000" >&2; exit 2 ;; esac
     echo "== $size GPU processes"
     (
         NVT_BENCH_PROCESSES=$size
         bench_scenario
-        # Frames a run: its fixed cost is measured apart, so the few processes of the smallest
-        # scenario need more frames for a cost above it that noise does not swamp.
-        frames=30
-        [ "$size" -le 20 ] && frames=100
-        [ "$size" -ge 4000 ] && frames=10
-        "$build/bench/bench-collector" 10 | tee "$work/collector-$size"
-        "$build/bench/bench-record" "$frames" 0.1 | tee "$work/record-$size"
-        echo "-- the same GPUs with no process: $(basename "$bench_idle_scenario")"
-        NVML_SIM_SCENARIO=$bench_idle_scenario "$build/bench/bench-collector" 10 |
-            tee "$work/collector-idle-$size"
-        NVML_SIM_SCENARIO=$bench_idle_scenario "$build/bench/bench-record" "$frames" 0.1 |
-            tee "$work/record-idle-$size"
+        # As many frames at every size, so that the first frame, a keyframe, weighs the same in
+        # each figure.
+        frames=100
+        for r in $(seq "$rounds"); do
+            echo "-- round $r of $rounds: $bench_scenario_name, then $(basename "$bench_idle_scenario")"
+            "$build/bench/bench-collector" 10 | tee "$work/collector-$size-$r"
+            NVML_SIM_SCENARIO=$bench_idle_scenario "$build/bench/bench-collector" 10 |
+                tee "$work/collector-idle-$size-$r"
+            "$build/bench/bench-record" "$frames" 0.1 | tee "$work/record-$size-$r"
+            NVML_SIM_SCENARIO=$bench_idle_scenario "$build/bench/bench-record" "$frames" 0.1 |
+                tee "$work/record-idle-$size-$r"
+        done
         NVT_STANDIN_STATE="$work/standins" sh "$source_dir/scripts/standins.sh" stop >/dev/null
     )
-    rounds=5
-    [ "$size" -ge 4000 ] && rounds=3
-    "$build/bench/bench-tree" "$rounds" "$size" | tee "$work/tree-$size"
+    tree_rounds=5
+    [ "$size" -ge 4000 ] && tree_rounds=3
+    "$build/bench/bench-tree" "$tree_rounds" "$size" | tee "$work/tree-$size"
     # The collector's ms of CPU a second times the seconds between samples is its cost a
-    # sample; the recorder prints its cost a frame in ms.
-    per_sample=$(awk -v s="$(field "$work/collector-$size" '^bench-collector:' 7)" \
+    # sample in us; the recorder prints its cost a frame in ms.
+    per_sample=$(awk -v s="$(field "$work/collector-$size-1" '^bench-collector:' 7)" \
         'BEGIN { print 1000 * s }')
+    collector_above=$(rounds_above "$size" collector '^collector' 4 "$per_sample")
+    record_above=$(rounds_above "$size" record 'CPU per frame' 10 1000)
+    echo "above the fixed cost, us a process, each round: collector" $collector_above \
+        "(a sample); recording" $record_above "(a frame)"
+    # shellcheck disable=SC2046,SC2086 # the rounds' figures, one word each
     printf '%s %s %s %s %s %s\n' "$size" \
-        "$(field "$work/collector-$size" '^per process:' 4)" \
-        "$(above "$size" "$(field "$work/collector-$size" '^collector' 4)" \
-            "$(field "$work/collector-idle-$size" '^collector' 4)" "$per_sample")" \
-        "$(field "$work/record-$size" 'per process and frame' 7)" \
-        "$(above "$size" "$(field "$work/record-$size" 'CPU per frame' 10)" \
-            "$(field "$work/record-idle-$size" 'CPU per frame' 10)" 1000)" \
+        "$(median $(over "$size" collector '^per process:' 4))" "$(median $collector_above)" \
+        "$(median $(over "$size" record 'per process and frame' 7))" "$(median $record_above)" \
         "$(field "$work/tree-$size" 'per process:' 3)" >>"$results"
 done
 
 echo
 echo "== cost per process (us): collector per sample, recording per frame (as measured, and above"
-echo "   the fixed cost: the same GPUs with no process), tree rebuild per host process"
+echo "   the fixed cost: the same GPUs with no process; medians of $rounds rounds), tree rebuild per"
+echo "   host process"
 awk '
     { size[NR] = $1; for (k = 2; k <= 6; k++) { v[NR, k] = $k } }
     END {
