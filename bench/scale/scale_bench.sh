@@ -54,9 +54,10 @@ rounds_above() {
     done
 }
 
-# Each size runs the collector and the recorder NVT_BENCH_ROUNDS (5) times, each time on the scenario and
-# then on its idle twin, and takes medians: on a shared machine the load drifts between runs, and
-# the 20-process scenario's processes are a fifth of its cost, so one pair can be off by half.
+# Each size runs the collector and the recorder NVT_BENCH_ROUNDS (5) times, each time on the
+# scenario and then on its idle twin, and takes medians: on a shared machine the load drifts
+# between runs, and the 20-process scenario's processes are a fifth of its cost, so one pair can
+# be off by half.
 rounds=${NVT_BENCH_ROUNDS:-5}
 for size in $sizes; do
     case $size in 20 | 1000 | 4000) ;; *) echo "scale_bench: sizes are 20, 1000 or 4000" >&2; exit 2 ;; esac
@@ -68,7 +69,8 @@ for size in $sizes; do
         # each figure.
         frames=100
         for r in $(seq "$rounds"); do
-            echo "-- round $r of $rounds: $bench_scenario_name, then $(basename "$bench_idle_scenario")"
+            idle_name=$(basename "$bench_idle_scenario")
+            echo "-- round $r of $rounds: $bench_scenario_name, then $idle_name"
             "$build/bench/bench-collector" 10 | tee "$work/collector-$size-$r"
             NVML_SIM_SCENARIO=$bench_idle_scenario "$build/bench/bench-collector" 10 |
                 tee "$work/collector-idle-$size-$r"
@@ -98,8 +100,8 @@ done
 
 echo
 echo "== cost per process (us): collector per sample, recording per frame (as measured, and above"
-echo "   the fixed cost: the same GPUs with no process; medians of $rounds rounds), tree rebuild per"
-echo "   host process"
+echo "   the fixed cost: the same GPUs with no process; medians of $rounds rounds), tree rebuild"
+echo "   per host process"
 awk '
     { size[NR] = $1; for (k = 2; k <= 6; k++) { v[NR, k] = $k } }
     END {
